@@ -1,0 +1,72 @@
+#pragma once
+// Level data handed from the loader to the core (collision triangles) and to the renderer
+// (meshes, materials, textures). Frame: right-handed, Y up, metres. Everything is already in
+// world space: node transforms, the file's up axis and unit scale, and the user's --up/--scale
+// overrides have all been applied.
+//
+// Ownership: a Level is a plain value; it owns all its arrays. No Assimp types leak out.
+// Thread-safety: a Level is immutable after load; any thread may read it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+namespace ofps {
+
+// Collision layer bits (three.js Octree `layers`). Queries take a mask; a triangle is tested
+// when (triangleLayers & queryMask) != 0.
+inline constexpr uint32_t kLayerSolid = 1u << 0;   // collides with the character and props
+inline constexpr uint32_t kLayerAll = 0xFFFFFFFFu;
+
+struct LevelTexture {
+  std::string source;          // file path or "embedded:N", for messages
+  int width = 0;               // pixels
+  int height = 0;              // pixels
+  std::vector<uint8_t> rgba;   // width*height*4 bytes, row 0 at the top (as stb_image loads)
+  bool isFallbackChecker = false;  // true when the real texture was missing or unreadable
+};
+
+struct LevelMaterial {
+  std::string name;
+  glm::vec4 baseColor{1.0f};   // linear RGBA factor
+  int32_t texture = -1;        // index into Level::textures, -1 = untextured
+};
+
+struct LevelMesh {
+  std::string name;                 // node name (instances get "node/mesh")
+  std::vector<glm::vec3> positions; // world space, metres
+  std::vector<glm::vec3> normals;   // world space, unit length, same count as positions
+  std::vector<glm::vec2> uvs;       // same count as positions (zeros when the file has none)
+  std::vector<uint32_t> indices;    // triangles, 3 per face
+  uint32_t material = 0;            // index into Level::materials
+  bool visible = true;              // false for UCX_/collider nodes: collide but are not drawn
+  uint32_t layers = kLayerSolid;    // 0 for visual-only (nocollide) meshes
+};
+
+struct Level {
+  std::string path;                 // the file as given
+  std::vector<LevelMesh> meshes;
+  std::vector<LevelMaterial> materials;  // never empty after a successful load
+  std::vector<LevelTexture> textures;
+
+  // Collision soup: every triangle of every mesh (visible or not), world space, in mesh order.
+  // layers[i] is triangle i's collision layer mask (0 = visual only).
+  std::vector<glm::vec3> collisionPositions;
+  std::vector<uint32_t> collisionIndices;  // 3 per triangle
+  std::vector<uint32_t> collisionLayers;   // 1 per triangle
+
+  glm::vec3 boundsMin{0.0f};        // over all meshes, world space
+  glm::vec3 boundsMax{0.0f};
+
+  std::optional<glm::vec3> spawn;   // feet position from a spawn node, if the file has one
+  float spawnYaw = 0.0f;            // radians; 0 looks along -Z
+
+  size_t triangleCount() const { return collisionLayers.size(); }
+};
+
+}  // namespace ofps
