@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3
   libglfw3-dev libglm-dev libassimp-dev libimgui-dev python3-glad
-  libstb-dev libcli11-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
+  libstb-dev libcli11-dev nlohmann-json3-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
   libgl-dev libgl1-mesa-dri xvfb xauth
 )
 if [[ "${1:-}" == "--peers" ]]; then
