@@ -1,0 +1,105 @@
+#include "app/options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+#include <vector>
+
+namespace ofps::app {
+
+std::string defaultLevelPath() {
+  if (const char* env = std::getenv("OCTREE_FPS_ASSET_DIR"); env != nullptr && *env != '\0') {
+    return std::string(env) + "/arena.glb";
+  }
+  return std::string(OCTREE_FPS_ASSET_DIR) + "/arena.glb";
+}
+
+namespace {
+
+std::optional<CameraPose> parseCamera(const std::string& text, std::string* error) {
+  std::vector<float> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    const float f = std::strtof(item.c_str(), &end);
+    if (end == item.c_str() || *end != '\0' || !std::isfinite(f)) {
+      *error = "--camera: '" + item + "' is not a finite number";
+      return std::nullopt;
+    }
+    v.push_back(f);
+  }
+  if (v.size() != 3 && v.size() != 5) {
+    *error = "--camera wants X,Y,Z or X,Y,Z,YAW,PITCH (metres, degrees), got '" + text + "'";
+    return std::nullopt;
+  }
+  CameraPose pose;
+  pose.position = {v[0], v[1], v[2]};
+  if (v.size() == 5) {
+    pose.yawDegrees = v[3];
+    pose.pitchDegrees = v[4];
+  }
+  return pose;
+}
+
+}  // namespace
+
+std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
+  DemoOptions o;
+  CLI::App cli{
+      "octree_demo: walk a level whose collision and culling are done by a static triangle "
+      "octree.\nLEVEL is any file Assimp reads (glTF/GLB, OBJ, FBX, DAE, ...)."};
+  cli.add_option("level", o.levelPath, "Level file to load (default: the bundled arena)");
+  cli.add_option("--frames", o.frames, "Quit after N frames (0: run until closed)")
+      ->check(CLI::NonNegativeNumber);
+  cli.add_option("--screenshot", o.screenshotPath, "Write the last frame to this PNG file");
+  cli.add_option("--stats-json", o.statsJsonPath, "Write level/octree/culling statistics as JSON");
+  cli.add_flag("--headless", o.headless, "No window and no OpenGL: load, simulate, report");
+  cli.add_option("--width", o.width, "Window width in pixels")->check(CLI::Range(64, 16384));
+  cli.add_option("--height", o.height, "Window height in pixels")->check(CLI::Range(64, 16384));
+  bool noVsync = false;
+  cli.add_flag("--no-vsync", noVsync, "Do not wait for the display's refresh");
+  std::string up;
+  cli.add_option("--up", up, "The file's up axis, overriding file metadata and import settings")
+      ->check(CLI::IsMember({"y", "z"}));
+  float scale = 0.0f;
+  auto* scaleOpt = cli.add_option("--scale", scale, "Metres per file unit (e.g. 0.0254 for inches)")
+                       ->check(CLI::PositiveNumber);
+  cli.add_flag("--all-solid", o.allSolid,
+               "Ignore nocollide/UCX_ naming: every triangle collides and is drawn");
+  std::string camera;
+  cli.add_option("--camera", camera, "Start camera X,Y,Z[,YAW,PITCH] (metres, degrees)");
+
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = cli.exit(e);
+    *exitCode = code == 0 ? 0 : 2;
+    return std::nullopt;
+  }
+  o.vsync = !noVsync;
+  if (!up.empty()) o.upAxis = up[0];
+  if (scaleOpt->count() > 0) {
+    if (!std::isfinite(scale)) {
+      std::fprintf(stderr, "octree_demo: --scale must be a finite positive number\n");
+      *exitCode = 2;
+      return std::nullopt;
+    }
+    o.scale = scale;
+  }
+  if (!camera.empty()) {
+    std::string error;
+    o.camera = parseCamera(camera, &error);
+    if (!o.camera) {
+      std::fprintf(stderr, "octree_demo: %s\n", error.c_str());
+      *exitCode = 2;
+      return std::nullopt;
+    }
+  }
+  if (o.levelPath.empty()) o.levelPath = defaultLevelPath();
+  return o;
+}
+
+}  // namespace ofps::app

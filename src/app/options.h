@@ -1,0 +1,38 @@
+#pragma once
+// Command-line options of octree_demo. Parsed with CLI11; `octree_demo --help` lists them.
+#include <optional>
+#include <string>
+
+#include <glm/vec3.hpp>
+
+namespace ofps::app {
+
+struct CameraPose {
+  glm::vec3 position{0.0f};  // metres, world space
+  float yawDegrees = 0.0f;   // 0 looks along -Z, 90 along -X
+  float pitchDegrees = 0.0f; // positive looks up
+};
+
+struct DemoOptions {
+  std::string levelPath;            // empty = bundled default level
+  int frames = 0;                   // 0 = run until the window closes
+  std::string screenshotPath;       // written after the last frame
+  std::string statsJsonPath;
+  bool headless = false;            // no window, no GL
+  int width = 1280;
+  int height = 720;
+  bool vsync = true;
+  std::optional<char> upAxis;       // --up y|z
+  std::optional<float> scale;       // --scale S (metres per file unit)
+  bool allSolid = false;
+  std::optional<CameraPose> camera; // --camera X,Y,Z,YAW,PITCH
+};
+
+// Default level: assets/arena.glb from the source tree (or $OCTREE_FPS_ASSET_DIR).
+std::string defaultLevelPath();
+
+// Parses argv. Returns the options, or std::nullopt with *exitCode set (0 for --help,
+// 2 for bad arguments, after CLI11 printed what is wrong).
+std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode);
+
+}  // namespace ofps::app

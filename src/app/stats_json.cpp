@@ -1,0 +1,38 @@
+#include "app/stats_json.h"
+
+#include <fstream>
+
+namespace ofps::app {
+
+nlohmann::json levelStats(const LevelSession& session) {
+  const Level& l = session.level;
+  nlohmann::json j;
+  j["path"] = l.path;
+  j["triangles"] = l.triangleCount();
+  j["meshes"] = l.meshes.size();
+  j["bounds"] = {{l.boundsMin.x, l.boundsMin.y, l.boundsMin.z},
+                 {l.boundsMax.x, l.boundsMax.y, l.boundsMax.z}};
+  j["load_ms"] = session.loadMs;
+  if (l.spawn) {
+    j["spawn"] = {l.spawn->x, l.spawn->y, l.spawn->z};
+  } else {
+    j["spawn"] = nullptr;
+  }
+  return j;
+}
+
+bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error) {
+  std::ofstream out(path);
+  if (!out) {
+    *error = "cannot write stats JSON to " + path;
+    return false;
+  }
+  out << stats.dump(2) << '\n';
+  if (!out) {
+    *error = "error while writing stats JSON to " + path;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ofps::app

@@ -1,0 +1,18 @@
+#pragma once
+// --stats-json output. Top-level objects: "level" (path, triangles, bounds, load_ms) and "run"
+// (frames, mean frame time, GL errors); later parts add "octree", "culling", "controller",
+// "props".
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/level_session.h"
+
+namespace ofps::app {
+
+nlohmann::json levelStats(const LevelSession& session);
+
+// Writes `stats` pretty-printed; false with *error when the file cannot be written.
+bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error);
+
+}  // namespace ofps::app

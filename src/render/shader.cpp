@@ -1,0 +1,117 @@
+#include "render/shader.h"
+
+#include <glad/gl.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include <glm/gtc/type_ptr.hpp>
+
+namespace ofps::gl {
+namespace {
+
+bool readFile(const std::string& path, std::string* out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  *out = ss.str();
+  return true;
+}
+
+unsigned compile(GLenum stage, const std::string& path, std::string* error) {
+  std::string source;
+  if (!readFile(path, &source)) {
+    *error = "cannot read shader file " + path;
+    return 0;
+  }
+  const GLuint shader = glCreateShader(stage);
+  const char* text = source.c_str();
+  glShaderSource(shader, 1, &text, nullptr);
+  glCompileShader(shader);
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    char log[4096] = {};
+    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+    *error = path + ": " + log;
+    glDeleteShader(shader);
+    return 0;
+  }
+  return shader;
+}
+
+}  // namespace
+
+std::string shaderDirectory() {
+  if (const char* env = std::getenv("OCTREE_FPS_SHADER_DIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  std::ifstream probe(std::string(OCTREE_FPS_SHADER_DIR) + "/level.vert");
+  return probe ? std::string(OCTREE_FPS_SHADER_DIR) : std::string("shaders");
+}
+
+ShaderProgram::ShaderProgram(ShaderProgram&& other) noexcept
+    : program_(std::exchange(other.program_, 0)) {}
+
+ShaderProgram& ShaderProgram::operator=(ShaderProgram&& other) noexcept {
+  if (this != &other) {
+    if (program_ != 0) glDeleteProgram(program_);
+    program_ = std::exchange(other.program_, 0);
+  }
+  return *this;
+}
+
+ShaderProgram::~ShaderProgram() {
+  if (program_ != 0) glDeleteProgram(program_);
+}
+
+bool ShaderProgram::load(const std::string& vertName, const std::string& fragName,
+                         std::string* error) {
+  const std::string dir = shaderDirectory();
+  const unsigned vs = compile(GL_VERTEX_SHADER, dir + "/" + vertName, error);
+  if (vs == 0) return false;
+  const unsigned fs = compile(GL_FRAGMENT_SHADER, dir + "/" + fragName, error);
+  if (fs == 0) {
+    glDeleteShader(vs);
+    return false;
+  }
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, vs);
+  glAttachShader(program, fs);
+  glLinkProgram(program);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = GL_FALSE;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    char log[4096] = {};
+    glGetProgramInfoLog(program, sizeof log, nullptr, log);
+    *error = vertName + " + " + fragName + ": link failed: " + log;
+    glDeleteProgram(program);
+    return false;
+  }
+  if (program_ != 0) glDeleteProgram(program_);
+  program_ = program;
+  return true;
+}
+
+void ShaderProgram::use() const { glUseProgram(program_); }
+
+int ShaderProgram::uniform(const char* name) const { return glGetUniformLocation(program_, name); }
+
+void ShaderProgram::set(const char* name, const glm::mat4& m) const {
+  glUniformMatrix4fv(uniform(name), 1, GL_FALSE, glm::value_ptr(m));
+}
+void ShaderProgram::set(const char* name, const glm::vec3& v) const {
+  glUniform3fv(uniform(name), 1, glm::value_ptr(v));
+}
+void ShaderProgram::set(const char* name, const glm::vec4& v) const {
+  glUniform4fv(uniform(name), 1, glm::value_ptr(v));
+}
+void ShaderProgram::set(const char* name, float v) const { glUniform1f(uniform(name), v); }
+void ShaderProgram::set(const char* name, int v) const { glUniform1i(uniform(name), v); }
+
+}  // namespace ofps::gl

@@ -1,0 +1,44 @@
+#pragma once
+// A linked GLSL program built from two files in the shaders/ directory.
+// Ownership: owns its GL program object; move-only. Needs a current GL context.
+
+#include <string>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+namespace ofps::gl {
+
+// Directory holding the .vert/.frag files: $OCTREE_FPS_SHADER_DIR if set, else the source tree's
+// shaders/ (compiled in), else "shaders" relative to the working directory.
+std::string shaderDirectory();
+
+class ShaderProgram {
+ public:
+  ShaderProgram() = default;
+  ShaderProgram(const ShaderProgram&) = delete;
+  ShaderProgram& operator=(const ShaderProgram&) = delete;
+  ShaderProgram(ShaderProgram&& other) noexcept;
+  ShaderProgram& operator=(ShaderProgram&& other) noexcept;
+  ~ShaderProgram();
+
+  // Compiles and links shaderDirectory()/vertName and fragName. On failure returns false and
+  // sets *error to the file name plus the driver's log; the object stays empty.
+  bool load(const std::string& vertName, const std::string& fragName, std::string* error);
+
+  void use() const;
+  bool valid() const { return program_ != 0; }
+  int uniform(const char* name) const;  // -1 when the uniform is unused or missing
+
+  void set(const char* name, const glm::mat4& m) const;
+  void set(const char* name, const glm::vec3& v) const;
+  void set(const char* name, const glm::vec4& v) const;
+  void set(const char* name, float v) const;
+  void set(const char* name, int v) const;
+
+ private:
+  unsigned program_ = 0;
+};
+
+}  // namespace ofps::gl
