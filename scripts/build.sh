@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs what is missing, then configures and builds octree-fps into build/ (or $BUILD_DIR).
+# Extra CMake arguments: OCTREE_FPS_CMAKE_ARGS="-DOCTREE_FPS_WERROR=ON" scripts/build.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/install-deps.sh"
+build_dir=${BUILD_DIR:-"$root/build"}
+# shellcheck disable=SC2086  # word splitting of the extra arguments is intended
+cmake -S "$root" -B "$build_dir" -G Ninja ${OCTREE_FPS_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"
