@@ -1,0 +1,276 @@
+#pragma once
+// Inline definitions of the hot primitive tests declared in triangle_tests.h (kept in a header so
+// the octree's inner loops can inline them). Read triangle_tests.h for the contracts.
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+namespace ofps {
+namespace detail {
+
+inline float dot3(const glm::vec3& a, const glm::vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline glm::vec3 cross3(const glm::vec3& a, const glm::vec3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+inline float lengthSq(const glm::vec3& a) { return dot3(a, a); }
+
+// Closest point on the closed segment [a, b] to p (a point when a == b).
+inline glm::vec3 closestPointOnSegment(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b) {
+  const glm::vec3 ab = b - a;
+  const float den = lengthSq(ab);
+  if (!(den > 0.0f)) return a;
+  float t = dot3(p - a, ab) / den;
+  t = std::clamp(t, 0.0f, 1.0f);
+  return a + ab * t;
+}
+
+}  // namespace detail
+
+// Zero-area test shared by the build (counting) and every primitive: the triangle is treated as
+// its edges when |ab x ac|^2 <= 1e-14 |ab|^2 |ac|^2, i.e. the sine of its angle at v0 is below
+// 1e-7, under float precision. Relative, so it does not depend on scale.
+inline bool isDegenerateTriangle(const Triangle& tri) {
+  const glm::vec3 ab = tri.v1 - tri.v0;
+  const glm::vec3 ac = tri.v2 - tri.v0;
+  const glm::vec3 bc = tri.v2 - tri.v1;
+  const float n2 = detail::lengthSq(detail::cross3(ab, ac));
+  // Use the two longest edges so that the angle bound holds wherever the small angle is.
+  const float l0 = detail::lengthSq(ab), l1 = detail::lengthSq(ac), l2 = detail::lengthSq(bc);
+  const float shortest = std::min(l0, std::min(l1, l2));
+  const float longest2 = (l0 * l1 * l2) / (shortest > 0.0f ? shortest : 1.0f);
+  return !(n2 > 1e-14f * longest2) || shortest == 0.0f;
+}
+
+inline glm::vec3 closestPointOnTriangle(const glm::vec3& p, const Triangle& tri) {
+  using detail::dot3;
+  const glm::vec3& a = tri.v0;
+  const glm::vec3& b = tri.v1;
+  const glm::vec3& c = tri.v2;
+  if (isDegenerateTriangle(tri)) {
+    // A segment or a point: the nearest of the three edges' nearest points.
+    const glm::vec3 p0 = detail::closestPointOnSegment(p, a, b);
+    const glm::vec3 p1 = detail::closestPointOnSegment(p, b, c);
+    const glm::vec3 p2 = detail::closestPointOnSegment(p, c, a);
+    const float d0 = detail::lengthSq(p - p0), d1 = detail::lengthSq(p - p1),
+                d2 = detail::lengthSq(p - p2);
+    if (d0 <= d1 && d0 <= d2) return p0;
+    return d1 <= d2 ? p1 : p2;
+  }
+  // Ericson §5.1.5: Voronoi regions of vertices, edges, then the face.
+  const glm::vec3 ab = b - a, ac = c - a, ap = p - a;
+  const float d1 = dot3(ab, ap), d2 = dot3(ac, ap);
+  if (d1 <= 0.0f && d2 <= 0.0f) return a;
+  const glm::vec3 bp = p - b;
+  const float d3 = dot3(ab, bp), d4 = dot3(ac, bp);
+  if (d3 >= 0.0f && d4 <= d3) return b;
+  const float vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+    const float den = d1 - d3;
+    return den > 0.0f ? a + ab * (d1 / den) : a;
+  }
+  const glm::vec3 cp = p - c;
+  const float d5 = dot3(ab, cp), d6 = dot3(ac, cp);
+  if (d6 >= 0.0f && d5 <= d6) return c;
+  const float vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+    const float den = d2 - d6;
+    return den > 0.0f ? a + ac * (d2 / den) : a;
+  }
+  const float va = d3 * d6 - d5 * d4;
+  if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
+    const float den = (d4 - d3) + (d5 - d6);
+    return den > 0.0f ? b + (c - b) * ((d4 - d3) / den) : b;
+  }
+  const float sum = va + vb + vc;
+  if (!(sum > 0.0f)) return a;  // unreachable for a non-degenerate triangle
+  const float v = vb / sum, w = vc / sum;
+  return a + ab * v + ac * w;
+}
+
+inline float closestPointsSegmentSegment(const glm::vec3& p1, const glm::vec3& q1,
+                                         const glm::vec3& p2, const glm::vec3& q2, float& outS,
+                                         float& outT, glm::vec3& outOnFirst,
+                                         glm::vec3& outOnSecond) {
+  // Ericson §5.1.9, with every division guarded.
+  using detail::dot3;
+  const glm::vec3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
+  const float a = dot3(d1, d1), e = dot3(d2, d2), f = dot3(d2, r);
+  float s = 0.0f, t = 0.0f;
+  if (!(a > 0.0f) && !(e > 0.0f)) {
+    s = t = 0.0f;
+  } else if (!(a > 0.0f)) {
+    s = 0.0f;
+    t = std::clamp(f / e, 0.0f, 1.0f);
+  } else {
+    const float c = dot3(d1, r);
+    if (!(e > 0.0f)) {
+      t = 0.0f;
+      s = std::clamp(-c / a, 0.0f, 1.0f);
+    } else {
+      const float b = dot3(d1, d2);
+      const float denom = a * e - b * b;
+      s = denom > 0.0f ? std::clamp((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
+      t = (b * s + f) / e;
+      if (t < 0.0f) {
+        t = 0.0f;
+        s = std::clamp(-c / a, 0.0f, 1.0f);
+      } else if (t > 1.0f) {
+        t = 1.0f;
+        s = std::clamp((b - c) / a, 0.0f, 1.0f);
+      }
+    }
+  }
+  outS = s;
+  outT = t;
+  outOnFirst = p1 + d1 * s;
+  outOnSecond = p2 + d2 * t;
+  return detail::lengthSq(outOnFirst - outOnSecond);
+}
+
+inline float closestPointsSegmentTriangle(const glm::vec3& p, const glm::vec3& q,
+                                          const Triangle& tri, glm::vec3& outOnSegment,
+                                          glm::vec3& outOnTriangle) {
+  using detail::cross3;
+  using detail::dot3;
+  const glm::vec3& a = tri.v0;
+  const glm::vec3& b = tri.v1;
+  const glm::vec3& c = tri.v2;
+  if (!isDegenerateTriangle(tri)) {
+    // Does the segment cross or touch the face? Plane straddle, then the three signed volumes
+    // of the line against the edges (all of one sign or zero: the line meets the closed
+    // triangle). A segment lying in the plane is left to the edge/endpoint tests below.
+    const glm::vec3 n = cross3(b - a, c - a);
+    const float dp = dot3(n, p - a), dq = dot3(n, q - a);
+    if (((dp <= 0.0f && dq >= 0.0f) || (dp >= 0.0f && dq <= 0.0f)) && !(dp == 0.0f && dq == 0.0f)) {
+      const glm::vec3 pq = q - p;
+      // Scalar triple products [pq, v_i - p, v_j - p] as Plücker-style sums.
+      const float u = dot3(pq, cross3(c - p, b - p));
+      const float v = dot3(pq, cross3(a - p, c - p));
+      const float w = dot3(pq, cross3(b - p, a - p));
+      if ((u >= 0.0f && v >= 0.0f && w >= 0.0f) || (u <= 0.0f && v <= 0.0f && w <= 0.0f)) {
+        const float t = dp / (dp - dq);
+        const glm::vec3 x = p + pq * t;
+        outOnSegment = x;
+        outOnTriangle = x;
+        return 0.0f;
+      }
+    }
+  }
+  // Otherwise the closest pair involves a segment endpoint or a triangle edge.
+  glm::vec3 bestSeg = p;
+  glm::vec3 bestTri = closestPointOnTriangle(p, tri);
+  float best = detail::lengthSq(bestSeg - bestTri);
+  {
+    const glm::vec3 ct = closestPointOnTriangle(q, tri);
+    const float d = detail::lengthSq(q - ct);
+    if (d < best) {
+      best = d;
+      bestSeg = q;
+      bestTri = ct;
+    }
+  }
+  const glm::vec3* verts[3] = {&a, &b, &c};
+  for (int i = 0; i < 3; ++i) {
+    float s, t;
+    glm::vec3 c1, c2;
+    const float d = closestPointsSegmentSegment(p, q, *verts[i], *verts[(i + 1) % 3], s, t, c1, c2);
+    if (d < best) {
+      best = d;
+      bestSeg = c1;
+      bestTri = c2;
+    }
+  }
+  outOnSegment = bestSeg;
+  outOnTriangle = bestTri;
+  return best;
+}
+
+inline bool rayTriangle(const glm::vec3& origin, const glm::vec3& dir, float tMax,
+                        const Triangle& tri, float& outT) {
+  // Möller-Trumbore, two-sided, closed (u, v >= 0, u + v <= 1 are hits), no division until the
+  // barycentric tests pass.
+  using detail::cross3;
+  using detail::dot3;
+  const glm::vec3 e1 = tri.v1 - tri.v0;
+  const glm::vec3 e2 = tri.v2 - tri.v0;
+  const glm::vec3 pvec = cross3(dir, e2);
+  float det = dot3(e1, pvec);
+  if (det == 0.0f || !std::isfinite(det)) return false;
+  const glm::vec3 tvec = origin - tri.v0;
+  const glm::vec3 qvec = cross3(tvec, e1);
+  float u = dot3(tvec, pvec);
+  float v = dot3(dir, qvec);
+  float tt = dot3(e2, qvec);
+  if (det < 0.0f) {
+    det = -det;
+    u = -u;
+    v = -v;
+    tt = -tt;
+  }
+  if (u < 0.0f || v < 0.0f || u + v > det || tt < 0.0f) return false;
+  const float t = tt / det;
+  if (!(t <= tMax)) return false;
+  outT = t;
+  return true;
+}
+
+inline glm::vec3 triangleNormalFacing(const Triangle& tri, const glm::vec3& toward) {
+  glm::vec3 n = detail::cross3(tri.v1 - tri.v0, tri.v2 - tri.v0);
+  const float len2 = detail::lengthSq(n);
+  if (!(len2 > 0.0f)) return glm::vec3(0.0f);
+  n *= 1.0f / std::sqrt(len2);
+  if (detail::dot3(n, toward - tri.v0) < 0.0f) n = -n;
+  return n;
+}
+
+inline bool sphereOverlapsTriangle(const glm::vec3& center, float radius, const Triangle& tri) {
+  const glm::vec3 cp = closestPointOnTriangle(center, tri);
+  return detail::lengthSq(center - cp) <= radius * radius;
+}
+
+inline bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b, float radius,
+                                    const Triangle& tri) {
+  glm::vec3 s, t;
+  return closestPointsSegmentTriangle(a, b, tri, s, t) <= radius * radius;
+}
+
+namespace detail {
+// Projection interval of the triangle (relative to origin o) and the box on axis `ax`; true when
+// separated (strictly: touching is not separated).
+inline bool separatedOnAxis(const glm::vec3& ax, const glm::vec3& t0, const glm::vec3& t1,
+                            const glm::vec3& t2, const glm::vec3& bmin, const glm::vec3& bmax) {
+  const float p0 = dot3(ax, t0), p1 = dot3(ax, t1), p2 = dot3(ax, t2);
+  const float tmin = std::min(p0, std::min(p1, p2));
+  const float tmax = std::max(p0, std::max(p1, p2));
+  // Box corner extremes on the axis (p-vertex / n-vertex), from the exact min/max coordinates.
+  const float bx0 = ax.x * (ax.x >= 0.0f ? bmin.x : bmax.x), bx1 = ax.x * (ax.x >= 0.0f ? bmax.x : bmin.x);
+  const float by0 = ax.y * (ax.y >= 0.0f ? bmin.y : bmax.y), by1 = ax.y * (ax.y >= 0.0f ? bmax.y : bmin.y);
+  const float bz0 = ax.z * (ax.z >= 0.0f ? bmin.z : bmax.z), bz1 = ax.z * (ax.z >= 0.0f ? bmax.z : bmin.z);
+  const float boxMin = bx0 + by0 + bz0, boxMax = bx1 + by1 + bz1;
+  return tmin > boxMax || tmax < boxMin;
+}
+}  // namespace detail
+
+inline bool boxOverlapsTriangle(const Aabb& box, const Triangle& tri) {
+  // Box face axes first (exact comparisons of coordinates).
+  const Aabb tb = tri.bounds();
+  if (!box.overlaps(tb)) return false;
+  // The remaining 10 axes, computed relative to v0 so that touching cases stay exact.
+  const glm::vec3 o = tri.v0;
+  const glm::vec3 t0(0.0f), t1 = tri.v1 - o, t2 = tri.v2 - o;
+  const glm::vec3 bmin = box.min - o, bmax = box.max - o;
+  const glm::vec3 f0 = t1, f1 = t2 - t1, f2 = -t2;
+  const glm::vec3 n = detail::cross3(f0, t2);
+  if (detail::separatedOnAxis(n, t0, t1, t2, bmin, bmax)) return false;
+  const glm::vec3 edges[3] = {f0, f1, f2};
+  for (const glm::vec3& e : edges) {
+    if (detail::separatedOnAxis(glm::vec3(0.0f, -e.z, e.y), t0, t1, t2, bmin, bmax)) return false;
+    if (detail::separatedOnAxis(glm::vec3(e.z, 0.0f, -e.x), t0, t1, t2, bmin, bmax)) return false;
+    if (detail::separatedOnAxis(glm::vec3(-e.y, e.x, 0.0f), t0, t1, t2, bmin, bmax)) return false;
+  }
+  return true;
+}
+
+}  // namespace ofps

@@ -1,0 +1,328 @@
+#pragma once
+// Static triangle octree: exact ray, sphere, capsule, box, sweep and closest-point queries over a
+// world-space triangle soup, plus the node ranges the renderer culls and draws.
+//
+// Units and frame: the caller's (the demo: world space, metres, Y up). Nothing assumes a scale:
+// there is no absolute epsilon; the few tolerances (push-out convergence) are relative to the
+// query's size and position, so a level scaled by 1000 or 0.001 answers the same.
+//
+// ---- Layout -------------------------------------------------------------------------------------
+// Flat arrays with 32-bit indices (no pointers: the whole tree is three vectors that can be
+// copied, saved or uploaded, and the indices are half the size of pointers).
+// - Nodes are stored in depth-first preorder. A node's first child (if any) is the next node;
+//   `skip` is the index just past its subtree, so the children of n are n+1, nodes[n+1].skip, ...
+//   up to nodes[n].skip. Overlap queries walk this without any stack.
+// - Triangles are permuted into the same preorder: every node owns one contiguous range of
+//   triangle slots (its own triangles), immediately followed by its descendants' ranges, so its
+//   whole subtree is one contiguous range too. The renderer orders its index buffer by
+//   triangleOrder() and draws a visible subtree with one call.
+// - Each triangle is stored once, pre-gathered (3 vertices, 36 bytes) in slot order, with its
+//   original index (4 bytes) and, only when layers were given, its layer mask (4 bytes).
+//
+// ---- Straddling triangles: kept in the parent, no duplicated references -------------------------
+// A node is a cubic cell (the root: the bounding cube of the level). Its triangles go to the
+// child octant holding their centroid (bounding-box centre), except a triangle whose bounding box
+// is larger than a child cell's edge, which stays in the node itself ("kept in the parent").
+// Every triangle is referenced exactly once, so no query can report a triangle twice and no
+// query needs a duplicate check. Cells are used only to assign triangles; culling uses each
+// node's tight bounds: the min/max of the actual float vertices of every triangle in its subtree.
+// A triangle lying exactly on a split plane can therefore never be lost to rounding of child cell
+// bounds, and a triangle larger than every cell stays findable (it is in the root).
+// A node becomes a leaf when it holds at most trianglesPerLeaf triangles, when it is at maxLevel,
+// or when all its centroids coincide (coincident copies or triangles sharing a centroid stop
+// immediately instead of forming a maxLevel-deep chain). When all of a node's triangles would go
+// to one child, the cell shrinks to that octant without creating a node, so there are no chains
+// of single-child nodes. A child that would hold a single triangle (for trianglesPerLeaf >= 4) is
+// merged into its parent: a 32-byte node with a box test costs more than testing one triangle.
+//
+// ---- Build --------------------------------------------------------------------------------------
+// O(n log n): every level partitions its range with a stable counting sort into 9 buckets (kept +
+// 8 octants), O(n) per level; iterative, with an explicit work list (no recursion). A rebuild
+// with new parameters from the octree's own data (rebuild()) takes a few ms for 40 k triangles.
+//
+// ---- Queries ------------------------------------------------------------------------------------
+// Every query: takes a layer mask (a triangle is considered when (triangleLayers & mask) != 0;
+// triangles built without layers have all 32 bits set); allocates nothing; throws nothing; is
+// const and safe to call from many threads at once; returns values the caller owns; and, when
+// ioStats is not null, ADDS the nodes it visited and the exact triangle tests it ran to *ioStats.
+// Triangle indices in results are ORIGINAL indices (the input order, numbered from 0).
+// Results do not depend on traversal order: ties between equally near triangles go to the lower
+// original index, and the push-out resolves contacts deepest-first with the same tie rule.
+// Ray and closest-point traversals keep a fixed stack of kOctreeStackSize entries; maxLevel is
+// clamped to kOctreeMaxLevel so that it cannot overflow.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "geometry/aabb.h"
+
+namespace ofps {
+
+inline constexpr uint32_t kOctreeInvalidIndex = 0xFFFFFFFFu;
+inline constexpr uint32_t kOctreeMaxLevel = 24;  // deepest allowed level (root = level 0)
+inline constexpr uint32_t kOctreeAllLayers = 0xFFFFFFFFu;
+// Front-to-back traversals push at most 7 siblings per level plus one.
+inline constexpr uint32_t kOctreeStackSize = 8 * (kOctreeMaxLevel + 1);
+
+// One node: its tight bounds and its place in the preorder. 32 bytes, two 16-byte halves.
+struct OctreeNode {
+  glm::vec3 boundsMin;     // tight bounds of every triangle in the subtree (never empty)
+  uint32_t firstTriangle;  // first slot of the node's own triangles = first slot of its subtree
+  glm::vec3 boundsMax;
+  uint32_t skip;           // index just past this node's subtree (preorder); n + 1 for a leaf
+};
+static_assert(sizeof(OctreeNode) == 32, "OctreeNode must stay 32 bytes (two per cache line)");
+
+struct OctreeBuildParams {
+  uint32_t trianglesPerLeaf = 8;  // a node with at most this many triangles is a leaf (>= 1)
+  uint32_t maxLevel = 16;         // deepest level (root = 0); clamped to kOctreeMaxLevel
+  bool dropDegenerate = false;    // false: keep zero-area triangles as segments/points (exact for
+                                  // overlap and sweep tests); true: leave them out. Either way
+                                  // they are counted in OctreeBuildReport::degenerateTriangles.
+};
+
+// What build() did. ok == false leaves the octree empty and says why in `error`.
+struct OctreeBuildReport {
+  bool ok = false;
+  std::string error;                  // e.g. "triangle 1234 has a non-finite vertex (nan, 0, 1)"
+  uint32_t inputTriangles = 0;        // indices.size() / 3
+  uint32_t storedTriangles = 0;       // in the octree (input minus dropped degenerates)
+  uint32_t degenerateTriangles = 0;   // zero-area triangles found (kept or dropped)
+  uint32_t droppedTriangles = 0;      // degenerate triangles left out (dropDegenerate)
+  uint32_t nodeCount = 0;
+  uint32_t leafCount = 0;
+  uint32_t depth = 0;                 // deepest level reached (root only = 0)
+  uint32_t maxTrianglesInNode = 0;    // largest own range
+  size_t bytes = 0;                   // memory held by the octree (see Octree::bytes())
+  double buildMs = 0.0;               // wall time of the build
+};
+
+// Work counters of one or more queries (added to, never reset by a query).
+struct QueryStats {
+  uint32_t nodesVisited = 0;     // nodes whose bounds were tested
+  uint32_t trianglesTested = 0;  // exact triangle tests run (after the layer filter)
+};
+
+// Nearest ray hit.
+struct RayHit {
+  float t = 0.0f;                          // distance along the ray in multiples of dir
+  uint32_t triangle = kOctreeInvalidIndex;  // original triangle index
+  glm::vec3 point{0.0f};                   // origin + t * dir
+  glm::vec3 normal{0.0f};                  // unit geometric normal facing the ray's origin
+};
+
+// Resolved push-out: translate the shape by normal * depth to separate it from the level.
+struct PushOut {
+  glm::vec3 normal{0.0f};       // unit; zero when depth == 0
+  float depth = 0.0f;           // length of the total translation (level units)
+  uint32_t iterations = 0;      // resolution rounds used
+  uint32_t deepestTriangle = kOctreeInvalidIndex;  // triangle of the first (deepest) contact
+  bool resolved = true;         // false when maxIterations ran out with contacts left
+};
+
+// First contact of a swept shape.
+struct SweepHit {
+  float toi = 1.0f;                        // time of impact in [0, 1] (fraction of displacement)
+  uint32_t triangle = kOctreeInvalidIndex;  // original triangle index (lowest index on ties)
+  glm::vec3 point{0.0f};                   // contact point on the triangle
+  glm::vec3 normal{0.0f};                  // unit, from the triangle toward the shape
+  bool startsOverlapping = false;          // shape overlapped at t = 0 (toi = 0)
+};
+
+// Nearest point of the level.
+struct PointHit {
+  glm::vec3 point{0.0f};
+  float distance = 0.0f;
+  uint32_t triangle = kOctreeInvalidIndex;  // original index (lowest index on ties)
+};
+
+// A range of triangle slots (indices into triangles() / triangleOrder()).
+struct TriangleRange {
+  uint32_t first = 0;
+  uint32_t count = 0;
+};
+
+// Called once per overlapping triangle with its original index; return false to stop early.
+using OctreeTriangleVisitor = bool (*)(void* context, uint32_t triangle);
+
+class Octree {
+ public:
+  // ---- Build ----------------------------------------------------------------------------------
+  // positions: vertices (world space). indices: 3 per triangle, each < positions.size().
+  // layers: empty (every triangle in all layers) or one 32-bit mask per triangle.
+  // Validates the input (untrusted: it may come from a file): non-finite vertices, indices out of
+  // range, a ragged index count or a layers array of the wrong size fail with a message naming
+  // the first bad triangle, and leave the octree empty. Zero-area triangles are counted, then
+  // kept or dropped (params.dropDegenerate). Replaces any previous contents; reuses capacity.
+  // Not thread-safe with queries on the same octree.
+  OctreeBuildReport build(std::span<const glm::vec3> positions, std::span<const uint32_t> indices,
+                          std::span<const uint32_t> layers = {},
+                          const OctreeBuildParams& params = {});
+  // Same, from pre-gathered triangles (original index = position in the span).
+  OctreeBuildReport build(std::span<const Triangle> triangles,
+                          std::span<const uint32_t> layers = {},
+                          const OctreeBuildParams& params = {});
+  // Rebuilds from the triangles already stored with new parameters (the input need not be kept).
+  // Gives the same tree as build() with the same input and parameters. Cheap enough for a slider.
+  OctreeBuildReport rebuild(const OctreeBuildParams& params);
+  void clear();
+
+  // ---- Ray --------------------------------------------------------------------------------------
+  // Nearest hit with t in [0, tMax] (dir need not be unit; t is in multiples of dir). Front-to-
+  // back traversal; the nearest of equal-t hits is the lowest original index. Returns false on a
+  // miss (outHit untouched). A zero dir never hits.
+  bool raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
+               RayHit& outHit, QueryStats* ioStats = nullptr) const;
+  // Any hit with t in [0, tMax] (line of sight); stops at the first found.
+  bool rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
+              QueryStats* ioStats = nullptr) const;
+
+  // ---- Overlap: every triangle the closed shape touches -----------------------------------------
+  // The visitor is called once per overlapping triangle (original index), in slot order; return
+  // false from it to stop. Returns the number of overlapping triangles reported.
+  uint32_t overlapSphere(const glm::vec3& center, float radius, uint32_t layerMask,
+                         OctreeTriangleVisitor visitor, void* context,
+                         QueryStats* ioStats = nullptr) const;
+  uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                          uint32_t layerMask, OctreeTriangleVisitor visitor, void* context,
+                          QueryStats* ioStats = nullptr) const;
+  uint32_t overlapBox(const Aabb& box, uint32_t layerMask, OctreeTriangleVisitor visitor,
+                      void* context, QueryStats* ioStats = nullptr) const;
+
+  // Lambda forms: f(uint32_t triangle) returning bool (false stops) or void.
+  template <class F>
+  uint32_t overlapSphere(const glm::vec3& center, float radius, uint32_t layerMask, F&& f,
+                         QueryStats* ioStats = nullptr) const {
+    return overlapSphere(center, radius, layerMask, &thunk<F>, &f, ioStats);
+  }
+  template <class F>
+  uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                          uint32_t layerMask, F&& f, QueryStats* ioStats = nullptr) const {
+    return overlapCapsule(a, b, radius, layerMask, &thunk<F>, &f, ioStats);
+  }
+  template <class F>
+  uint32_t overlapBox(const Aabb& box, uint32_t layerMask, F&& f,
+                      QueryStats* ioStats = nullptr) const {
+    return overlapBox(box, layerMask, &thunk<F>, &f, ioStats);
+  }
+
+  // Buffer forms: write up to out.size() original indices into the caller's buffer and return
+  // the TOTAL number of overlapping triangles (which may exceed out.size(); then only the first
+  // out.size() in slot order are written). Pass an empty span to count only.
+  uint32_t collectSphere(const glm::vec3& center, float radius, uint32_t layerMask,
+                         std::span<uint32_t> out, QueryStats* ioStats = nullptr) const;
+  uint32_t collectCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                          uint32_t layerMask, std::span<uint32_t> out,
+                          QueryStats* ioStats = nullptr) const;
+  uint32_t collectBox(const Aabb& box, uint32_t layerMask, std::span<uint32_t> out,
+                      QueryStats* ioStats = nullptr) const;
+
+  // ---- Push-out (three.js sphereIntersect / capsuleIntersect, made order-independent) ---------
+  // Resolution: repeat up to maxIterations rounds: find, over every overlapping triangle, the
+  // contact (triangle_tests.h *TriangleContact) of the shape at its current position; take the
+  // deepest (ties: lowest original index); if its depth is within the tolerance
+  // 1e-6 * (size + max |coordinate| of the shape) stop; else translate the shape by it. The result
+  // is the total translation. A reduction by (depth, index) does not depend on visit order, so
+  // the result is the same for any traversal. Each round is one overlap traversal.
+  // Returns true when the shape overlapped anything at its start position (touching with depth 0
+  // counts, then depth = 0). outPushOut is always written.
+  bool sphereIntersect(const glm::vec3& center, float radius, uint32_t layerMask,
+                       PushOut& outPushOut, QueryStats* ioStats = nullptr,
+                       uint32_t maxIterations = 8) const;
+  bool capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radius, uint32_t layerMask,
+                        PushOut& outPushOut, QueryStats* ioStats = nullptr,
+                        uint32_t maxIterations = 8) const;
+  bool boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushOut,
+                    QueryStats* ioStats = nullptr, uint32_t maxIterations = 8) const;
+
+  // ---- Sweeps: continuous collision for a controller ---------------------------------------------
+  // The shape moves by t * displacement, t in [0, 1]. Returns true with the earliest contact
+  // (sweep*Triangle in triangle_tests.h; ties: lowest original index), false when the whole
+  // motion is free. A shape that overlaps at t = 0 returns toi = 0, startsOverlapping = true and
+  // the push-out direction of its deepest contact. Nothing tunnels at any speed.
+  bool sweepSphere(const glm::vec3& center, float radius, const glm::vec3& displacement,
+                   uint32_t layerMask, SweepHit& outHit, QueryStats* ioStats = nullptr) const;
+  bool sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                    const glm::vec3& displacement, uint32_t layerMask, SweepHit& outHit,
+                    QueryStats* ioStats = nullptr) const;
+
+  // ---- Closest point ---------------------------------------------------------------------------
+  // Nearest point of the level to p within maxDistance (closed: distance == maxDistance counts).
+  // Returns false when nothing is that close. Ground snapping, spawn search.
+  bool closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerMask, PointHit& outHit,
+                    QueryStats* ioStats = nullptr) const;
+
+  // ---- Structure (for culling, debug drawing and the renderer's index buffer) --------------------
+  bool empty() const { return nodeCount() == 0; }
+  uint32_t nodeCount() const { return static_cast<uint32_t>(nodes_.size() ? nodes_.size() - 1 : 0); }
+  uint32_t triangleCount() const { return static_cast<uint32_t>(triangles_.size()); }
+  // Nodes in preorder; node 0 is the root. Does not include the internal end sentinel.
+  std::span<const OctreeNode> nodes() const { return {nodes_.data(), nodeCount()}; }
+  // Triangles in slot order (octree order).
+  std::span<const Triangle> triangles() const { return triangles_; }
+  // triangleOrder()[slot] = original index of the triangle in that slot.
+  std::span<const uint32_t> triangleOrder() const { return originalIndex_; }
+  // Layer mask of each slot; empty when built without layers (all layers).
+  std::span<const uint32_t> triangleLayers() const { return layers_; }
+  uint32_t layersOfSlot(uint32_t slot) const { return layers_.empty() ? kOctreeAllLayers : layers_[slot]; }
+  bool isLeaf(uint32_t node) const { return nodes_[node].skip == node + 1; }
+  // Children of `node`: for (c = firstChild(n); c != kOctreeInvalidIndex; c = nextSibling(n, c)).
+  uint32_t firstChild(uint32_t node) const { return isLeaf(node) ? kOctreeInvalidIndex : node + 1; }
+  uint32_t nextSibling(uint32_t parent, uint32_t child) const {
+    const uint32_t s = nodes_[child].skip;
+    return s < nodes_[parent].skip ? s : kOctreeInvalidIndex;
+  }
+  Aabb nodeBounds(uint32_t node) const { return {nodes_[node].boundsMin, nodes_[node].boundsMax}; }
+  // The node's own triangles (those kept in it), and its whole subtree (own + descendants').
+  TriangleRange ownRange(uint32_t node) const {
+    return {nodes_[node].firstTriangle, nodes_[node + 1].firstTriangle - nodes_[node].firstTriangle};
+  }
+  TriangleRange subtreeRange(uint32_t node) const {
+    return {nodes_[node].firstTriangle,
+            nodes_[nodes_[node].skip].firstTriangle - nodes_[node].firstTriangle};
+  }
+  uint32_t nodeLevel(uint32_t node) const { return levels_[node]; }  // root = 0
+  // Bounds of the whole level (empty box when empty).
+  Aabb bounds() const { return empty() ? Aabb{} : nodeBounds(0); }
+  const OctreeBuildParams& params() const { return params_; }
+  const OctreeBuildReport& lastReport() const { return report_; }
+
+  // Bytes held: nodes, triangles, original indices, layers, node levels (sizes, not capacities).
+  size_t bytes() const;
+
+  // Checks every invariant: preorder skips nest, children's bounds inside the parent's, every
+  // triangle inside its node's bounds, bounds tight, ranges partition the slots, no node deeper
+  // than maxLevel, the permutation is a permutation. Returns false with a message. O(n).
+  bool validate(std::string* outError = nullptr) const;
+
+ private:
+  template <class F>
+  static bool thunk(void* context, uint32_t triangle) {
+    F& f = *static_cast<std::remove_reference_t<F>*>(context);
+    if constexpr (std::is_void_v<decltype(f(triangle))>) {
+      f(triangle);
+      return true;
+    } else {
+      return static_cast<bool>(f(triangle));
+    }
+  }
+  OctreeBuildReport buildFromGathered(uint32_t inputTriangles, uint32_t degenerate,
+                                      uint32_t dropped, const OctreeBuildParams& params,
+                                      double startMs);
+
+  std::vector<OctreeNode> nodes_;       // preorder, plus one end sentinel (firstTriangle = count)
+  std::vector<Triangle> triangles_;     // slot order
+  std::vector<uint32_t> originalIndex_;  // slot -> original triangle index
+  std::vector<uint32_t> layers_;         // slot -> layer mask; empty = all layers
+  std::vector<uint8_t> levels_;          // node -> level
+  OctreeBuildParams params_;
+  OctreeBuildReport report_;
+};
+
+}  // namespace ofps
