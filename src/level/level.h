@@ -41,11 +41,24 @@ struct LevelMesh {
   std::string name;                 // node name (instances get "node/mesh")
   std::vector<glm::vec3> positions; // world space, metres
   std::vector<glm::vec3> normals;   // world space, unit length, same count as positions
-  std::vector<glm::vec2> uvs;       // same count as positions (zeros when the file has none)
+  std::vector<glm::vec2> uvs;       // same count as positions (zeros when the file has none);
+                                    // v = 0 is the image's top row, like LevelTexture::rgba, so
+                                    // rgba uploads as is (the loader flips Assimp's bottom-up v)
   std::vector<uint32_t> indices;    // triangles, 3 per face
   uint32_t material = 0;            // index into Level::materials
   bool visible = true;              // false for UCX_/collider nodes: collide but are not drawn
   uint32_t layers = kLayerSolid;    // 0 for visual-only (nocollide) meshes
+};
+
+// How the file's frame and units were turned into Y-up metres, for the UI and messages.
+struct LevelImportFrame {
+  char upAxis = 'y';                // the file's up axis as used: 'y' or 'z'
+  float scale = 1.0f;               // metres per file unit, as used
+  // Where up axis and scale came from, one phrase each, e.g. "options", "settings file
+  // /x/LEVEL.obj.import.json", "file (glTF is Y-up metres)", "guessed (...)".
+  std::string upSource;
+  std::string scaleSource;
+  bool guessed = false;             // true when either came from the loader's heuristic
 };
 
 struct Level {
@@ -64,9 +77,18 @@ struct Level {
   glm::vec3 boundsMax{0.0f};
 
   std::optional<glm::vec3> spawn;   // feet position from a spawn node, if the file has one
-  float spawnYaw = 0.0f;            // radians; 0 looks along -Z
+  float spawnYaw = 0.0f;            // radians; 0 looks along -Z, +pi/2 along -X
+  std::string spawnSource;          // the spawn node's name, "" when spawn is unset
+
+  LevelImportFrame frame;           // how the file was brought into Y-up metres
+  uint32_t degenerateTriangles = 0; // zero-area triangles kept in the collision soup
 
   size_t triangleCount() const { return collisionLayers.size(); }
 };
+
+// Height below which a falling character respawns (controller/SCRIPT.md): the level's lowest
+// point minus 50 m. World Y, metres.
+inline constexpr float kKillPlaneDepth = 50.0f;
+inline float killPlaneY(const Level& level) { return level.boundsMin.y - kKillPlaneDepth; }
 
 }  // namespace ofps
