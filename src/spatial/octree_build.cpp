@@ -1,0 +1,428 @@
+// Octree build, validation and bookkeeping (layout and rules in octree.h).
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "geometry/triangle_tests.h"
+#include "spatial/octree.h"
+
+namespace ofps {
+namespace {
+
+double nowMs() {
+  using Clock = std::chrono::steady_clock;
+  return std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
+}
+
+std::string formatVec(const glm::vec3& v) {
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), "(%g, %g, %g)", static_cast<double>(v.x),
+                static_cast<double>(v.y), static_cast<double>(v.z));
+  return buf;
+}
+
+bool isFinite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// What the partition moves around: 20 bytes per triangle.
+struct BuildRecord {
+  glm::vec3 centroid;  // centre of the triangle's bounding box
+  float size;          // largest edge of the triangle's bounding box
+  uint32_t index;      // position in the arrays being rebuilt
+};
+
+struct WorkItem {
+  uint32_t begin, end;  // record range
+  glm::vec3 cellCenter;
+  float cellHalf;
+  uint32_t level;
+  uint32_t parent;
+};
+
+}  // namespace
+
+void Octree::clear() {
+  nodes_.clear();
+  triangles_.clear();
+  originalIndex_.clear();
+  layers_.clear();
+  levels_.clear();
+  report_ = {};
+}
+
+size_t Octree::bytes() const {
+  return nodes_.size() * sizeof(OctreeNode) + triangles_.size() * sizeof(Triangle) +
+         originalIndex_.size() * sizeof(uint32_t) + layers_.size() * sizeof(uint32_t) +
+         levels_.size() * sizeof(uint8_t);
+}
+
+OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
+                                std::span<const uint32_t> indices,
+                                std::span<const uint32_t> layers,
+                                const OctreeBuildParams& params) {
+  const double start = nowMs();
+  clear();
+  OctreeBuildReport fail;
+  if (indices.size() % 3 != 0) {
+    fail.error = "index count " + std::to_string(indices.size()) + " is not a multiple of 3";
+    report_ = fail;
+    return fail;
+  }
+  const size_t triCount = indices.size() / 3;
+  if (triCount >= kOctreeInvalidIndex) {
+    fail.error = "too many triangles (" + std::to_string(triCount) + ")";
+    report_ = fail;
+    return fail;
+  }
+  fail.inputTriangles = static_cast<uint32_t>(triCount);
+  if (!layers.empty() && layers.size() != triCount) {
+    fail.error = "layers has " + std::to_string(layers.size()) + " entries for " +
+                 std::to_string(triCount) + " triangles";
+    report_ = fail;
+    return fail;
+  }
+  triangles_.resize(triCount);
+  for (size_t t = 0; t < triCount; ++t) {
+    glm::vec3 v[3];
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t idx = indices[3 * t + static_cast<size_t>(k)];
+      if (idx >= positions.size()) {
+        clear();
+        fail.error = "triangle " + std::to_string(t) + " has vertex index " + std::to_string(idx) +
+                     " out of range (" + std::to_string(positions.size()) + " vertices)";
+        report_ = fail;
+        return fail;
+      }
+      v[k] = positions[idx];
+      if (!isFinite(v[k])) {
+        clear();
+        fail.error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(v[k]);
+        report_ = fail;
+        return fail;
+      }
+    }
+    triangles_[t] = {v[0], v[1], v[2]};
+  }
+  std::vector<Triangle> gathered;
+  gathered.swap(triangles_);
+  OctreeBuildReport r = build(std::span<const Triangle>(gathered), layers, params);
+  r.buildMs = nowMs() - start;
+  report_.buildMs = r.buildMs;
+  return r;
+}
+
+OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
+                                std::span<const uint32_t> layers,
+                                const OctreeBuildParams& params) {
+  const double start = nowMs();
+  clear();
+  OctreeBuildReport fail;
+  fail.inputTriangles = static_cast<uint32_t>(std::min<size_t>(triangles.size(), kOctreeInvalidIndex));
+  if (triangles.size() >= kOctreeInvalidIndex) {
+    fail.error = "too many triangles (" + std::to_string(triangles.size()) + ")";
+    report_ = fail;
+    return fail;
+  }
+  if (!layers.empty() && layers.size() != triangles.size()) {
+    fail.error = "layers has " + std::to_string(layers.size()) + " entries for " +
+                 std::to_string(triangles.size()) + " triangles";
+    report_ = fail;
+    return fail;
+  }
+  // Layers are stored only when some triangle is not in every layer.
+  const bool keepLayers =
+      std::any_of(layers.begin(), layers.end(), [](uint32_t m) { return m != kOctreeAllLayers; });
+  uint32_t degenerate = 0, dropped = 0;
+  triangles_.reserve(triangles.size());
+  originalIndex_.reserve(triangles.size());
+  if (keepLayers) layers_.reserve(triangles.size());
+  for (size_t t = 0; t < triangles.size(); ++t) {
+    const Triangle& tri = triangles[t];
+    for (const glm::vec3* v : {&tri.v0, &tri.v1, &tri.v2}) {
+      if (!isFinite(*v)) {
+        clear();
+        fail.error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v);
+        report_ = fail;
+        return fail;
+      }
+    }
+    if (isDegenerateTriangle(tri)) {
+      ++degenerate;
+      if (params.dropDegenerate) {
+        ++dropped;
+        continue;
+      }
+    }
+    triangles_.push_back(tri);
+    originalIndex_.push_back(static_cast<uint32_t>(t));
+    if (keepLayers) layers_.push_back(layers[t]);
+  }
+  return buildFromGathered(static_cast<uint32_t>(triangles.size()), degenerate, dropped, params,
+                           start);
+}
+
+OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
+  const double start = nowMs();
+  const OctreeBuildReport old = report_;
+  // Restore input order first so that rebuild() gives exactly what build() gives.
+  const size_t n = triangles_.size();
+  std::vector<uint32_t> bySlot(n);
+  std::iota(bySlot.begin(), bySlot.end(), 0u);
+  std::sort(bySlot.begin(), bySlot.end(),
+            [&](uint32_t a, uint32_t b) { return originalIndex_[a] < originalIndex_[b]; });
+  std::vector<Triangle> tris(n);
+  std::vector<uint32_t> orig(n), lay(layers_.empty() ? 0 : n);
+  for (size_t i = 0; i < n; ++i) {
+    tris[i] = triangles_[bySlot[i]];
+    orig[i] = originalIndex_[bySlot[i]];
+    if (!lay.empty()) lay[i] = layers_[bySlot[i]];
+  }
+  triangles_.swap(tris);
+  originalIndex_.swap(orig);
+  layers_.swap(lay);
+  uint32_t degenerate = old.degenerateTriangles;
+  uint32_t dropped = old.droppedTriangles;
+  if (params.dropDegenerate && !params_.dropDegenerate) {
+    // Drop the degenerate triangles still stored.
+    size_t w = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (isDegenerateTriangle(triangles_[i])) {
+        ++dropped;
+        continue;
+      }
+      triangles_[w] = triangles_[i];
+      originalIndex_[w] = originalIndex_[i];
+      if (!layers_.empty()) layers_[w] = layers_[i];
+      ++w;
+    }
+    triangles_.resize(w);
+    originalIndex_.resize(w);
+    if (!layers_.empty()) layers_.resize(w);
+  }
+  return buildFromGathered(old.inputTriangles, degenerate, dropped, params, start);
+}
+
+OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t degenerate,
+                                            uint32_t dropped, const OctreeBuildParams& params,
+                                            double startMs) {
+  params_ = params;
+  params_.trianglesPerLeaf = std::max(1u, params.trianglesPerLeaf);
+  params_.maxLevel = std::min(params.maxLevel, kOctreeMaxLevel);
+  const uint32_t leafSize = params_.trianglesPerLeaf;
+  const uint32_t maxLevel = params_.maxLevel;
+  // A child that would hold fewer than this many triangles stays in its parent (see octree.h).
+  const uint32_t minChild = leafSize >= 4 ? 2u : 1u;
+
+  const uint32_t n = static_cast<uint32_t>(triangles_.size());
+  nodes_.clear();
+  levels_.clear();
+
+  std::vector<BuildRecord> recs(n), tmp(n);
+  Aabb all;
+  for (uint32_t i = 0; i < n; ++i) {
+    const Aabb b = triangles_[i].bounds();
+    const glm::vec3 s = b.size();
+    recs[i] = {b.center(), std::max(s.x, std::max(s.y, s.z)), i};
+    all.grow(b);
+  }
+  std::vector<uint32_t> parents;
+  if (n > 0) {
+    nodes_.reserve(n / 2 + 2);
+    parents.reserve(n / 2 + 2);
+    levels_.reserve(n / 2 + 2);
+    const glm::vec3 ext = all.size();
+    // Root cell: the bounding cube. Cells only assign triangles; rounding of cell bounds cannot
+    // lose anything because culling uses the tight bounds computed below.
+    const float half = std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f;
+    std::vector<WorkItem> work;
+    work.push_back({0, n, all.center(), half, 0, kOctreeInvalidIndex});
+    while (!work.empty()) {
+      WorkItem item = work.back();
+      work.pop_back();
+      const uint32_t nodeIndex = static_cast<uint32_t>(nodes_.size());
+      nodes_.push_back({glm::vec3(0.0f), item.begin, glm::vec3(0.0f), 0});
+      parents.push_back(item.parent);
+      levels_.push_back(static_cast<uint8_t>(item.level));
+      const uint32_t count = item.end - item.begin;
+      if (count <= leafSize || item.level >= maxLevel) continue;
+      // All centroids at one point: no split can separate them.
+      Aabb cb;
+      for (uint32_t i = item.begin; i < item.end; ++i) cb.grow(recs[i].centroid);
+      if (cb.min == cb.max) continue;
+
+      // Find the octant of every record; shrink the cell while everything falls in one octant.
+      std::array<uint32_t, 9> counts{};
+      uint32_t level = item.level;
+      glm::vec3 center = item.cellCenter;
+      float cellHalf = item.cellHalf;
+      auto bucketOf = [&](const BuildRecord& r) -> uint32_t {
+        if (r.size > cellHalf) return 8u;  // larger than a child cell's edge: kept here
+        return (r.centroid.x >= center.x ? 1u : 0u) | (r.centroid.y >= center.y ? 2u : 0u) |
+               (r.centroid.z >= center.z ? 4u : 0u);
+      };
+      for (;;) {
+        counts.fill(0);
+        for (uint32_t i = item.begin; i < item.end; ++i) ++counts[bucketOf(recs[i])];
+        uint32_t nonEmpty = 0, only = 0;
+        for (uint32_t k = 0; k < 8; ++k) {
+          if (counts[k] != 0) {
+            ++nonEmpty;
+            only = k;
+          }
+        }
+        if (counts[8] != 0 || nonEmpty != 1 || level + 1 >= maxLevel) break;
+        // Everything goes to one child: descend the cell without making a node.
+        cellHalf *= 0.5f;
+        center += glm::vec3((only & 1u) ? cellHalf : -cellHalf, (only & 2u) ? cellHalf : -cellHalf,
+                            (only & 4u) ? cellHalf : -cellHalf);
+        ++level;
+      }
+      // Children too small to pay for a node stay here.
+      std::array<uint32_t, 9> remap;
+      for (uint32_t k = 0; k < 8; ++k) remap[k] = (counts[k] != 0 && counts[k] < minChild) ? 8u : k;
+      remap[8] = 8;
+      std::array<uint32_t, 9> finalCounts{};
+      for (uint32_t k = 0; k < 9; ++k) finalCounts[remap[k]] += counts[k];
+      if (finalCounts[8] == count) continue;  // nothing left to split off: a leaf
+      // Stable counting sort: kept first, then octants 0..7.
+      std::array<uint32_t, 9> offset{};
+      uint32_t run = item.begin;
+      offset[8] = run;
+      run += finalCounts[8];
+      for (uint32_t k = 0; k < 8; ++k) {
+        offset[k] = run;
+        run += finalCounts[k];
+      }
+      std::array<uint32_t, 9> firstOf = offset;
+      for (uint32_t i = item.begin; i < item.end; ++i) {
+        tmp[offset[remap[bucketOf(recs[i])]]++] = recs[i];
+      }
+      std::copy(tmp.begin() + item.begin, tmp.begin() + item.end, recs.begin() + item.begin);
+      // Children in reverse so that octant 0 is built next (preorder).
+      const float childHalf = cellHalf * 0.5f;
+      for (int k = 7; k >= 0; --k) {
+        const uint32_t c = finalCounts[static_cast<uint32_t>(k)];
+        if (c == 0) continue;
+        const uint32_t uk = static_cast<uint32_t>(k);
+        const glm::vec3 childCenter =
+            center + glm::vec3((uk & 1u) ? childHalf : -childHalf, (uk & 2u) ? childHalf : -childHalf,
+                               (uk & 4u) ? childHalf : -childHalf);
+        work.push_back({firstOf[uk], firstOf[uk] + c, childCenter, childHalf, level + 1, nodeIndex});
+      }
+    }
+  }
+  const uint32_t nodeCount = static_cast<uint32_t>(nodes_.size());
+  // Apply the permutation: records are now in slot order.
+  {
+    std::vector<Triangle> tris(n);
+    std::vector<uint32_t> orig(n), lay(layers_.empty() ? 0 : n);
+    for (uint32_t s = 0; s < n; ++s) {
+      const uint32_t i = recs[s].index;
+      tris[s] = triangles_[i];
+      orig[s] = originalIndex_[i];
+      if (!lay.empty()) lay[s] = layers_[i];
+    }
+    triangles_.swap(tris);
+    originalIndex_.swap(orig);
+    layers_.swap(lay);
+  }
+  // End sentinel: own ranges end at the next node's first triangle.
+  nodes_.push_back({glm::vec3(0.0f), n, glm::vec3(0.0f), nodeCount + 1});
+  // Tight bounds and skips, children before parents (reverse preorder).
+  std::vector<uint32_t> subtreeSize(nodeCount, 1);
+  std::vector<Aabb> bounds(nodeCount);
+  for (uint32_t i = nodeCount; i-- > 0;) {
+    Aabb& b = bounds[i];
+    for (uint32_t s = nodes_[i].firstTriangle; s < nodes_[i + 1].firstTriangle; ++s) {
+      b.grow(triangles_[s].bounds());
+    }
+    nodes_[i].boundsMin = b.min;
+    nodes_[i].boundsMax = b.max;
+    nodes_[i].skip = i + subtreeSize[i];
+    if (parents[i] != kOctreeInvalidIndex) {
+      subtreeSize[parents[i]] += subtreeSize[i];
+      bounds[parents[i]].grow(b);
+    }
+  }
+
+  OctreeBuildReport r;
+  r.ok = true;
+  r.inputTriangles = inputTriangles;
+  r.storedTriangles = n;
+  r.degenerateTriangles = degenerate;
+  r.droppedTriangles = dropped;
+  r.nodeCount = nodeCount;
+  for (uint32_t i = 0; i < nodeCount; ++i) {
+    if (isLeaf(i)) ++r.leafCount;
+    r.depth = std::max<uint32_t>(r.depth, levels_[i]);
+    r.maxTrianglesInNode = std::max(r.maxTrianglesInNode, ownRange(i).count);
+  }
+  r.bytes = bytes();
+  r.buildMs = nowMs() - startMs;
+  report_ = r;
+  return r;
+}
+
+bool Octree::validate(std::string* outError) const {
+  auto fail = [&](const std::string& msg) {
+    if (outError) *outError = msg;
+    return false;
+  };
+  const uint32_t n = triangleCount();
+  if (originalIndex_.size() != n) return fail("triangleOrder size differs from triangle count");
+  if (!layers_.empty() && layers_.size() != n) return fail("layers size differs from triangle count");
+  if (nodes_.empty()) {
+    if (n != 0) return fail("triangles without nodes");
+    return true;
+  }
+  const uint32_t nc = nodeCount();
+  if (n == 0 && nc != 0) return fail("nodes without triangles");
+  if (levels_.size() != nc) return fail("levels size differs from node count");
+  if (nodes_[nc].firstTriangle != n) return fail("sentinel does not close the slot range");
+  if (nc > 0 && (nodes_[0].firstTriangle != 0 || nodes_[0].skip != nc)) {
+    return fail("root does not cover every node and slot");
+  }
+  for (uint32_t i = 0; i < nc; ++i) {
+    const OctreeNode& node = nodes_[i];
+    const std::string at = "node " + std::to_string(i) + ": ";
+    if (node.skip <= i || node.skip > nc) return fail(at + "skip out of range");
+    if (nodes_[i + 1].firstTriangle < node.firstTriangle) return fail(at + "own range negative");
+    if (levels_[i] > params_.maxLevel) return fail(at + "deeper than maxLevel");
+    // Children nest inside the parent's subtree, with bounds inside the parent's bounds.
+    Aabb tight;
+    const Aabb nb = nodeBounds(i);
+    if (nb.isEmpty()) return fail(at + "empty bounds");
+    for (uint32_t c = firstChild(i); c != kOctreeInvalidIndex; c = nextSibling(i, c)) {
+      if (nodes_[c].skip > node.skip) return fail(at + "child subtree leaks past the parent");
+      if (levels_[c] <= levels_[i]) return fail(at + "child level not deeper");
+      if (!nb.contains(nodeBounds(c))) return fail(at + "child bounds outside parent bounds");
+      tight.grow(nodeBounds(c));
+    }
+    const TriangleRange own = ownRange(i);
+    for (uint32_t s = own.first; s < own.first + own.count; ++s) {
+      const Aabb tb = triangles_[s].bounds();
+      if (!nb.contains(tb)) return fail(at + "triangle slot " + std::to_string(s) + " outside bounds");
+      tight.grow(tb);
+    }
+    if (tight.min != nb.min || tight.max != nb.max) return fail(at + "bounds not tight");
+    const TriangleRange sub = subtreeRange(i);
+    if (sub.count == 0) return fail(at + "empty subtree");
+    if (sub.first + sub.count > n) return fail(at + "subtree range past the end");
+  }
+  // The permutation is a permutation of distinct original indices.
+  std::vector<uint32_t> sorted(originalIndex_.begin(), originalIndex_.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    return fail("triangleOrder repeats an original index");
+  }
+  if (!sorted.empty() && report_.inputTriangles != 0 && sorted.back() >= report_.inputTriangles) {
+    return fail("triangleOrder holds an index past the input");
+  }
+  return true;
+}
+
+}  // namespace ofps
