@@ -37,6 +37,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -681,6 +682,42 @@ std::string countWord(uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// GLB container checks before Assimp, whose answer for a broken GLB is only "No suitable reader
+// found". Returns "" when the header is sound.
+std::string checkGlbHeader(const std::string& path, uintmax_t size) {
+  std::ifstream f(path, std::ios::binary);
+  unsigned char h[20] = {};
+  f.read(reinterpret_cast<char*>(h), sizeof h);
+  const auto got = static_cast<uintmax_t>(f.gcount());
+  auto u32 = [&h](int at) {
+    return static_cast<uint32_t>(h[at]) | (static_cast<uint32_t>(h[at + 1]) << 8) |
+           (static_cast<uint32_t>(h[at + 2]) << 16) | (static_cast<uint32_t>(h[at + 3]) << 24);
+  };
+  if (got < 12) {
+    return "truncated GLB: " + std::to_string(size) + " bytes, less than the 12-byte header";
+  }
+  if (std::memcmp(h, "glTF", 4) != 0) return "not a GLB file: the first 4 bytes are not 'glTF'";
+  const uint32_t version = u32(4);
+  if (version != 1 && version != 2) {
+    return "unsupported GLB version " + std::to_string(version) + " (header byte 4; expected 2)";
+  }
+  const uint32_t length = u32(8);
+  if (length > size) {
+    return "truncated GLB: the header says " + std::to_string(length) + " bytes, the file has " +
+           std::to_string(size);
+  }
+  if (version == 2) {
+    if (got < 20) return "truncated GLB: no chunk after the header";
+    const uint32_t jsonLength = u32(12);
+    if (u32(16) != 0x4E4F534Au) return "corrupt GLB: the first chunk (byte 16) is not JSON";
+    if (static_cast<uintmax_t>(jsonLength) + 20 > size) {
+      return "truncated GLB: the JSON chunk (" + std::to_string(jsonLength) +
+             " bytes at byte 20) runs past the end of the file (" + std::to_string(size) + " bytes)";
+    }
+  }
+  return {};
+}
+
 LevelLoadResult fail(LevelLoadResult r, std::string message) {
   r.level.reset();
   r.error = std::move(message);
@@ -723,6 +760,22 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   }
   std::string ext = lower(fs::path(path).extension().string());
   if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
+  if (ext == "glb") {
+    if (std::string why = checkGlbHeader(path, size); !why.empty()) {
+      return fail(std::move(result), path + ": " + why);
+    }
+  }
+  // Assimp 5.2.5's Quake 3 importer never loads a map: with validation (always on here) every
+  // real .pk3 fails ("mIndices[0] is out of range": it never fills in face indices), and a .pk3
+  // whose .bsp is damaged crashes inside the importer before validation can run. A bare .bsp has
+  // no importer at all. So these are refused before Assimp sees them.
+  if (ext == "pk3" || ext == "bsp") {
+    return fail(std::move(result),
+                path + ": Quake 3 " + (ext == "pk3" ? ".pk3 archives" : ".bsp maps") +
+                    " cannot be loaded: Assimp 5.2's Quake 3 importer produces no valid faces"
+                    " (and crashes on damaged maps). Convert the map to OBJ, e.g. with"
+                    " ../shared/levels/tools/q3bsp2obj.py, and load the OBJ");
+  }
 
   // 2. Assimp.
   progress(0.0f, "reading file");
@@ -742,12 +795,15 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   if (scene == nullptr) {
     std::string why = importer.GetErrorString();
     if (why.empty()) why = "unknown error";
-    std::string hint;
-    if (ext == "pk3" || ext == "bsp") {
-      hint = " (Assimp 5.2's Quake 3 importer cannot load maps; convert the map to OBJ, e.g. with"
-             " ../shared/levels/tools/q3bsp2obj.py)";
+    if (contains(why, "contains no faces") || contains(why, "mNumMeshes is 0")) {
+      return fail(std::move(result), path + ": no triangles in the file (Assimp: " + why + ")");
     }
-    return fail(std::move(result), path + ": Assimp cannot import it: " + why + hint);
+    if (contains(why, "No suitable reader found")) {
+      return fail(std::move(result),
+                  path + ": not a level format Assimp 5.2 can read, or the file is damaged so"
+                         " that no importer recognises it (extension '" + ext + "')");
+    }
+    return fail(std::move(result), path + ": Assimp cannot import it: " + why);
   }
   if (scene->mRootNode == nullptr) {
     return fail(std::move(result), path + ": the file has no scene (no root node)");
@@ -886,7 +942,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     if (finite) {
       level.spawn = pos;
       level.spawnSource = walk.spawnName;
-      level.spawnYaw = (std::abs(fwd.x) + std::abs(fwd.z) > 1e-6f) ? std::atan2(-fwd.x, -fwd.z) : 0.0f;
+      level.spawnYaw = (std::abs(fwd.x) + std::abs(fwd.z) > 1e-6f) ? std::atan2(-fwd.x, -fwd.z) + 0.0f : 0.0f;
     } else {
       result.warnings.push_back(path + ": spawn node '" + walk.spawnName +
                                 "' has a non-finite transform; ignored");
