@@ -129,8 +129,8 @@ void drawPanel(DemoState& s) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("octree-fps");
-  const float ms = s.frameMs[(s.frameIndex + s.frameMs.size() - 1) % s.frameMs.size()];
-  ImGui::Text("frame %.2f ms (%.0f fps)", ms, ms > 0.0f ? 1000.0f / ms : 0.0f);
+  const double ms = s.frameMs[(s.frameIndex + s.frameMs.size() - 1) % s.frameMs.size()];
+  ImGui::Text("frame %.2f ms (%.0f fps)", ms, ms > 0.0 ? 1000.0 / ms : 0.0);
   ImGui::PlotLines("##frametime", s.frameMs.data(), static_cast<int>(s.frameMs.size()),
                    static_cast<int>(s.frameIndex % s.frameMs.size()), "frame ms", 0.0f, 50.0f,
                    ImVec2(0, 50));
@@ -140,8 +140,8 @@ void drawPanel(DemoState& s) {
   ImGui::Text("triangles: %zu (drawn: %llu)", level.triangleCount(),
               static_cast<unsigned long long>(s.renderer.uploadedTriangles()));
   ImGui::Text("draw calls: %u", s.renderer.drawCallsLastFrame());
-  ImGui::Text("camera: %.1f %.1f %.1f", s.camera.position.x, s.camera.position.y,
-              s.camera.position.z);
+  const glm::dvec3 eye(s.camera.position);
+  ImGui::Text("camera: %.1f %.1f %.1f", eye.x, eye.y, eye.z);
   ImGui::SliderFloat("fly speed (m/s)", &s.flySpeed, 0.5f, 200.0f, "%.1f",
                      ImGuiSliderFlags_Logarithmic);
   if (!s.statusLine.empty()) ImGui::TextWrapped("%s", s.statusLine.c_str());
@@ -231,7 +231,7 @@ int runWindowed(const DemoOptions& options) {
         std::min(std::chrono::duration<float>(now - last).count(), 0.1f);  // no huge jumps
     last = now;
     s.frameMs[s.frameIndex++ % s.frameMs.size()] = dt * 1000.0f;
-    totalMs += dt * 1000.0;
+    totalMs += static_cast<double>(dt) * 1000.0;
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
