@@ -1,0 +1,55 @@
+#include "culling/draw_ranges.h"
+
+#include "spatial/octree.h"
+
+namespace ofps {
+
+void DrawRanges::build(const Octree& octree, std::span<const uint8_t> drawn) {
+  const std::span<const uint32_t> order = octree.triangleOrder();
+  drawOrder_.clear();
+  drawOrder_.reserve(order.size());
+  drawnBefore_.resize(order.size() + 1);
+  uint32_t n = 0;
+  for (size_t slot = 0; slot < order.size(); ++slot) {
+    drawnBefore_[slot] = n;
+    const uint32_t original = order[slot];
+    if (drawn.empty() || (original < drawn.size() && drawn[original] != 0)) {
+      drawOrder_.push_back(original);
+      ++n;
+    }
+  }
+  drawnBefore_[order.size()] = n;
+}
+
+void DrawRanges::cull(const Octree& octree, const Frustum& frustum, DrawRunList* out,
+                      CullStats* ioStats) const {
+  out->clear();
+  if (octree.empty() || drawnBefore_.size() != octree.triangleCount() + 1) return;
+  cullOctree(
+      octree, frustum,
+      [this, out](uint32_t /*node*/, uint32_t first, uint32_t count, bool /*whole*/) {
+        const uint32_t a = drawnBefore_[first];
+        const uint32_t b = drawnBefore_[first + count];
+        if (a == b) return;
+        // Preorder visits ranges in increasing slot order, so merging with the last run is
+        // enough to join every pair of touching runs.
+        if (!out->first.empty() && out->first.back() + out->count.back() == a) {
+          out->count.back() += b - a;
+        } else {
+          out->first.push_back(a);
+          out->count.push_back(b - a);
+        }
+        out->triangles += b - a;
+      },
+      ioStats);
+}
+
+void DrawRanges::all(DrawRunList* out) const {
+  out->clear();
+  if (drawOrder_.empty()) return;
+  out->first.push_back(0);
+  out->count.push_back(drawnTriangles());
+  out->triangles = drawnTriangles();
+}
+
+}  // namespace ofps
