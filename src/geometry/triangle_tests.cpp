@@ -66,19 +66,21 @@ bool rayEntersCylinder(const glm::vec3& m, const glm::vec3& d, const glm::vec3& 
                        float& outT, float& outS) {
   const float ee = dot3(e, e);
   if (!(ee > 0.0f)) return false;
-  // Components perpendicular to e, scaled by |e|^2 to avoid a division.
-  const glm::vec3 mp = m * ee - e * dot3(m, e);
-  const glm::vec3 dp = d * ee - e * dot3(d, e);
+  // Components perpendicular to the unit axis (kept in level units so nothing overflows:
+  // every product below is a squared length squared).
+  const float len = std::sqrt(ee);
+  const glm::vec3 u = e * (1.0f / len);
+  const glm::vec3 mp = m - u * dot3(m, u);
+  const glm::vec3 dp = d - u * dot3(d, u);
   const float a = dot3(dp, dp);
   const float b = dot3(mp, dp);
-  const float rr = r * ee;
-  const float c = dot3(mp, mp) - rr * rr;
+  const float c = dot3(mp, mp) - r * r;
   if (!(a > 0.0f) || b >= 0.0f || c < 0.0f) return false;
   const float disc = b * b - a * c;
   if (disc < 0.0f) return false;
   const float t = c / (-b + std::sqrt(disc));
   outT = t;
-  outS = dot3(m + d * t, e) / ee;
+  outS = dot3(m + d * t, u) / len;
   return true;
 }
 

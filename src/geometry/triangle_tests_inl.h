@@ -29,18 +29,26 @@ inline glm::vec3 closestPointOnSegment(const glm::vec3& p, const glm::vec3& a, c
 }  // namespace detail
 
 // Zero-area test shared by the build (counting) and every primitive: the triangle is treated as
-// its edges when |ab x ac|^2 <= 1e-14 |ab|^2 |ac|^2, i.e. the sine of its angle at v0 is below
-// 1e-7, under float precision. Relative, so it does not depend on scale.
+// its edges when |ab x ac|^2 <= 1e-14 |e1|^2 |e2|^2 for its two longest edges e1, e2, i.e. the
+// sine of its smallest angle is below 1e-7, under float precision. Computed in double, where
+// the differences and products of float coordinates are exact (or nearly), so a thin but real
+// sliver is not mistaken for a segment. Relative, so it does not depend on scale.
 inline bool isDegenerateTriangle(const Triangle& tri) {
-  const glm::vec3 ab = tri.v1 - tri.v0;
-  const glm::vec3 ac = tri.v2 - tri.v0;
-  const glm::vec3 bc = tri.v2 - tri.v1;
-  const float n2 = detail::lengthSq(detail::cross3(ab, ac));
-  // Use the two longest edges so that the angle bound holds wherever the small angle is.
-  const float l0 = detail::lengthSq(ab), l1 = detail::lengthSq(ac), l2 = detail::lengthSq(bc);
-  const float shortest = std::min(l0, std::min(l1, l2));
-  const float longest2 = (l0 * l1 * l2) / (shortest > 0.0f ? shortest : 1.0f);
-  return !(n2 > 1e-14f * longest2) || shortest == 0.0f;
+  const double x0 = tri.v0.x, y0 = tri.v0.y, z0 = tri.v0.z;
+  const double abx = double(tri.v1.x) - x0, aby = double(tri.v1.y) - y0,
+               abz = double(tri.v1.z) - z0;
+  const double acx = double(tri.v2.x) - x0, acy = double(tri.v2.y) - y0,
+               acz = double(tri.v2.z) - z0;
+  const double bcx = acx - abx, bcy = acy - aby, bcz = acz - abz;
+  const double nx = aby * acz - abz * acy, ny = abz * acx - abx * acz, nz = abx * acy - aby * acx;
+  const double n2 = nx * nx + ny * ny + nz * nz;
+  const double l0 = abx * abx + aby * aby + abz * abz;
+  const double l1 = acx * acx + acy * acy + acz * acz;
+  const double l2 = bcx * bcx + bcy * bcy + bcz * bcz;
+  const double shortest = std::min(l0, std::min(l1, l2));
+  const double longest = std::max(l0, std::max(l1, l2));
+  const double middle = std::max(std::min(l0, l1), std::min(std::max(l0, l1), l2));
+  return shortest == 0.0 || !(n2 > 1e-14 * (longest * middle));
 }
 
 inline glm::vec3 closestPointOnTriangle(const glm::vec3& p, const Triangle& tri) {

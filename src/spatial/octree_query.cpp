@@ -14,9 +14,11 @@ namespace {
 // 1 + 2 gamma(3) with gamma(n) = n u / (1 - n u), u = eps / 2.
 constexpr float kUnitRoundoff = std::numeric_limits<float>::epsilon() * 0.5f;
 constexpr float kWiden = 1.0f + 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
+constexpr float kShrink = 1.0f - 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
 
 // Ray against a box, robust to zero direction components and to rounding (the far distance is
-// widened by 1 + 2 gamma(3), Ize 2013 / pbrt-v3 §3.9.2, so a hit on a flat node's face is kept).
+// widened by 1 + 2 gamma(3) and the near one shrunk by as much, Ize 2013 / pbrt-v3 §3.9.2, so a
+// hit on a flat node's face is kept and equal-distance ties in two nodes are both seen).
 struct RaySlab {
   glm::vec3 origin;
   glm::vec3 invDir;
@@ -40,6 +42,7 @@ struct RaySlab {
       float t0 = (bmin[k] - origin[k]) * invDir[k];
       float t1 = (bmax[k] - origin[k]) * invDir[k];
       if (t0 > t1) std::swap(t0, t1);
+      t0 *= kShrink;
       t1 *= kWiden;
       tn = t0 > tn ? t0 : tn;
       tf = t1 < tf ? t1 : tf;
@@ -454,12 +457,17 @@ bool sweepTraverse(const std::vector<OctreeNode>& nodesVec, uint32_t nodeCount,
   const OctreeNode* nodes = nodesVec.data();
   // The shape's box centre moves along a ray; node boxes grow by the shape's half extents.
   const RaySlab slab(boxCenter, displacement);
+  // Node boxes also grow by a few ulps of the coordinates in play, so rounding in the slab test
+  // can never drop a node whose triangle ties the best time of impact (a shared edge or vertex).
+  const float pad = 1e-6f * (std::max(maxAbs(nodes[0].boundsMin), maxAbs(nodes[0].boundsMax)) +
+                             maxAbs(boxCenter) + maxAbs(boxHalf) + maxAbs(displacement));
+  const glm::vec3 grow = boxHalf + glm::vec3(pad);
   QueryStats st;
   BestSweep best;
   float bound = 1.0f;
   auto keyOf = [&](const OctreeNode& n, float& key) {
     ++st.nodesVisited;
-    return slab.hit(n.boundsMin - boxHalf, n.boundsMax + boxHalf, 0.0f, bound, key);
+    return slab.hit(n.boundsMin - grow, n.boundsMax + grow, 0.0f, bound, key);
   };
   StackEntry stack[kOctreeStackSize];
   uint32_t top = 0;

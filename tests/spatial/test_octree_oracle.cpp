@@ -43,7 +43,9 @@ TEST_P(OctreeOracleSoup, AgreesWithBruteForce) {
   EXPECT_EQ(tally.totalDisagreements(), 0u) << tally.summary();
   expectMeaningful(tally, 0.05f, 0.98f);
   // The octree must do much less work than brute force (maxLevel 0 is one root leaf).
-  if (c.maxLevel > 0) EXPECT_LT(tally.octreeTrianglesTested * 4, tally.bruteTrianglesTested) << tally.summary();
+  if (c.maxLevel > 0) {
+    EXPECT_LT(tally.octreeTrianglesTested * 4, tally.bruteTrianglesTested) << tally.summary();
+  }
   RecordProperty("queries", static_cast<int>(tally.total()));
 }
 
