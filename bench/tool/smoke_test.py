@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""CTest bench.tool.oracle: octree_bench --oracle on a small query file must agree with brute
+force on every non-grazing query (the tool's exit status says so), write one result line per
+query and print the JSON fields of FORMAT.md.
+
+usage: smoke_test.py OCTREE_BENCH GENQUERIES.py LEVEL.obj WORKDIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def main():
+    bench, genqueries, level, work = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    queries = os.path.join(work, "smoke.queries")
+    results = os.path.join(work, "smoke.results")
+    subprocess.run([sys.executable, genqueries, level, queries, "--n", "500", "--seed", "7",
+                    "--radius", "0.35"], check=True)
+    run = subprocess.run([bench, level, queries, results, "--oracle", "--rounds", "1", "--quiet"],
+                         capture_output=True, text=True)
+    sys.stderr.write(run.stderr)
+    if run.returncode != 0:
+        print("octree_bench exited with %d" % run.returncode)
+        return 1
+    out = json.loads(run.stdout)
+    for key in ("triangles", "build_ms", "bytes", "kinds", "oracle"):
+        assert key in out, "missing JSON field " + key
+    for kind in ("ray", "sphere", "capsule", "box"):
+        k = out["kinds"][kind]
+        for key in ("count", "total_ms", "queries_per_second", "hits"):
+            assert key in k, "missing %s.%s" % (kind, key)
+        assert k["count"] == 500, k
+        # The sample is meaningful: a fair share of the queries touch something.
+        assert 0.2 * k["count"] <= k["hits"] <= k["count"], (kind, k["hits"])
+        agreement = out["oracle"]["kinds"][kind]["octree_agreement"]
+        assert agreement["disagree_other"] == 0, (kind, agreement)
+    with open(results) as f:
+        lines = f.read().splitlines()
+    assert len(lines) == 2000, len(lines)
+    print("ok: %d triangles, agreement %s" % (out["triangles"], {
+        k: out["oracle"]["kinds"][k]["octree_agreement"]["agreement"]
+        for k in ("ray", "sphere", "capsule", "box")}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
