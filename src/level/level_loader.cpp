@@ -795,7 +795,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   if (scene == nullptr) {
     std::string why = importer.GetErrorString();
     if (why.empty()) why = "unknown error";
-    if (contains(why, "contains no faces") || contains(why, "mNumMeshes is 0")) {
+    if (contains(why, "contains no faces") || contains(why, "mNumMeshes is 0") ||
+        contains(why, "file is too small")) {
       return fail(std::move(result), path + ": no triangles in the file (Assimp: " + why + ")");
     }
     if (contains(why, "No suitable reader found")) {
@@ -867,19 +868,24 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   } else if (fileFrame.scale) {
     frame.scale = *fileFrame.scale;
     frame.scaleSource = fileFrame.scaleSource;
-  } else if (frame.upAxis == needGuess().up) {
+  } else if (frame.guessed || (frame.upAxis == needGuess().up && needGuess().scale != 1.0f)) {
+    // The guessed up axis brings its units; a chosen up axis takes the guessed units only when
+    // they agree and are not plain metres (e.g. --up z on a Quake map: inches).
     frame.scale = needGuess().scale;
     frame.scaleSource = needGuess().why;
     frame.guessed = true;
   } else {
-    frame.scale = 1.0f;  // the up axis was chosen by the user; the guess's units do not apply
+    frame.scale = 1.0f;
     frame.scaleSource = "default (metres)";
   }
   if (frame.guessed) {
+    const bool upGuessed = frame.upSource == needGuess().why;
+    const bool scaleGuessed = frame.scaleSource == needGuess().why;
+    std::string what = upGuessed && scaleGuessed ? "which way is up or its units"
+                       : upGuessed               ? "which way is up"
+                                                 : "its units";
     result.warnings.push_back(
-        path + ": the file does not say which way is up or its units; " +
-        (frame.upSource == frame.scaleSource ? frame.upSource
-                                             : frame.upSource + "; " + frame.scaleSource) +
+        path + ": the file does not say " + what + "; " + needGuess().why +
         ". If that is wrong, load it once with --up y|z and --scale S (metres per unit); the"
         " choice is remembered in " + importSettingsPathBeside(path));
   }
