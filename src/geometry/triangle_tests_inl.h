@@ -91,10 +91,12 @@ inline glm::vec3 closestPointOnTriangle(const glm::vec3& p, const Triangle& tri)
     const float den = (d4 - d3) + (d5 - d6);
     return den > 0.0f ? b + (c - b) * ((d4 - d3) / den) : b;
   }
-  const float sum = va + vb + vc;
-  if (!(sum > 0.0f)) return a;  // unreachable for a non-degenerate triangle
-  const float v = vb / sum, w = vc / sum;
-  return a + ab * v + ac * w;
+  // Face region: project onto the plane (a point already on the plane maps to itself exactly
+  // when the plane is axis-aligned, so touching stays touching).
+  const glm::vec3 n = detail::cross3(ab, ac);
+  const float nn = dot3(n, n);
+  if (!(nn > 0.0f)) return a;  // unreachable for a non-degenerate triangle
+  return p - n * (dot3(n, ap) / nn);
 }
 
 inline float closestPointsSegmentSegment(const glm::vec3& p1, const glm::vec3& q1,

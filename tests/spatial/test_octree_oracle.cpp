@@ -39,7 +39,7 @@ TEST_P(OctreeOracleSoup, AgreesWithBruteForce) {
   ASSERT_TRUE(octree.validate(&err)) << err;
   const BruteForce brute(tris);
   OracleTally tally;
-  runOracle(tris, octree, brute, 0.5f, 1200, c.seed * 7 + 1, tally);
+  runOracle(tris, octree, brute, 0.5f, 1500, c.seed * 7 + 1, tally);
   EXPECT_EQ(tally.totalDisagreements(), 0u) << tally.summary();
   expectMeaningful(tally, 0.05f, 0.98f);
   // The octree must do much less work than brute force (maxLevel 0 is one root leaf).
