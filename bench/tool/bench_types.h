@@ -88,6 +88,11 @@ class Engine {
   // Answers queries[i] into answers[i] (same sizes). Single-threaded; the timed loop.
   virtual void answer(Kind kind, std::span<const Query> queries,
                       std::span<Answer> answers) const = 0;
+  // Work counters summed over the queries (untimed pass), when the engine has them.
+  virtual bool workStats(Kind /*kind*/, std::span<const Query> /*queries*/,
+                         uint64_t& /*outNodesVisited*/, uint64_t& /*outTrianglesTested*/) const {
+    return false;
+  }
 };
 
 struct OctreeEngineParams {

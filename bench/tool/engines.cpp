@@ -76,6 +76,26 @@ class OctreeEngine final : public Engine {
     }
   }
 
+  bool workStats(Kind kind, std::span<const Query> qs, uint64_t& outNodes,
+                 uint64_t& outTriangles) const override {
+    outNodes = outTriangles = 0;
+    for (const Query& q : qs) {
+      QueryStats st;
+      RayHit h;
+      switch (kind) {
+        case Kind::Ray: octree_.raycast(q.p, q.q, q.r, kOctreeAllLayers, h, &st); break;
+        case Kind::Sphere: octree_.collectSphere(q.p, q.r, kOctreeAllLayers, {}, &st); break;
+        case Kind::Capsule:
+          octree_.collectCapsule(q.p, q.q, q.r, kOctreeAllLayers, {}, &st);
+          break;
+        case Kind::Box: octree_.collectBox(Aabb{q.p, q.q}, kOctreeAllLayers, {}, &st); break;
+      }
+      outNodes += st.nodesVisited;
+      outTriangles += st.trianglesTested;
+    }
+    return true;
+  }
+
  private:
   OctreeEngineParams params_;
   Octree octree_;

@@ -308,6 +308,15 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
     kinds[kindName(kind)] = kindJson(ours.kinds[static_cast<size_t>(kind)],
                                      queries.byKind[static_cast<size_t>(kind)].size());
   }
+  for (Kind kind : kAllKinds) {
+    const auto& qs = queries.byKind[static_cast<size_t>(kind)];
+    uint64_t nodes = 0, tris = 0;
+    if (!qs.empty() && ours.engine->workStats(kind, qs, nodes, tris)) {
+      Json& kj = kinds[kindName(kind)];
+      kj["nodes_visited_per_query"] = static_cast<double>(nodes) / static_cast<double>(qs.size());
+      kj["triangles_tested_per_query"] = static_cast<double>(tris) / static_cast<double>(qs.size());
+    }
+  }
   j["kinds"] = kinds;
 
   auto engineJson = [&](const EngineRun& r, const std::vector<Answer>* refAnswersByKind,
