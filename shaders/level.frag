@@ -4,12 +4,14 @@
 in vec3 vWorldPos;
 in vec3 vNormal;
 in vec2 vUv;
+in vec4 vBaseColor;
+flat in float vTextureLayer;
 
-uniform vec4 uBaseColor;
-uniform int uHasTexture;
-uniform sampler2D uTexture;
+uniform sampler2DArray uTextures;
 uniform vec3 uLightDir;   // direction the light travels
 uniform vec3 uCameraPos;
+uniform vec3 uFogColor;   // linear
+uniform float uFogDensity;
 uniform int uGrid;
 
 out vec4 fragColor;
@@ -26,11 +28,12 @@ void main() {
   // Two-sided: collision is two-sided, so back faces are lit as front faces.
   vec3 n = normalize(vNormal);
   if (!gl_FrontFacing) n = -n;
-  vec4 albedo = uBaseColor;
-  if (uHasTexture != 0) albedo *= texture(uTexture, vUv);
+  bool textured = vTextureLayer >= 0.0;
+  vec4 albedo = vBaseColor;
+  if (textured) albedo *= texture(uTextures, vec3(vUv, vTextureLayer));
   if (albedo.a < 0.35) discard;
 
-  if (uHasTexture == 0 && uGrid != 0) {
+  if (!textured && uGrid != 0) {
     float fine = gridLines(vWorldPos, n, 1.0);
     float coarse = gridLines(vWorldPos, n, 10.0);
     albedo.rgb = mix(albedo.rgb, albedo.rgb * 0.55, max(fine * 0.6, coarse));
@@ -45,7 +48,7 @@ void main() {
 
   // Gentle distance fog so large levels read in depth.
   float d = length(vWorldPos - uCameraPos);
-  float fog = 1.0 - exp(-d * 0.0025);
-  color = mix(color, vec3(0.50, 0.58, 0.68), clamp(fog, 0.0, 0.6));
+  float fog = 1.0 - exp(-d * uFogDensity);
+  color = mix(color, uFogColor, clamp(fog, 0.0, 0.6));
   fragColor = vec4(color, 1.0);
 }

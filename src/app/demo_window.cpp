@@ -1,3 +1,6 @@
+// The windowed demo: GLFW window + OpenGL 3.3 core + Dear ImGui, the level drawn through the
+// octree's frustum culling, and the octree overlay. Input and UI live here; all collision,
+// culling and movement math lives in the core library.
 #include <glad/gl.h>
 // glad must come before GLFW so GLFW does not pull in the system GL header.
 #include <GLFW/glfw3.h>
@@ -6,21 +9,22 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
+#include <filesystem>
 #include <memory>
 #include <string>
 
 #include <glm/geometric.hpp>
 
-#include "app/fly_camera.h"
-#include "app/level_session.h"
+#include "app/demo_state.h"
+#include "app/recent_files.h"
 #include "app/run_modes.h"
 #include "app/stats_json.h"
+#include "culling/frustum.h"
 #include "render/gl_debug.h"
-#include "render/level_renderer.h"
 #include "render/screenshot.h"
 
 namespace ofps::app {
@@ -29,23 +33,12 @@ namespace {
 constexpr float kDegToRad = 3.14159265358979f / 180.0f;
 constexpr float kMouseRadiansPerPixel = 0.0025f;
 
-// Everything the windowed demo owns, in one place (no scattered globals).
-struct DemoState {
-  GLFWwindow* window = nullptr;
-  std::unique_ptr<LevelSession> session;
-  gl::LevelRenderer renderer;
-  FlyCamera camera;
-  float flySpeed = 5.0f;  // metres per second
-  bool mouseCaptured = false;
-  bool firstMouse = true;
-  double lastMouseX = 0.0, lastMouseY = 0.0;
-  std::array<float, 120> frameMs{};
-  size_t frameIndex = 0;
-  std::string statusLine;
-};
-
 void onGlfwError(int code, const char* description) {
   std::fprintf(stderr, "GLFW error 0x%x: %s\n", code, description);
+}
+
+DemoState* stateOf(GLFWwindow* window) {
+  return static_cast<DemoState*>(glfwGetWindowUserPointer(window));
 }
 
 void setMouseCapture(DemoState& s, bool captured) {
@@ -54,19 +47,19 @@ void setMouseCapture(DemoState& s, bool captured) {
   glfwSetInputMode(s.window, GLFW_CURSOR, captured ? GLFW_CURSOR_DISABLED : GLFW_CURSOR_NORMAL);
 }
 
-void placeCamera(DemoState& s, const DemoOptions& options) {
+void placeCamera(DemoState& s, bool useOptionCamera) {
   const Level& level = s.session->level;
   const glm::vec3 lo = level.boundsMin, hi = level.boundsMax;
   const glm::vec3 center = 0.5f * (lo + hi);
   const float diagonal = glm::length(hi - lo);
   s.flySpeed = std::clamp(diagonal * 0.05f, 2.0f, 200.0f);
   s.camera.farPlane = std::max(100.0f, diagonal * 2.0f);
-  if (options.camera) {
-    s.camera.position = options.camera->position;
-    s.camera.yaw = options.camera->yawDegrees * kDegToRad;
-    s.camera.pitch = options.camera->pitchDegrees * kDegToRad;
+  if (useOptionCamera && s.options.camera) {
+    s.camera.position = s.options.camera->position;
+    s.camera.yaw = s.options.camera->yawDegrees * kDegToRad;
+    s.camera.pitch = s.options.camera->pitchDegrees * kDegToRad;
   } else if (level.spawn) {
-    s.camera.position = *level.spawn + glm::vec3(0.0f, 1.7f, 0.0f);
+    s.camera.position = *level.spawn + glm::vec3(0.0f, 1.65f, 0.0f);
     s.camera.yaw = level.spawnYaw;
     s.camera.pitch = -0.15f;
   } else {
@@ -77,9 +70,38 @@ void placeCamera(DemoState& s, const DemoOptions& options) {
   }
 }
 
+// Adopts a freshly built session: GL upload, camera, UI lists.
+void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useOptionCamera) {
+  s.session = std::move(session);
+  s.renderer.upload(s.session->level);
+  s.renderer.setDrawOrder(s.session->level, s.session->drawRanges.drawOrder());
+  s.overlay.maxDepth = static_cast<int>(s.session->octreeReport.depth);
+  if (useOptionCamera && s.options.overlayDepths) {
+    s.overlay.maxDepth = std::min(s.overlay.maxDepth, s.options.overlayDepths->second);
+  }
+  s.overlay.minDepth = std::min(s.overlay.minDepth, s.overlay.maxDepth);
+  placeCamera(s, useOptionCamera);
+  rememberRecentFile(s.recentFiles, s.session->level.path);
+  std::snprintf(s.pathField.data(), s.pathField.size(), "%s", s.session->level.path.c_str());
+}
+
+void pollLoader(DemoState& s) {
+  auto result = s.loader.take();
+  if (!result) return;
+  s.loadWarnings = std::move(result->warnings);
+  if (!result->session) {
+    // A failed load keeps the current level; the error stays on screen until the next load.
+    s.loadError = result->error;
+    std::fprintf(stderr, "error: %s (kept %s)\n", result->error.c_str(),
+                 s.session ? s.session->level.path.c_str() : "nothing");
+    return;
+  }
+  s.loadError.clear();
+  adoptSession(s, std::move(result->session), false);
+}
+
 void handleInput(DemoState& s, float dt) {
   GLFWwindow* w = s.window;
-  const bool uiWantsKeys = ImGui::GetIO().WantCaptureKeyboard;
   if (s.mouseCaptured) {
     double x = 0.0, y = 0.0;
     glfwGetCursorPos(w, &x, &y);
@@ -91,7 +113,7 @@ void handleInput(DemoState& s, float dt) {
     s.lastMouseX = x;
     s.lastMouseY = y;
   }
-  if (uiWantsKeys) return;
+  if (ImGui::GetIO().WantCaptureKeyboard) return;
   glm::vec3 move(0.0f);
   if (glfwGetKey(w, GLFW_KEY_W) == GLFW_PRESS) move += s.camera.forward();
   if (glfwGetKey(w, GLFW_KEY_S) == GLFW_PRESS) move -= s.camera.forward();
@@ -105,59 +127,111 @@ void handleInput(DemoState& s, float dt) {
 }
 
 void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
-  auto* s = static_cast<DemoState*>(glfwGetWindowUserPointer(window));
-  if (action != GLFW_PRESS || s == nullptr) return;
-  if (key == GLFW_KEY_TAB) setMouseCapture(*s, !s->mouseCaptured);
-  if (key == GLFW_KEY_ESCAPE) {
-    if (s->mouseCaptured) {
-      setMouseCapture(*s, false);
-    } else {
-      glfwSetWindowShouldClose(window, GLFW_TRUE);
+  DemoState* s = stateOf(window);
+  if (s == nullptr || action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
+  switch (key) {
+    case GLFW_KEY_TAB: setMouseCapture(*s, !s->mouseCaptured); break;
+    case GLFW_KEY_ESCAPE:
+      if (s->mouseCaptured) {
+        setMouseCapture(*s, false);
+      } else {
+        glfwSetWindowShouldClose(window, GLFW_TRUE);
+      }
+      break;
+    case GLFW_KEY_O: s->overlay.show = !s->overlay.show; break;
+    case GLFW_KEY_LEFT_BRACKET:
+      s->overlay.minDepth = std::max(0, s->overlay.minDepth - 1);
+      s->overlay.maxDepth = std::max(s->overlay.minDepth, s->overlay.maxDepth - 1);
+      break;
+    case GLFW_KEY_RIGHT_BRACKET: {
+      const int deepest = s->session ? static_cast<int>(s->session->octreeReport.depth) : 0;
+      s->overlay.maxDepth = std::min(deepest, s->overlay.maxDepth + 1);
+      s->overlay.minDepth = std::min(s->overlay.maxDepth, s->overlay.minDepth + 1);
+      break;
     }
+    case GLFW_KEY_C: s->culling.enabled = !s->culling.enabled; break;
+    case GLFW_KEY_V:
+      s->culling.frozen = !s->culling.frozen;
+      if (s->culling.frozen) s->culling.frozenViewProj = s->culling.cullViewProj;
+      break;
+    case GLFW_KEY_T: s->wireframe = !s->wireframe; break;
+    case GLFW_KEY_H: s->showPanel = !s->showPanel; break;
+    case GLFW_KEY_F12: s->screenshotRequested = true; break;
+    default: break;
   }
 }
 
 void onMouseButton(GLFWwindow* window, int button, int action, int /*mods*/) {
-  auto* s = static_cast<DemoState*>(glfwGetWindowUserPointer(window));
+  DemoState* s = stateOf(window);
   if (s == nullptr || ImGui::GetIO().WantCaptureMouse) return;
   if (button == GLFW_MOUSE_BUTTON_LEFT && action == GLFW_PRESS && !s->mouseCaptured) {
     setMouseCapture(*s, true);
   }
 }
 
-void drawPanel(DemoState& s) {
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("octree-fps");
-  const double ms = s.frameMs[(s.frameIndex + s.frameMs.size() - 1) % s.frameMs.size()];
-  ImGui::Text("frame %.2f ms (%.0f fps)", ms, ms > 0.0 ? 1000.0 / ms : 0.0);
-  ImGui::PlotLines("##frametime", s.frameMs.data(), static_cast<int>(s.frameMs.size()),
-                   static_cast<int>(s.frameIndex % s.frameMs.size()), "frame ms", 0.0f, 50.0f,
-                   ImVec2(0, 50));
-  const Level& level = s.session->level;
-  ImGui::Separator();
-  ImGui::TextWrapped("level: %s", level.path.c_str());
-  ImGui::Text("triangles: %zu (drawn: %llu)", level.triangleCount(),
-              static_cast<unsigned long long>(s.renderer.uploadedTriangles()));
-  ImGui::Text("draw calls: %u", s.renderer.drawCallsLastFrame());
-  const glm::dvec3 eye(s.camera.position);
-  ImGui::Text("camera: %.1f %.1f %.1f", eye.x, eye.y, eye.z);
-  ImGui::SliderFloat("fly speed (m/s)", &s.flySpeed, 0.5f, 200.0f, "%.1f",
-                     ImGuiSliderFlags_Logarithmic);
-  if (!s.statusLine.empty()) ImGui::TextWrapped("%s", s.statusLine.c_str());
-  ImGui::Separator();
-  ImGui::TextDisabled("WASD move, Space/Ctrl up/down, Shift fast,");
-  ImGui::TextDisabled("click or Tab: capture mouse, Esc: release / quit");
-  ImGui::End();
+void onDrop(GLFWwindow* window, int count, const char** paths) {
+  DemoState* s = stateOf(window);
+  if (s != nullptr && count > 0) requestLevelLoad(*s, paths[0]);
+}
+
+std::string timestampedScreenshotPath() {
+  const std::time_t now = std::time(nullptr);
+  char name[64];
+  std::strftime(name, sizeof name, "octree-fps-%Y%m%d-%H%M%S.png", std::localtime(&now));
+  std::error_code ec;
+  std::filesystem::create_directories("screenshots", ec);
+  return std::string("screenshots/") + name;
+}
+
+nlohmann::json cullingStats(const DemoState& s) {
+  const CullStats& c = s.culling.stats;
+  return {{"enabled", s.culling.enabled},
+          {"frozen", s.culling.frozen},
+          {"nodes_visited", c.nodesVisited},
+          {"nodes_total", s.session->octree.nodeCount()},
+          {"plane_tests", c.planeTests},
+          {"ranges_drawn", s.culling.runs.first.size()},
+          {"triangles_drawn", s.culling.runs.triangles},
+          {"triangles_total", s.session->drawRanges.drawnTriangles()},
+          {"draw_calls", s.renderer.drawCallsLastFrame()}};
 }
 
 }  // namespace
 
+void requestLevelLoad(DemoState& s, const std::string& path) {
+  if (path.empty()) return;
+  if (!s.loader.start(path, s.options, s.octreeParams)) {
+    s.statusLine = "a level is already loading";
+    return;
+  }
+  s.loadError.clear();
+  s.statusLine.clear();
+}
+
+void applyOctreeParams(DemoState& s) {
+  std::string error;
+  if (!s.session->rebuildOctree(s.octreeParams, &error)) {
+    s.statusLine = error;
+    return;
+  }
+  s.renderer.setDrawOrder(s.session->level, s.session->drawRanges.drawOrder());
+  const int deepest = static_cast<int>(s.session->octreeReport.depth);
+  s.overlay.maxDepth = std::min(s.overlay.maxDepth, deepest);
+  s.overlay.minDepth = std::min(s.overlay.minDepth, s.overlay.maxDepth);
+}
+
 int runWindowed(const DemoOptions& options) {
   DemoState s;
+  s.options = options;
+  s.showPanel = !options.hidePanel;
+  if (options.overlayDepths) {
+    s.overlay.show = true;
+    s.overlay.minDepth = options.overlayDepths->first;
+  }
   std::string error;
-  s.session = loadLevelSession(options.levelPath, options, &error);
-  if (!s.session) {
+  auto first = loadLevelSession(options.levelPath, options, s.octreeParams, &error,
+                                &s.loadWarnings);
+  if (!first) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return 1;
   }
@@ -197,6 +271,7 @@ int runWindowed(const DemoOptions& options) {
   // Ours first: ImGui's GLFW backend chains to callbacks installed before it.
   glfwSetKeyCallback(s.window, onKey);
   glfwSetMouseButtonCallback(s.window, onMouseButton);
+  glfwSetDropCallback(s.window, onDrop);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini litter in the working directory
@@ -205,20 +280,21 @@ int runWindowed(const DemoOptions& options) {
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   int status = 0;
-  if (!s.renderer.init(&error)) {
+  if (!s.renderer.init(&error) || !s.lines.init(&error)) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     status = 1;
   } else {
-    s.renderer.upload(s.session->level);
-    placeCamera(s, options);
+    s.recentFiles = loadRecentFiles();
+    s.assetLevels = findLevelFiles(std::filesystem::path(defaultLevelPath()).parent_path().string());
+    adoptSession(s, std::move(first), true);
   }
 
   glEnable(GL_DEPTH_TEST);
   glEnable(GL_MULTISAMPLE);
-  GLint srgb = GL_LINEAR;
+  GLint encoding = GL_LINEAR;
   glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_BACK_LEFT,
-                                        GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING, &srgb);
-  if (srgb == GL_SRGB) glEnable(GL_FRAMEBUFFER_SRGB);
+                                        GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING, &encoding);
+  const bool srgb = encoding == GL_SRGB;
   gl::checkErrors("start-up");
 
   int frame = 0;
@@ -226,9 +302,9 @@ int runWindowed(const DemoOptions& options) {
   double totalMs = 0.0;
   while (status == 0 && !glfwWindowShouldClose(s.window)) {
     glfwPollEvents();
+    pollLoader(s);
     const auto now = std::chrono::steady_clock::now();
-    const float dt =
-        std::min(std::chrono::duration<float>(now - last).count(), 0.1f);  // no huge jumps
+    const float dt = std::min(std::chrono::duration<float>(now - last).count(), 0.1f);
     last = now;
     s.frameMs[s.frameIndex++ % s.frameMs.size()] = dt * 1000.0f;
     totalMs += static_cast<double>(dt) * 1000.0;
@@ -236,49 +312,74 @@ int runWindowed(const DemoOptions& options) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
+
+    const auto cpuStart = std::chrono::steady_clock::now();
     handleInput(s, dt);
+    int fbw = 0, fbh = 0;
+    glfwGetFramebufferSize(s.window, &fbw, &fbh);
+    const float aspect = fbh > 0 ? static_cast<float>(fbw) / static_cast<float>(fbh) : 1.0f;
+    const glm::mat4 viewProj = s.camera.projection(aspect) * s.camera.view();
+    s.culling.cullViewProj = s.culling.frozen ? s.culling.frozenViewProj : viewProj;
+    s.culling.stats = {};
+    if (s.culling.enabled) {
+      s.session->drawRanges.cull(s.session->octree,
+                                 Frustum::fromViewProjection(s.culling.cullViewProj),
+                                 &s.culling.runs, &s.culling.stats);
+    } else {
+      s.session->drawRanges.all(&s.culling.runs);
+    }
+    s.lastCpuFrameMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart)
+            .count();
+    buildOctreeOverlay(s);
     drawPanel(s);
     ImGui::Render();
 
-    int fbw = 0, fbh = 0;
-    glfwGetFramebufferSize(s.window, &fbw, &fbh);
     glViewport(0, 0, fbw, fbh);
-    // Clear to the fog colour so far geometry fades into the background.
-    glClearColor(0.50f, 0.58f, 0.68f, 1.0f);
+    // The level is lit in linear space; sRGB conversion on write when the framebuffer has it.
+    if (srgb) glEnable(GL_FRAMEBUFFER_SRGB);
+    const gl::FrameParams fp{viewProj, s.camera.position};
+    glClearColor(fp.fogColor.x, fp.fogColor.y, fp.fogColor.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     if (fbw > 0 && fbh > 0) {
-      gl::FrameParams fp;
-      const glm::mat4 proj =
-          s.camera.projection(static_cast<float>(fbw) / static_cast<float>(fbh));
-      fp.viewProj = proj * s.camera.view();
-      fp.cameraPos = s.camera.position;
-      s.renderer.draw(fp);
+      gl::FrameParams params = fp;
+      params.wireframe = s.wireframe;
+      s.renderer.draw(params, s.culling.runs);
+      s.lines.draw(viewProj, false);
     }
+    if (srgb) glDisable(GL_FRAMEBUFFER_SRGB);  // ImGui's colours are already sRGB
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     gl::checkErrors("frame");
 
     ++frame;
     const bool lastFrame = options.frames > 0 && frame >= options.frames;
-    if (lastFrame) {
-      if (!options.screenshotPath.empty()) {
-        if (gl::writeScreenshotPng(options.screenshotPath, fbw, fbh, &error)) {
-          std::fprintf(stderr, "screenshot written to %s\n", options.screenshotPath.c_str());
-        } else {
-          std::fprintf(stderr, "error: %s\n", error.c_str());
-          status = 1;
-        }
+    if (s.screenshotRequested || (lastFrame && !options.screenshotPath.empty())) {
+      const std::string path = (lastFrame && !options.screenshotPath.empty())
+                                   ? options.screenshotPath
+                                   : timestampedScreenshotPath();
+      if (gl::writeScreenshotPng(path, fbw, fbh, &error)) {
+        std::fprintf(stderr, "screenshot written to %s\n", path.c_str());
+        s.statusLine = "screenshot: " + path;
+      } else {
+        std::fprintf(stderr, "error: %s\n", error.c_str());
+        s.statusLine = error;
+        if (lastFrame) status = 1;
       }
-      glfwSetWindowShouldClose(s.window, GLFW_TRUE);
+      s.screenshotRequested = false;
     }
+    if (lastFrame) glfwSetWindowShouldClose(s.window, GLFW_TRUE);
     glfwSwapBuffers(s.window);
   }
 
-  if (!options.statsJsonPath.empty()) {
+  if (!options.statsJsonPath.empty() && s.session) {
     nlohmann::json stats;
     stats["level"] = levelStats(*s.session);
+    stats["octree"] = octreeStats(*s.session);
+    stats["culling"] = cullingStats(s);
     stats["run"] = {{"mode", "window"},
                     {"frames", frame},
                     {"mean_frame_ms", frame > 0 ? totalMs / frame : 0.0},
+                    {"cpu_frame_ms", s.lastCpuFrameMs},
                     {"gl_errors", gl::errorCount()}};
     if (!writeStatsJson(options.statsJsonPath, stats, &error)) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
@@ -290,6 +391,7 @@ int runWindowed(const DemoOptions& options) {
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
   s.renderer.shutdown();
+  s.lines.shutdown();
   glfwDestroyWindow(s.window);
   glfwTerminate();
   return status;

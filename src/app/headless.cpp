@@ -9,7 +9,7 @@ namespace ofps::app {
 
 int runHeadless(const DemoOptions& options) {
   std::string error;
-  auto session = loadLevelSession(options.levelPath, options, &error);
+  auto session = loadLevelSession(options.levelPath, options, OctreeBuildParams{}, &error);
   if (!session) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return 1;
@@ -20,6 +20,7 @@ int runHeadless(const DemoOptions& options) {
   if (!options.statsJsonPath.empty()) {
     nlohmann::json stats;
     stats["level"] = levelStats(*session);
+    stats["octree"] = octreeStats(*session);
     stats["run"] = {{"mode", "headless"}, {"frames", options.frames}};
     if (!writeStatsJson(options.statsJsonPath, stats, &error)) {
       std::fprintf(stderr, "error: %s\n", error.c_str());

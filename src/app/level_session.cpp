@@ -7,34 +7,82 @@
 
 namespace ofps::app {
 
+bool LevelSession::rebuildOctree(const OctreeBuildParams& params, std::string* error) {
+  if (!octree.empty()) {  // the octree keeps its triangles: no need for the level's arrays
+    octreeReport = octree.rebuild(params);
+  } else {
+    octreeReport = octree.build(level.collisionPositions, level.collisionIndices,
+                                level.collisionLayers, params);
+  }
+  if (!octreeReport.ok) {
+    *error = level.path + ": octree build failed: " + octreeReport.error;
+    return false;
+  }
+  drawRanges.build(octree, drawn);
+  return true;
+}
+
 std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const DemoOptions& options,
-                                               std::string* error) {
+                                               const OctreeBuildParams& octreeParams,
+                                               std::string* error,
+                                               std::vector<std::string>* warnings,
+                                               LoadProgress* progress) {
   LevelLoadOptions lo;
   lo.upAxis = options.upAxis;
   lo.scale = options.scale;
   lo.allSolid = options.allSolid;
-  int lastPercent = -1;
-  lo.onProgress = [&lastPercent](float progress, const char* stage) {
-    const int percent = static_cast<int>(progress * 100.0f);
-    // Console progress in 10% steps keeps logs short for big levels.
-    if (percent / 10 != lastPercent / 10) {
-      std::fprintf(stderr, "loading: %3d%% %s\n", percent, stage != nullptr ? stage : "");
-      lastPercent = percent;
+  int lastDecile = -1;
+  lo.onProgress = [&lastDecile, progress](float fraction, const char* stage) {
+    // Loading is 90% of the bar, the octree build the rest.
+    if (progress != nullptr) {
+      progress->fraction.store(0.9f * fraction);
+      progress->stage.store("loading");
+    }
+    const int decile = static_cast<int>(fraction * 10.0f);
+    if (decile != lastDecile) {  // console progress in 10% steps keeps logs short
+      std::fprintf(stderr, "loading: %3d%% %s\n", decile * 10, stage != nullptr ? stage : "");
+      lastDecile = decile;
     }
   };
   const auto start = std::chrono::steady_clock::now();
   LevelLoadResult result = loadLevel(path, lo);
-  const auto end = std::chrono::steady_clock::now();
-  for (const std::string& w : result.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  for (const std::string& w : result.warnings) {
+    std::fprintf(stderr, "warning: %s\n", w.c_str());
+    if (warnings != nullptr) warnings->push_back(w);
+  }
   if (!result.ok()) {
     *error = result.error;
     return nullptr;
   }
   auto session = std::make_unique<LevelSession>();
   session->level = std::move(*result.level);
+  const Level& level = session->level;
+  session->drawn.assign(level.triangleCount(), 0);
+  size_t tri = 0;
+  for (const LevelMesh& mesh : level.meshes) {
+    const size_t n = mesh.indices.size() / 3;
+    for (size_t i = 0; i < n && tri < session->drawn.size(); ++i) {
+      session->drawn[tri++] = mesh.visible ? 1 : 0;
+    }
+  }
+  if (progress != nullptr) {
+    progress->fraction.store(0.9f);
+    progress->stage.store("building octree");
+  }
+  if (!session->rebuildOctree(octreeParams, error)) return nullptr;
+  const auto end = std::chrono::steady_clock::now();
   session->loadMs = std::chrono::duration<double, std::milli>(end - start).count();
-  std::fprintf(stderr, "loaded %s: %zu triangles in %.1f ms\n", path.c_str(),
-               session->level.triangleCount(), session->loadMs);
+  if (progress != nullptr) {
+    progress->fraction.store(1.0f);
+    progress->stage.store("done");
+  }
+  const OctreeBuildReport& r = session->octreeReport;
+  std::fprintf(stderr,
+               "loaded %s: %zu triangles; octree %u nodes, %u leaves, depth %u, %.1f bytes/triangle, "
+               "built in %.1f ms; total %.1f ms\n",
+               path.c_str(), level.triangleCount(), r.nodeCount, r.leafCount, r.depth,
+               r.storedTriangles > 0 ? static_cast<double>(r.bytes) / r.storedTriangles : 0.0,
+               r.buildMs, session->loadMs);
   return session;
 }
 

@@ -1,23 +1,46 @@
 #pragma once
 // What the demo holds for one loaded level: the level itself plus everything derived from it
-// (the collision octree, later the controller's world). Shared by the windowed and headless
-// paths so both report the same numbers.
+// on the CPU (the collision octree and the renderer's draw ranges). Shared by the windowed and
+// headless paths so both report the same numbers. Building a session touches no GL, so it can
+// run on a loader thread; the GL upload happens when the main thread adopts it.
+#include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/options.h"
+#include "culling/draw_ranges.h"
 #include "level/level.h"
+#include "spatial/octree.h"
 
 namespace ofps::app {
 
 struct LevelSession {
   Level level;
+  Octree octree;
+  OctreeBuildReport octreeReport;
+  DrawRanges drawRanges;
+  std::vector<uint8_t> drawn;  // per original triangle: 1 when its mesh is visible
   double loadMs = 0.0;
+
+  // Rebuilds the octree with new parameters (the slider path) and the draw ranges after it.
+  // Returns false with *error when the build fails (the previous octree is then empty).
+  bool rebuildOctree(const OctreeBuildParams& params, std::string* error);
 };
 
-// Loads options.levelPath with the options' --up/--scale/--all-solid. Progress and warnings go
-// to stderr. Returns nullptr and sets *error when the level cannot be used.
+// Progress of a load, written by the loading thread and read by the UI.
+struct LoadProgress {
+  std::atomic<float> fraction{0.0f};
+  std::atomic<const char*> stage{"starting"};  // points at a string literal
+};
+
+// Loads `path` with the options' --up/--scale/--all-solid and builds the octree. Warnings go to
+// stderr (and to *warnings when given). Returns nullptr and sets *error when the level cannot be
+// used. Thread-safe: touches no global state except stderr.
 std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const DemoOptions& options,
-                                               std::string* error);
+                                               const OctreeBuildParams& octreeParams,
+                                               std::string* error,
+                                               std::vector<std::string>* warnings = nullptr,
+                                               LoadProgress* progress = nullptr);
 
 }  // namespace ofps::app

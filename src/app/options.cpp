@@ -71,6 +71,9 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
                "Ignore nocollide/UCX_ naming: every triangle collides and is drawn");
   std::string camera;
   cli.add_option("--camera", camera, "Start camera X,Y,Z[,YAW,PITCH] (metres, degrees)");
+  std::string overlay;
+  cli.add_option("--octree-overlay", overlay, "Show octree boxes of depths MIN:MAX (e.g. 2:5)");
+  cli.add_flag("--no-panel", o.hidePanel, "Hide the ImGui panel (H toggles it)");
 
   try {
     cli.parse(argc, argv);
@@ -97,6 +100,17 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
       *exitCode = 2;
       return std::nullopt;
     }
+  }
+  if (!overlay.empty()) {
+    int lo = -1, hi = -1;
+    char tail = 0;
+    if (std::sscanf(overlay.c_str(), "%d:%d%c", &lo, &hi, &tail) != 2 || lo < 0 || hi < lo) {
+      std::fprintf(stderr, "octree_demo: --octree-overlay wants MIN:MAX depths with 0 <= MIN <= MAX, got '%s'\n",
+                   overlay.c_str());
+      *exitCode = 2;
+      return std::nullopt;
+    }
+    o.overlayDepths = std::make_pair(lo, hi);
   }
   if (o.levelPath.empty()) o.levelPath = defaultLevelPath();
   return o;

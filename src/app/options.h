@@ -2,6 +2,7 @@
 // Command-line options of octree_demo. Parsed with CLI11; `octree_demo --help` lists them.
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <glm/vec3.hpp>
 
@@ -26,6 +27,8 @@ struct DemoOptions {
   std::optional<float> scale;       // --scale S (metres per file unit)
   bool allSolid = false;
   std::optional<CameraPose> camera; // --camera X,Y,Z,YAW,PITCH
+  std::optional<std::pair<int, int>> overlayDepths;  // --octree-overlay MIN:MAX (shows boxes)
+  bool hidePanel = false;           // --no-panel
 };
 
 // Default level: assets/arena.glb from the source tree (or $OCTREE_FPS_ASSET_DIR).

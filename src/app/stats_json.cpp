@@ -21,6 +21,21 @@ nlohmann::json levelStats(const LevelSession& session) {
   return j;
 }
 
+nlohmann::json octreeStats(const LevelSession& session) {
+  const OctreeBuildReport& r = session.octreeReport;
+  return {{"nodes", r.nodeCount},
+          {"leaves", r.leafCount},
+          {"depth", r.depth},
+          {"bytes", r.bytes},
+          {"bytes_per_triangle",
+           r.storedTriangles > 0 ? static_cast<double>(r.bytes) / r.storedTriangles : 0.0},
+          {"build_ms", r.buildMs},
+          {"triangles", r.storedTriangles},
+          {"degenerate_triangles", r.degenerateTriangles},
+          {"trianglesPerLeaf", session.octree.params().trianglesPerLeaf},
+          {"maxLevel", session.octree.params().maxLevel}};
+}
+
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error) {
   std::ofstream out(path);
   if (!out) {

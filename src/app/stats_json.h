@@ -11,6 +11,8 @@
 namespace ofps::app {
 
 nlohmann::json levelStats(const LevelSession& session);
+// nodes, leaves, depth, bytes, build_ms, trianglesPerLeaf, maxLevel (and a few more).
+nlohmann::json octreeStats(const LevelSession& session);
 
 // Writes `stats` pretty-printed; false with *error when the file cannot be written.
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error);

@@ -1,18 +1,24 @@
 #pragma once
-// Draws a loaded ofps::Level: its visible meshes with base colour (factor x texture), a
-// directional light with hemispheric ambient, and a world-space metre grid on untextured
-// surfaces so distances read.
+// Draws a loaded ofps::Level in octree order: one vertex buffer for every mesh, one index
+// buffer ordered so that each octree subtree is a contiguous run (DrawRanges), and each frame
+// the visible runs drawn with a single glMultiDrawElements. Materials live in the vertices
+// (base colour factor + texture-array layer), so culling never splits a run by material.
+//
+// Shading: a directional light with hemispheric ambient, base colour x texture, and a
+// world-space metre grid on untextured surfaces so distances read.
 //
 // Ownership: owns the GL buffers and textures it uploads; upload() replaces the previous level.
 // Needs a current GL 3.3 core context on the calling thread for every call.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "culling/draw_ranges.h"
 #include "level/level.h"
 #include "render/shader.h"
 
@@ -22,7 +28,10 @@ struct FrameParams {
   glm::mat4 viewProj{1.0f};
   glm::vec3 cameraPos{0.0f};
   glm::vec3 lightDir{-0.4f, -1.0f, -0.3f};  // direction the light travels, world space
+  glm::vec3 fogColor{0.50f, 0.58f, 0.68f};  // linear
+  float fogDensity = 0.0025f;               // per metre
   bool gridOnUntextured = true;
+  bool wireframe = false;
 };
 
 class LevelRenderer {
@@ -34,35 +43,32 @@ class LevelRenderer {
 
   // Loads the shaders; false with *error on failure.
   bool init(std::string* error);
-  // Uploads every visible mesh and texture of `level` (the previous level is released).
+  // Uploads every mesh's vertices and all textures (resized into one texture array). The
+  // vertex buffer follows Level::collisionPositions' numbering, so collision triangle i is
+  // (collisionIndices[3i], [3i+1], [3i+2]) in it.
   void upload(const Level& level);
-  void draw(const FrameParams& frame) const;
+  // Rebuilds the index buffer: drawOrder lists original (collision) triangle indices in the
+  // order DrawRanges wants them. Call after upload() and after every octree rebuild.
+  void setDrawOrder(const Level& level, std::span<const uint32_t> drawOrder);
+  // Draws the given runs (drawn-triangle units) with one glMultiDrawElements.
+  void draw(const FrameParams& frame, const DrawRunList& runs);
   // Frees every GL object (shaders included); call while the context is still current.
   void shutdown();
 
-  uint64_t uploadedTriangles() const { return uploadedTriangles_; }
   uint32_t drawCallsLastFrame() const { return drawCalls_; }
+  size_t gpuBytes() const { return gpuBytes_; }
 
  private:
-  struct DrawRange {
-    uint32_t firstIndex = 0;
-    uint32_t indexCount = 0;
-    uint32_t material = 0;
-  };
-  struct GpuMaterial {
-    glm::vec4 baseColor{1.0f};
-    int32_t texture = -1;
-  };
-
   void release();
 
   ShaderProgram program_;
-  unsigned vao_ = 0, vbo_ = 0, ibo_ = 0;
-  std::vector<unsigned> textures_;
-  std::vector<GpuMaterial> materials_;
-  std::vector<DrawRange> ranges_;
-  uint64_t uploadedTriangles_ = 0;
-  mutable uint32_t drawCalls_ = 0;
+  unsigned vao_ = 0, vbo_ = 0, ibo_ = 0, textureArray_ = 0;
+  uint32_t indexCount_ = 0;
+  uint32_t drawCalls_ = 0;
+  size_t gpuBytes_ = 0;
+  // Scratch for glMultiDrawElements, kept between frames so drawing does not allocate.
+  std::vector<const void*> offsets_;
+  std::vector<int> counts_;
 };
 
 }  // namespace ofps::gl

@@ -27,6 +27,9 @@ class ShaderProgram {
   // sets *error to the file name plus the driver's log; the object stays empty.
   bool load(const std::string& vertName, const std::string& fragName, std::string* error);
 
+  // Gives up ownership of the GL program object and returns it (0 when empty).
+  unsigned release() { unsigned p = program_; program_ = 0; return p; }
+
   void use() const;
   bool valid() const { return program_ != 0; }
   int uniform(const char* name) const;  // -1 when the uniform is unused or missing

@@ -1,0 +1,165 @@
+// The Dear ImGui panel: frame time, octree numbers and live rebuild sliders, culling and query
+// work beside brute force, visualization toggles, level loader, screenshot, help.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "app/demo_state.h"
+
+namespace ofps::app {
+namespace {
+
+void helpMarker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+// "1 234 567" reads faster than "1234567" beside another big number.
+const char* grouped(uint64_t v, char (&buf)[32]) {
+  char raw[32];
+  std::snprintf(raw, sizeof raw, "%llu", static_cast<unsigned long long>(v));
+  const int len = static_cast<int>(std::strlen(raw));
+  int o = 0;
+  for (int i = 0; i < len; ++i) {
+    if (i > 0 && (len - i) % 3 == 0) buf[o++] = ' ';
+    buf[o++] = raw[i];
+  }
+  buf[o] = '\0';
+  return buf;
+}
+
+void framePanel(DemoState& s) {
+  const size_t n = s.frameMs.size();
+  const double ms = s.frameMs[(s.frameIndex + n - 1) % n];
+  ImGui::Text("frame %.2f ms (%.0f fps)   CPU work %.3f ms", ms, ms > 0.0 ? 1000.0 / ms : 0.0,
+              s.lastCpuFrameMs);
+  helpMarker("CPU work: controller + culling + building the draw list, this frame.");
+  ImGui::PlotLines("##frametime", s.frameMs.data(), static_cast<int>(n),
+                   static_cast<int>(s.frameIndex % n), "frame ms (0-50)", 0.0f, 50.0f,
+                   ImVec2(-1, 50));
+}
+
+void octreePanel(DemoState& s) {
+  if (!ImGui::CollapsingHeader("Octree", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const OctreeBuildReport& r = s.session->octreeReport;
+  char a[32], b[32];
+  ImGui::Text("%s triangles, %u nodes, %u leaves, depth %u", grouped(r.storedTriangles, a),
+              r.nodeCount, r.leafCount, r.depth);
+  ImGui::Text("%s bytes (%.1f per triangle), built in %.2f ms", grouped(r.bytes, b),
+              r.storedTriangles ? static_cast<double>(r.bytes) / r.storedTriangles : 0.0,
+              r.buildMs);
+  if (r.degenerateTriangles > 0) {
+    ImGui::TextDisabled("%u zero-area triangles kept as segments/points", r.degenerateTriangles);
+  }
+  int perLeaf = static_cast<int>(s.octreeParams.trianglesPerLeaf);
+  int maxLevel = static_cast<int>(s.octreeParams.maxLevel);
+  bool changed = ImGui::SliderInt("trianglesPerLeaf", &perLeaf, 1, 128, "%d",
+                                  ImGuiSliderFlags_Logarithmic);
+  helpMarker("A node with at most this many triangles becomes a leaf. Rebuilds the tree live.");
+  changed |= ImGui::SliderInt("maxLevel", &maxLevel, 0, static_cast<int>(kOctreeMaxLevel));
+  helpMarker("Deepest level of the tree (root = 0). Rebuilds the tree live.");
+  if (changed) {
+    s.octreeParams.trianglesPerLeaf = static_cast<uint32_t>(std::max(perLeaf, 1));
+    s.octreeParams.maxLevel = static_cast<uint32_t>(std::max(maxLevel, 0));
+    applyOctreeParams(s);
+  }
+}
+
+void cullingPanel(DemoState& s) {
+  if (!ImGui::CollapsingHeader("Culling", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const CullStats& c = s.culling.stats;
+  const uint32_t total = s.session->drawRanges.drawnTriangles();
+  char a[32], b[32];
+  ImGui::Checkbox("frustum culling (C)", &s.culling.enabled);
+  ImGui::SameLine();
+  if (ImGui::Checkbox("freeze (V)", &s.culling.frozen) && s.culling.frozen) {
+    s.culling.frozenViewProj = s.culling.cullViewProj;
+  }
+  helpMarker("Freeze keeps culling with this frustum; fly out to see what was culled.");
+  ImGui::Text("%u of %u nodes visited, %u plane tests", c.nodesVisited,
+              s.session->octree.nodeCount(), c.planeTests);
+  helpMarker("Brute force would test every node against 6 planes.");
+  ImGui::Text("%zu ranges, %u draw call", s.culling.runs.first.size(),
+              s.renderer.drawCallsLastFrame());
+  ImGui::Text("%s of %s triangles drawn", grouped(s.culling.runs.triangles, a), grouped(total, b));
+}
+
+void overlayPanel(DemoState& s) {
+  if (!ImGui::CollapsingHeader("Visualization", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::Checkbox("octree boxes (O)", &s.overlay.show);
+  ImGui::SameLine();
+  ImGui::Checkbox("wireframe (T)", &s.wireframe);
+  const int deepest = static_cast<int>(s.session->octreeReport.depth);
+  ImGui::DragIntRange2("depths", &s.overlay.minDepth, &s.overlay.maxDepth, 0.1f, 0, deepest,
+                       "from %d", "to %d");
+  helpMarker("Only nodes at these depths are drawn; [ and ] move the range.");
+  ImGui::Checkbox("only nodes in view", &s.overlay.visibleOnly);
+  ImGui::SameLine();
+  ImGui::Checkbox("leaves only", &s.overlay.leavesOnly);
+  ImGui::Text("%zu lines", s.lines.lineCount());
+}
+
+void loaderPanel(DemoState& s) {
+  if (!ImGui::CollapsingHeader("Level")) return;
+  ImGui::TextWrapped("%s", s.session->level.path.c_str());
+  ImGui::InputText("path", s.pathField.data(), s.pathField.size());
+  ImGui::SameLine();
+  if (ImGui::Button("Load")) requestLevelLoad(s, s.pathField.data());
+  helpMarker("Any file Assimp reads. You can also drop a file onto the window.");
+  if (!s.assetLevels.empty() && ImGui::TreeNode("assets/")) {
+    for (const std::string& p : s.assetLevels) {
+      if (ImGui::Selectable(std::filesystem::path(p).filename().string().c_str())) {
+        requestLevelLoad(s, p);
+      }
+    }
+    ImGui::TreePop();
+  }
+  if (!s.recentFiles.empty() && ImGui::TreeNode("recent")) {
+    for (const std::string& p : s.recentFiles) {
+      if (ImGui::Selectable(p.c_str())) requestLevelLoad(s, p);
+    }
+    ImGui::TreePop();
+  }
+  for (const std::string& w : s.loadWarnings) ImGui::TextDisabled("warning: %s", w.c_str());
+}
+
+}  // namespace
+
+void drawPanel(DemoState& s) {
+  if (!s.showPanel || !s.session) return;
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("octree-fps", &s.showPanel);
+  framePanel(s);
+  if (s.loader.busy()) {
+    ImGui::ProgressBar(s.loader.progress(), ImVec2(-1, 0), s.loader.stage());
+    ImGui::TextWrapped("loading %s", s.loader.path().c_str());
+  }
+  if (!s.loadError.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("load failed, kept the current level: %s", s.loadError.c_str());
+    ImGui::PopStyleColor();
+  }
+  octreePanel(s);
+  cullingPanel(s);
+  overlayPanel(s);
+  loaderPanel(s);
+  ImGui::Separator();
+  if (ImGui::Button("Screenshot (F12)")) s.screenshotRequested = true;
+  if (!s.statusLine.empty()) ImGui::TextWrapped("%s", s.statusLine.c_str());
+  ImGui::TextDisabled("WASD move  Space/Ctrl up/down  Shift fast  Tab/click mouse look");
+  ImGui::TextDisabled("O octree  [ ] depths  C cull  V freeze  T wire  H panel  Esc quit");
+  ImGui::End();
+}
+
+}  // namespace ofps::app

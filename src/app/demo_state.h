@@ -1,0 +1,78 @@
+#pragma once
+// Everything the windowed demo owns, in one struct (no scattered globals): the level session,
+// GL renderers, camera, visualization toggles and UI state. Owned by runWindowed().
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+
+#include "app/async_loader.h"
+#include "app/fly_camera.h"
+#include "app/level_session.h"
+#include "app/options.h"
+#include "culling/draw_ranges.h"
+#include "render/level_renderer.h"
+#include "render/line_renderer.h"
+
+struct GLFWwindow;
+
+namespace ofps::app {
+
+struct OctreeOverlay {
+  bool show = false;            // O: draw node boxes
+  int minDepth = 0;             // depth range drawn (root = 0)
+  int maxDepth = 24;
+  bool visibleOnly = true;      // only nodes the culling pass reached
+  bool leavesOnly = false;
+};
+
+struct CullingView {
+  bool enabled = true;          // C: cull through the octree (off: draw everything)
+  bool frozen = false;          // V: keep culling with the frustum of the moment it was frozen
+  glm::mat4 frozenViewProj{1.0f};
+  glm::mat4 cullViewProj{1.0f};  // the frustum culled with this frame (frozen or live)
+  CullStats stats;              // last frame
+  DrawRunList runs;             // last frame, reused (no per-frame allocation)
+};
+
+struct DemoState {
+  DemoOptions options;
+  GLFWwindow* window = nullptr;
+  std::unique_ptr<LevelSession> session;
+  OctreeBuildParams octreeParams;
+  gl::LevelRenderer renderer;
+  gl::LineRenderer lines;
+  FlyCamera camera;
+  float flySpeed = 5.0f;        // metres per second
+  bool mouseCaptured = false;
+  bool firstMouse = true;
+  double lastMouseX = 0.0, lastMouseY = 0.0;
+
+  OctreeOverlay overlay;
+  CullingView culling;
+  bool wireframe = false;
+  bool showPanel = true;
+
+  AsyncLevelLoader loader;
+  std::string loadError;        // last failed load, shown until the next load
+  std::vector<std::string> loadWarnings;
+  std::vector<std::string> recentFiles;
+  std::vector<std::string> assetLevels;
+  std::array<char, 1024> pathField{};
+
+  std::array<float, 240> frameMs{};
+  size_t frameIndex = 0;
+  double lastCpuFrameMs = 0.0;  // controller + culling + draw-list building, last frame
+  std::string statusLine;
+  bool screenshotRequested = false;
+};
+
+// UI and overlay pieces, each in its own file.
+void drawPanel(DemoState& s);                 // demo_panel.cpp
+void buildOctreeOverlay(DemoState& s);        // octree_overlay.cpp: fills s.lines
+void requestLevelLoad(DemoState& s, const std::string& path);  // demo_window.cpp
+void applyOctreeParams(DemoState& s);         // demo_window.cpp: rebuild + re-upload order
+
+}  // namespace ofps::app

@@ -1,0 +1,98 @@
+#include "render/line_renderer.h"
+
+#include <glad/gl.h>
+
+#include <array>
+#include <cstddef>
+
+#include <glm/gtc/type_ptr.hpp>
+#include <glm/vec4.hpp>
+
+#include "render/shader.h"
+
+namespace ofps::gl {
+
+LineRenderer::~LineRenderer() { shutdown(); }
+
+bool LineRenderer::init(std::string* error) {
+  ShaderProgram program;
+  if (!program.load("lines.vert", "lines.frag", error)) return false;
+  // Keep the raw id: this class owns it from here (ShaderProgram would delete it).
+  program_ = program.release();
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &vbo_);
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
+                        reinterpret_cast<void*>(offsetof(LineVertex, position)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
+                        reinterpret_cast<void*>(offsetof(LineVertex, color)));
+  glBindVertexArray(0);
+  return true;
+}
+
+void LineRenderer::shutdown() {
+  if (vbo_ != 0) glDeleteBuffers(1, &vbo_);
+  if (vao_ != 0) glDeleteVertexArrays(1, &vao_);
+  if (program_ != 0) glDeleteProgram(program_);
+  vbo_ = vao_ = program_ = 0;
+  capacity_ = 0;
+}
+
+void LineRenderer::line(const glm::vec3& a, const glm::vec3& b, const glm::vec4& color) {
+  vertices_.push_back({a, color});
+  vertices_.push_back({b, color});
+}
+
+void LineRenderer::box(const Aabb& b, const glm::vec4& color) {
+  const glm::vec3 lo = b.min, hi = b.max;
+  const std::array<glm::vec3, 8> c = {
+      glm::vec3(lo.x, lo.y, lo.z), glm::vec3(hi.x, lo.y, lo.z), glm::vec3(hi.x, hi.y, lo.z),
+      glm::vec3(lo.x, hi.y, lo.z), glm::vec3(lo.x, lo.y, hi.z), glm::vec3(hi.x, lo.y, hi.z),
+      glm::vec3(hi.x, hi.y, hi.z), glm::vec3(lo.x, hi.y, hi.z)};
+  for (int i = 0; i < 4; ++i) {
+    line(c[i], c[(i + 1) % 4], color);
+    line(c[4 + i], c[4 + (i + 1) % 4], color);
+    line(c[i], c[4 + i], color);
+  }
+}
+
+void LineRenderer::frustum(const glm::mat4& inverseViewProj, const glm::vec4& color) {
+  std::array<glm::vec3, 8> c;
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec4 ndc((i & 1) ? 1.0f : -1.0f, (i & 2) ? 1.0f : -1.0f, (i & 4) ? 1.0f : -1.0f,
+                        1.0f);
+    const glm::vec4 w = inverseViewProj * ndc;
+    c[static_cast<size_t>(i)] = glm::vec3(w) / w.w;
+  }
+  constexpr int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                                {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  for (const auto& e : edges) line(c[static_cast<size_t>(e[0])], c[static_cast<size_t>(e[1])], color);
+}
+
+void LineRenderer::draw(const glm::mat4& viewProj, bool depthTest) {
+  if (vertices_.empty() || program_ == 0) return;
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  if (vertices_.size() > capacity_) {
+    capacity_ = vertices_.size() * 2;
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(capacity_ * sizeof(LineVertex)), nullptr,
+                 GL_STREAM_DRAW);
+  }
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(vertices_.size() * sizeof(LineVertex)),
+                  vertices_.data());
+  glUseProgram(program_);
+  glUniformMatrix4fv(glGetUniformLocation(program_, "uViewProj"), 1, GL_FALSE,
+                     glm::value_ptr(viewProj));
+  if (!depthTest) glDisable(GL_DEPTH_TEST);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(vertices_.size()));
+  glDisable(GL_BLEND);
+  if (!depthTest) glEnable(GL_DEPTH_TEST);
+  glBindVertexArray(0);
+}
+
+}  // namespace ofps::gl

@@ -1,0 +1,49 @@
+#pragma once
+// Immediate-mode debug lines (octree boxes, the frozen frustum, query shapes). Lines are
+// collected on the CPU each frame and drawn with one call; the buffer keeps its capacity.
+// Ownership: owns its GL objects. Needs a current GL 3.3 core context.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "geometry/aabb.h"
+
+namespace ofps::gl {
+
+class LineRenderer {
+ public:
+  LineRenderer() = default;
+  LineRenderer(const LineRenderer&) = delete;
+  LineRenderer& operator=(const LineRenderer&) = delete;
+  ~LineRenderer();
+
+  bool init(std::string* error);
+  void shutdown();
+
+  void clear() { vertices_.clear(); }
+  void line(const glm::vec3& a, const glm::vec3& b, const glm::vec4& color);
+  void box(const Aabb& box, const glm::vec4& color);
+  // The 12 edges of the frustum whose inverse view-projection is given.
+  void frustum(const glm::mat4& inverseViewProj, const glm::vec4& color);
+  // Draws everything collected since clear(). depthTest false draws on top of the level.
+  void draw(const glm::mat4& viewProj, bool depthTest);
+
+  size_t lineCount() const { return vertices_.size() / 2; }
+
+ private:
+  struct LineVertex {
+    glm::vec3 position;
+    glm::vec4 color;
+  };
+  std::vector<LineVertex> vertices_;
+  unsigned program_ = 0;
+  unsigned vao_ = 0, vbo_ = 0;
+  size_t capacity_ = 0;  // vertices the GL buffer holds
+};
+
+}  // namespace ofps::gl
