@@ -1,0 +1,510 @@
+#include "controller/character_controller.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <glm/geometric.hpp>
+
+namespace ofps {
+
+namespace {
+
+constexpr uint32_t kMaxPlanes = 2 * kMaxSlideIterations;  // a steep contact adds two planes
+constexpr float kDegToRad = 0.017453292519943295f;
+
+glm::vec3 horizontal(const glm::vec3& v) { return {v.x, 0.0f, v.z}; }
+
+// Moves `current` toward `target` by at most maxDelta (Euclidean).
+glm::vec3 approach(const glm::vec3& current, const glm::vec3& target, float maxDelta) {
+  const glm::vec3 d = target - current;
+  const float len = glm::length(d);
+  if (len <= maxDelta || len == 0.0f) return target;
+  return current + d * (maxDelta / len);
+}
+
+// Vertical velocity that keeps a horizontal velocity on a ground plane with normal n.
+float groundVertical(const glm::vec3& vh, const glm::vec3& n) {
+  return n.y > 1e-4f ? -(vh.x * n.x + vh.z * n.z) / n.y : 0.0f;
+}
+
+// Clip planes of one collide-and-slide loop (Quake III bg_slidemove.c, PM_SlideMove).
+struct ClipPlanes {
+  glm::vec3 n[kMaxPlanes];
+  uint32_t count = 0;
+};
+
+// v with its component into plane n removed (v . n >= 0 after).
+glm::vec3 clipPlane(const glm::vec3& v, const glm::vec3& n) {
+  const float d = glm::dot(v, n);
+  return d < 0.0f ? v - n * d : v;
+}
+
+// Ground mode on a walkable plane: keep the horizontal motion, change only Y so that the motion
+// runs along the plane (walking up a ramp is not slowed or deflected sideways).
+glm::vec3 clipWalk(const glm::vec3& v, const glm::vec3& n) {
+  if (glm::dot(v, n) >= 0.0f) return v;
+  return {v.x, groundVertical(v, n), v.z};
+}
+
+bool intoPlane(const glm::vec3& v, const glm::vec3& n) {
+  return glm::dot(v, n) < -1e-5f * glm::length(v);
+}
+
+// Adds plane e and clips v against it and every plane already hit: a second violated plane
+// leaves only the motion along the crease of the two; a third stops it.
+glm::vec3 clipAgainst(ClipPlanes& planes, const glm::vec3& e, const glm::vec3& v, bool walk) {
+  // A plane already in the set (same normal within 0.8 degrees) is not added twice: the crease
+  // of two nearly equal planes is numerically meaningless.
+  bool duplicate = false;
+  for (uint32_t i = 0; i < planes.count; ++i) {
+    if (glm::dot(planes.n[i], e) > 0.9999f) duplicate = true;
+  }
+  if (!duplicate) {
+    if (planes.count == kMaxPlanes) return glm::vec3(0.0f);
+    planes.n[planes.count++] = e;
+  }
+  glm::vec3 out = walk ? clipWalk(v, e) : clipPlane(v, e);
+  for (uint32_t i = 0; i < planes.count; ++i) {
+    const glm::vec3& p = planes.n[i];
+    if (glm::dot(p, e) > 0.9999f || !intoPlane(out, p)) continue;
+    glm::vec3 crease = glm::cross(e, p);
+    const float len2 = glm::dot(crease, crease);
+    if (len2 < 1e-8f) return glm::vec3(0.0f);  // opposite planes: a slot as wide as the capsule
+    crease /= std::sqrt(len2);
+    out = crease * glm::dot(crease, v);
+    for (uint32_t j = 0; j < planes.count; ++j) {
+      if (j == i || glm::dot(planes.n[j], e) > 0.9999f) continue;
+      if (intoPlane(out, planes.n[j])) return glm::vec3(0.0f);  // a corner of three planes
+    }
+    break;
+  }
+  return out;
+}
+
+}  // namespace
+
+CharacterController::CharacterController(const ControllerParams& params)
+    : params_(params), killPlaneY_(-std::numeric_limits<float>::infinity()) {
+  prevEye_ = eye();
+}
+
+void CharacterController::setSpawn(const glm::vec3& feet, float yaw) {
+  spawnFeet_ = feet;
+  spawnYaw_ = yaw;
+}
+
+void CharacterController::teleport(const glm::vec3& feet, float yaw) {
+  feet_ = feet;
+  prevFeet_ = feet;
+  velocity_ = glm::vec3(0.0f);
+  yaw_ = yaw;
+  grounded_ = false;
+  onSteep_ = false;
+  groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
+  coyoteTimer_ = 0.0f;
+  jumpBufferTimer_ = 0.0f;
+  prevEye_ = eye();
+}
+
+void CharacterController::setFlying(bool flying) {
+  flying_ = flying;
+  grounded_ = false;
+  coyoteTimer_ = 0.0f;
+}
+
+float CharacterController::groundSlope() const {
+  return std::acos(std::clamp(groundNormal_.y, -1.0f, 1.0f));
+}
+
+glm::vec3 CharacterController::eye() const {
+  const float e = params_.eyeHeight - (crouched_ ? params_.crouchDrop() : 0.0f);
+  return feet_ + glm::vec3(0.0f, e, 0.0f);
+}
+
+void CharacterController::capsule(glm::vec3& outA, glm::vec3& outB) const {
+  segmentAt(feet_, currentHeight(), outA, outB);
+}
+
+glm::vec3 CharacterController::interpolatedFeet(float alpha) const {
+  return prevFeet_ + (feet_ - prevFeet_) * alpha;
+}
+
+glm::vec3 CharacterController::interpolatedEye(float alpha) const {
+  const glm::vec3 e = eye();
+  return prevEye_ + (e - prevEye_) * alpha;
+}
+
+void CharacterController::segmentAt(const glm::vec3& feet, float height, glm::vec3& a,
+                                    glm::vec3& b) const {
+  const float r = params_.radius;
+  a = feet + glm::vec3(0.0f, r, 0.0f);
+  b = feet + glm::vec3(0.0f, std::max(height - r, r), 0.0f);
+}
+
+bool CharacterController::isWalkable(const glm::vec3& n) const {
+  // A 1e-4 tolerance on the cosine (about 0.01 degrees at 45) so that a ramp built at exactly
+  // max_slope is walkable despite rounding in its normal.
+  return n.y > 0.0f && n.y >= std::cos(params_.maxSlopeDeg * kDegToRad) - 1e-4f;
+}
+
+bool CharacterController::overlapsAt(const Octree& octree, const glm::vec3& feet, float height,
+                                     float radius) {
+  glm::vec3 a, b;
+  segmentAt(feet, height, a, b);
+  ++stats_.queryCount;
+  return octree.collectCapsule(a, b, radius, params_.layerMask, {}, &stats_.queries) > 0;
+}
+
+bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet) {
+  const float h = currentHeight(), r = params_.radius, skin = params_.skin;
+  glm::vec3 a, b;
+  segmentAt(ioFeet, h, a, b);
+  // Is the skin clear? (The capsule grown by the skin touching the level is the resting state.)
+  PushOut probe;
+  ++stats_.queryCount;
+  if (!octree.capsuleIntersect(a, b, r + skin, params_.layerMask, probe, &stats_.queries) ||
+      probe.depth == 0.0f) {
+    return false;
+  }
+  // Push out the capsule grown by a little more than the skin, so that it rests with the skin
+  // clear (a crevice pushes up its bisector). That may be impossible (a slot narrower than the
+  // grown capsule): then the exact push-out of the real capsule, which only makes it touch.
+  PushOut grown;
+  ++stats_.queryCount;
+  octree.capsuleIntersect(a, b, r + kRestGap * skin, params_.layerMask, grown, &stats_.queries);
+  const glm::vec3 candidate = ioFeet + grown.normal * grown.depth;
+  if (grown.resolved && !overlapsAt(octree, candidate, h, r)) {
+    ioFeet = candidate;
+    return true;
+  }
+  PushOut exact;
+  ++stats_.queryCount;
+  if (octree.capsuleIntersect(a, b, r, params_.layerMask, exact, &stats_.queries) &&
+      exact.depth > 0.0f) {
+    ioFeet += exact.normal * exact.depth;
+    return true;
+  }
+  return false;
+}
+
+bool CharacterController::sweep(const Octree& octree, const glm::vec3& feet,
+                                const glm::vec3& disp, bool tight, float& outMoved,
+                                SweepHit& outHit) {
+  const float len = glm::length(disp);
+  const float skin = params_.skin;
+  glm::vec3 a, b;
+  segmentAt(feet, currentHeight(), a, b);
+  ++stats_.queryCount;
+  ++stats_.slideIterations;
+  // The capsule grown by the skin is swept, so a slow approach stops with the skin clear too;
+  // in a place too tight for the skin (`tight`), the real capsule.
+  const float radius = params_.radius + (tight ? 0.0f : skin);
+  if (!octree.sweepCapsule(a, b, radius, disp, params_.layerMask, outHit, &stats_.queries)) {
+    outMoved = len;
+    return false;
+  }
+  if (outHit.startsOverlapping) {
+    outMoved = 0.0f;
+    return true;
+  }
+  // Stop short of the time of impact so that the contact plane is a little farther than the skin
+  // (kRestGap): the next sweep does not start touching. By convexity of the distance the
+  // triangle is at least that far too; never back past the start (the path before is free).
+  const float travel = outHit.toi * len;
+  const float approachRate = len > 0.0f ? -glm::dot(disp, outHit.normal) / len : 0.0f;
+  const float margin = (tight ? kRestGap : kRestGap - 1.0f) * skin;
+  const float backoff = approachRate > 0.0f ? margin / approachRate : margin;
+  outMoved = std::max(travel - backoff, 0.0f);
+  return true;
+}
+
+bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
+                                    const glm::vec3& disp, glm::vec3& ioVelocity,
+                                    bool groundMode) {
+  const float minMove = params_.skin * 1e-3f;
+  ClipPlanes planes;
+  bool blocked = false;
+  bool tight = false;
+  glm::vec3 remaining = disp;
+  for (uint32_t it = 0; it < kMaxSlideIterations; ++it) {
+    const float len2 = glm::dot(remaining, remaining);
+    if (len2 <= minMove * minMove) break;
+    SweepHit hit;
+    float moved = 0.0f;
+    if (!sweep(octree, ioFeet, remaining, tight, moved, hit)) {
+      ioFeet += remaining;
+      break;
+    }
+    const glm::vec3 n = hit.normal;
+    if (hit.startsOverlapping) {
+      // Closer than the skin at the start: push out and sweep again. If the skin cannot be
+      // cleared (a tight spot), sweep the real capsule from now on.
+      if (depenetrate(octree, ioFeet)) {
+        stats_.depenetrated = true;
+      } else {
+        tight = true;
+      }
+    } else {
+      const float len = std::sqrt(len2);
+      const glm::vec3 dir = remaining / len;
+      ioFeet += dir * moved;
+      remaining = dir * (len - moved);
+    }
+    const bool walkable = isWalkable(n);
+    if (!walkable && n.y > -0.01f) blocked = true;
+    // A too-steep plane facing up is also a vertical wall (its horizontal normal): walking into
+    // it stops instead of sliding up, while gravity still slides down along the real plane.
+    const glm::vec3 nh = horizontal(n);
+    if (!walkable && n.y > 0.0f && glm::dot(nh, nh) > 1e-12f) {
+      const glm::vec3 wall = glm::normalize(nh);
+      remaining = clipAgainst(planes, wall, remaining, false);
+      ioVelocity = clipPlane(ioVelocity, wall);
+    }
+    const bool walk = groundMode && walkable;
+    remaining = clipAgainst(planes, n, remaining, walk);
+    ioVelocity = walk ? clipWalk(ioVelocity, n) : clipPlane(ioVelocity, n);
+    if (n.y < -0.01f) ioVelocity.y = std::min(ioVelocity.y, 0.0f);  // a ceiling ends the rise
+  }
+  return blocked;
+}
+
+bool CharacterController::probeGround(const Octree& octree, const glm::vec3& feet,
+                                      float distance, float fromY, float& outGap,
+                                      glm::vec3& outNormal, float& outSupportY,
+                                      bool& outWalkable) {
+  glm::vec3 a, b;
+  segmentAt(feet, currentHeight(), a, b);
+  SweepHit hit;
+  ++stats_.queryCount;
+  if (!octree.sweepCapsule(a, b, params_.radius, glm::vec3(0.0f, -distance, 0.0f),
+                           params_.layerMask, hit, &stats_.queries)) {
+    return false;
+  }
+  outGap = hit.startsOverlapping ? 0.0f : hit.toi * distance;
+  outSupportY = hit.point.y;
+  outNormal = hit.normal;
+  outWalkable = isWalkable(hit.normal);
+  // Only a contact low on the round bottom (at most 60 degrees from straight down), or one
+  // the character walked off from above (fromY at or above it), counts: a capsule whose hip
+  // leans on a step's nose is not standing on it.
+  const bool lowContact = hit.normal.y >= 0.5f || fromY >= hit.point.y - params_.skin;
+  if (!outWalkable && hit.normal.y > 0.0f && lowContact) {
+    // The capsule's round bottom rests on an edge or a vertex (a step's nose): the contact
+    // normal leans, so judge the surfaces that meet there with two short rays just beside the
+    // contact, toward the capsule's axis and away from it. An edge of walkable ground supports
+    // the character (it stands on a step's nose, and walks off it smoothly instead of falling);
+    // a too-steep face does not, whichever side is tested.
+    const float skin = params_.skin;
+    glm::vec3 toAxis = glm::vec3(feet.x, hit.point.y, feet.z) - hit.point;
+    const float d = glm::length(toAxis);
+    toAxis = d > 0.0f ? toAxis * (skin / d) : glm::vec3(0.0f);
+    for (float side : {1.0f, -1.0f}) {
+      const glm::vec3 origin = hit.point + toAxis * side + glm::vec3(0.0f, skin, 0.0f);
+      RayHit ray;
+      ++stats_.queryCount;
+      if (octree.raycast(origin, glm::vec3(0.0f, -1.0f, 0.0f), 2.0f * skin, params_.layerMask,
+                         ray, &stats_.queries) &&
+          isWalkable(ray.normal)) {
+        outNormal = ray.normal;
+        outSupportY = ray.point.y;
+        outWalkable = true;
+        break;
+      }
+      if (d == 0.0f) break;
+    }
+  }
+  return true;
+}
+
+bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start,
+                                    const glm::vec3& disp, const glm::vec3& plainEnd,
+                                    glm::vec3& outFeet) {
+  const float wantedLen = glm::length(horizontal(disp));
+  const float skin = params_.skin;
+  if (wantedLen <= skin * 1e-3f) return false;
+  const glm::vec3 dir = horizontal(disp) / wantedLen;
+  // A step is taken with at least kStepForward * radius of forward motion: a slow walk would
+  // otherwise put only the capsule's rounded side over the step's nose, where it cannot stand.
+  const float acrossLen = std::max(wantedLen, kStepForward * params_.radius);
+  const glm::vec3 across = dir * acrossLen;
+  // Up, as far as the ceiling allows.
+  SweepHit hit;
+  float up = 0.0f;
+  if (sweep(octree, start, glm::vec3(0.0f, params_.stepHeight, 0.0f), false, up, hit) &&
+      hit.startsOverlapping) {
+    return false;
+  }
+  if (up <= skin) return false;
+  // Across.
+  glm::vec3 p = start + glm::vec3(0.0f, up, 0.0f);
+  glm::vec3 ignoredVelocity = across;
+  slideMove(octree, p, across, ignoredVelocity, false);
+  // Down onto the step (or back to the start level).
+  float down = 0.0f;
+  if (!sweep(octree, p, glm::vec3(0.0f, -(up + skin), 0.0f), false, down, hit) ||
+      hit.startsOverlapping) {
+    return false;
+  }
+  p.y -= down;
+  float gap = 0.0f, supportY = 0.0f;
+  glm::vec3 n;
+  bool walkable = false;
+  if (!probeGround(octree, p, 2.0f * kRestGap * skin, -std::numeric_limits<float>::infinity(),
+                   gap, n, supportY, walkable) ||
+      !walkable) {
+    return false;
+  }
+  // Higher than a step: the rise is measured between the surfaces (the ground the character
+  // stood on and the one it would stand on), not the feet, which hang lower on a step's nose.
+  if (supportY - groundY_ > params_.stepHeight + 1e-4f * (1.0f + std::abs(groundY_))) return false;
+  const float steppedProgress = glm::dot(horizontal(p - start), dir);
+  const float plainProgress = glm::dot(horizontal(plainEnd - start), dir);
+  if (steppedProgress <= plainProgress + 0.01f * wantedLen) return false;
+  outFeet = p;
+  return true;
+}
+
+void CharacterController::flyStep(const CharacterInput& input, float dt) {
+  const float cy = std::cos(input.yaw), sy = std::sin(input.yaw);
+  const float cp = std::cos(input.pitch), sp = std::sin(input.pitch);
+  const glm::vec3 forward(-sy * cp, sp, -cy * cp);
+  const glm::vec3 right(cy, 0.0f, -sy);
+  glm::vec3 wish = forward * (float(input.forward) - float(input.back)) +
+                   right * (float(input.right) - float(input.left)) +
+                   glm::vec3(0.0f, float(input.jump) - float(input.crouch), 0.0f);
+  const float len = glm::length(wish);
+  if (len > 0.0f) wish /= len;
+  const float speed = 2.0f * (input.sprint ? params_.sprintSpeed : params_.walkSpeed);
+  velocity_ = approach(velocity_, wish * speed, params_.accel * dt);
+  feet_ += velocity_ * dt;
+  crouched_ = false;
+  grounded_ = false;
+  onSteep_ = false;
+  coyoteTimer_ = 0.0f;
+  jumpBufferTimer_ = 0.0f;
+}
+
+void CharacterController::step(const Octree& octree, const CharacterInput& input, float dt) {
+  stats_ = {};
+  respawned_ = false;
+  prevFeet_ = feet_;
+  prevEye_ = eye();
+  yaw_ = input.yaw;
+  pitch_ = input.pitch;
+  const bool jumpPressed = input.jump && !prevJumpHeld_;
+  prevJumpHeld_ = input.jump;
+  if (flying_) {
+    flyStep(input, dt);
+    return;
+  }
+  const ControllerParams& p = params_;
+  if (jumpPressed) jumpBufferTimer_ = p.jumpBuffer;
+
+  // 1. Crouch: shrink at once; stand up only where the standing capsule fits.
+  if (input.crouch) {
+    crouched_ = true;
+  } else if (crouched_ && !overlapsAt(octree, feet_, p.height, p.radius)) {
+    crouched_ = false;
+  }
+
+  // 2. Resolve an overlap before moving.
+  if (depenetrate(octree, feet_)) stats_.depenetrated = true;
+
+  // 3. Velocity from input, gravity and jump.
+  const bool wasGrounded = grounded_;
+  const float cy = std::cos(input.yaw), sy = std::sin(input.yaw);
+  const glm::vec3 forward(-sy, 0.0f, -cy), right(cy, 0.0f, -sy);
+  glm::vec3 wish = forward * (float(input.forward) - float(input.back)) +
+                   right * (float(input.right) - float(input.left));
+  const float wishLen = glm::length(wish);
+  if (wishLen > 0.0f) wish /= wishLen;
+  const float speed = crouched_ ? p.crouchSpeed : (input.sprint ? p.sprintSpeed : p.walkSpeed);
+  glm::vec3 vh = horizontal(velocity_);
+  if (wasGrounded) {
+    vh = approach(vh, wish * speed, p.accel * dt);
+  } else if (wishLen > 0.0f) {
+    vh = approach(vh, wish * speed, p.airControl * p.accel * dt);
+  }
+  float vy = wasGrounded ? 0.0f : std::max(velocity_.y - p.gravity * dt, -p.maxFallSpeed);
+  bool jumped = false;
+  if ((jumpPressed || jumpBufferTimer_ > 1e-6f) && (wasGrounded || coyoteTimer_ > 1e-6f)) {
+    vy = p.jumpSpeed;
+    jumped = true;
+    jumpBufferTimer_ = 0.0f;
+    coyoteTimer_ = 0.0f;
+  }
+  const bool groundMode = wasGrounded && !jumped;
+  if (groundMode) vy = groundVertical(vh, groundNormal_);
+  velocity_ = glm::vec3(vh.x, vy, vh.z);
+
+  // 4. Collide and slide; 5. stairs.
+  const glm::vec3 start = feet_;
+  const glm::vec3 disp = velocity_ * dt;
+  const bool blocked = slideMove(octree, feet_, disp, velocity_, groundMode);
+  if (groundMode && blocked && p.stepHeight > 0.0f) {
+    glm::vec3 stepped;
+    if (tryStepUp(octree, start, disp, feet_, stepped)) {
+      feet_ = stepped;
+      velocity_ = glm::vec3(vh.x, 0.0f, vh.z);
+      stats_.steppedUp = true;
+    }
+  }
+
+  // 6. Ground probe and snapping.
+  const float skin = p.skin;
+  const float probe = groundMode ? p.snapDistance + 2.0f * skin : 2.0f * skin;
+  grounded_ = false;
+  onSteep_ = false;
+  groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
+  float gap = 0.0f, supportY = 0.0f;
+  glm::vec3 n;
+  bool walkable = false;
+  const float fromY = groundMode ? groundY_ : -std::numeric_limits<float>::infinity();
+  if (!jumped && probeGround(octree, feet_, probe, fromY, gap, n, supportY, walkable)) {
+    const bool landing = groundMode || velocity_.y <= 1e-3f;
+    if (walkable && landing && gap <= 2.0f * skin) {
+      grounded_ = true;
+    } else if (walkable && groundMode) {
+      feet_.y -= gap - kRestGap * skin;
+      grounded_ = true;
+      stats_.snapped = true;
+    }
+    // Held up by steep contacts only (a V-shaped crevice): the move cancelled the fall
+    // entirely, so the character stands there (and may walk or jump out) instead of sliding
+    // forever along the crease without friction.
+    if (!grounded_ && !walkable && !groundMode && gap <= 2.0f * skin &&
+        velocity_.y > -1e-3f * p.gravity * dt && velocity_.y <= 1e-3f) {
+      grounded_ = true;
+      n = glm::vec3(0.0f, 1.0f, 0.0f);
+    }
+    if (grounded_) {
+      groundNormal_ = n;
+      groundY_ = supportY;
+      velocity_.y = groundVertical(velocity_, n);
+    } else if (gap <= 2.0f * skin) {
+      groundNormal_ = n;
+      onSteep_ = !walkable;
+    }
+  }
+
+  // Grace timers.
+  coyoteTimer_ = grounded_ ? p.coyoteTime : std::max(coyoteTimer_ - dt, 0.0f);
+  if (!jumped) jumpBufferTimer_ = std::max(jumpBufferTimer_ - dt, 0.0f);
+
+  // 7. Kill plane.
+  if (feet_.y < killPlaneY_) {
+    feet_ = spawnFeet_;
+    prevFeet_ = spawnFeet_;
+    velocity_ = glm::vec3(0.0f);
+    grounded_ = false;
+    onSteep_ = false;
+    coyoteTimer_ = 0.0f;
+    jumpBufferTimer_ = 0.0f;
+    groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
+    respawned_ = true;
+    prevEye_ = eye();
+  }
+}
+
+}  // namespace ofps
