@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 namespace ofps {
 namespace {
@@ -217,10 +219,21 @@ std::string formatImportSettings(const ImportSettings& settings, const std::stri
 
 std::optional<LoadedImportSettings> readImportSettings(const std::string& levelPath,
                                                        std::string* warning) {
+  // Both may exist when the level's folder was read-only once: the newer file is the user's
+  // latest choice.
+  std::vector<std::string> paths;
   for (const std::string& path :
        {importSettingsPathBeside(levelPath), importSettingsPathPerUser(levelPath)}) {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) continue;
+    if (fs::is_regular_file(path, ec)) paths.push_back(path);
+  }
+  if (paths.size() == 2) {
+    std::error_code e1, e2;
+    if (fs::last_write_time(paths[1], e1) > fs::last_write_time(paths[0], e2)) {
+      std::swap(paths[0], paths[1]);
+    }
+  }
+  for (const std::string& path : paths) {
     std::string text;
     std::string error;
     if (!readWholeFile(path, &text)) {

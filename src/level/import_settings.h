@@ -2,7 +2,7 @@
 // Per-level import settings (the up axis and unit scale a user chose), remembered between runs
 // the way engines keep per-asset import settings.
 //
-// Where they live, read in this order (the first file found wins):
+// Where they live (when both exist, the newer file wins):
 //   1. beside the level:  LEVEL.EXT.import.json     e.g. oa_dm1.obj.import.json
 //   2. per user:          $XDG_CONFIG_HOME/octree-fps/import-settings/<hash>.json
 //                         ($HOME/.config when XDG_CONFIG_HOME is unset), <hash> = FNV-1a 64 of
@@ -36,8 +36,8 @@ struct LoadedImportSettings {
   ImportSettings settings;
   std::string path;  // the file they came from
 };
-// Reads the level's settings from beside it, else from the per-user location. A file that
-// exists but cannot be parsed adds a warning and is ignored.
+// Reads the level's settings: beside it or per user, the newer when both exist. A file that
+// exists but cannot be parsed adds a warning and the other one (if any) is tried.
 std::optional<LoadedImportSettings> readImportSettings(const std::string& levelPath,
                                                        std::string* warning);
 

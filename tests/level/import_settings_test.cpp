@@ -2,6 +2,7 @@
 // when the level's folder is read-only) so the next load needs no flags.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
@@ -125,6 +126,26 @@ TEST(ImportSettings, FallsBackToPerUserFileWhenBesideIsNotWritable) {
   ASSERT_TRUE(again.ok()) << again.error;
   EXPECT_EQ(again.level->frame.upAxis, 'z');
   EXPECT_NE(again.level->frame.upSource.find(perUser), std::string::npos);
+}
+
+TEST(ImportSettings, NewerOfBesideAndPerUserWins) {
+  TempDir dir, config;
+  ScopedXdg xdg(config.path());
+  const std::string level = dir.file("tower.obj");
+  writeTower(level);
+  writeFile(level + ".import.json", R"({"up": "y", "scale": 1})");
+  const std::string perUser = importSettingsPathPerUser(level);
+  std::filesystem::create_directories(std::filesystem::path(perUser).parent_path());
+  writeFile(perUser, R"({"up": "z", "scale": 0.0254})");
+  const auto old = std::filesystem::file_time_type::clock::now() - std::chrono::hours(1);
+  std::filesystem::last_write_time(level + ".import.json", old);
+  auto s = readImportSettings(level, nullptr);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->path, perUser);
+  std::filesystem::last_write_time(perUser, old - std::chrono::hours(1));
+  s = readImportSettings(level, nullptr);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->path, level + ".import.json");
 }
 
 TEST(ImportSettings, BrokenSettingsFileIsIgnoredWithAWarning) {

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <ostream>
 #include <string>
 
 #include "geometry/obj_reader.h"
@@ -22,6 +23,9 @@ struct SharedLevel {
   char up;                // SOURCES.md up axis
   float scale;            // metres per file unit
 };
+
+// Test names and failure messages show the file, not the struct's bytes.
+void PrintTo(const SharedLevel& s, std::ostream* os) { *os << s.file; }
 
 // Quake units: 1 u = 1 inch = 0.0254 m.
 constexpr float kQuake = 0.0254f;
