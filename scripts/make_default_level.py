@@ -136,6 +136,11 @@ SLAB = 1.0            # floor slab thickness (y from -1 to 0)
 PIT = (10.0, 14.0)    # pit x and z range
 PIT_DEPTH = 2.0
 SHAFT = (24.0, 27.0)  # bottomless shaft x and z range (to the kill plane)
+# The controller's defaults (src/controller/controller_params.h) the features are sized for.
+CHARACTER = {'radius': 0.35, 'height': 1.8, 'crouch_height': 1.0, 'step_height': 0.35,
+             'max_slope_deg': 45.0, 'jump_height': 1.22}
+STEP = CHARACTER['step_height']
+SLOPE = CHARACTER['max_slope_deg']
 
 materials = [
     # name, base colour (linear RGBA), textured
@@ -244,7 +249,8 @@ def build():
             'x_range': [xc - 1, xc + 1], 'first_riser_z': z0, 'climb_direction': [0, 0, -1],
             'step_top_y': [r6(k * rise) for k in range(1, steps + 1)],
             'landing_y': r6(top), 'landing_z_range': [r6(zl - 2.0), r6(zl)],
-            'approach_from': [xc, 0.0, 0.0], 'landing_centre': [xc, r6(top), r6(zl - 1.0)]})
+            'approach_from': [xc, 0.0, 0.0], 'landing_centre': [xc, r6(top), r6(zl - 1.0)],
+            'expect': 'walks up' if rise <= STEP else 'blocked without jumping'})
 
     # Ramps: 3 m wide, rising 2 m towards -Z from z = -2, then a 2 m landing.
     features['ramps'] = []
@@ -259,7 +265,10 @@ def build():
             'name': 'ramp_%ddeg' % deg, 'angle_deg': deg, 'x_range': [xc - 1.5, xc + 1.5],
             'foot_z': z0, 'top_z': r6(z0 - run), 'top_y': height, 'climb_direction': [0, 0, -1],
             'landing_z_range': [r6(z0 - run - 2.0), r6(z0 - run)],
-            'approach_from': [xc, 0.0, 0.0], 'landing_centre': [xc, height, r6(z0 - run - 1.0)]})
+            'approach_from': [xc, 0.0, 0.0], 'landing_centre': [xc, height, r6(z0 - run - 1.0)],
+            'expect': ('walks up' if deg < SLOPE else
+                       'edge case: equals the default max_slope' if deg == SLOPE else
+                       'slides back, not walkable')})
 
     # A 1 cm thin wall: a fast character must not tunnel through it.
     tw = Mesh('thin_wall_1cm', MAT['thin_wall'])
@@ -267,7 +276,8 @@ def build():
     root_children.append(mesh_node('thin_wall_1cm', tw))
     features['thin_wall'] = {'name': 'thin_wall_1cm', 'x_range': [-10.0, -4.0],
                              'z_range': [-4.005, -3.995], 'height': 3.0, 'thickness': 0.01,
-                             'walk_into_from': [-7.0, 0.0, 0.0], 'direction': [0, 0, -1]}
+                             'walk_into_from': [-7.0, 0.0, 0.0], 'direction': [0, 0, -1],
+                             'expect': 'blocked at any speed (no tunnelling)'}
 
     # Low corridor along X: 2 m wide inside, 1.2 m clear height: crouch to pass.
     cor = Mesh('crouch_corridor', MAT['corridor'])
@@ -278,7 +288,8 @@ def build():
     features['crouch_corridor'] = {'name': 'crouch_corridor', 'x_range': [-26.0, -18.0],
                                    'inner_z_range': [12.0, 14.0], 'clear_height': 1.2,
                                    'roof_y_range': [1.2, 1.5], 'enter_from': [-16.0, 0.0, 13.0],
-                                   'exit_to': [-28.0, 0.0, 13.0], 'direction': [-1, 0, 0]}
+                                   'exit_to': [-28.0, 0.0, 13.0], 'direction': [-1, 0, 0],
+                                   'expect': 'passes crouched (1.0 m), blocked standing (1.8 m)'}
 
     # Wall with a narrow doorway (0.8 m: passes a 0.35 m radius capsule) and a gap too narrow
     # to pass (0.5 m).
@@ -291,10 +302,12 @@ def build():
     features['doorway'] = {'name': 'doorway_wall', 'wall_z_range': [19.9, 20.1],
                            'wall_x_range': [-6.0, 6.0], 'wall_height': 3.0,
                            'door_x_range': [-2.4, -1.6], 'door_width': 0.8, 'door_height': 2.0,
-                           'walk_through_from': [-2.0, 0.0, 17.0], 'direction': [0, 0, 1]}
+                           'walk_through_from': [-2.0, 0.0, 17.0], 'direction': [0, 0, 1],
+                           'expect': 'passes (0.7 m capsule, 5 cm each side)'}
     features['narrow_gap'] = {'name': 'doorway_wall', 'x_range': [1.75, 2.25], 'width': 0.5,
                               'height': 2.0, 'z_range': [19.9, 20.1], 'passable': False,
-                              'walk_into_from': [2.0, 0.0, 17.0], 'direction': [0, 0, 1]}
+                              'walk_into_from': [2.0, 0.0, 17.0], 'direction': [0, 0, 1],
+                              'expect': 'blocked'}
 
     # Pillars: one mesh, four nodes (instancing).
     pillar = Mesh('pillar', MAT['pillar'])
@@ -335,7 +348,8 @@ def build():
     root_children.append(mesh_node('jump_ledge_1m', ledge))
     features['jump_ledge'] = {'name': 'jump_ledge_1m', 'x_range': [16.0, 19.0],
                               'z_range': [18.0, 21.0], 'top_y': 1.0,
-                              'jump_from': [17.5, 0.0, 16.5], 'direction': [0, 0, 1]}
+                              'jump_from': [17.5, 0.0, 16.5], 'direction': [0, 0, 1],
+                              'expect': 'blocked walking, reached by a jump (1.22 m)'}
 
     ov = Mesh('overhang', MAT['ledge'])
     ov.add_box((-14.0, 0, 26.5), (-8.0, 3.0, 27.0), skip={'-y'})
@@ -343,7 +357,8 @@ def build():
     root_children.append(mesh_node('overhang', ov))
     features['overhang'] = {'name': 'overhang', 'slab_x_range': [-14.0, -8.0],
                             'slab_z_range': [23.0, 26.5], 'underside_y': 2.0, 'top_y': 2.3,
-                            'back_wall_z_range': [26.5, 27.0], 'stand_under_at': [-11.0, 0.0, 25.0]}
+                            'back_wall_z_range': [26.5, 27.0], 'stand_under_at': [-11.0, 0.0, 25.0],
+                            'expect': 'standing fits (0.2 m spare); a jump hits the head'}
 
     # Visual-only decoration: the group's name carries `nocollide` to its children.
     grass = Mesh('grass', MAT['decor_nocollide'])
@@ -518,6 +533,7 @@ def main():
         'triangles': tris,
         'bounds': {'min': [-ARENA - 1.0, lo, -ARENA - 1.0], 'max': [ARENA + 1.0, WALL_H, ARENA + 1.0]},
         'kill_plane_y': lo - 50.0,
+        'sized_for_character': CHARACTER,
         'features': features,
     }
     with open(os.path.join(out_dir, 'arena.features.json'), 'w', newline='\n') as f:
