@@ -209,8 +209,12 @@ std::string formatImportSettings(const ImportSettings& settings, const std::stri
   s += "  \"level\": \"" + jsonEscape(absolutePath(levelPath)) + "\"";
   if (settings.upAxis) s += ",\n  \"up\": \"" + std::string(1, *settings.upAxis) + "\"";
   if (settings.scale) {
+    // Shortest text that reads back as the same float: 0.0254, not 0.0253999997.
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(*settings.scale));
+    for (int precision = 6; precision <= 9; ++precision) {
+      std::snprintf(buf, sizeof buf, "%.*g", precision, static_cast<double>(*settings.scale));
+      if (std::strtof(buf, nullptr) == *settings.scale) break;
+    }
     s += ",\n  \"scale\": " + std::string(buf);
   }
   s += "\n}\n";
@@ -248,11 +252,25 @@ std::optional<LoadedImportSettings> readImportSettings(const std::string& levelP
   return std::nullopt;
 }
 
+// A folder (or settings file) without any write permission bit is read-only by intent; respect
+// that even when running as root, who could write there anyway (the team's shared levels).
+bool markedReadOnly(const fs::path& p) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(p, ec);
+  if (ec || !fs::exists(st)) return false;
+  const fs::perms w = fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write;
+  return (st.permissions() & w) == fs::perms::none;
+}
+
 std::string writeImportSettings(const std::string& levelPath, const ImportSettings& settings,
                                 std::string* warning) {
   const std::string text = formatImportSettings(settings, levelPath);
   const std::string beside = importSettingsPathBeside(levelPath);
-  if (writeWholeFile(beside, text)) return beside;
+  fs::path folder = fs::path(beside).parent_path();
+  if (folder.empty()) folder = ".";
+  if (!markedReadOnly(folder) && !markedReadOnly(beside) && writeWholeFile(beside, text)) {
+    return beside;
+  }
   const std::string perUser = importSettingsPathPerUser(levelPath);
   if (writeWholeFile(perUser, text)) {
     if (warning != nullptr) {

@@ -7,7 +7,8 @@
 //   2. per user:          $XDG_CONFIG_HOME/octree-fps/import-settings/<hash>.json
 //                         ($HOME/.config when XDG_CONFIG_HOME is unset), <hash> = FNV-1a 64 of
 //                         the level's absolute path, which the file also records as "level".
-// Writing tries 1 and falls back to 2 when the level's folder is read-only.
+// Writing tries 1 and falls back to 2 when the level's folder is read-only: when writing fails,
+// or when the folder has no write permission bit at all (respected even when running as root).
 //
 // Format: a small JSON object, e.g. {"up": "z", "scale": 0.0254}. Both keys are optional.
 // Thread-safety: the functions touch only the files named; concurrent calls on different levels

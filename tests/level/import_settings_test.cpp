@@ -148,6 +148,24 @@ TEST(ImportSettings, NewerOfBesideAndPerUserWins) {
   EXPECT_EQ(s->path, level + ".import.json");
 }
 
+TEST(ImportSettings, ReadOnlyFolderIsRespectedEvenForRoot) {
+  TempDir dir, config;
+  ScopedXdg xdg(config.path());
+  const std::string sub = dir.file("shared");
+  std::filesystem::create_directory(sub);
+  const std::string level = sub + "/tower.obj";
+  writeTower(level);
+  std::filesystem::permissions(sub, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  LevelLoadOptions o;
+  o.upAxis = 'z';
+  const LevelLoadResult r = loadLevel(level, o);
+  std::filesystem::permissions(sub, std::filesystem::perms::owner_all);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_FALSE(std::filesystem::exists(level + ".import.json"));
+  EXPECT_TRUE(std::filesystem::exists(importSettingsPathPerUser(level)));
+  EXPECT_NE(test::readFile(importSettingsPathPerUser(level)).find("\"up\": \"z\""), std::string::npos);
+}
+
 TEST(ImportSettings, BrokenSettingsFileIsIgnoredWithAWarning) {
   TempDir dir, config;
   ScopedXdg xdg(config.path());
