@@ -51,19 +51,19 @@ bool intoPlane(const glm::vec3& v, const glm::vec3& n) {
   return glm::dot(v, n) < -1e-5f * glm::length(v);
 }
 
-// Adds plane e and clips v against it and every plane already hit: a second violated plane
-// leaves only the motion along the crease of the two; a third stops it.
-glm::vec3 clipAgainst(ClipPlanes& planes, const glm::vec3& e, const glm::vec3& v, bool walk) {
-  // A plane already in the set (same normal within 0.8 degrees) is not added twice: the crease
-  // of two nearly equal planes is numerically meaningless.
-  bool duplicate = false;
+// Adds plane e to the set (a plane already there, same normal within 0.8 degrees, is not
+// added twice: the crease of two nearly equal planes is numerically meaningless).
+void addPlane(ClipPlanes& planes, const glm::vec3& e) {
   for (uint32_t i = 0; i < planes.count; ++i) {
-    if (glm::dot(planes.n[i], e) > 0.9999f) duplicate = true;
+    if (glm::dot(planes.n[i], e) > 0.9999f) return;
   }
-  if (!duplicate) {
-    if (planes.count == kMaxPlanes) return glm::vec3(0.0f);
-    planes.n[planes.count++] = e;
-  }
+  if (planes.count < kMaxPlanes) planes.n[planes.count++] = e;
+}
+
+// Clips v against the newest plane e, then against every plane of the set: a second violated
+// plane leaves only the motion along the crease of the two; a third stops it.
+glm::vec3 clipAgainst(const ClipPlanes& planes, const glm::vec3& e, const glm::vec3& v,
+                      bool walk) {
   glm::vec3 out = walk ? clipWalk(v, e) : clipPlane(v, e);
   for (uint32_t i = 0; i < planes.count; ++i) {
     const glm::vec3& p = planes.n[i];
@@ -100,6 +100,7 @@ void CharacterController::teleport(const glm::vec3& feet, float yaw) {
   velocity_ = glm::vec3(0.0f);
   yaw_ = yaw;
   grounded_ = false;
+  inCrevice_ = false;
   onSteep_ = false;
   groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
   coyoteTimer_ = 0.0f;
@@ -156,16 +157,37 @@ bool CharacterController::overlapsAt(const Octree& octree, const glm::vec3& feet
   return octree.collectCapsule(a, b, radius, params_.layerMask, {}, &stats_.queries) > 0;
 }
 
-bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet) {
+bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
+                                      const glm::vec3& hint) {
   const float h = currentHeight(), r = params_.radius, skin = params_.skin;
   glm::vec3 a, b;
   segmentAt(ioFeet, h, a, b);
   // Is the skin clear? (The capsule grown by the skin touching the level is the resting state.)
   PushOut probe;
   ++stats_.queryCount;
-  if (!octree.capsuleIntersect(a, b, r + skin, params_.layerMask, probe, &stats_.queries) ||
-      probe.depth == 0.0f) {
+  if (!octree.capsuleIntersect(a, b, r + skin, params_.layerMask, probe, &stats_.queries)) {
     return false;
+  }
+  if (probe.depth == 0.0f) {
+    // Within the push-out's convergence tolerance, which grows with the distance from the
+    // origin (1e-6 x |coordinate|: 1 cm at 10 km, half the default skin). A sweep has no such
+    // tolerance: step back along the contact normal `hint` (from a sweep that started
+    // overlapping) and sweep forward again to the exact contact, stopping at the rest gap.
+    if (glm::dot(hint, hint) == 0.0f) return false;
+    const float lift = 2.0f * kRestGap * skin;
+    const glm::vec3 from = ioFeet + hint * lift;
+    SweepHit back;
+    glm::vec3 fa, fb;
+    segmentAt(from, h, fa, fb);
+    ++stats_.queryCount;
+    if (!octree.sweepCapsule(fa, fb, r + skin, -hint * lift, params_.layerMask, back,
+                             &stats_.queries)) {
+      return false;  // the contact is gone from the swept path: leave it to the sweeps
+    }
+    if (back.startsOverlapping) return false;
+    const float moved = std::max(back.toi * lift - (kRestGap - 1.0f) * skin, 0.0f);
+    ioFeet = from - hint * moved;
+    return true;
   }
   // Push out the capsule grown by a little more than the skin, so that it rests with the skin
   // clear (a crevice pushes up its bisector). That may be impossible (a slot narrower than the
@@ -226,6 +248,7 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
   ClipPlanes planes;
   bool blocked = false;
   bool tight = false;
+  slideHitFloor_ = false;
   glm::vec3 remaining = disp;
   for (uint32_t it = 0; it < kMaxSlideIterations; ++it) {
     const float len2 = glm::dot(remaining, remaining);
@@ -240,7 +263,7 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
     if (hit.startsOverlapping) {
       // Closer than the skin at the start: push out and sweep again. If the skin cannot be
       // cleared (a tight spot), sweep the real capsule from now on.
-      if (depenetrate(octree, ioFeet)) {
+      if (depenetrate(octree, ioFeet, n)) {
         stats_.depenetrated = true;
       } else {
         tight = true;
@@ -253,17 +276,20 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
     }
     const bool walkable = isWalkable(n);
     if (!walkable && n.y > -0.01f) blocked = true;
+    if (n.y > 0.0f) slideHitFloor_ = true;
     // A too-steep plane facing up is also a vertical wall (its horizontal normal): walking into
     // it stops instead of sliding up, while gravity still slides down along the real plane.
     const glm::vec3 nh = horizontal(n);
     if (!walkable && n.y > 0.0f && glm::dot(nh, nh) > 1e-12f) {
       const glm::vec3 wall = glm::normalize(nh);
+      addPlane(planes, wall);
       remaining = clipAgainst(planes, wall, remaining, false);
-      ioVelocity = clipPlane(ioVelocity, wall);
+      ioVelocity = clipAgainst(planes, wall, ioVelocity, false);
     }
     const bool walk = groundMode && walkable;
+    addPlane(planes, n);
     remaining = clipAgainst(planes, n, remaining, walk);
-    ioVelocity = walk ? clipWalk(ioVelocity, n) : clipPlane(ioVelocity, n);
+    ioVelocity = clipAgainst(planes, n, ioVelocity, walk);
     if (n.y < -0.01f) ioVelocity.y = std::min(ioVelocity.y, 0.0f);  // a ceiling ends the rise
   }
   return blocked;
@@ -409,7 +435,7 @@ void CharacterController::step(const Octree& octree, const CharacterInput& input
   }
 
   // 2. Resolve an overlap before moving.
-  if (depenetrate(octree, feet_)) stats_.depenetrated = true;
+  if (depenetrate(octree, feet_, glm::vec3(0.0f))) stats_.depenetrated = true;
 
   // 3. Velocity from input, gravity and jump.
   const bool wasGrounded = grounded_;
@@ -426,7 +452,12 @@ void CharacterController::step(const Octree& octree, const CharacterInput& input
   } else if (wishLen > 0.0f) {
     vh = approach(vh, wish * speed, p.airControl * p.accel * dt);
   }
-  float vy = wasGrounded ? 0.0f : std::max(velocity_.y - p.gravity * dt, -p.maxFallSpeed);
+  // Held up in a crevice (see below), gravity keeps pulling so that the support is re-checked.
+  const bool wasInCrevice = wasGrounded && inCrevice_;
+  float vy = wasGrounded && !wasInCrevice
+                 ? 0.0f
+                 : std::max((wasInCrevice ? 0.0f : velocity_.y) - p.gravity * dt, -p.maxFallSpeed);
+  const float vyBeforeMove = vy;
   bool jumped = false;
   if ((jumpPressed || jumpBufferTimer_ > 1e-6f) && (wasGrounded || coyoteTimer_ > 1e-6f)) {
     vy = p.jumpSpeed;
@@ -434,7 +465,7 @@ void CharacterController::step(const Octree& octree, const CharacterInput& input
     jumpBufferTimer_ = 0.0f;
     coyoteTimer_ = 0.0f;
   }
-  const bool groundMode = wasGrounded && !jumped;
+  const bool groundMode = wasGrounded && !jumped && !wasInCrevice;
   if (groundMode) vy = groundVertical(vh, groundNormal_);
   velocity_ = glm::vec3(vh.x, vy, vh.z);
 
@@ -470,14 +501,6 @@ void CharacterController::step(const Octree& octree, const CharacterInput& input
       grounded_ = true;
       stats_.snapped = true;
     }
-    // Held up by steep contacts only (a V-shaped crevice): the move cancelled the fall
-    // entirely, so the character stands there (and may walk or jump out) instead of sliding
-    // forever along the crease without friction.
-    if (!grounded_ && !walkable && !groundMode && gap <= 2.0f * skin &&
-        velocity_.y > -1e-3f * p.gravity * dt && velocity_.y <= 1e-3f) {
-      grounded_ = true;
-      n = glm::vec3(0.0f, 1.0f, 0.0f);
-    }
     if (grounded_) {
       groundNormal_ = n;
       groundY_ = supportY;
@@ -486,6 +509,18 @@ void CharacterController::step(const Octree& octree, const CharacterInput& input
       groundNormal_ = n;
       onSteep_ = !walkable;
     }
+  }
+
+  // Held up by steep contacts only (a V-shaped crevice): the move cancelled the fall entirely,
+  // so the character stands there (friction, and it may walk or jump out) instead of sliding
+  // forever along the crease. Gravity stays on there, so this is re-checked every step.
+  inCrevice_ = false;
+  if (!grounded_ && !jumped && !groundMode && slideHitFloor_ && vyBeforeMove < 0.0f &&
+      std::abs(velocity_.y) <= 1e-3f * -vyBeforeMove) {
+    grounded_ = true;
+    inCrevice_ = true;
+    velocity_.y = 0.0f;
+    groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
   }
 
   // Grace timers.
@@ -498,6 +533,7 @@ void CharacterController::step(const Octree& octree, const CharacterInput& input
     prevFeet_ = spawnFeet_;
     velocity_ = glm::vec3(0.0f);
     grounded_ = false;
+    inCrevice_ = false;
     onSteep_ = false;
     coyoteTimer_ = 0.0f;
     jumpBufferTimer_ = 0.0f;

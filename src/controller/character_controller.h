@@ -131,7 +131,10 @@ class CharacterController {
  private:
   struct Planes;
   void flyStep(const CharacterInput& input, float dt);
-  bool depenetrate(const Octree& octree, glm::vec3& ioFeet);
+  // Pushes the capsule out so that the skin is clear (or, where the skin cannot fit, so that
+  // the capsule just touches). hint: the contact normal of a sweep that started overlapping, or
+  // zero. Returns true when it moved the feet.
+  bool depenetrate(const Octree& octree, glm::vec3& ioFeet, const glm::vec3& hint);
   bool overlapsAt(const Octree& octree, const glm::vec3& feet, float height, float radius);
   // Collide-and-slide from ioFeet by disp; clips ioVelocity against the same planes. Returns
   // true when a too-steep plane (a wall, a riser) blocked the motion.
@@ -169,6 +172,8 @@ class CharacterController {
   float coyoteTimer_ = 0.0f;
   float jumpBufferTimer_ = 0.0f;
   bool grounded_ = false;
+  bool inCrevice_ = false;      // grounded_ by the crevice rule (steep contacts cancel the fall)
+  bool slideHitFloor_ = false;  // the last slideMove hit a plane facing up
   bool onSteep_ = false;
   bool crouched_ = false;
   bool flying_ = false;

@@ -262,11 +262,13 @@ TEST(ControllerScenario, SeamsBetweenCoplanarTrianglesNeitherBumpNorCatch) {
   s.run(3.0, [&](const Sim& sim) {
     if (sim.time > 1.0) minSpeedZ = std::min(minSpeedZ, -sim.ctrl.velocity().z);
   });
-  EXPECT_EQ(s.minFeetY, restY);
-  EXPECT_EQ(s.maxFeetY, restY);
+  // The rest gap may settle once within [skin, 1.1 skin]; seams add nothing.
+  EXPECT_GE(s.minFeetY, restY - 1e-5f);
+  EXPECT_LE(s.maxFeetY, restY + 0.1f * s.ctrl.params().skin + 1e-5f);
   // Sliding along the wall keeps the along-wall part of the sprint (7 cos 30) with no catches.
   EXPECT_NEAR(minSpeedZ, 7.0f * std::cos(glm::radians(30.0f)), 0.05f);
-  EXPECT_NEAR(s.ctrl.feet().x, 3.0f - 0.35f - s.ctrl.params().skin, 2e-3f);
+  EXPECT_LE(s.ctrl.feet().x, 3.0f - 0.35f - s.ctrl.params().skin + 1e-4f);
+  EXPECT_GE(s.ctrl.feet().x, 3.0f - 0.35f - kRestGap * s.ctrl.params().skin - 1e-4f);
   EXPECT_EQ(s.penetratingSteps, 0u);
 }
 
@@ -287,8 +289,8 @@ TEST(ControllerScenario, LongAndSliverTrianglesWalkLikeAnyFloor) {
     const float restY = s.ctrl.feet().y;
     s.input.forward = true;
     s.run(4.0);
-    EXPECT_EQ(s.minFeetY, restY) << x;
-    EXPECT_EQ(s.maxFeetY, restY) << x;
+    EXPECT_NEAR(s.minFeetY, restY, 1e-5f) << x;
+    EXPECT_NEAR(s.maxFeetY, restY, 1e-5f) << x;
     EXPECT_NEAR(horizSpeed(s.ctrl), 4.5f, 1e-3f) << x;
     EXPECT_TRUE(s.ctrl.grounded());
   }
@@ -325,7 +327,7 @@ TEST(ControllerScenario, CornersOfTwoAndThreePlanesHold) {
   }
   {
     // Into the acute corner: stuck in front of it, no jitter, no push through.
-    Sim s(o, defaults(), {0.5f, 0.0f, 4.0f}, 180.0f);
+    Sim s(o, defaults(), {1.2f, 0.0f, 3.5f}, 180.0f);
     s.input.forward = true;
     s.run(2.0);
     const glm::vec3 rest = s.ctrl.feet();
@@ -350,8 +352,10 @@ TEST(ControllerScenario, AcuteVCreviceNeitherJittersNorLeaks) {
     s.input.forward = true;
     s.input.left = true;
     s.run(2.0);
-    const glm::vec3 rest = s.ctrl.feet();
     s.input = {};
+    s.run(0.5);  // friction stops the slide along the crease
+    EXPECT_TRUE(s.ctrl.grounded()) << "held up by the two planes: stands";
+    const glm::vec3 rest = s.ctrl.feet();
     float drift = 0.0f;
     s.run(1.0, [&](const Sim& sim) { drift = std::max(drift, glm::length(sim.ctrl.feet() - rest)); });
     EXPECT_LT(drift, 1e-3f) << halfAngle;
@@ -511,8 +515,8 @@ TEST(ControllerScenario, FarFromOriginBehavesTheSame) {
     MeshBuilder m;
     m.offset = offset;
     addGround(m, 8);
-    m.stairs(0.3f, 0.4f, 5, -2.0f, 2.0f, 0.0f, 3.0f);
-    m.box({-10.0f, 0.0f, -10.005f}, {10.0f, 3.0f, -9.995f});  // 1 cm wall behind the landing
+    m.stairs(0.3f, 0.4f, 5, -2.0f, 2.0f, 0.0f, 9.0f);  // landing z in [-11, -2]
+    m.box({-10.0f, 0.0f, -10.005f}, {10.0f, 3.0f, -9.995f});  // 1 cm wall on the landing
     const Octree o = m.build();
     Sim s(o, defaults(), offset + glm::vec3(0.0f, 0.0f, 2.0f));
     s.input.forward = true;
