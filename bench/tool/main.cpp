@@ -54,6 +54,13 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", opt.rounds, "timed rounds after the warm-up (best pass reported)")
       ->check(CLI::Range(1u, 1000u))
       ->default_val(7);
+  app.add_option("--build-rounds", opt.buildRounds,
+                 "builds per engine, each from scratch; the fastest is reported")
+      ->check(CLI::Range(1u, 100u))
+      ->default_val(3);
+  app.add_option("--oracle-limit", opt.oracleLimit,
+                 "brute force answers only the first N queries of each kind (0: all)")
+      ->default_val(0);
   app.add_option("--leaf", opt.octree.trianglesPerLeaf, "octree trianglesPerLeaf")
       ->check(CLI::Range(1u, 1u << 20))
       ->default_val(8);
@@ -94,6 +101,7 @@ int main(int argc, char** argv) {
   j["queries"] = queriesPath;
   j["machine"] = machineJson();
   j["rounds"] = opt.rounds;
+  j["build_rounds"] = opt.buildRounds;
   int status = 0;
 
   if (!scaling.empty()) {

@@ -30,7 +30,7 @@ run() {  # name obj radius
   python3 "$shared/bench/genqueries.py" "$obj" "$work/$name.queries" --n "$n" --seed 1 \
     --radius "$radius"
   echo "== $name" >&2
-  "$bench" "$obj" "$work/$name.queries" "$work/$name.results" --oracle --compare \
+  "$bench" "$obj" "$work/$name.queries" "$work/$name.results" --oracle --oracle-limit "${ORACLE_LIMIT:-2000}" --compare \
     --json "$out/$name.json" ${BENCH_ARGS:-} >/dev/null
 }
 
