@@ -48,6 +48,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "geometry/aabb.h"
+#include "geometry/triangle_tests.h"
 #include "level/import_settings.h"
 
 namespace ofps {
@@ -638,16 +640,16 @@ BadVertexReport dropBadVertices(LevelMesh* mesh, double scale) {
   return r;
 }
 
-// Zero-area test exactly as ../shared/levels/tools/obj_canon.py counts it: double cross product
-// of the file-frame float coordinates, all three components exactly zero.
+// Zero-area triangles by the octree's own test (geometry/triangle_tests.h: the sine of the
+// largest angle below 1e-7, decided in double), so the loader's warning and the octree's
+// statistics give the same number. Run on the final (Y-up metre) coordinates; the test is
+// scale-invariant.
 size_t countDegenerate(const LevelMesh& mesh) {
   size_t n = 0;
   for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
-    const glm::dvec3 a(mesh.positions[mesh.indices[t]]);
-    const glm::dvec3 u = glm::dvec3(mesh.positions[mesh.indices[t + 1]]) - a;
-    const glm::dvec3 v = glm::dvec3(mesh.positions[mesh.indices[t + 2]]) - a;
-    const glm::dvec3 c(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x);
-    if (c.x == 0.0 && c.y == 0.0 && c.z == 0.0) ++n;
+    const Triangle tri{mesh.positions[mesh.indices[t]], mesh.positions[mesh.indices[t + 1]],
+                       mesh.positions[mesh.indices[t + 2]]};
+    if (isDegenerateTriangle(tri)) ++n;
   }
   return n;
 }
@@ -890,7 +892,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
         " choice is remembered in " + importSettingsPathBeside(path));
   }
 
-  // 5. Checks, degenerate count (file frame), then Y-up metres.
+  // 5. Checks, then Y-up metres, then the degenerate count.
   const double scale = frame.scale;
   uint64_t droppedTris = 0, badVerts = 0;
   std::string firstBadWhere;
@@ -910,16 +912,23 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
                               " using " + countWord(badVerts, "vertex", "vertices") +
                               " with NaN, infinite or huge (> 1e7 m) coordinates (" + firstBadWhere + ")");
   }
-  size_t degenerate = 0, total = 0;
-  for (const MeshBuild& b : walk.meshes) {
-    degenerate += countDegenerate(b.mesh);
-    total += b.mesh.indices.size() / 3;
-  }
+  size_t total = 0;
+  for (const MeshBuild& b : walk.meshes) total += b.mesh.indices.size() / 3;
   if (total == 0) {
     return fail(std::move(result), path + ": no usable triangles: all " +
                                        countWord(droppedTris, "triangle", "triangles") +
                                        " had NaN, infinite or huge coordinates (" + firstBadWhere + ")");
   }
+
+
+  const float fscale = frame.scale;
+  for (MeshBuild& b : walk.meshes) {
+    for (glm::vec3& p : b.mesh.positions) p = toYUp(p, frame.upAxis) * fscale;
+    for (glm::vec3& n : b.mesh.normals) n = toYUp(n, frame.upAxis);
+    fixNormals(&b.mesh);
+  }
+  size_t degenerate = 0;
+  for (const MeshBuild& b : walk.meshes) degenerate += countDegenerate(b.mesh);
   if (degenerate == total) {
     return fail(std::move(result), path + ": all " + countWord(total, "triangle is", "triangles are") +
                                        " degenerate (zero area): nothing to collide with or draw");
@@ -929,13 +938,6 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
                               " zero area; kept for collision (they never block), listed here");
   }
   level.degenerateTriangles = static_cast<uint32_t>(degenerate);
-
-  const float fscale = frame.scale;
-  for (MeshBuild& b : walk.meshes) {
-    for (glm::vec3& p : b.mesh.positions) p = toYUp(p, frame.upAxis) * fscale;
-    for (glm::vec3& n : b.mesh.normals) n = toYUp(n, frame.upAxis);
-    fixNormals(&b.mesh);
-  }
 
   // Spawn node.
   if (walk.spawnPriority > 0) {
