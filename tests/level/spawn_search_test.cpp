@@ -20,7 +20,9 @@ Octree buildOctree(const Level& l) {
   const OctreeBuildReport rep = o.build(l.collisionPositions, l.collisionIndices, l.collisionLayers);
   EXPECT_TRUE(rep.ok) << rep.error;
   // The loader's zero-area count is the octree's (the same test).
-  if (!l.meshes.empty()) EXPECT_EQ(rep.degenerateTriangles, l.degenerateTriangles);
+  if (!l.meshes.empty()) {
+    EXPECT_EQ(rep.degenerateTriangles, l.degenerateTriangles);
+  }
   return o;
 }
 
