@@ -7,6 +7,15 @@
 
 #include <glm/geometric.hpp>
 
+// The octree's inner loops depend on these being inlined.
+#if defined(__GNUC__) || defined(__clang__)
+#define OFPS_FORCE_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define OFPS_FORCE_INLINE __forceinline
+#else
+#define OFPS_FORCE_INLINE inline
+#endif
+
 namespace ofps {
 namespace detail {
 
@@ -34,6 +43,16 @@ inline glm::vec3 closestPointOnSegment(const glm::vec3& p, const glm::vec3& a, c
 // the differences and products of float coordinates are exact (or nearly), so a thin but real
 // sliver is not mistaken for a segment. Relative, so it does not depend on scale.
 inline bool isDegenerateTriangle(const Triangle& tri) {
+  // Fast path in float: a sine clearly above 1e-6 cannot be below 1e-7 in double (the float
+  // cross product's error is a few ulps of |ab||ac|), so the answer is the same.
+  {
+    const glm::vec3 ab = tri.v1 - tri.v0, ac = tri.v2 - tri.v0, bc = tri.v2 - tri.v1;
+    const float n2 = detail::lengthSq(detail::cross3(ab, ac));
+    const float l0 = detail::lengthSq(ab), l1 = detail::lengthSq(ac), l2 = detail::lengthSq(bc);
+    const float longest = std::max(l0, std::max(l1, l2));
+    const float middle = std::max(std::min(l0, l1), std::min(std::max(l0, l1), l2));
+    if (n2 > 1e-12f * (longest * middle) && std::isfinite(n2)) return false;
+  }
   const double x0 = tri.v0.x, y0 = tri.v0.y, z0 = tri.v0.z;
   const double abx = double(tri.v1.x) - x0, aby = double(tri.v1.y) - y0,
                abz = double(tri.v1.z) - z0;
@@ -197,7 +216,7 @@ inline float closestPointsSegmentTriangle(const glm::vec3& p, const glm::vec3& q
   return best;
 }
 
-inline bool rayTriangle(const glm::vec3& origin, const glm::vec3& dir, float tMax,
+OFPS_FORCE_INLINE bool rayTriangle(const glm::vec3& origin, const glm::vec3& dir, float tMax,
                         const Triangle& tri, float& outT) {
   // Möller-Trumbore, two-sided, closed (u, v >= 0, u + v <= 1 are hits), no division until the
   // barycentric tests pass.
@@ -207,7 +226,7 @@ inline bool rayTriangle(const glm::vec3& origin, const glm::vec3& dir, float tMa
   const glm::vec3 e2 = tri.v2 - tri.v0;
   const glm::vec3 pvec = cross3(dir, e2);
   float det = dot3(e1, pvec);
-  if (det == 0.0f || !std::isfinite(det)) return false;
+  if (det == 0.0f) return false;
   const glm::vec3 tvec = origin - tri.v0;
   const glm::vec3 qvec = cross3(tvec, e1);
   float u = dot3(tvec, pvec);
@@ -220,6 +239,7 @@ inline bool rayTriangle(const glm::vec3& origin, const glm::vec3& dir, float tMa
     tt = -tt;
   }
   if (u < 0.0f || v < 0.0f || u + v > det || tt < 0.0f) return false;
+  if (tt > tMax * det * 1.0000005f) return false;  // cheap reject before the division
   const float t = tt / det;
   if (!(t <= tMax)) return false;
   outT = t;
@@ -235,15 +255,22 @@ inline glm::vec3 triangleNormalFacing(const Triangle& tri, const glm::vec3& towa
   return n;
 }
 
-inline bool sphereOverlapsTriangle(const glm::vec3& center, float radius, const Triangle& tri) {
+OFPS_FORCE_INLINE bool sphereOverlapsTriangle(const glm::vec3& center, float radius,
+                                              const Triangle& tri) {
   const glm::vec3 cp = closestPointOnTriangle(center, tri);
   return detail::lengthSq(center - cp) <= radius * radius;
 }
 
-inline bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b, float radius,
-                                    const Triangle& tri) {
+OFPS_FORCE_INLINE bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b,
+                                               float radius, const Triangle& tri) {
+  // (No plane-distance reject: on slivers the float normal is too inaccurate to decide by it.
+  // The octree's loops reject by bounding boxes first.)
+  // Early accepts: an end sphere touches (the same closest-point test the distance uses).
+  const float r2 = radius * radius;
+  if (detail::lengthSq(a - closestPointOnTriangle(a, tri)) <= r2) return true;
+  if (detail::lengthSq(b - closestPointOnTriangle(b, tri)) <= r2) return true;
   glm::vec3 s, t;
-  return closestPointsSegmentTriangle(a, b, tri, s, t) <= radius * radius;
+  return closestPointsSegmentTriangle(a, b, tri, s, t) <= r2;
 }
 
 namespace detail {

@@ -214,6 +214,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   params_.maxLevel = std::min(params.maxLevel, kOctreeMaxLevel);
   const uint32_t leafSize = params_.trianglesPerLeaf;
   const uint32_t maxLevel = params_.maxLevel;
+  const float looseness = params_.looseness >= 0.0f ? params_.looseness : 1.0f;
   // A child that would hold fewer than this many triangles stays in its parent (see octree.h).
   const uint32_t minChild = leafSize >= 4 ? 2u : 1u;
 
@@ -259,8 +260,9 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
       uint32_t level = item.level;
       glm::vec3 center = item.cellCenter;
       float cellHalf = item.cellHalf;
+      float keepSize = cellHalf * looseness;
       auto bucketOf = [&](const BuildRecord& r) -> uint32_t {
-        if (r.size > cellHalf) return 8u;  // larger than a child cell's edge: kept here
+        if (r.size > keepSize) return 8u;  // larger than looseness x a child cell's edge: kept
         return (r.centroid.x >= center.x ? 1u : 0u) | (r.centroid.y >= center.y ? 2u : 0u) |
                (r.centroid.z >= center.z ? 4u : 0u);
       };
@@ -277,6 +279,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
         if (counts[8] != 0 || nonEmpty != 1 || level + 1 >= maxLevel) break;
         // Everything goes to one child: descend the cell without making a node.
         cellHalf *= 0.5f;
+        keepSize = cellHalf * looseness;
         center += glm::vec3((only & 1u) ? cellHalf : -cellHalf, (only & 2u) ? cellHalf : -cellHalf,
                             (only & 4u) ? cellHalf : -cellHalf);
         ++level;

@@ -22,34 +22,33 @@ constexpr float kShrink = 1.0f - 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * 
 struct RaySlab {
   glm::vec3 origin;
   glm::vec3 invDir;
-  bool zero[3];
+  bool neg[3];
 
   RaySlab(const glm::vec3& o, const glm::vec3& d) : origin(o) {
     for (int k = 0; k < 3; ++k) {
-      zero[k] = d[k] == 0.0f;
-      invDir[k] = zero[k] ? 0.0f : 1.0f / d[k];
+      // A zero component becomes +-1e-30: its slab then spans (-inf, +inf) for an origin strictly
+      // inside it and excludes an origin outside; an origin exactly on the slab's far face only
+      // touches at t = 0, which can drop only rays running inside a node's face plane (grazing).
+      const float dk = d[k] == 0.0f ? std::copysign(1e-30f, d[k]) : d[k];
+      invDir[k] = 1.0f / dk;
+      neg[k] = invDir[k] < 0.0f;
     }
   }
   // Entry distance (clamped to >= tMin) when the ray meets the closed box within [tMin, tMax].
+  // Branch-free apart from the per-ray sign selects.
   bool hit(const glm::vec3& bmin, const glm::vec3& bmax, float tMin, float tMax,
            float& outNear) const {
-    float tn = tMin, tf = tMax;
-    for (int k = 0; k < 3; ++k) {
-      if (zero[k]) {
-        if (origin[k] < bmin[k] || origin[k] > bmax[k]) return false;
-        continue;
-      }
-      float t0 = (bmin[k] - origin[k]) * invDir[k];
-      float t1 = (bmax[k] - origin[k]) * invDir[k];
-      if (t0 > t1) std::swap(t0, t1);
-      t0 *= kShrink;
-      t1 *= kWiden;
-      tn = t0 > tn ? t0 : tn;
-      tf = t1 < tf ? t1 : tf;
-      if (tn > tf) return false;
-    }
+    const float nx = ((neg[0] ? bmax.x : bmin.x) - origin.x) * invDir.x;
+    const float fx = ((neg[0] ? bmin.x : bmax.x) - origin.x) * invDir.x;
+    const float ny = ((neg[1] ? bmax.y : bmin.y) - origin.y) * invDir.y;
+    const float fy = ((neg[1] ? bmin.y : bmax.y) - origin.y) * invDir.y;
+    const float nz = ((neg[2] ? bmax.z : bmin.z) - origin.z) * invDir.z;
+    const float fz = ((neg[2] ? bmin.z : bmax.z) - origin.z) * invDir.z;
+    const float tn = std::max(std::max(std::max(nx, ny), nz) * kShrink, tMin);
+    const float tfar = std::min(std::min(fx, fy), fz) * kWiden;
+    const float tf = std::min(tfar, tMax);
     outNear = tn;
-    return true;
+    return tn <= tf;
   }
 };
 
