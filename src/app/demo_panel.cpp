@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 
@@ -44,9 +45,12 @@ void framePanel(DemoState& s) {
   ImGui::Text("frame %.2f ms (%.0f fps)   CPU work %.3f ms", ms, ms > 0.0 ? 1000.0 / ms : 0.0,
               s.lastCpuFrameMs);
   helpMarker("CPU work: controller + culling + building the draw list, this frame.");
+  const float peak = *std::max_element(s.frameMs.begin(), s.frameMs.end());
+  const float scale = peak <= 17.0f ? 20.0f : (peak <= 34.0f ? 40.0f : 120.0f);
+  char label[32];
+  std::snprintf(label, sizeof label, "frame ms (0-%.0f)", static_cast<double>(scale));
   ImGui::PlotLines("##frametime", s.frameMs.data(), static_cast<int>(n),
-                   static_cast<int>(s.frameIndex % n), "frame ms (0-50)", 0.0f, 50.0f,
-                   ImVec2(-1, 50));
+                   static_cast<int>(s.frameIndex % n), label, 0.0f, scale, ImVec2(-1, 50));
 }
 
 void octreePanel(DemoState& s) {
@@ -94,6 +98,58 @@ void cullingPanel(DemoState& s) {
   ImGui::Text("%s of %s triangles drawn", grouped(s.culling.runs.triangles, a), grouped(total, b));
 }
 
+void controllerPanel(DemoState& s) {
+  if (!ImGui::CollapsingHeader("Character", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  CharacterController& c = s.sim.controller();
+  const glm::dvec3 feet(c.feet());
+  const glm::dvec3 v(c.velocity());
+  const double speed = std::sqrt(v.x * v.x + v.z * v.z);
+  ImGui::Text("feet %.2f %.2f %.2f  %s%s%s", feet.x, feet.y, feet.z,
+              c.grounded() ? "grounded" : "airborne", c.crouched() ? ", crouched" : "",
+              c.flying() ? ", flying (F)" : "");
+  ImGui::Text("speed %.2f m/s (vertical %.2f), slope under feet %.1f deg%s", speed, v.y,
+              static_cast<double>(c.groundSlope()) * 57.29577951308232,
+              c.onSteepSlope() ? " (too steep)" : "");
+  const ControllerStepStats& st = c.lastStepStats();
+  const uint64_t brute = static_cast<uint64_t>(st.queryCount) * s.session->octree.triangleCount();
+  char a[32];
+  ImGui::Text("last step: %u queries, %u of %u nodes visited", st.queryCount,
+              st.queries.nodesVisited, s.session->octree.nodeCount());
+  ImGui::Text("%u triangles tested, brute force: %s", st.queries.trianglesTested,
+              grouped(brute, a));
+  helpMarker("Brute force tests every triangle once per query.");
+  if (s.sim.scripted()) {
+    ImGui::Text("script: %.2f s simulated%s", s.sim.simulatedSeconds(),
+                s.sim.scriptFinished() ? " (finished)" : "");
+  }
+  if (ImGui::TreeNode("parameters")) {
+    bool changed = false;
+    for (const ControllerParamInfo& info : controllerParamInfos()) {
+      if (info.isInteger) continue;  // the octree's own sliders above cover those
+      float* value = &(s.params.*(info.member));
+      char label[64];
+      std::snprintf(label, sizeof label, "%s (%s)", info.name, info.unit);
+      const float before = *value;
+      if (ImGui::SliderFloat(label, value, info.minValue, info.maxValue, "%.3f")) {
+        ControllerParams trial = s.params;
+        std::string error;
+        if (validateParams(trial, &error)) {
+          changed = true;
+        } else {
+          *value = before;  // keep the parameters consistent (e.g. crouch <= height)
+          s.statusLine = error;
+        }
+      }
+      helpMarker(info.help);
+    }
+    if (changed) {
+      c.setParams(s.params);
+      s.clock.setTickHz(s.params.tickHz);
+    }
+    ImGui::TreePop();
+  }
+}
+
 void overlayPanel(DemoState& s) {
   if (!ImGui::CollapsingHeader("Visualization", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::Checkbox("octree boxes (O)", &s.overlay.show);
@@ -106,6 +162,9 @@ void overlayPanel(DemoState& s) {
   ImGui::Checkbox("only nodes in view", &s.overlay.visibleOnly);
   ImGui::SameLine();
   ImGui::Checkbox("leaves only", &s.overlay.leavesOnly);
+  ImGui::Checkbox("character query volume only (Q)", &s.overlay.queryNodes);
+  helpMarker("Nodes whose bounds meet the volume the character's capsule swept this frame "
+             "(where its sweeps and probes search), and the triangles the capsule touches.");
   ImGui::Text("%zu lines", s.lines.lineCount());
 }
 
@@ -138,7 +197,7 @@ void loaderPanel(DemoState& s) {
 void drawPanel(DemoState& s) {
   if (!s.showPanel || !s.session) return;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(450, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("octree-fps", &s.showPanel);
   framePanel(s);
   if (s.loader.busy()) {
@@ -152,13 +211,15 @@ void drawPanel(DemoState& s) {
   }
   octreePanel(s);
   cullingPanel(s);
+  controllerPanel(s);
   overlayPanel(s);
   loaderPanel(s);
   ImGui::Separator();
   if (ImGui::Button("Screenshot (F12)")) s.screenshotRequested = true;
   if (!s.statusLine.empty()) ImGui::TextWrapped("%s", s.statusLine.c_str());
-  ImGui::TextDisabled("WASD move  Space/Ctrl up/down  Shift fast  Tab/click mouse look");
-  ImGui::TextDisabled("O octree  [ ] depths  C cull  V freeze  T wire  H panel  Esc quit");
+  ImGui::TextDisabled("WASD move  Space jump  Shift sprint  Ctrl crouch  F fly  R respawn");
+  ImGui::TextDisabled("Tab/click mouse look  O octree  [ ] depths  Q queries  C cull");
+  ImGui::TextDisabled("V freeze frustum  T wireframe  H panel  F12 screenshot  Esc quit");
   ImGui::End();
 }
 

@@ -12,6 +12,8 @@
 #include "app/fly_camera.h"
 #include "app/level_session.h"
 #include "app/options.h"
+#include "app/simulation.h"
+#include "controller/fixed_step.h"
 #include "culling/draw_ranges.h"
 #include "render/level_renderer.h"
 #include "render/line_renderer.h"
@@ -26,6 +28,7 @@ struct OctreeOverlay {
   int maxDepth = 24;
   bool visibleOnly = true;      // only nodes the culling pass reached
   bool leavesOnly = false;
+  bool queryNodes = false;      // Q: only nodes and triangles near this frame's character queries
 };
 
 struct CullingView {
@@ -44,8 +47,13 @@ struct DemoState {
   OctreeBuildParams octreeParams;
   gl::LevelRenderer renderer;
   gl::LineRenderer lines;
-  FlyCamera camera;
-  float flySpeed = 5.0f;        // metres per second
+  FlyCamera camera;              // follows the character's eye
+  float flySpeed = 5.0f;        // metres per second (kept for overview placement)
+  ControllerParams params;      // live-editable; the controller gets a copy each change
+  Simulation sim;
+  FixedStep clock;
+  bool scriptWritten = false;   // --trace written once the script finished
+  glm::vec3 feetBeforeFrame{0.0f};  // for the query overlay: the volume swept this frame
   bool mouseCaptured = false;
   bool firstMouse = true;
   double lastMouseX = 0.0, lastMouseY = 0.0;

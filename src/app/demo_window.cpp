@@ -47,27 +47,24 @@ void setMouseCapture(DemoState& s, bool captured) {
   glfwSetInputMode(s.window, GLFW_CURSOR, captured ? GLFW_CURSOR_DISABLED : GLFW_CURSOR_NORMAL);
 }
 
-void placeCamera(DemoState& s, bool useOptionCamera) {
+// Puts the character at the spawn point, or flying at --camera's pose on the first level.
+void placeCharacter(DemoState& s, bool useOptionCamera) {
   const Level& level = s.session->level;
-  const glm::vec3 lo = level.boundsMin, hi = level.boundsMax;
-  const glm::vec3 center = 0.5f * (lo + hi);
-  const float diagonal = glm::length(hi - lo);
-  s.flySpeed = std::clamp(diagonal * 0.05f, 2.0f, 200.0f);
+  const float diagonal = glm::length(level.boundsMax - level.boundsMin);
   s.camera.farPlane = std::max(100.0f, diagonal * 2.0f);
+  s.sim.reset(*s.session, s.params);
+  CharacterController& c = s.sim.controller();
+  s.camera.yaw = s.session->spawnYaw;
+  s.camera.pitch = 0.0f;
   if (useOptionCamera && s.options.camera) {
-    s.camera.position = s.options.camera->position;
     s.camera.yaw = s.options.camera->yawDegrees * kDegToRad;
     s.camera.pitch = s.options.camera->pitchDegrees * kDegToRad;
-  } else if (level.spawn) {
-    s.camera.position = *level.spawn + glm::vec3(0.0f, 1.65f, 0.0f);
-    s.camera.yaw = level.spawnYaw;
-    s.camera.pitch = -0.15f;
-  } else {
-    // An overview from a raised corner, looking at the middle of the level.
-    s.camera.position = center + glm::vec3(0.35f, 0.3f, 0.35f) * (hi - lo) +
-                        glm::vec3(0.0f, 0.1f * diagonal, 0.0f);
-    s.camera.lookAt(center);
+    c.setFlying(true);
+    c.teleport(s.options.camera->position - glm::vec3(0.0f, s.params.eyeHeight, 0.0f),
+               s.camera.yaw);
   }
+  s.camera.position = c.eye();
+  s.clock = FixedStep(s.params.tickHz);
 }
 
 // Adopts a freshly built session: GL upload, camera, UI lists.
@@ -80,7 +77,7 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
     s.overlay.maxDepth = std::min(s.overlay.maxDepth, s.options.overlayDepths->second);
   }
   s.overlay.minDepth = std::min(s.overlay.minDepth, s.overlay.maxDepth);
-  placeCamera(s, useOptionCamera);
+  placeCharacter(s, useOptionCamera);
   rememberRecentFile(s.recentFiles, s.session->level.path);
   std::snprintf(s.pathField.data(), s.pathField.size(), "%s", s.session->level.path.c_str());
 }
@@ -100,7 +97,8 @@ void pollLoader(DemoState& s) {
   adoptSession(s, std::move(result->session), false);
 }
 
-void handleInput(DemoState& s, float dt) {
+// Mouse look, and the keys held now as the character's input.
+CharacterInput readInput(DemoState& s) {
   GLFWwindow* w = s.window;
   if (s.mouseCaptured) {
     double x = 0.0, y = 0.0;
@@ -113,17 +111,42 @@ void handleInput(DemoState& s, float dt) {
     s.lastMouseX = x;
     s.lastMouseY = y;
   }
-  if (ImGui::GetIO().WantCaptureKeyboard) return;
-  glm::vec3 move(0.0f);
-  if (glfwGetKey(w, GLFW_KEY_W) == GLFW_PRESS) move += s.camera.forward();
-  if (glfwGetKey(w, GLFW_KEY_S) == GLFW_PRESS) move -= s.camera.forward();
-  if (glfwGetKey(w, GLFW_KEY_D) == GLFW_PRESS) move += s.camera.right();
-  if (glfwGetKey(w, GLFW_KEY_A) == GLFW_PRESS) move -= s.camera.right();
-  if (glfwGetKey(w, GLFW_KEY_SPACE) == GLFW_PRESS) move.y += 1.0f;
-  if (glfwGetKey(w, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS) move.y -= 1.0f;
-  const float speed =
-      s.flySpeed * (glfwGetKey(w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ? 4.0f : 1.0f);
-  if (glm::dot(move, move) > 0.0f) s.camera.position += glm::normalize(move) * speed * dt;
+  CharacterInput in;
+  in.yaw = s.camera.yaw;
+  in.pitch = s.camera.pitch;
+  if (ImGui::GetIO().WantCaptureKeyboard) return in;
+  const auto down = [w](int key) { return glfwGetKey(w, key) == GLFW_PRESS; };
+  in.forward = down(GLFW_KEY_W);
+  in.back = down(GLFW_KEY_S);
+  in.left = down(GLFW_KEY_A);
+  in.right = down(GLFW_KEY_D);
+  in.jump = down(GLFW_KEY_SPACE);
+  in.sprint = down(GLFW_KEY_LEFT_SHIFT) || down(GLFW_KEY_RIGHT_SHIFT);
+  in.crouch = down(GLFW_KEY_LEFT_CONTROL) || down(GLFW_KEY_RIGHT_CONTROL);
+  return in;
+}
+
+// Runs the fixed steps due this frame and places the camera at the interpolated eye.
+void simulate(DemoState& s, float frameSeconds) {
+  const CharacterInput live = readInput(s);
+  s.feetBeforeFrame = s.sim.controller().feet();
+  float alpha = 1.0f;
+  uint32_t steps = 0;
+  if (s.sim.scripted()) {
+    // A script runs a fixed number of steps per frame (60 frames per simulated second) so a
+    // windowed replay matches the headless one step for step, however slow the frames are.
+    steps = static_cast<uint32_t>(std::ceil(s.params.tickHz / 60.0f));
+  } else {
+    steps = s.clock.advance(frameSeconds);
+    alpha = s.clock.alpha();
+  }
+  for (uint32_t i = 0; i < steps; ++i) s.sim.step(*s.session, live);
+  const CharacterController& c = s.sim.controller();
+  if (s.sim.scripted()) {
+    s.camera.yaw = c.yaw();
+    s.camera.pitch = c.pitch();
+  }
+  s.camera.position = c.interpolatedEye(alpha);
 }
 
 void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
@@ -155,6 +178,11 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
       if (s->culling.frozen) s->culling.frozenViewProj = s->culling.cullViewProj;
       break;
     case GLFW_KEY_T: s->wireframe = !s->wireframe; break;
+    case GLFW_KEY_F: s->sim.controller().setFlying(!s->sim.controller().flying()); break;
+    case GLFW_KEY_Q: s->overlay.queryNodes = !s->overlay.queryNodes; break;
+    case GLFW_KEY_R:
+      if (s->session && !s->sim.scripted()) placeCharacter(*s, false);
+      break;
     case GLFW_KEY_H: s->showPanel = !s->showPanel; break;
     case GLFW_KEY_F12: s->screenshotRequested = true; break;
     default: break;
@@ -287,6 +315,16 @@ int runWindowed(const DemoOptions& options) {
     s.recentFiles = loadRecentFiles();
     s.assetLevels = findLevelFiles(std::filesystem::path(defaultLevelPath()).parent_path().string());
     adoptSession(s, std::move(first), true);
+    if (!options.scriptPath.empty()) {
+      const auto script = loadScriptFor(options.scriptPath, *s.session, &s.params, &error);
+      if (!script) {
+        std::fprintf(stderr, "error: %s\n", error.c_str());
+        status = 2;
+      } else {
+        s.renderer.setDrawOrder(s.session->level, s.session->drawRanges.drawOrder());
+        s.sim.attachScript(*s.session, *script, s.params, !options.tracePath.empty());
+      }
+    }
   }
 
   glEnable(GL_DEPTH_TEST);
@@ -314,7 +352,7 @@ int runWindowed(const DemoOptions& options) {
     ImGui::NewFrame();
 
     const auto cpuStart = std::chrono::steady_clock::now();
-    handleInput(s, dt);
+    simulate(s, dt);
     int fbw = 0, fbh = 0;
     glfwGetFramebufferSize(s.window, &fbw, &fbh);
     const float aspect = fbh > 0 ? static_cast<float>(fbw) / static_cast<float>(fbh) : 1.0f;
@@ -352,7 +390,16 @@ int runWindowed(const DemoOptions& options) {
     gl::checkErrors("frame");
 
     ++frame;
-    const bool lastFrame = options.frames > 0 && frame >= options.frames;
+    bool lastFrame = options.frames > 0 && frame >= options.frames;
+    if (s.sim.scriptFinished() && !s.scriptWritten) {
+      // The script is over: write its trace; without --frames the demo quits here.
+      s.scriptWritten = true;
+      if (!options.tracePath.empty() && !writeTextFile(options.tracePath, s.sim.traceCsv(), &error)) {
+        std::fprintf(stderr, "error: %s\n", error.c_str());
+        status = 1;
+      }
+      if (options.frames == 0) lastFrame = true;
+    }
     if (s.screenshotRequested || (lastFrame && !options.screenshotPath.empty())) {
       const std::string path = (lastFrame && !options.screenshotPath.empty())
                                    ? options.screenshotPath
@@ -376,6 +423,8 @@ int runWindowed(const DemoOptions& options) {
     stats["level"] = levelStats(*s.session);
     stats["octree"] = octreeStats(*s.session);
     stats["culling"] = cullingStats(s);
+    stats["controller"] =
+        controllerStats(s.sim.controller(), s.sim.steps(), s.sim.simulatedSeconds());
     stats["run"] = {{"mode", "window"},
                     {"frames", frame},
                     {"mean_frame_ms", frame > 0 ? totalMs / frame : 0.0},

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "level/level_loader.h"
+#include "level/spawn_search.h"
 
 namespace ofps::app {
 
@@ -70,6 +71,9 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
     progress->stage.store("building octree");
   }
   if (!session->rebuildOctree(octreeParams, error)) return nullptr;
+  bool fallback = false;
+  session->spawn = resolveSpawn(level, session->octree, &session->spawnYaw, {}, &fallback);
+  session->spawnSource = level.spawn ? "node " + level.spawnSource : (fallback ? "fallback" : "search");
   const auto end = std::chrono::steady_clock::now();
   session->loadMs = std::chrono::duration<double, std::milli>(end - start).count();
   if (progress != nullptr) {

@@ -22,6 +22,11 @@ struct LevelSession {
   DrawRanges drawRanges;
   std::vector<uint8_t> drawn;  // per original triangle: 1 when its mesh is visible
   double loadMs = 0.0;
+  // Where the character starts: the level's spawn node, else a spot found by casting down over
+  // the level (spawn_search.h). Feet position, world space; yaw in radians.
+  glm::vec3 spawn{0.0f};
+  float spawnYaw = 0.0f;
+  std::string spawnSource;     // "node NAME", "search" or "fallback"
 
   // Rebuilds the octree with new parameters (the slider path) and the draw ranges after it.
   // Returns false with *error when the build fails (the previous octree is then empty).

@@ -74,6 +74,9 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   std::string overlay;
   cli.add_option("--octree-overlay", overlay, "Show octree boxes of depths MIN:MAX (e.g. 2:5)");
   cli.add_flag("--no-panel", o.hidePanel, "Hide the ImGui panel (H toggles it)");
+  cli.add_option("--script", o.scriptPath,
+                 "Drive the character with an input script (SCRIPT.md); quits at its end");
+  cli.add_option("--trace", o.tracePath, "Write the character's state after every step (CSV)");
 
   try {
     cli.parse(argc, argv);
@@ -111,6 +114,11 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
       return std::nullopt;
     }
     o.overlayDepths = std::make_pair(lo, hi);
+  }
+  if (!o.tracePath.empty() && o.scriptPath.empty()) {
+    std::fprintf(stderr, "octree_demo: --trace needs --script (the trace records a scripted run)\n");
+    *exitCode = 2;
+    return std::nullopt;
   }
   if (o.levelPath.empty()) o.levelPath = defaultLevelPath();
   return o;

@@ -29,6 +29,8 @@ struct DemoOptions {
   std::optional<CameraPose> camera; // --camera X,Y,Z,YAW,PITCH
   std::optional<std::pair<int, int>> overlayDepths;  // --octree-overlay MIN:MAX (shows boxes)
   bool hidePanel = false;           // --no-panel
+  std::string scriptPath;           // --script FILE (../shared/controller/SCRIPT.md)
+  std::string tracePath;            // --trace OUT.csv
 };
 
 // Default level: assets/arena.glb from the source tree (or $OCTREE_FPS_ASSET_DIR).

@@ -13,11 +13,9 @@ nlohmann::json levelStats(const LevelSession& session) {
   j["bounds"] = {{l.boundsMin.x, l.boundsMin.y, l.boundsMin.z},
                  {l.boundsMax.x, l.boundsMax.y, l.boundsMax.z}};
   j["load_ms"] = session.loadMs;
-  if (l.spawn) {
-    j["spawn"] = {l.spawn->x, l.spawn->y, l.spawn->z};
-  } else {
-    j["spawn"] = nullptr;
-  }
+  j["spawn"] = {session.spawn.x, session.spawn.y, session.spawn.z};
+  j["spawn_source"] = session.spawnSource;
+  j["kill_plane_y"] = killPlaneY(l);
   return j;
 }
 
@@ -34,6 +32,21 @@ nlohmann::json octreeStats(const LevelSession& session) {
           {"degenerate_triangles", r.degenerateTriangles},
           {"trianglesPerLeaf", session.octree.params().trianglesPerLeaf},
           {"maxLevel", session.octree.params().maxLevel}};
+}
+
+nlohmann::json controllerStats(const CharacterController& c, uint64_t steps, double seconds) {
+  const ControllerStepStats& st = c.lastStepStats();
+  return {{"feet", {c.feet().x, c.feet().y, c.feet().z}},
+          {"velocity", {c.velocity().x, c.velocity().y, c.velocity().z}},
+          {"grounded", c.grounded()},
+          {"crouched", c.crouched()},
+          {"flying", c.flying()},
+          {"ground_slope_deg", c.groundSlope() * 57.29577951308232f},
+          {"steps", steps},
+          {"simulated_s", seconds},
+          {"last_step", {{"queries", st.queryCount},
+                         {"nodes_visited", st.queries.nodesVisited},
+                         {"triangles_tested", st.queries.trianglesTested}}}};
 }
 
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error) {

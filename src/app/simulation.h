@@ -1,0 +1,59 @@
+#pragma once
+// The demo's character simulation, shared by the windowed and headless paths: a controller on
+// the session's octree, driven either by a script (--script, SCRIPT.md) or by live input, with
+// the trace (--trace) collected as it runs. The math is all in src/controller; this only wires
+// a level session, parameters and output files together.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "app/level_session.h"
+#include "controller/character_controller.h"
+#include "controller/controller_params.h"
+#include "controller/script.h"
+#include "controller/script_runner.h"
+
+namespace ofps::app {
+
+class Simulation {
+ public:
+  // Spawns at the session's spawn point (resolved when the level loaded).
+  void reset(const LevelSession& session, const ControllerParams& params);
+  // Attaches a parsed script: its `set` lines were applied to params by the caller; spawn and
+  // events come from the script. The trace starts with the t = 0 row.
+  void attachScript(const LevelSession& session, const Script& script,
+                    const ControllerParams& params, bool recordTrace);
+
+  bool scripted() const { return runner_ != nullptr; }
+  bool scriptFinished() const { return runner_ && runner_->finished(); }
+  // One fixed step: the script's input when scripted, else `liveInput`.
+  void step(const LevelSession& session, const CharacterInput& liveInput);
+
+  CharacterController& controller() { return runner_ ? runner_->controller() : controller_; }
+  const CharacterController& controller() const {
+    return runner_ ? runner_->controller() : controller_;
+  }
+  const CharacterInput& lastInput() const { return runner_ ? runner_->lastInput() : lastInput_; }
+  const std::string& traceCsv() const { return trace_; }
+  uint64_t steps() const { return steps_; }
+  double simulatedSeconds() const;
+
+ private:
+  CharacterController controller_;
+  CharacterInput lastInput_;
+  std::unique_ptr<ScriptRunner> runner_;
+  std::string trace_;
+  bool recordTrace_ = false;
+  uint64_t steps_ = 0;
+};
+
+// Reads --script, applies its `set` lines to *ioParams and rebuilds the session's octree when
+// triangles_per_leaf / max_level changed. Returns the script, or nullopt with *error naming the
+// file and line (the demo then exits with status 2).
+std::optional<Script> loadScriptFor(const std::string& path, LevelSession& session,
+                                    ControllerParams* ioParams, std::string* error);
+
+// Writes text to a file; false with *error naming the file.
+bool writeTextFile(const std::string& path, const std::string& text, std::string* error);
+
+}  // namespace ofps::app
