@@ -1,0 +1,176 @@
+// Soak test: a long random walk (random keys and turns, 100,000 fixed steps = 833 s of play at
+// 120 Hz) on each real level of ../shared/levels. The character never leaves the level's bounds
+// except by falling below them into a pit (which respawns it at the kill plane), and never ends a
+// step inside geometry: checked every step with the octree's capsule overlap (capsule radius less
+// the skin), and every 100th step also with the brute-force oracle, which must agree.
+// Meaningfulness checks: the walk covered ground, was grounded much of the time, and jumped.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "controller/character_controller.h"
+#include "geometry/obj_reader.h"
+#include "spatial/brute_force.h"
+#include "support/test_paths.h"
+
+namespace ofps::test {
+namespace {
+
+constexpr uint32_t kSoakSteps = 100000;
+constexpr uint32_t kOracleEvery = 100;
+
+struct SoakLevel {
+  const char* path;
+  bool quakeUnits;  // Z-up inches: (x, y, z) -> (x s, z s, -y s), s = 0.0254
+};
+
+// A spawn point inside the level: walkable floor found by rays straight down, with room for the
+// standing capsule, scored by how many of 8 probe rays from the eye hit the level (an enclosed
+// spot, not the roof of the world). Deterministic (fixed seed).
+bool findSpawn(const Octree& o, const ControllerParams& p, glm::vec3& outFeet) {
+  const Aabb b = o.bounds();
+  std::mt19937 rng(1234);
+  std::uniform_real_distribution<float> ux(b.min.x, b.max.x), uz(b.min.z, b.max.z);
+  int bestScore = -1;
+  for (int column = 0; column < 2000 && bestScore < 8; ++column) {
+    glm::vec3 origin(ux(rng), b.max.y + 1.0f, uz(rng));
+    for (int hitNo = 0; hitNo < 16; ++hitNo) {
+      RayHit hit;
+      if (!o.raycast(origin, {0.0f, -1.0f, 0.0f}, b.max.y - b.min.y + 2.0f, kOctreeAllLayers,
+                     hit)) {
+        break;
+      }
+      origin = hit.point - glm::vec3(0.0f, 0.01f, 0.0f);
+      if (hit.normal.y < 0.8f) continue;
+      const glm::vec3 feet = hit.point + glm::vec3(0.0f, 0.05f, 0.0f);
+      const glm::vec3 a = feet + glm::vec3(0.0f, p.radius, 0.0f);
+      const glm::vec3 c = feet + glm::vec3(0.0f, p.height - p.radius, 0.0f);
+      if (o.collectCapsule(a, c, p.radius + 0.02f, kOctreeAllLayers, {}) > 0) continue;
+      const glm::vec3 eye = feet + glm::vec3(0.0f, p.eyeHeight, 0.0f);
+      int score = 0;
+      for (int k = 0; k < 8; ++k) {
+        const float ang = 0.785398f * float(k);
+        const glm::vec3 dir(std::cos(ang), k % 2 ? 0.7f : 0.0f, std::sin(ang));
+        score += o.rayAny(eye, dir, 200.0f, kOctreeAllLayers) ? 1 : 0;
+      }
+      if (score > bestScore) {
+        bestScore = score;
+        outFeet = feet;
+      }
+    }
+  }
+  return bestScore >= 7;
+}
+
+void soak(const SoakLevel& lv) {
+  const std::string path = sharedPath(lv.path);
+  if (!fileExists(path)) GTEST_SKIP() << "missing " << path;
+  ObjReadResult obj = readObj(path);
+  ASSERT_TRUE(obj.ok) << obj.error;
+  if (lv.quakeUnits) {
+    constexpr float s = 0.0254f;
+    for (glm::vec3& v : obj.mesh.positions) v = glm::vec3(v.x * s, v.z * s, -v.y * s);
+  }
+  ControllerParams params;
+  Octree octree;
+  const OctreeBuildReport rep =
+      octree.build(obj.mesh.positions, obj.mesh.indices, {}, params.octreeBuildParams());
+  ASSERT_TRUE(rep.ok) << rep.error;
+  const BruteForce brute = BruteForce::fromIndexed(obj.mesh.positions, obj.mesh.indices);
+  const Aabb bounds = octree.bounds();
+
+  glm::vec3 spawn;
+  ASSERT_TRUE(findSpawn(octree, params, spawn)) << "no enclosed spawn found";
+  CharacterController ctrl(params);
+  const float killY = bounds.min.y - 50.0f;
+  ctrl.setSpawn(spawn, 0.0f);
+  ctrl.setKillPlaneY(killY);
+  ctrl.teleport(spawn, 0.0f);
+
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+  CharacterInput in;
+  float turnRate = 0.0f;  // rad/s
+  const float dt = params.tickSeconds();
+  const float slack = params.radius + 0.1f;
+  uint32_t grounded = 0, jumps = 0, respawns = 0, outside = 0, inside = 0, oracleChecks = 0;
+  uint32_t oracleMismatches = 0;
+  std::set<std::pair<int, int>> cells;  // 2 m cells visited
+  std::vector<uint32_t> scratch(64);
+  std::vector<uint32_t> bruteOut;
+  const auto t0 = std::chrono::steady_clock::now();
+  double stepSeconds = 0.0;
+  for (uint32_t i = 0; i < kSoakSteps; ++i) {
+    if (i % 30 == 0) {  // new keys every quarter second
+      in.forward = u01(rng) < 0.7f;
+      in.back = !in.forward && u01(rng) < 0.3f;
+      in.left = u01(rng) < 0.2f;
+      in.right = !in.left && u01(rng) < 0.2f;
+      in.sprint = u01(rng) < 0.4f;
+      in.crouch = u01(rng) < 0.08f;
+      turnRate = (u01(rng) - 0.5f) * 6.0f;
+    }
+    in.jump = u01(rng) < 0.01f;  // taps
+    in.yaw += turnRate * dt;
+    in.pitch = 0.0f;
+    const auto s0 = std::chrono::steady_clock::now();
+    ctrl.step(octree, in, dt);
+    stepSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+
+    const glm::vec3 f = ctrl.feet();
+    grounded += ctrl.grounded() ? 1 : 0;
+    jumps += ctrl.velocity().y > 0.9f * params.jumpSpeed ? 1 : 0;
+    respawns += ctrl.respawned() ? 1 : 0;
+    cells.insert({int(std::floor(f.x / 2.0f)), int(std::floor(f.z / 2.0f))});
+    // Inside the bounds, unless falling below them toward the kill plane.
+    const bool inBounds = f.x >= bounds.min.x - slack && f.x <= bounds.max.x + slack &&
+                          f.z >= bounds.min.z - slack && f.z <= bounds.max.z + slack &&
+                          f.y <= bounds.max.y + 2.0f;
+    if (!inBounds && !(f.y < bounds.min.y && f.y >= killY)) {
+      if (++outside <= 5) {
+        ADD_FAILURE() << "step " << i << ": feet (" << f.x << ", " << f.y << ", " << f.z
+                      << ") left the level's bounds";
+      }
+    }
+    glm::vec3 a, b;
+    ctrl.capsule(a, b);
+    const float r = params.radius - params.skin;
+    const uint32_t n = octree.collectCapsule(a, b, r, kOctreeAllLayers, scratch);
+    if (n > 0 && ++inside <= 5) {
+      ADD_FAILURE() << "step " << i << ": capsule inside geometry by more than the skin at ("
+                    << f.x << ", " << f.y << ", " << f.z << "), " << n << " triangles";
+    }
+    if (i % kOracleEvery == 0) {
+      ++oracleChecks;
+      if (brute.overlapCapsule(a, b, r, kOctreeAllLayers, bruteOut) != n) ++oracleMismatches;
+    }
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("[soak] %s: %u tris, %u steps, mean step %.2f us, wall %.2f s, grounded %.0f%%, "
+              "cells %zu, jumps %u, respawns %u\n",
+              lv.path, octree.triangleCount(), kSoakSteps, 1e6 * stepSeconds / kSoakSteps, wall,
+              100.0 * grounded / kSoakSteps, cells.size(), jumps, respawns);
+  EXPECT_EQ(outside, 0u);
+  EXPECT_EQ(inside, 0u);
+  EXPECT_EQ(oracleMismatches, 0u) << "octree and brute-force capsule overlap disagree";
+  // Meaningful: it went places, stood on ground, jumped.
+  EXPECT_GT(cells.size(), 20u);
+  EXPECT_GT(grounded, kSoakSteps / 4);
+  EXPECT_GT(jumps, 50u);
+  EXPECT_EQ(oracleChecks, kSoakSteps / kOracleEvery);
+}
+
+TEST(ControllerSoak, CollisionWorld) { soak({"levels/collision-world/collision-world.obj", false}); }
+TEST(ControllerSoak, OaDm1) { soak({"levels/oa_dm1/oa_dm1.obj", true}); }
+TEST(ControllerSoak, OaDm5) { soak({"levels/oa_dm5/oa_dm5.obj", true}); }
+
+}  // namespace
+}  // namespace ofps::test
