@@ -801,6 +801,11 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
         contains(why, "file is too small")) {
       return fail(std::move(result), path + ": no triangles in the file (Assimp: " + why + ")");
     }
+    if (contains(why, "No suitable reader found") && (ext == "glb" || ext == "gltf")) {
+      return fail(std::move(result),
+                  path + ": corrupt glTF: Assimp's glTF importer does not recognise the content"
+                         " (damaged or invalid JSON" + std::string(ext == "glb" ? " chunk" : "") + "?)");
+    }
     if (contains(why, "No suitable reader found")) {
       return fail(std::move(result),
                   path + ": not a level format Assimp 5.2 can read, or the file is damaged so"
