@@ -1,0 +1,120 @@
+// Micro-benchmark of the CPU side of one demo frame (issue 6 goal: under 1 ms on the largest
+// real level): the fixed controller steps due in a 60 Hz frame at 120 Hz (two), the octree
+// frustum culling pass with plane masking, and building the merged draw-run list. Each
+// iteration moves the camera to the next of 256 pre-chosen poses at eye height inside the level,
+// so visible sets vary as in play. Counters: nodes visited, runs and triangles drawn per frame.
+//
+// Levels: the shared canonical OBJs (Quake ones converted to Y-up metres); ons-reborn, the
+// largest, when LEVELS_CACHE (default /work/levels-cache) holds it (see bench/README.md).
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <glm/ext/matrix_clip_space.hpp>
+#include <glm/ext/matrix_transform.hpp>
+
+#include "controller/character_controller.h"
+#include "culling/draw_ranges.h"
+#include "geometry/obj_reader.h"
+#include "spatial/octree.h"
+
+namespace {
+
+struct FrameLevel {
+  bool ok = false;
+  ofps::Octree octree;
+  ofps::DrawRanges ranges;
+  std::vector<glm::mat4> viewProj;  // camera poses
+  std::vector<glm::vec3> feet;      // a walkable spot under each pose (controller start)
+};
+
+std::string levelPath(const std::string& name) {
+  if (name == "ons-reborn") {
+    const char* cache = std::getenv("LEVELS_CACHE");
+    return std::string(cache != nullptr ? cache : "/work/levels-cache") + "/ons-reborn/ons-reborn.obj";
+  }
+  return std::string(OCTREE_FPS_SHARED_DIR) + "/levels/" + name + "/" + name + ".obj";
+}
+
+FrameLevel& load(const std::string& name) {
+  static std::map<std::string, FrameLevel> cache;
+  auto [it, inserted] = cache.try_emplace(name);
+  FrameLevel& L = it->second;
+  if (!inserted) return L;
+  ofps::ObjReadResult obj = ofps::readObj(levelPath(name));
+  if (!obj.ok) return L;
+  if (name != "collision-world") {  // Quake units, Z up -> metres, Y up
+    for (glm::vec3& v : obj.mesh.positions) v = glm::vec3(v.x, v.z, -v.y) * 0.0254f;
+  }
+  if (!L.octree.build(obj.mesh.positions, obj.mesh.indices).ok) return L;
+  L.ranges.build(L.octree, {});
+  // Camera poses: downward rays onto floors, eye 1.65 m above, random yaw, slight pitch.
+  const ofps::Aabb b = L.octree.bounds();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> ux(b.min.x, b.max.x), uz(b.min.z, b.max.z),
+      yaw(0.0f, 6.2831853f), pitch(-0.3f, 0.2f);
+  for (int tries = 0; tries < 20000 && L.viewProj.size() < 256; ++tries) {
+    ofps::RayHit hit;
+    const glm::vec3 origin(ux(rng), b.max.y - 0.01f, uz(rng));
+    if (!L.octree.raycast(origin, {0.0f, -1.0f, 0.0f}, b.max.y - b.min.y, ~0u, hit)) continue;
+    if (hit.normal.y < 0.7f || hit.point.y > b.max.y - 5.0f) continue;  // skip sky lids
+    const glm::vec3 eye = hit.point + glm::vec3(0.0f, 1.65f, 0.0f);
+    const float y = yaw(rng), p = pitch(rng);
+    const glm::vec3 fwd(-std::sin(y) * std::cos(p), std::sin(p), -std::cos(y) * std::cos(p));
+    L.viewProj.push_back(glm::perspective(1.2f, 16.0f / 9.0f, 0.05f, 5000.0f) *
+                         glm::lookAt(eye, eye + fwd, glm::vec3(0.0f, 1.0f, 0.0f)));
+    L.feet.push_back(hit.point + glm::vec3(0.0f, 0.05f, 0.0f));
+  }
+  L.ok = !L.viewProj.empty();
+  return L;
+}
+
+void BM_FrameCpu(benchmark::State& state, const std::string& name) {
+  FrameLevel& L = load(name);
+  if (!L.ok) {
+    state.SkipWithError(("level not available: " + levelPath(name)).c_str());
+    return;
+  }
+  ofps::CharacterController controller;
+  ofps::CharacterInput input;
+  input.forward = true;
+  ofps::DrawRunList runs;
+  size_t pose = 0;
+  uint64_t nodes = 0, ranges = 0, triangles = 0, frames = 0;
+  for (auto _ : state) {
+    if (frames % 64 == 0) controller.teleport(L.feet[pose], 0.0f);  // keep walking somewhere new
+    input.yaw += 0.01f;
+    const float dt = controller.params().tickSeconds();
+    controller.step(L.octree, input, dt);
+    controller.step(L.octree, input, dt);
+    ofps::CullStats stats;
+    L.ranges.cull(L.octree, ofps::Frustum::fromViewProjection(L.viewProj[pose]), &runs, &stats);
+    benchmark::DoNotOptimize(runs.first.data());
+    nodes += stats.nodesVisited;
+    ranges += runs.first.size();
+    triangles += runs.triangles;
+    ++frames;
+    pose = (pose + 1) % L.viewProj.size();
+  }
+  const double f = frames > 0 ? static_cast<double>(frames) : 1.0;
+  state.counters["nodes_visited"] = static_cast<double>(nodes) / f;
+  state.counters["nodes_total"] = L.octree.nodeCount();
+  state.counters["runs"] = static_cast<double>(ranges) / f;
+  state.counters["tris_drawn"] = static_cast<double>(triangles) / f;
+  state.counters["tris_total"] = L.ranges.drawnTriangles();
+}
+
+BENCHMARK_CAPTURE(BM_FrameCpu, collision_world, std::string("collision-world"))
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FrameCpu, oa_dm1, std::string("oa_dm1"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FrameCpu, oa_dm5, std::string("oa_dm5"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FrameCpu, ons_reborn, std::string("ons-reborn"))
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace
