@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <glm/geometric.hpp>
 
@@ -70,12 +71,14 @@ inline bool isDegenerateTriangle(const Triangle& tri) {
   return shortest == 0.0 || !(n2 > 1e-14 * (longest * middle));
 }
 
-inline glm::vec3 closestPointOnTriangle(const glm::vec3& p, const Triangle& tri) {
-  using detail::dot3;
+namespace detail {
+// closestPointOnTriangle with the degeneracy test done by the caller (once per triangle).
+inline glm::vec3 closestPointOnTriangleImpl(const glm::vec3& p, const Triangle& tri,
+                                            bool degenerate) {
   const glm::vec3& a = tri.v0;
   const glm::vec3& b = tri.v1;
   const glm::vec3& c = tri.v2;
-  if (isDegenerateTriangle(tri)) {
+  if (degenerate) {
     // A segment or a point: the nearest of the three edges' nearest points.
     const glm::vec3 p0 = detail::closestPointOnSegment(p, a, b);
     const glm::vec3 p1 = detail::closestPointOnSegment(p, b, c);
@@ -116,6 +119,11 @@ inline glm::vec3 closestPointOnTriangle(const glm::vec3& p, const Triangle& tri)
   const float nn = dot3(n, n);
   if (!(nn > 0.0f)) return a;  // unreachable for a non-degenerate triangle
   return p - n * (dot3(n, ap) / nn);
+}
+}  // namespace detail
+
+inline glm::vec3 closestPointOnTriangle(const glm::vec3& p, const Triangle& tri) {
+  return detail::closestPointOnTriangleImpl(p, tri, isDegenerateTriangle(tri));
 }
 
 inline float closestPointsSegmentSegment(const glm::vec3& p1, const glm::vec3& q1,
@@ -158,48 +166,36 @@ inline float closestPointsSegmentSegment(const glm::vec3& p1, const glm::vec3& q
   return detail::lengthSq(outOnFirst - outOnSecond);
 }
 
-inline float closestPointsSegmentTriangle(const glm::vec3& p, const glm::vec3& q,
-                                          const Triangle& tri, glm::vec3& outOnSegment,
-                                          glm::vec3& outOnTriangle) {
-  using detail::cross3;
-  using detail::dot3;
+namespace detail {
+// The part of the segment-triangle distance that does not involve the segment's endpoints:
+// 0 when the segment crosses the face (outPoint = the crossing), else the smallest squared
+// distance between the segment and the triangle's edges.
+inline float segmentTriangleInterior(const glm::vec3& p, const glm::vec3& q, const Triangle& tri,
+                                     bool degenerate, glm::vec3& outOnSegment,
+                                     glm::vec3& outOnTriangle) {
   const glm::vec3& a = tri.v0;
   const glm::vec3& b = tri.v1;
   const glm::vec3& c = tri.v2;
-  if (!isDegenerateTriangle(tri)) {
+  if (!degenerate) {
     // Does the segment cross or touch the face? Plane straddle, then the three signed volumes
     // of the line against the edges (all of one sign or zero: the line meets the closed
-    // triangle). A segment lying in the plane is left to the edge/endpoint tests below.
+    // triangle). A segment lying in the plane is left to the edge/endpoint tests.
     const glm::vec3 n = cross3(b - a, c - a);
     const float dp = dot3(n, p - a), dq = dot3(n, q - a);
     if (((dp <= 0.0f && dq >= 0.0f) || (dp >= 0.0f && dq <= 0.0f)) && !(dp == 0.0f && dq == 0.0f)) {
       const glm::vec3 pq = q - p;
-      // Scalar triple products [pq, v_i - p, v_j - p] as Plücker-style sums.
       const float u = dot3(pq, cross3(c - p, b - p));
       const float v = dot3(pq, cross3(a - p, c - p));
       const float w = dot3(pq, cross3(b - p, a - p));
       if ((u >= 0.0f && v >= 0.0f && w >= 0.0f) || (u <= 0.0f && v <= 0.0f && w <= 0.0f)) {
-        const float t = dp / (dp - dq);
-        const glm::vec3 x = p + pq * t;
+        const glm::vec3 x = p + pq * (dp / (dp - dq));
         outOnSegment = x;
         outOnTriangle = x;
         return 0.0f;
       }
     }
   }
-  // Otherwise the closest pair involves a segment endpoint or a triangle edge.
-  glm::vec3 bestSeg = p;
-  glm::vec3 bestTri = closestPointOnTriangle(p, tri);
-  float best = detail::lengthSq(bestSeg - bestTri);
-  {
-    const glm::vec3 ct = closestPointOnTriangle(q, tri);
-    const float d = detail::lengthSq(q - ct);
-    if (d < best) {
-      best = d;
-      bestSeg = q;
-      bestTri = ct;
-    }
-  }
+  float best = std::numeric_limits<float>::infinity();
   const glm::vec3* verts[3] = {&a, &b, &c};
   for (int i = 0; i < 3; ++i) {
     float s, t;
@@ -207,9 +203,40 @@ inline float closestPointsSegmentTriangle(const glm::vec3& p, const glm::vec3& q
     const float d = closestPointsSegmentSegment(p, q, *verts[i], *verts[(i + 1) % 3], s, t, c1, c2);
     if (d < best) {
       best = d;
-      bestSeg = c1;
-      bestTri = c2;
+      outOnSegment = c1;
+      outOnTriangle = c2;
     }
+  }
+  return best;
+}
+}  // namespace detail
+
+inline float closestPointsSegmentTriangle(const glm::vec3& p, const glm::vec3& q,
+                                          const Triangle& tri, glm::vec3& outOnSegment,
+                                          glm::vec3& outOnTriangle) {
+  const bool degenerate = isDegenerateTriangle(tri);
+  glm::vec3 segPt, triPt;
+  const float inner = detail::segmentTriangleInterior(p, q, tri, degenerate, segPt, triPt);
+  if (inner == 0.0f) {
+    outOnSegment = segPt;
+    outOnTriangle = triPt;
+    return 0.0f;
+  }
+  // Endpoints first (so ties keep an endpoint), then the edges.
+  glm::vec3 bestSeg = p;
+  glm::vec3 bestTri = detail::closestPointOnTriangleImpl(p, tri, degenerate);
+  float best = detail::lengthSq(bestSeg - bestTri);
+  const glm::vec3 cq = detail::closestPointOnTriangleImpl(q, tri, degenerate);
+  const float dq = detail::lengthSq(q - cq);
+  if (dq < best) {
+    best = dq;
+    bestSeg = q;
+    bestTri = cq;
+  }
+  if (inner < best) {
+    best = inner;
+    bestSeg = segPt;
+    bestTri = triPt;
   }
   outOnSegment = bestSeg;
   outOnTriangle = bestTri;
@@ -263,14 +290,15 @@ OFPS_FORCE_INLINE bool sphereOverlapsTriangle(const glm::vec3& center, float rad
 
 OFPS_FORCE_INLINE bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b,
                                                float radius, const Triangle& tri) {
-  // (No plane-distance reject: on slivers the float normal is too inaccurate to decide by it.
-  // The octree's loops reject by bounding boxes first.)
-  // Early accepts: an end sphere touches (the same closest-point test the distance uses).
+  // The same quantities as closestPointsSegmentTriangle, with early accepts. (No plane-distance
+  // reject: on slivers the float normal is too inaccurate to decide by it; the octree's loops
+  // reject by bounding boxes first.)
+  const bool degenerate = isDegenerateTriangle(tri);
   const float r2 = radius * radius;
-  if (detail::lengthSq(a - closestPointOnTriangle(a, tri)) <= r2) return true;
-  if (detail::lengthSq(b - closestPointOnTriangle(b, tri)) <= r2) return true;
+  if (detail::lengthSq(a - detail::closestPointOnTriangleImpl(a, tri, degenerate)) <= r2) return true;
+  if (detail::lengthSq(b - detail::closestPointOnTriangleImpl(b, tri, degenerate)) <= r2) return true;
   glm::vec3 s, t;
-  return closestPointsSegmentTriangle(a, b, tri, s, t) <= r2;
+  return detail::segmentTriangleInterior(a, b, tri, degenerate, s, t) <= r2;
 }
 
 namespace detail {
