@@ -1,5 +1,6 @@
 #include "controller/script.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -53,7 +54,9 @@ class Parser {
       if (const size_t hash = line.find('#'); hash != std::string_view::npos) {
         line = line.substr(0, hash);
       }
-      if (!parseLine(tokenize(line), lineNo)) {
+      const std::vector<std::string_view> tokens = tokenize(line);
+      if (!tokens.empty()) lastContentLine_ = lineNo;
+      if (!parseLine(tokens, lineNo)) {
         result.error = error_;
         return result;
       }
@@ -61,7 +64,8 @@ class Parser {
       pos = eol + 1;
     }
     if (!haveEnd_) {
-      fail(lineNo, "missing 'end T' (the script must say when the simulation stops)");
+      fail(std::max(lastContentLine_, 1u),
+           "missing 'end T' (the script must say when the simulation stops)");
       result.error = error_;
       return result;
     }
@@ -264,6 +268,7 @@ class Parser {
   std::string lastTimeText_;
   uint32_t firstAtLine_ = 0;
   uint32_t endLine_ = 0;
+  uint32_t lastContentLine_ = 0;
   bool haveEnd_ = false;
 };
 
