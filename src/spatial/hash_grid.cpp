@@ -1,0 +1,584 @@
+// Sparse hash grid (contracts in hash_grid.h).
+#include "spatial/hash_grid.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace ofps {
+
+namespace {
+
+// splitmix64 finalizer: every key bit affects the low bits used by the power-of-two mask.
+inline uint64_t mixKey(uint64_t k) {
+  k ^= k >> 30;
+  k *= 0xbf58476d1ce4e5b9ull;
+  k ^= k >> 27;
+  k *= 0x94d049bb133111ebull;
+  k ^= k >> 31;
+  return k;
+}
+
+inline float maxAbs(const glm::vec3& v) {
+  return std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
+}
+
+// Margin added to query ranges so that float rounding of the range ends can never leave out a
+// cell holding a hit: relative to the query size and to the coordinates' magnitude.
+inline float rangeMargin(float size, const glm::vec3& p) { return 1e-5f * size + 1e-6f * maxAbs(p); }
+
+inline bool sphereHit(const GridObject& o, const glm::vec3& p, float r) {
+  if (o.isSphere) {
+    const glm::vec3 d = o.center - p;
+    const float rr = r + o.radius;
+    return d.x * d.x + d.y * d.y + d.z * d.z <= rr * rr;
+  }
+  return distanceSquared(o.bounds(), p) <= r * r;
+}
+
+inline bool boxHit(const GridObject& o, const Aabb& box) {
+  if (o.isSphere) return distanceSquared(box, o.center) <= o.radius * o.radius;
+  return o.bounds().overlaps(box);
+}
+
+inline bool lessNeighbor(float d, uint32_t id, const GridNeighbor& n) {
+  return d < n.distance || (d == n.distance && id < n.id);
+}
+
+}  // namespace
+
+float gridObjectDistance(const GridObject& o, const glm::vec3& p) {
+  if (o.isSphere) {
+    const glm::vec3 d = o.center - p;
+    return std::max(0.0f, std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z) - o.radius);
+  }
+  return std::sqrt(distanceSquared(o.bounds(), p));
+}
+
+HashGrid::HashGrid(float cellSize) {
+  assert(cellSize > 0.0f && std::isfinite(cellSize) && "HashGrid: cell size must be > 0");
+  cellSize_ = cellSize;
+  invCellSize_ = 1.0f / cellSize;
+}
+
+int32_t HashGrid::coord(float v) const {
+  const float f = std::floor(v * invCellSize_);
+  if (!(f > -static_cast<float>(kGridCoordLimit))) return -kGridCoordLimit;  // also NaN
+  if (f >= static_cast<float>(kGridCoordLimit)) return kGridCoordLimit;
+  return static_cast<int32_t>(f);
+}
+
+void HashGrid::cellOf(const glm::vec3& p, int32_t& outX, int32_t& outY, int32_t& outZ) const {
+  outX = coord(p.x);
+  outY = coord(p.y);
+  outZ = coord(p.z);
+}
+
+Aabb HashGrid::cellBounds(const GridCell& c) const {
+  const glm::vec3 lo(static_cast<float>(c.x), static_cast<float>(c.y), static_cast<float>(c.z));
+  return {lo * cellSize_, (lo + glm::vec3(1.0f)) * cellSize_};
+}
+
+uint32_t HashGrid::findCell(int32_t x, int32_t y, int32_t z) const {
+  if (table_.empty()) return kGridInvalidIndex;
+  const uint64_t key = packGridKey(x, y, z);
+  const uint64_t mask = table_.size() - 1;
+  for (uint64_t i = mixKey(key) & mask;; i = (i + 1) & mask) {
+    const Slot& s = table_[i];
+    if (s.cell == kGridInvalidIndex) return kGridInvalidIndex;
+    if (s.key == key) return s.cell;
+  }
+}
+
+void HashGrid::rehash(uint32_t capacity) {
+  table_.assign(capacity, Slot{0, kGridInvalidIndex, 0});
+  const uint64_t mask = capacity - 1;
+  for (uint32_t c = 0; c < cells_.size(); ++c) {
+    uint64_t i = mixKey(cells_[c].key) & mask;
+    while (table_[i].cell != kGridInvalidIndex) i = (i + 1) & mask;
+    table_[i] = {cells_[c].key, c, 0};
+  }
+}
+
+uint32_t HashGrid::findOrAddCell(int32_t x, int32_t y, int32_t z) {
+  if ((cells_.size() + 1) * 2 > table_.size()) {
+    rehash(std::max<uint32_t>(64u, static_cast<uint32_t>(table_.size()) * 2u));
+  }
+  const uint64_t key = packGridKey(x, y, z);
+  const uint64_t mask = table_.size() - 1;
+  uint64_t i = mixKey(key) & mask;
+  for (;; i = (i + 1) & mask) {
+    Slot& s = table_[i];
+    if (s.cell == kGridInvalidIndex) break;
+    if (s.key == key) return s.cell;
+  }
+  const uint32_t c = static_cast<uint32_t>(cells_.size());
+  GridCell cell;
+  cell.key = key;
+  cell.x = x;
+  cell.y = y;
+  cell.z = z;
+  cells_.push_back(cell);
+  table_[i] = {key, c, 0};
+  return c;
+}
+
+void HashGrid::removeCell(uint32_t c) {
+  const uint64_t mask = table_.size() - 1;
+  // Find the slot and delete it by backward shift (no tombstones).
+  uint64_t i = mixKey(cells_[c].key) & mask;
+  while (table_[i].cell != c) i = (i + 1) & mask;
+  uint64_t j = i;
+  for (;;) {
+    j = (j + 1) & mask;
+    if (table_[j].cell == kGridInvalidIndex) break;
+    const uint64_t home = mixKey(table_[j].key) & mask;
+    // The entry at j may fill the hole at i unless its home lies cyclically in (i, j].
+    const bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+    if (stays) continue;
+    table_[i] = table_[j];
+    i = j;
+  }
+  table_[i] = Slot{0, kGridInvalidIndex, 0};
+  // Move the last dense cell into the hole.
+  const uint32_t last = static_cast<uint32_t>(cells_.size() - 1);
+  if (c != last) {
+    cells_[c] = cells_[last];
+    uint64_t k = mixKey(cells_[c].key) & mask;
+    while (table_[k].cell != last) k = (k + 1) & mask;
+    table_[k].cell = c;
+    for (uint32_t id = cells_[c].head; id != kGridInvalidIndex; id = objects_[id].next) {
+      objects_[id].cell = c;
+    }
+  }
+  cells_.pop_back();
+  // Shrink when the cells fell below 1/8 of the table (hysteresis: grow happens at 1/2).
+  if (table_.size() > 64 && cells_.size() * 8 < table_.size()) {
+    uint32_t cap = 64;
+    while (cap < cells_.size() * 4) cap *= 2;
+    rehash(cap);
+  }
+}
+
+void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
+  const uint32_t c = findOrAddCell(x, y, z);
+  GridCell& cell = cells_[c];
+  GridObject& o = objects_[id];
+  o.cell = c;
+  o.prev = kGridInvalidIndex;
+  o.next = cell.head;
+  if (cell.head != kGridInvalidIndex) objects_[cell.head].prev = id;
+  cell.head = id;
+  ++cell.count;
+}
+
+void HashGrid::unlink(uint32_t id) {
+  GridObject& o = objects_[id];
+  const uint32_t c = o.cell;
+  GridCell& cell = cells_[c];
+  if (o.prev != kGridInvalidIndex) {
+    objects_[o.prev].next = o.next;
+  } else {
+    cell.head = o.next;
+  }
+  if (o.next != kGridInvalidIndex) objects_[o.next].prev = o.prev;
+  o.cell = kGridInvalidIndex;
+  o.next = o.prev = kGridInvalidIndex;
+  if (--cell.count == 0) removeCell(c);
+}
+
+void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
+                            float radius, bool sphere) {
+  assert(id != kGridInvalidIndex && "HashGrid::insert: id 0xFFFFFFFF is reserved");
+  assert(!contains(id) && "HashGrid::insert: id already in the grid (use move)");
+  assert(std::isfinite(center.x) && std::isfinite(center.y) && std::isfinite(center.z) &&
+         "HashGrid::insert: non-finite centre");
+  if (id == kGridInvalidIndex || contains(id)) return;
+  if (id >= objects_.size()) objects_.resize(static_cast<size_t>(id) + 1);
+  GridObject& o = objects_[id];
+  o.center = center;
+  o.halfExtents = halfExtents;
+  o.radius = radius;
+  o.isSphere = sphere ? 1u : 0u;
+  maxExtent_ = std::max(maxExtent_, radius);
+  link(id, coord(center.x), coord(center.y), coord(center.z));
+  ++objectCount_;
+}
+
+void HashGrid::insertSphere(uint32_t id, const glm::vec3& center, float radius) {
+  insertObject(id, center, glm::vec3(radius), radius, true);
+}
+
+void HashGrid::insertBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents) {
+  insertObject(id, center, halfExtents,
+               std::max(halfExtents.x, std::max(halfExtents.y, halfExtents.z)), false);
+}
+
+void HashGrid::remove(uint32_t id) {
+  assert(contains(id) && "HashGrid::remove: id not in the grid");
+  if (!contains(id)) return;
+  unlink(id);
+  --objectCount_;
+}
+
+bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
+                          float radius, bool sphere) {
+  assert(contains(id) && "HashGrid::move: id not in the grid (insert it first)");
+  if (!contains(id)) return false;
+  GridObject& o = objects_[id];
+  o.center = center;
+  o.halfExtents = halfExtents;
+  o.radius = radius;
+  o.isSphere = sphere ? 1u : 0u;
+  maxExtent_ = std::max(maxExtent_, radius);
+  const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
+  const GridCell& cell = cells_[o.cell];
+  if (cell.x == x && cell.y == y && cell.z == z) return false;  // early out: same cell
+  unlink(id);
+  link(id, x, y, z);
+  return true;
+}
+
+bool HashGrid::moveSphere(uint32_t id, const glm::vec3& center, float radius) {
+  return moveObject(id, center, glm::vec3(radius), radius, true);
+}
+
+bool HashGrid::moveBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents) {
+  return moveObject(id, center, halfExtents,
+                    std::max(halfExtents.x, std::max(halfExtents.y, halfExtents.z)), false);
+}
+
+bool HashGrid::move(uint32_t id, const glm::vec3& center) {
+  assert(contains(id) && "HashGrid::move: id not in the grid (insert it first)");
+  if (!contains(id)) return false;
+  GridObject& o = objects_[id];
+  o.center = center;
+  const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
+  const GridCell& cell = cells_[o.cell];
+  if (cell.x == x && cell.y == y && cell.z == z) return false;
+  unlink(id);
+  link(id, x, y, z);
+  return true;
+}
+
+void HashGrid::clear() {
+  objects_.clear();
+  cells_.clear();
+  table_.clear();
+  objectCount_ = 0;
+  maxExtent_ = 0.0f;
+}
+
+void HashGrid::setCellSize(float cellSize) {
+  assert(cellSize > 0.0f && std::isfinite(cellSize) && "HashGrid::setCellSize: must be > 0");
+  if (!(cellSize > 0.0f) || !std::isfinite(cellSize)) return;
+  cellSize_ = cellSize;
+  invCellSize_ = 1.0f / cellSize;
+  std::vector<uint32_t> live;
+  live.reserve(objectCount_);
+  for (uint32_t id = 0; id < objects_.size(); ++id) {
+    GridObject& o = objects_[id];
+    if (o.cell == kGridInvalidIndex) continue;
+    live.push_back(id);
+    o.cell = o.next = o.prev = kGridInvalidIndex;
+  }
+  cells_.clear();
+  table_.clear();
+  maxExtent_ = 0.0f;
+  // Re-link in decreasing id order so that every cell's list (head insertion) runs in increasing
+  // id: the result depends only on the objects, not on the history of moves.
+  for (size_t i = live.size(); i-- > 0;) {
+    const uint32_t id = live[i];
+    const GridObject& o = objects_[id];
+    maxExtent_ = std::max(maxExtent_, o.radius);
+    link(id, coord(o.center.x), coord(o.center.y), coord(o.center.z));
+  }
+}
+
+size_t HashGrid::bytes() const {
+  return objects_.capacity() * sizeof(GridObject) + cells_.capacity() * sizeof(GridCell) +
+         table_.capacity() * sizeof(Slot);
+}
+
+// ---- Queries -----------------------------------------------------------------------------------
+
+template <class Test>
+uint32_t HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Test&& test,
+                              GridVisitor visitor, void* context, GridQueryStats& st) const {
+  uint32_t hits = 0;
+  // Visits one cell's list; returns false when the visitor stopped the query.
+  auto visitCell = [&](const GridCell& cell) -> bool {
+    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = objects_[id].next) {
+      ++st.candidates;
+      if (!test(objects_[id])) continue;
+      ++hits;
+      if (!visitor(context, id)) return false;
+    }
+    return true;
+  };
+  const uint64_t nx = static_cast<uint64_t>(hi[0] - lo[0] + 1);
+  const uint64_t ny = static_cast<uint64_t>(hi[1] - lo[1] + 1);
+  const uint64_t nz = static_cast<uint64_t>(hi[2] - lo[2] + 1);
+  if (nx * ny * nz > cells_.size()) {
+    // Fewer occupied cells than cells in the range: scan them (bounded cost for huge queries).
+    for (const GridCell& cell : cells_) {
+      ++st.cellsVisited;
+      if (cell.x < lo[0] || cell.x > hi[0] || cell.y < lo[1] || cell.y > hi[1] || cell.z < lo[2] ||
+          cell.z > hi[2]) {
+        continue;
+      }
+      if (!visitCell(cell)) break;
+    }
+  } else {
+    for (int32_t x = lo[0]; x <= hi[0]; ++x) {
+      for (int32_t y = lo[1]; y <= hi[1]; ++y) {
+        for (int32_t z = lo[2]; z <= hi[2]; ++z) {
+          ++st.cellsVisited;
+          const uint32_t c = findCell(x, y, z);
+          if (c == kGridInvalidIndex) continue;
+          if (!visitCell(cells_[c])) goto done;
+        }
+      }
+    }
+  done:;
+  }
+  st.hits += hits;
+  return hits;
+}
+
+uint32_t HashGrid::queryRadius(const glm::vec3& center, float radius, GridVisitor visitor,
+                               void* context, GridQueryStats* ioStats) const {
+  GridQueryStats st;
+  st.bruteForceChecks = objectCount_;
+  uint32_t hits = 0;
+  if (objectCount_ > 0 && radius >= 0.0f) {
+    const float reach = radius + maxExtent_;
+    const float pad = reach + rangeMargin(reach + cellSize_, center);
+    const int32_t lo[3] = {coord(center.x - pad), coord(center.y - pad), coord(center.z - pad)};
+    const int32_t hi[3] = {coord(center.x + pad), coord(center.y + pad), coord(center.z + pad)};
+    hits = visitRange(
+        lo, hi, [&](const GridObject& o) { return sphereHit(o, center, radius); }, visitor,
+        context, st);
+  }
+  if (ioStats) *ioStats += st;
+  return hits;
+}
+
+uint32_t HashGrid::queryAabb(const Aabb& box, GridVisitor visitor, void* context,
+                             GridQueryStats* ioStats) const {
+  GridQueryStats st;
+  st.bruteForceChecks = objectCount_;
+  uint32_t hits = 0;
+  if (objectCount_ > 0 && !box.isEmpty()) {
+    const float size = maxAbs(box.size()) + maxExtent_ + cellSize_;
+    const glm::vec3 lop = box.min - glm::vec3(maxExtent_ + rangeMargin(size, box.min));
+    const glm::vec3 hip = box.max + glm::vec3(maxExtent_ + rangeMargin(size, box.max));
+    const int32_t lo[3] = {coord(lop.x), coord(lop.y), coord(lop.z)};
+    const int32_t hi[3] = {coord(hip.x), coord(hip.y), coord(hip.z)};
+    hits = visitRange(
+        lo, hi, [&](const GridObject& o) { return boxHit(o, box); }, visitor, context, st);
+  }
+  if (ioStats) *ioStats += st;
+  return hits;
+}
+
+namespace {
+struct CollectContext {
+  std::span<uint32_t> out;
+  uint32_t n = 0;
+};
+bool collectVisitor(void* context, uint32_t id) {
+  CollectContext& c = *static_cast<CollectContext*>(context);
+  if (c.n < c.out.size()) c.out[c.n] = id;
+  ++c.n;
+  return true;
+}
+}  // namespace
+
+uint32_t HashGrid::collectRadius(const glm::vec3& center, float radius, std::span<uint32_t> out,
+                                 GridQueryStats* ioStats) const {
+  CollectContext c{out, 0};
+  return queryRadius(center, radius, &collectVisitor, &c, ioStats);
+}
+
+uint32_t HashGrid::collectAabb(const Aabb& box, std::span<uint32_t> out,
+                               GridQueryStats* ioStats) const {
+  CollectContext c{out, 0};
+  return queryAabb(box, &collectVisitor, &c, ioStats);
+}
+
+uint32_t HashGrid::kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
+                            GridQueryStats* ioStats) const {
+  GridQueryStats st;
+  st.bruteForceChecks = objectCount_;
+  const uint32_t k = static_cast<uint32_t>(std::min<size_t>(out.size(), objectCount_));
+  uint32_t found = 0;
+  auto consider = [&](uint32_t id) {
+    ++st.candidates;
+    const float d = gridObjectDistance(objects_[id], p);
+    if (found == k && !lessNeighbor(d, id, out[k - 1])) return;
+    uint32_t i = found < k ? found++ : k - 1;
+    while (i > 0 && lessNeighbor(d, id, out[i - 1])) {
+      out[i] = out[i - 1];
+      --i;
+    }
+    out[i] = {id, d};
+  };
+  auto considerCell = [&](const GridCell& cell) {
+    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = objects_[id].next) consider(id);
+  };
+  if (k > 0) {
+    int32_t q[3];
+    cellOf(p, q[0], q[1], q[2]);
+    const float pc[3] = {p.x, p.y, p.z};
+    const float margin = rangeMargin(cellSize_, p) + 1e-6f * cellSize_ * 2.0f;
+    for (int64_t n = 0;; ++n) {
+      const int64_t side = 2 * n + 1;
+      const uint64_t shellCells =
+          n == 0 ? 1u : static_cast<uint64_t>(side * side * side - (side - 2) * (side - 2) * (side - 2));
+      if (shellCells > cells_.size()) {
+        // Scan the occupied cells not yet visited (Chebyshev distance >= n) and stop: exact.
+        for (const GridCell& cell : cells_) {
+          ++st.cellsVisited;
+          const int64_t cheb = std::max({std::llabs(static_cast<int64_t>(cell.x) - q[0]),
+                                         std::llabs(static_cast<int64_t>(cell.y) - q[1]),
+                                         std::llabs(static_cast<int64_t>(cell.z) - q[2])});
+          if (cheb >= n) considerCell(cell);
+        }
+        break;
+      }
+      // The shell of Chebyshev radius n, clamped to the coordinate range.
+      const int64_t lo[3] = {q[0] - n, q[1] - n, q[2] - n};
+      const int64_t hi[3] = {q[0] + n, q[1] + n, q[2] + n};
+      auto inRange = [](int64_t v) { return v >= -kGridCoordLimit && v <= kGridCoordLimit; };
+      for (int64_t x = lo[0]; x <= hi[0]; ++x) {
+        if (!inRange(x)) continue;
+        const bool xEdge = x == lo[0] || x == hi[0];
+        for (int64_t y = lo[1]; y <= hi[1]; ++y) {
+          if (!inRange(y)) continue;
+          const bool xyEdge = xEdge || y == lo[1] || y == hi[1];
+          const int64_t zStep = xyEdge ? 1 : std::max<int64_t>(1, hi[2] - lo[2]);
+          for (int64_t z = lo[2]; z <= hi[2]; z += zStep) {
+            if (!inRange(z)) continue;
+            ++st.cellsVisited;
+            const uint32_t c =
+                findCell(static_cast<int32_t>(x), static_cast<int32_t>(y), static_cast<int32_t>(z));
+            if (c != kGridInvalidIndex) considerCell(cells_[c]);
+          }
+        }
+      }
+      // Nearest possible distance of anything in an unvisited cell: p to the visited cube's
+      // faces (sides at the coordinate limit have no unvisited cells), minus maxExtent.
+      float bound = std::numeric_limits<float>::infinity();
+      for (int a = 0; a < 3; ++a) {
+        if (lo[a] > -kGridCoordLimit) {
+          bound = std::min(bound, pc[a] - static_cast<float>(lo[a]) * cellSize_);
+        }
+        if (hi[a] < kGridCoordLimit) {
+          bound = std::min(bound, static_cast<float>(hi[a] + 1) * cellSize_ - pc[a]);
+        }
+      }
+      if (bound == std::numeric_limits<float>::infinity()) break;  // every cell visited
+      bound -= maxExtent_ + margin + 1e-6f * static_cast<float>(n + 1) * cellSize_;
+      if (found == k && out[k - 1].distance < bound) break;
+    }
+  }
+  st.hits += found;
+  if (ioStats) *ioStats += st;
+  return found;
+}
+
+uint32_t HashGrid::cullFrustum(const Frustum& frustum, GridVisitor visitor, void* context,
+                               GridQueryStats* ioStats) const {
+  GridQueryStats st;
+  st.bruteForceChecks = objectCount_;
+  uint32_t hits = 0;
+  const glm::vec3 grow(maxExtent_);
+  for (const GridCell& cell : cells_) {
+    ++st.cellsVisited;
+    uint32_t mask = kFrustumAllPlanes;
+    // A border cell holds everything beyond the coordinate range: no finite bounds, so test its
+    // objects one by one.
+    const bool border = std::max({std::abs(cell.x), std::abs(cell.y), std::abs(cell.z)}) ==
+                        kGridCoordLimit;
+    Containment c = Containment::Intersecting;
+    if (!border) {
+      Aabb b = cellBounds(cell);
+      b.min -= grow;
+      b.max += grow;
+      c = classifyAabb(frustum, b, mask);
+      if (c == Containment::Outside) continue;
+    }
+    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = objects_[id].next) {
+      if (c == Containment::Intersecting) {
+        ++st.candidates;
+        uint32_t m = mask;
+        if (classifyAabb(frustum, objects_[id].bounds(), m) == Containment::Outside) continue;
+      }
+      ++hits;
+      if (!visitor(context, id)) goto done;
+    }
+  }
+done:
+  st.hits += hits;
+  if (ioStats) *ioStats += st;
+  return hits;
+}
+
+uint32_t HashGrid::cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
+                               GridQueryStats* ioStats) const {
+  CollectContext c{out, 0};
+  return cullFrustum(frustum, &collectVisitor, &c, ioStats);
+}
+
+bool HashGrid::validate(std::string* outError) const {
+  auto fail = [&](const std::string& m) {
+    if (outError) *outError = m;
+    return false;
+  };
+  if (!table_.empty() && (table_.size() & (table_.size() - 1)) != 0) {
+    return fail("table capacity is not a power of two");
+  }
+  if (cells_.size() * 2 > table_.size() && !cells_.empty()) return fail("table load above 1/2");
+  uint64_t listed = 0;
+  for (uint32_t c = 0; c < cells_.size(); ++c) {
+    const GridCell& cell = cells_[c];
+    if (cell.count == 0) return fail("empty cell " + std::to_string(c) + " kept");
+    if (cell.key != packGridKey(cell.x, cell.y, cell.z)) return fail("cell key mismatch");
+    if (findCell(cell.x, cell.y, cell.z) != c) {
+      return fail("cell " + std::to_string(c) + " not found through the table");
+    }
+    uint32_t n = 0;
+    uint32_t prev = kGridInvalidIndex;
+    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = objects_[id].next) {
+      if (id >= objects_.size()) return fail("list holds an id out of range");
+      const GridObject& o = objects_[id];
+      if (o.cell != c) return fail("object " + std::to_string(id) + " lists the wrong cell");
+      if (o.prev != prev) return fail("broken prev link at object " + std::to_string(id));
+      if (coord(o.center.x) != cell.x || coord(o.center.y) != cell.y ||
+          coord(o.center.z) != cell.z) {
+        return fail("object " + std::to_string(id) + " is not in the cell of its centre");
+      }
+      if (o.radius > maxExtent_) return fail("maxExtent below an object's extent");
+      prev = id;
+      if (++n > cell.count) return fail("cell list longer than its count (cycle?)");
+    }
+    if (n != cell.count) return fail("cell count differs from its list");
+    listed += n;
+  }
+  uint32_t live = 0;
+  for (const GridObject& o : objects_) live += o.cell != kGridInvalidIndex ? 1u : 0u;
+  if (live != objectCount_ || listed != objectCount_) return fail("object count mismatch");
+  uint32_t used = 0;
+  for (const Slot& s : table_) {
+    if (s.cell == kGridInvalidIndex) continue;
+    ++used;
+    if (s.cell >= cells_.size() || cells_[s.cell].key != s.key) return fail("stale table slot");
+  }
+  if (used != cells_.size()) return fail("table slot count differs from the cell count");
+  return true;
+}
+
+}  // namespace ofps

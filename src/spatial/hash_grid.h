@@ -1,0 +1,281 @@
+#pragma once
+// Sparse hash grid for moving objects: exact radius, box, k-nearest and frustum queries over
+// objects identified by 32-bit ids, each a sphere (centre, radius) or an axis-aligned box
+// (centre, half-extents). The dynamic counterpart of the static triangle octree: props, teams,
+// anything that moves every frame.
+//
+// Units and frame: the caller's (the demo: world space, metres). Cell size is in the same units.
+//
+// ---- Layout -------------------------------------------------------------------------------------
+// - Cells are cubes of edge cellSize; cell (i, j, k) covers [i, i+1) x [j, j+1) x [k, k+1) times
+//   cellSize. Cell coordinates are floor(x / cellSize), clamped to [-kGridCoordLimit,
+//   kGridCoordLimit] on each axis (21 bits signed: about +-1M cells; +-1000 km at 1 m cells) and
+//   packed into a 64-bit key (21 bits per axis, biased). An object beyond the range lands in a
+//   border cell; every query clamps its cell range the same way (clamping is monotone), so the
+//   border cell is visited whenever the query could reach the object, and the real distance test
+//   keeps every answer exact. Only the speed suffers out there. The world has no bounds.
+// - Each object lives in exactly ONE cell, the one holding its centre ("loose grid"). A cell's
+//   objects therefore lie inside the cell grown by maxExtent(), the largest half-extent or radius
+//   ever inserted since the last rebuild(); queries grow their cell ranges by it. Keep objects
+//   smaller than about a cell (props: radius 0.1..0.5 m, cells of 1..2 m); a few big objects
+//   only make every query visit a wider ring.
+// - Occupied cells are a dense array (GridCell: key, coordinates, head of the cell's object list,
+//   count), indexed by an open-addressed hash table (linear probing, power-of-two capacity, load
+//   <= 1/2, backward-shift deletion: no tombstones) keyed by the packed coordinates. A cell whose
+//   last object leaves is removed at once (swap with the last dense cell), so memory is
+//   proportional to the occupied cells and the table shrinks when they drop below 1/8 of it.
+// - Objects are slots indexed by id (GridObject: centre, half-extents, sphere flag, cell, and the
+//   next/prev links of an intrusive doubly linked list per cell). Ids should be dense (0..n-1):
+//   the slot array grows to the largest id + 1.
+// Why intrusive lists rather than a per-frame compacted array: insert, remove and a move to
+// another cell are O(1) without rebuilding anything, and a move that stays in its cell touches
+// only the object's slot (the common case at 60 Hz).
+//
+// ---- Exact predicates (closed sets: touching counts) ---------------------------------------------
+// Distance of an object to a point p: a sphere's max(0, |p - c| - r); a box's distance to its
+// closed box (0 inside). queryRadius reports objects at distance <= radius; queryAabb objects
+// whose sphere/box touches the closed query box; kNearest the k smallest distances, ties broken
+// by the smaller id; cullFrustum objects whose bounding box classifyAabb (culling/frustum.h)
+// does not call Outside, the same test the octree's culling uses.
+//
+// ---- Statistics -----------------------------------------------------------------------------------
+// Every query takes an optional GridQueryStats* and ADDS to it: cells visited (hash probes, or
+// occupied cells scanned / classified), candidates (objects given the exact test), hits (objects
+// reported) and bruteForceChecks (what a loop over every object would have tested:
+// objectCount() per query).
+//
+// ---- Threads, errors, allocation ------------------------------------------------------------------
+// Queries are const, allocate nothing, throw nothing and may run from many threads at once.
+// insert/remove/move/setCellSize/rebuild mutate (one thread, no concurrent queries); they may
+// allocate when the object or cell tables grow. Programmer errors (unknown id, inserting an id
+// twice, a non-finite centre, a cell size <= 0) are asserts; with asserts off such calls do
+// nothing.
+//
+// Sources: Teschner et al., "Optimized Spatial Hashing for Collision Detection of Deformable
+// Objects" (2003) (hashed cells of a uniform grid); Ericson, "Real-Time Collision Detection"
+// (2005) §7.1 (uniform grids, loose assignment by centre) and §7.3 (hierarchical search rings);
+// meshoptimizer's flat power-of-two hash tables; Knuth TAOCP vol. 3 §6.4 Algorithm R (deletion
+// in linear probing without tombstones).
+
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "culling/frustum.h"
+#include "geometry/aabb.h"
+
+namespace ofps {
+
+inline constexpr uint32_t kGridInvalidIndex = 0xFFFFFFFFu;
+inline constexpr int32_t kGridCoordBits = 21;
+inline constexpr int32_t kGridCoordLimit = (1 << (kGridCoordBits - 1)) - 1;  // 1048575
+
+// Work counters of one or more queries (added to, never reset by a query).
+struct GridQueryStats {
+  uint64_t cellsVisited = 0;      // hash lookups, or occupied cells scanned/classified
+  uint64_t candidates = 0;        // objects given the exact test
+  uint64_t hits = 0;              // objects reported
+  uint64_t bruteForceChecks = 0;  // objects a brute-force loop would have tested
+  GridQueryStats& operator+=(const GridQueryStats& o) {
+    cellsVisited += o.cellsVisited;
+    candidates += o.candidates;
+    hits += o.hits;
+    bruteForceChecks += o.bruteForceChecks;
+    return *this;
+  }
+};
+
+// One occupied cell. 32 bytes.
+struct GridCell {
+  uint64_t key = 0;          // packed clamped coordinates (packGridKey)
+  int32_t x = 0, y = 0, z = 0;  // cell coordinates (clamped)
+  uint32_t head = kGridInvalidIndex;  // first object id of the cell's list
+  uint32_t count = 0;        // objects in the cell (> 0 for every stored cell)
+  uint32_t pad = 0;
+};
+static_assert(sizeof(GridCell) == 32, "GridCell must stay 32 bytes");
+
+// One object slot. 48 bytes.
+struct GridObject {
+  glm::vec3 center{0.0f};
+  float radius = 0.0f;          // sphere radius; for a box the largest half-extent
+  glm::vec3 halfExtents{0.0f};  // sphere: (r, r, r)
+  uint32_t cell = kGridInvalidIndex;  // dense cell index; kGridInvalidIndex = id not in the grid
+  uint32_t next = kGridInvalidIndex;  // next / previous id in the cell's list
+  uint32_t prev = kGridInvalidIndex;
+  uint32_t isSphere = 1;
+  uint32_t pad = 0;
+  Aabb bounds() const { return Aabb::fromCenterHalfExtents(center, halfExtents); }
+};
+static_assert(sizeof(GridObject) == 48, "GridObject must stay 48 bytes");
+
+// One k-nearest result.
+struct GridNeighbor {
+  uint32_t id = kGridInvalidIndex;
+  float distance = 0.0f;  // object distance to the query point (0 when it contains the point)
+};
+
+// Packs clamped cell coordinates (each in [-kGridCoordLimit, kGridCoordLimit]) into a key.
+inline uint64_t packGridKey(int32_t x, int32_t y, int32_t z) {
+  const uint64_t bias = static_cast<uint64_t>(kGridCoordLimit) + 1;
+  return ((static_cast<uint64_t>(static_cast<int64_t>(x)) + bias) << 42) |
+         ((static_cast<uint64_t>(static_cast<int64_t>(y)) + bias) << 21) |
+         (static_cast<uint64_t>(static_cast<int64_t>(z)) + bias);
+}
+
+// Called per reported object; return false to stop the query.
+using GridVisitor = bool (*)(void* context, uint32_t id);
+
+class HashGrid {
+ public:
+  // cellSize > 0: edge of a cell (default 1). Choose about the typical query radius (and at
+  // least the typical object diameter).
+  explicit HashGrid(float cellSize = 1.0f);
+
+  // ---- Objects --------------------------------------------------------------------------------
+  // Adds id as a sphere / a box. Asserts that id is not already in the grid.
+  void insertSphere(uint32_t id, const glm::vec3& center, float radius);
+  void insertBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents);
+  // Removes id (asserts that it is in the grid).
+  void remove(uint32_t id);
+  // New centre (and size: pass the same to keep it). Early out: when the centre stays in its cell
+  // only the slot is written. Returns true when the object changed cell.
+  bool moveSphere(uint32_t id, const glm::vec3& center, float radius);
+  bool moveBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents);
+  bool move(uint32_t id, const glm::vec3& center);  // keeps the size
+  bool contains(uint32_t id) const {
+    return id < objects_.size() && objects_[id].cell != kGridInvalidIndex;
+  }
+  const GridObject& object(uint32_t id) const { return objects_[id]; }
+  void clear();  // removes everything (keeps capacity)
+
+  // ---- Parameters -------------------------------------------------------------------------------
+  float cellSize() const { return cellSize_; }
+  // Changes the cell size and re-buckets every object: O(n). Also recomputes maxExtent().
+  void setCellSize(float cellSize);
+  // Re-buckets with the same cell size; recomputes maxExtent() (after big objects left).
+  void rebuild() { setCellSize(cellSize_); }
+  // Largest radius / half-extent inserted or moved in since the last rebuild (queries grow their
+  // cell ranges by it).
+  float maxExtent() const { return maxExtent_; }
+
+  // ---- Queries (const, thread-safe, no allocation) ----------------------------------------------
+  // Objects at distance <= radius from center. Visits cells of the box center +- (radius +
+  // maxExtent()), or scans the occupied cells when that box has more cells than are occupied.
+  // Returns the number reported. Order: deterministic for a given history of insert/move/remove
+  // calls, otherwise unspecified (sort the ids when order matters).
+  uint32_t queryRadius(const glm::vec3& center, float radius, GridVisitor visitor, void* context,
+                       GridQueryStats* ioStats = nullptr) const;
+  // Objects touching the closed box.
+  uint32_t queryAabb(const Aabb& box, GridVisitor visitor, void* context,
+                     GridQueryStats* ioStats = nullptr) const;
+  // Buffer forms: write up to out.size() ids, return the TOTAL count (may exceed out.size()).
+  uint32_t collectRadius(const glm::vec3& center, float radius, std::span<uint32_t> out,
+                         GridQueryStats* ioStats = nullptr) const;
+  uint32_t collectAabb(const Aabb& box, std::span<uint32_t> out,
+                       GridQueryStats* ioStats = nullptr) const;
+  // Lambda forms: f(uint32_t id) returning bool (false stops) or void.
+  template <class F>
+    requires std::invocable<F&, uint32_t>
+  uint32_t queryRadius(const glm::vec3& center, float radius, F&& f,
+                       GridQueryStats* ioStats = nullptr) const {
+    return queryRadius(center, radius, &thunk<F>, &f, ioStats);
+  }
+  template <class F>
+    requires std::invocable<F&, uint32_t>
+  uint32_t queryAabb(const Aabb& box, F&& f, GridQueryStats* ioStats = nullptr) const {
+    return queryAabb(box, &thunk<F>, &f, ioStats);
+  }
+
+  // The min(out.size(), objectCount()) objects nearest to p, written to out sorted by (distance,
+  // id); returns how many. Rings of cells (Chebyshev shells) grow around p's cell until no
+  // unvisited cell can hold an object nearer than the k-th found (bound: distance from p to the
+  // visited cube minus maxExtent(), less a relative rounding margin); when a shell would have
+  // more cells than are occupied, the remaining occupied cells are scanned instead. Exact,
+  // ties included. O(k) per candidate (insertion into the sorted output).
+  uint32_t kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
+                    GridQueryStats* ioStats = nullptr) const;
+
+  // Frustum culling: classifies every occupied cell's loose bounds (cell grown by maxExtent())
+  // with classifyAabb; a cell inside reports all its objects, an intersecting cell classifies
+  // each object's bounding box with the planes left in its mask. cellsVisited = cells
+  // classified, candidates = objects classified, bruteForceChecks = objectCount(). O(occupied
+  // cells + objects in intersecting cells). Reports each visible id once, by cell.
+  uint32_t cullFrustum(const Frustum& frustum, GridVisitor visitor, void* context,
+                       GridQueryStats* ioStats = nullptr) const;
+  uint32_t cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
+                       GridQueryStats* ioStats = nullptr) const;
+  template <class F>
+    requires std::invocable<F&, uint32_t>
+  uint32_t cullFrustum(const Frustum& frustum, F&& f, GridQueryStats* ioStats = nullptr) const {
+    return cullFrustum(frustum, &thunk<F>, &f, ioStats);
+  }
+
+  // ---- Structure --------------------------------------------------------------------------------
+  uint32_t objectCount() const { return objectCount_; }
+  uint32_t occupiedCells() const { return static_cast<uint32_t>(cells_.size()); }
+  std::span<const GridCell> cells() const { return cells_; }  // dense, unordered
+  // Cell box (not grown by maxExtent) of an occupied cell, for debug drawing.
+  Aabb cellBounds(const GridCell& cell) const;
+  // Clamped cell coordinates of a point.
+  void cellOf(const glm::vec3& p, int32_t& outX, int32_t& outY, int32_t& outZ) const;
+  // Dense index of the cell with these (clamped) coordinates, or kGridInvalidIndex.
+  uint32_t findCell(int32_t x, int32_t y, int32_t z) const;
+  // Bytes held (capacities of the object slots, dense cells and hash table).
+  size_t bytes() const;
+  uint32_t tableCapacity() const { return static_cast<uint32_t>(table_.size()); }
+  // Checks every invariant: each object in the cell of its centre, lists consistent with counts,
+  // no empty cell, every cell found through the table, table load <= 1/2, maxExtent covers every
+  // object. Returns false with a message. O(n + cells + capacity).
+  bool validate(std::string* outError = nullptr) const;
+
+ private:
+  struct Slot {
+    uint64_t key;
+    uint32_t cell;  // dense index; kGridInvalidIndex = empty slot
+    uint32_t pad;
+  };
+  template <class F>
+  static bool thunk(void* context, uint32_t id) {
+    F& f = *static_cast<std::remove_reference_t<F>*>(context);
+    if constexpr (std::is_void_v<decltype(f(id))>) {
+      f(id);
+      return true;
+    } else {
+      return static_cast<bool>(f(id));
+    }
+  }
+  int32_t coord(float v) const;
+  void insertObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
+                    float radius, bool sphere);
+  bool moveObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
+                  float radius, bool sphere);
+  void link(uint32_t id, int32_t x, int32_t y, int32_t z);
+  void unlink(uint32_t id);
+  uint32_t findOrAddCell(int32_t x, int32_t y, int32_t z);
+  void removeCell(uint32_t cellIndex);
+  void rehash(uint32_t capacity);
+  // Visits the objects of cells in [lo, hi] (clamped coordinates); scans occupied cells instead
+  // when the range is larger than the occupied count. test(id) -> bool hit.
+  template <class Test>
+  uint32_t visitRange(const int32_t lo[3], const int32_t hi[3], Test&& test, GridVisitor visitor,
+                      void* context, GridQueryStats& st) const;
+
+  float cellSize_ = 1.0f;
+  float invCellSize_ = 1.0f;
+  float maxExtent_ = 0.0f;
+  uint32_t objectCount_ = 0;
+  std::vector<GridObject> objects_;  // by id
+  std::vector<GridCell> cells_;      // dense occupied cells
+  std::vector<Slot> table_;          // power-of-two open-addressed index of cells_
+};
+
+// Distance from p to the object's closed shape (0 inside).
+float gridObjectDistance(const GridObject& o, const glm::vec3& p);
+
+}  // namespace ofps
