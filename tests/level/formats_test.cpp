@@ -303,6 +303,27 @@ TEST(Fbx, UpAxisAndUnitScaleFromMetadata) {
   EXPECT_NEAR(glm::distance(m.positions[2], glm::vec3(0, 0, -2.54f)), 0.0f, 1e-5f);
 }
 
+TEST(OtherFormats, StlAndPlyLoadThroughTheSamePath) {
+  TempDir dir;
+  writeFile(dir.file("t.stl"),
+            "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n"
+            "endloop\nendfacet\nendsolid t\n");
+  writeFile(dir.file("t.ply"),
+            "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
+            "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+            "0 0 0\n1 0 0\n1 0 -1\n0 0 -1\n4 0 1 2 3\n");
+  LevelLoadOptions o;
+  o.rememberSettings = false;
+  o.upAxis = 'y';
+  const LevelLoadResult stl = loadLevel(dir.file("t.stl"), o);
+  ASSERT_TRUE(stl.ok()) << stl.error;
+  EXPECT_EQ(stl.level->triangleCount(), 1u);
+  const LevelLoadResult ply = loadLevel(dir.file("t.ply"), o);
+  ASSERT_TRUE(ply.ok()) << ply.error;
+  EXPECT_EQ(ply.level->triangleCount(), 2u);  // the quad, triangulated
+  EXPECT_GT(faceNormal(ply.level->meshes.at(0)).y, 0.99f);
+}
+
 TEST(LargeLevel, MillionTrianglesLoadInSeconds) {
   TempDir dir;
   const std::string path = dir.file("big.obj");
