@@ -9,9 +9,10 @@
 // eye height) hit the level within probeDistance; the best score wins, ties go to the candidate
 // nearest the centre of the level's footprint (columns are visited centre-out).
 //
-// Frame and units: the level's (world space, Y up, metres). Complexity: columns x (hits per
-// column + 8 probes) octree ray queries plus one capsule overlap per walkable hit; about 1 ms for
-// the default 32 x 32 columns on a 40 k triangle level. Thread-safe (const queries only).
+// Frame and units: the level's (world space, Y up, metres). Complexity: columns^2 x (hits per
+// column + 8 probes) octree ray queries plus one capsule overlap per walkable hit: 8-30 ms for
+// the default 32 x 32 columns on the arena and the shared levels (~15 k rays). Thread-safe
+// (const queries only); allocates one array of columns.
 
 #include <cstdint>
 #include <optional>
