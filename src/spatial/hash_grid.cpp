@@ -149,9 +149,7 @@ void HashGrid::removeCell(uint32_t c) {
     uint64_t k = mixKey(cells_[c].key) & mask;
     while (table_[k].cell != last) k = (k + 1) & mask;
     table_[k].cell = c;
-    for (uint32_t id = cells_[c].head; id != kGridInvalidIndex; id = objects_[id].next) {
-      objects_[id].cell = c;
-    }
+    for (uint32_t id = cells_[c].head; id != kGridInvalidIndex; id = next_[id]) cell_[id] = c;
   }
   cells_.pop_back();
   // Shrink when the cells fell below 1/8 of the table (hysteresis: grow happens at 1/2).
@@ -165,27 +163,26 @@ void HashGrid::removeCell(uint32_t c) {
 void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
   const uint32_t c = findOrAddCell(x, y, z);
   GridCell& cell = cells_[c];
-  GridObject& o = objects_[id];
-  o.cell = c;
-  o.prev = kGridInvalidIndex;
-  o.next = cell.head;
-  if (cell.head != kGridInvalidIndex) objects_[cell.head].prev = id;
+  cell_[id] = c;
+  key_[id] = cell.key;
+  prev_[id] = kGridInvalidIndex;
+  next_[id] = cell.head;
+  if (cell.head != kGridInvalidIndex) prev_[cell.head] = id;
   cell.head = id;
   ++cell.count;
 }
 
 void HashGrid::unlink(uint32_t id) {
-  GridObject& o = objects_[id];
-  const uint32_t c = o.cell;
+  const uint32_t c = cell_[id];
   GridCell& cell = cells_[c];
-  if (o.prev != kGridInvalidIndex) {
-    objects_[o.prev].next = o.next;
+  const uint32_t next = next_[id], prev = prev_[id];
+  if (prev != kGridInvalidIndex) {
+    next_[prev] = next;
   } else {
-    cell.head = o.next;
+    cell.head = next;
   }
-  if (o.next != kGridInvalidIndex) objects_[o.next].prev = o.prev;
-  o.cell = kGridInvalidIndex;
-  o.next = o.prev = kGridInvalidIndex;
+  if (next != kGridInvalidIndex) prev_[next] = prev;
+  cell_[id] = next_[id] = prev_[id] = kGridInvalidIndex;
   if (--cell.count == 0) removeCell(c);
 }
 
@@ -196,7 +193,14 @@ void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec
   assert(std::isfinite(center.x) && std::isfinite(center.y) && std::isfinite(center.z) &&
          "HashGrid::insert: non-finite centre");
   if (id == kGridInvalidIndex || contains(id)) return;
-  if (id >= objects_.size()) objects_.resize(static_cast<size_t>(id) + 1);
+  if (id >= objects_.size()) {
+    const size_t n = static_cast<size_t>(id) + 1;
+    objects_.resize(n);
+    key_.resize(n, 0);
+    cell_.resize(n, kGridInvalidIndex);
+    next_.resize(n, kGridInvalidIndex);
+    prev_.resize(n, kGridInvalidIndex);
+  }
   GridObject& o = objects_[id];
   o.center = center;
   o.halfExtents = halfExtents;
@@ -234,8 +238,7 @@ bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3&
   o.isSphere = sphere ? 1u : 0u;
   maxExtent_ = std::max(maxExtent_, radius);
   const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
-  const GridCell& cell = cells_[o.cell];
-  if (cell.x == x && cell.y == y && cell.z == z) return false;  // early out: same cell
+  if (packGridKey(x, y, z) == key_[id]) return false;  // early out: same cell
   unlink(id);
   link(id, x, y, z);
   return true;
@@ -256,8 +259,7 @@ bool HashGrid::move(uint32_t id, const glm::vec3& center) {
   GridObject& o = objects_[id];
   o.center = center;
   const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
-  const GridCell& cell = cells_[o.cell];
-  if (cell.x == x && cell.y == y && cell.z == z) return false;
+  if (packGridKey(x, y, z) == key_[id]) return false;  // early out: same cell
   unlink(id);
   link(id, x, y, z);
   return true;
@@ -265,6 +267,10 @@ bool HashGrid::move(uint32_t id, const glm::vec3& center) {
 
 void HashGrid::clear() {
   objects_.clear();
+  key_.clear();
+  cell_.clear();
+  next_.clear();
+  prev_.clear();
   cells_.clear();
   table_.clear();
   objectCount_ = 0;
@@ -279,10 +285,9 @@ void HashGrid::setCellSize(float cellSize) {
   std::vector<uint32_t> live;
   live.reserve(objectCount_);
   for (uint32_t id = 0; id < objects_.size(); ++id) {
-    GridObject& o = objects_[id];
-    if (o.cell == kGridInvalidIndex) continue;
+    if (cell_[id] == kGridInvalidIndex) continue;
     live.push_back(id);
-    o.cell = o.next = o.prev = kGridInvalidIndex;
+    cell_[id] = next_[id] = prev_[id] = kGridInvalidIndex;
   }
   cells_.clear();
   table_.clear();
@@ -298,8 +303,9 @@ void HashGrid::setCellSize(float cellSize) {
 }
 
 size_t HashGrid::bytes() const {
-  return objects_.capacity() * sizeof(GridObject) + cells_.capacity() * sizeof(GridCell) +
-         table_.capacity() * sizeof(Slot);
+  return objects_.capacity() * sizeof(GridObject) + key_.capacity() * sizeof(uint64_t) +
+         (cell_.capacity() + next_.capacity() + prev_.capacity()) * sizeof(uint32_t) +
+         cells_.capacity() * sizeof(GridCell) + table_.capacity() * sizeof(Slot);
 }
 
 // ---- Queries -----------------------------------------------------------------------------------
@@ -310,7 +316,7 @@ uint32_t HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Test&& t
   uint32_t hits = 0;
   // Visits one cell's list; returns false when the visitor stopped the query.
   auto visitCell = [&](const GridCell& cell) -> bool {
-    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = objects_[id].next) {
+    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = next_[id]) {
       ++st.candidates;
       if (!test(objects_[id])) continue;
       ++hits;
@@ -427,7 +433,7 @@ uint32_t HashGrid::kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
     out[i] = {id, d};
   };
   auto considerCell = [&](const GridCell& cell) {
-    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = objects_[id].next) consider(id);
+    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = next_[id]) consider(id);
   };
   if (k > 0) {
     int32_t q[3];
@@ -490,8 +496,8 @@ uint32_t HashGrid::kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
   return found;
 }
 
-uint32_t HashGrid::cullFrustum(const Frustum& frustum, GridVisitor visitor, void* context,
-                               GridQueryStats* ioStats) const {
+template <class Emit>
+uint32_t HashGrid::cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats* ioStats) const {
   GridQueryStats st;
   st.bruteForceChecks = objectCount_;
   uint32_t hits = 0;
@@ -511,14 +517,19 @@ uint32_t HashGrid::cullFrustum(const Frustum& frustum, GridVisitor visitor, void
       c = classifyAabb(frustum, b, mask);
       if (c == Containment::Outside) continue;
     }
-    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = objects_[id].next) {
-      if (c == Containment::Intersecting) {
-        ++st.candidates;
-        uint32_t m = mask;
-        if (classifyAabb(frustum, objects_[id].bounds(), m) == Containment::Outside) continue;
+    if (c == Containment::Inside) {
+      for (uint32_t id = cell.head; id != kGridInvalidIndex; id = next_[id]) {
+        ++hits;
+        if (!emit(id)) goto done;
       }
+      continue;
+    }
+    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = next_[id]) {
+      ++st.candidates;
+      uint32_t m = mask;
+      if (classifyAabb(frustum, objects_[id].bounds(), m) == Containment::Outside) continue;
       ++hits;
-      if (!visitor(context, id)) goto done;
+      if (!emit(id)) goto done;
     }
   }
 done:
@@ -527,10 +538,25 @@ done:
   return hits;
 }
 
+uint32_t HashGrid::cullFrustum(const Frustum& frustum, GridVisitor visitor, void* context,
+                               GridQueryStats* ioStats) const {
+  return cullImpl(frustum, [&](uint32_t id) { return visitor(context, id); }, ioStats);
+}
+
 uint32_t HashGrid::cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
                                GridQueryStats* ioStats) const {
-  CollectContext c{out, 0};
-  return cullFrustum(frustum, &collectVisitor, &c, ioStats);
+  uint32_t n = 0;
+  uint32_t* data = out.data();
+  const size_t cap = out.size();
+  cullImpl(
+      frustum,
+      [&](uint32_t id) {
+        if (n < cap) data[n] = id;
+        ++n;
+        return true;
+      },
+      ioStats);
+  return n;
 }
 
 bool HashGrid::validate(std::string* outError) const {
@@ -552,11 +578,12 @@ bool HashGrid::validate(std::string* outError) const {
     }
     uint32_t n = 0;
     uint32_t prev = kGridInvalidIndex;
-    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = objects_[id].next) {
+    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = next_[id]) {
       if (id >= objects_.size()) return fail("list holds an id out of range");
       const GridObject& o = objects_[id];
-      if (o.cell != c) return fail("object " + std::to_string(id) + " lists the wrong cell");
-      if (o.prev != prev) return fail("broken prev link at object " + std::to_string(id));
+      if (cell_[id] != c) return fail("object " + std::to_string(id) + " lists the wrong cell");
+      if (key_[id] != cell.key) return fail("object " + std::to_string(id) + " has a stale key");
+      if (prev_[id] != prev) return fail("broken prev link at object " + std::to_string(id));
       if (coord(o.center.x) != cell.x || coord(o.center.y) != cell.y ||
           coord(o.center.z) != cell.z) {
         return fail("object " + std::to_string(id) + " is not in the cell of its centre");
@@ -569,7 +596,7 @@ bool HashGrid::validate(std::string* outError) const {
     listed += n;
   }
   uint32_t live = 0;
-  for (const GridObject& o : objects_) live += o.cell != kGridInvalidIndex ? 1u : 0u;
+  for (const uint32_t c : cell_) live += c != kGridInvalidIndex ? 1u : 0u;
   if (live != objectCount_ || listed != objectCount_) return fail("object count mismatch");
   uint32_t used = 0;
   for (const Slot& s : table_) {

@@ -24,8 +24,9 @@
 //   <= 1/2, backward-shift deletion: no tombstones) keyed by the packed coordinates. A cell whose
 //   last object leaves is removed at once (swap with the last dense cell), so memory is
 //   proportional to the occupied cells and the table shrinks when they drop below 1/8 of it.
-// - Objects are slots indexed by id (GridObject: centre, half-extents, sphere flag, cell, and the
-//   next/prev links of an intrusive doubly linked list per cell). Ids should be dense (0..n-1):
+// - Objects are slots indexed by id (GridObject: centre, half-extents, sphere flag; beside it,
+//   in separate arrays, its cell key, cell index and the next/prev links of an intrusive doubly
+//   linked list per cell). Ids should be dense (0..n-1):
 //   the slot array grows to the largest id + 1.
 // Why intrusive lists rather than a per-frame compacted array: insert, remove and a move to
 // another cell are O(1) without rebuilding anything, and a move that stays in its cell touches
@@ -100,19 +101,16 @@ struct GridCell {
 };
 static_assert(sizeof(GridCell) == 32, "GridCell must stay 32 bytes");
 
-// One object slot. 48 bytes.
+// One object's shape. 32 bytes. (Its cell and list links live in separate arrays: the move
+// early-out reads only the key array, the culling list walk only the next-link array.)
 struct GridObject {
   glm::vec3 center{0.0f};
   float radius = 0.0f;          // sphere radius; for a box the largest half-extent
   glm::vec3 halfExtents{0.0f};  // sphere: (r, r, r)
-  uint32_t cell = kGridInvalidIndex;  // dense cell index; kGridInvalidIndex = id not in the grid
-  uint32_t next = kGridInvalidIndex;  // next / previous id in the cell's list
-  uint32_t prev = kGridInvalidIndex;
   uint32_t isSphere = 1;
-  uint32_t pad = 0;
   Aabb bounds() const { return Aabb::fromCenterHalfExtents(center, halfExtents); }
 };
-static_assert(sizeof(GridObject) == 48, "GridObject must stay 48 bytes");
+static_assert(sizeof(GridObject) == 32, "GridObject must stay 32 bytes (two per cache line)");
 
 // One k-nearest result.
 struct GridNeighbor {
@@ -149,7 +147,7 @@ class HashGrid {
   bool moveBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents);
   bool move(uint32_t id, const glm::vec3& center);  // keeps the size
   bool contains(uint32_t id) const {
-    return id < objects_.size() && objects_[id].cell != kGridInvalidIndex;
+    return id < cell_.size() && cell_[id] != kGridInvalidIndex;
   }
   const GridObject& object(uint32_t id) const { return objects_[id]; }
   void clear();  // removes everything (keeps capacity)
@@ -262,6 +260,8 @@ class HashGrid {
   void rehash(uint32_t capacity);
   // Visits the objects of cells in [lo, hi] (clamped coordinates); scans occupied cells instead
   // when the range is larger than the occupied count. test(id) -> bool hit.
+  template <class Emit>
+  uint32_t cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats* ioStats) const;
   template <class Test>
   uint32_t visitRange(const int32_t lo[3], const int32_t hi[3], Test&& test, GridVisitor visitor,
                       void* context, GridQueryStats& st) const;
@@ -270,7 +270,11 @@ class HashGrid {
   float invCellSize_ = 1.0f;
   float maxExtent_ = 0.0f;
   uint32_t objectCount_ = 0;
-  std::vector<GridObject> objects_;  // by id
+  std::vector<GridObject> objects_;  // by id: shape
+  std::vector<uint64_t> key_;        // by id: packed cell key (valid while in the grid)
+  std::vector<uint32_t> cell_;       // by id: dense cell index; kGridInvalidIndex = not in grid
+  std::vector<uint32_t> next_;       // by id: next / previous id in the cell's list
+  std::vector<uint32_t> prev_;
   std::vector<GridCell> cells_;      // dense occupied cells
   std::vector<Slot> table_;          // power-of-two open-addressed index of cells_
 };
