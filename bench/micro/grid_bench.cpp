@@ -131,13 +131,15 @@ void BM_GridCull100k(benchmark::State& state) {
 }
 BENCHMARK(BM_GridCull100k)->Unit(benchmark::kMillisecond);
 
-// Radius queries at 10,000 props; arg 0 uniform, 1 clustered. Query centres: the props
+// Radius queries at 10,000 props; arg 0 uniform, 1 clustered; arg 1 the cell size in tenths of
+// the query radius (the sweet spot). Query centres: the props
 // themselves (every 7th), as a prop asking for its neighbours does.
 constexpr float kQueryRadius = 2.0f;
 
 void BM_RadiusQueryGrid(benchmark::State& state) {
   const Cloud c = makeCloud(10000, state.range(0) != 0, 2);
-  HashGrid g(kQueryRadius);
+  // Second arg: cell size in tenths of the query radius (10 = the radius).
+  HashGrid g(kQueryRadius * static_cast<float>(state.range(1)) * 0.1f);
   fill(g, c);
   ofps::GridQueryStats st;
   uint32_t q = 0;
@@ -149,7 +151,7 @@ void BM_RadiusQueryGrid(benchmark::State& state) {
   report(state, g, st, 1.0);
   state.SetLabel(state.range(0) ? "clustered" : "uniform");
 }
-BENCHMARK(BM_RadiusQueryGrid)->Arg(0)->Arg(1);
+BENCHMARK(BM_RadiusQueryGrid)->ArgsProduct({{0, 1}, {5, 10, 20}});
 
 void BM_RadiusQueryBrute(benchmark::State& state) {
   const Cloud c = makeCloud(10000, state.range(0) != 0, 2);
