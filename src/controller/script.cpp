@@ -11,6 +11,18 @@ namespace ofps {
 
 namespace {
 
+// Builds "'text'" with appends: GCC 12 at -O3 reports a false -Wrestrict on
+// "'" + std::string(...) chains.
+std::string quoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '\'';
+  out.append(text.data(), text.size());
+  out += '\'';
+  return out;
+}
+
+
 constexpr const char* kKeyNames[kScriptKeyCount] = {"forward", "back",   "left",  "right",
                                                     "jump",    "sprint", "crouch"};
 
@@ -92,7 +104,7 @@ class Parser {
                uint32_t line) {
     for (size_t i = 0; i < count; ++i) {
       if (!parseNumber(t[first + i], out[i])) {
-        return fail(line, "'" + std::string(t[first + i]) + "' is not a number");
+        return fail(line, quoted(t[first + i]) + " is not a number");
       }
     }
     return true;
@@ -100,7 +112,7 @@ class Parser {
 
   bool beforeRun(std::string_view cmd, uint32_t line) {
     if (firstAtLine_ != 0) {
-      return fail(line, "'" + std::string(cmd) + "' must come before the first 'at' (line " +
+      return fail(line, quoted(cmd) + " must come before the first 'at' (line " +
                             std::to_string(firstAtLine_) + ")");
     }
     return true;
@@ -188,7 +200,7 @@ class Parser {
   }
 
   bool parseTime(std::string_view token, uint32_t line, double& out) {
-    if (!parseNumber(token, out)) return fail(line, "'" + std::string(token) + "' is not a time");
+    if (!parseNumber(token, out)) return fail(line, quoted(token) + " is not a time");
     if (out < 0.0) return fail(line, "time " + std::string(token) + " is negative");
     if (out < lastTime_) {
       return fail(line, "time " + std::string(token) + " goes backwards (line " +
