@@ -12,8 +12,14 @@ bool LevelSession::rebuildOctree(const OctreeBuildParams& params, std::string* e
   if (!octree.empty()) {  // the octree keeps its triangles: no need for the level's arrays
     octreeReport = octree.rebuild(params);
   } else {
-    octreeReport = octree.build(level.collisionPositions, level.collisionIndices,
-                                level.collisionLayers, params);
+    // A level whose triangles all collide needs no per-triangle layer masks: the octree then
+    // keeps none (4 bytes per triangle saved) and every query mask matches, which is what a
+    // fully solid level means.
+    bool allSolid = true;
+    for (uint32_t mask : level.collisionLayers) allSolid = allSolid && mask == kLayerSolid;
+    const std::span<const uint32_t> layers =
+        allSolid ? std::span<const uint32_t>{} : std::span<const uint32_t>(level.collisionLayers);
+    octreeReport = octree.build(level.collisionPositions, level.collisionIndices, layers, params);
   }
   if (!octreeReport.ok) {
     *error = level.path + ": octree build failed: " + octreeReport.error;
