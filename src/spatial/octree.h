@@ -22,11 +22,13 @@
 // ---- Straddling triangles: kept in the parent, no duplicated references -------------------------
 // A node is a cubic cell (the root: the bounding cube of the level). Its triangles go to the
 // child octant holding their centroid (bounding-box centre), except a triangle whose bounding box
-// is larger than `looseness` (default 1.5) x a child cell's edge, which stays in the node itself
-// ("kept in the parent"). A child's tight bounds therefore exceed its cell by at most 0.75 of the
+// is larger than `looseness` (default 3) x a child cell's edge, which stays in the node itself
+// ("kept in the parent"). A child's tight bounds therefore exceed its cell by at most 1.5 x the
 // cell's edge on each side (a loose octree), and few large triangles sit high in the tree, where
-// every query would test them. 1.5 was measured on the shared levels: rays test 60 % fewer
-// triangles than with 1.0 at under 48 bytes per triangle.
+// every query would test them. Measured on the shared levels (bench/micro/RESULTS.md): 1.5 -> 3
+// (with children of fewer than 3 triangles merged, below) halves the triangles a ray or sphere
+// tests on oa_dm5 (72 -> 37, 58 -> 30) and raises the ray rate ~30 %, at 45-47.9 bytes per
+// triangle (1.0 -> 1.5 had cut ray tests by 60 %).
 // Every triangle is referenced exactly once, so no query can report a triangle twice and no
 // query needs a duplicate check. Cells are used only to assign triangles; culling uses each
 // node's tight bounds: the min/max of the actual float vertices of every triangle in its subtree.
@@ -36,8 +38,10 @@
 // or when all its centroids coincide (coincident copies or triangles sharing a centroid stop
 // immediately instead of forming a maxLevel-deep chain). When all of a node's triangles would go
 // to one child, the cell shrinks to that octant without creating a node, so there are no chains
-// of single-child nodes. A child that would hold a single triangle (for trianglesPerLeaf >= 4) is
-// merged into its parent: a 32-byte node with a box test costs more than testing one triangle.
+// of single-child nodes. A child that would hold only one or two triangles (one, for
+// trianglesPerLeaf 4 or 5; none below 4) is merged into its parent: a 32-byte node with a box
+// test costs more than testing two triangles, and the saved node memory pays for the larger
+// looseness.
 //
 // ---- Build --------------------------------------------------------------------------------------
 // O(n log n): every level partitions its range with a stable counting sort into 9 buckets (kept +
@@ -89,7 +93,7 @@ struct OctreeBuildParams {
   bool dropDegenerate = false;    // false: keep zero-area triangles as segments/points (exact for
                                   // overlap and sweep tests); true: leave them out. Either way
                                   // they are counted in OctreeBuildReport::degenerateTriangles.
-  float looseness = 1.5f;         // a triangle whose bounding box is larger than looseness x the
+  float looseness = 3.0f;         // a triangle whose bounding box is larger than looseness x the
                                   // child cell's edge stays in the parent (>= 0; larger: fewer
                                   // triangles kept high in the tree, looser child bounds)
 };

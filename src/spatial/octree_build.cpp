@@ -216,7 +216,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   const uint32_t maxLevel = params_.maxLevel;
   const float looseness = params_.looseness >= 0.0f ? params_.looseness : 1.0f;
   // A child that would hold fewer than this many triangles stays in its parent (see octree.h).
-  const uint32_t minChild = leafSize >= 4 ? 2u : 1u;
+  const uint32_t minChild = leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u);
 
   const uint32_t n = static_cast<uint32_t>(triangles_.size());
   nodes_.clear();
