@@ -212,13 +212,15 @@ void drawPanel(DemoState& s) {
   octreePanel(s);
   cullingPanel(s);
   controllerPanel(s);
+  propsPanel(s);
   overlayPanel(s);
   loaderPanel(s);
   ImGui::Separator();
   if (ImGui::Button("Screenshot (F12)")) s.screenshotRequested = true;
   if (!s.statusLine.empty()) ImGui::TextWrapped("%s", s.statusLine.c_str());
   ImGui::TextDisabled("WASD move  Space jump  Shift sprint  Ctrl crouch  F fly  R respawn");
-  ImGui::TextDisabled("Tab/click mouse look  O octree  [ ] depths  Q queries  C cull");
+  ImGui::TextDisabled("click: mouse look, then throw  Tab/Esc release  G spawn N props");
+  ImGui::TextDisabled("O octree  [ ] depths  Q query volume  C cull");
   ImGui::TextDisabled("V freeze frustum  T wireframe  H panel  F12 screenshot  Esc quit");
   ImGui::End();
 }

@@ -17,6 +17,8 @@
 #include "culling/draw_ranges.h"
 #include "render/level_renderer.h"
 #include "render/line_renderer.h"
+#include "render/prop_renderer.h"
+#include "props/teams_demo.h"
 
 struct GLFWwindow;
 
@@ -40,6 +42,20 @@ struct CullingView {
   DrawRunList runs;             // last frame, reused (no per-frame allocation)
 };
 
+struct PropsView {
+  std::vector<uint32_t> visibleIds;                 // this frame's grid frustum cull
+  std::vector<gl::PropInstance> spheres, boxes;     // instance data, reused every frame
+  GridQueryStats cullStats;                         // this frame's cull over the grid
+  uint32_t drawCalls = 0;
+  int spawnCount = 1000;                            // the panel's "spawn N" amount
+  uint64_t spawnSeed = 1;
+  bool teamsMode = false;                           // the grid tutorial's two teams
+  TeamsDemo teams;
+  float teamsCellSize = 2.0f;
+  float teamsRadius = 2.0f;
+  int teamsPerTeam = 1000;
+};
+
 struct DemoState {
   DemoOptions options;
   GLFWwindow* window = nullptr;
@@ -47,6 +63,8 @@ struct DemoState {
   OctreeBuildParams octreeParams;
   gl::LevelRenderer renderer;
   gl::LineRenderer lines;
+  gl::PropRenderer propRenderer;
+  PropsView props;
   FlyCamera camera;              // follows the character's eye
   float flySpeed = 5.0f;        // metres per second (kept for overview placement)
   ControllerParams params;      // live-editable; the controller gets a copy each change
@@ -82,5 +100,8 @@ void drawPanel(DemoState& s);                 // demo_panel.cpp
 void buildOctreeOverlay(DemoState& s);        // octree_overlay.cpp: fills s.lines
 void requestLevelLoad(DemoState& s, const std::string& path);  // demo_window.cpp
 void applyOctreeParams(DemoState& s);         // demo_window.cpp: rebuild + re-upload order
+void resetTeams(DemoState& s);                // props_view.cpp: new agents over the level
+void updateProps(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds);  // props_view.cpp
+void propsPanel(DemoState& s);                // props_view.cpp
 
 }  // namespace ofps::app

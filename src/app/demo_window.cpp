@@ -78,6 +78,7 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
   }
   s.overlay.minDepth = std::min(s.overlay.minDepth, s.overlay.maxDepth);
   placeCharacter(s, useOptionCamera);
+  resetTeams(s);
   rememberRecentFile(s.recentFiles, s.session->level.path);
   std::snprintf(s.pathField.data(), s.pathField.size(), "%s", s.session->level.path.c_str());
 }
@@ -180,6 +181,13 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
     case GLFW_KEY_T: s->wireframe = !s->wireframe; break;
     case GLFW_KEY_F: s->sim.controller().setFlying(!s->sim.controller().flying()); break;
     case GLFW_KEY_Q: s->overlay.queryNodes = !s->overlay.queryNodes; break;
+    case GLFW_KEY_G:
+      if (s->session) {
+        s->sim.props().spawnRandom(static_cast<uint32_t>(s->props.spawnCount),
+                                   s->session->octree, s->session->octree.bounds(),
+                                   s->props.spawnSeed++);
+      }
+      break;
     case GLFW_KEY_R:
       if (s->session && !s->sim.scripted()) placeCharacter(*s, false);
       break;
@@ -192,8 +200,11 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
 void onMouseButton(GLFWwindow* window, int button, int action, int /*mods*/) {
   DemoState* s = stateOf(window);
   if (s == nullptr || ImGui::GetIO().WantCaptureMouse) return;
-  if (button == GLFW_MOUSE_BUTTON_LEFT && action == GLFW_PRESS && !s->mouseCaptured) {
+  if (button != GLFW_MOUSE_BUTTON_LEFT || action != GLFW_PRESS) return;
+  if (!s->mouseCaptured) {
     setMouseCapture(*s, true);
+  } else if (s->session && !s->sim.scripted()) {
+    s->sim.throwFromEye();  // as three.js's games_fps throws balls
   }
 }
 
@@ -308,13 +319,18 @@ int runWindowed(const DemoOptions& options) {
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   int status = 0;
-  if (!s.renderer.init(&error) || !s.lines.init(&error)) {
+  if (!s.renderer.init(&error) || !s.lines.init(&error) || !s.propRenderer.init(&error)) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     status = 1;
   } else {
     s.recentFiles = loadRecentFiles();
     s.assetLevels = findLevelFiles(std::filesystem::path(defaultLevelPath()).parent_path().string());
     adoptSession(s, std::move(first), true);
+    s.props.teamsMode = options.teams;
+    if (options.spawnProps > 0) {
+      s.sim.props().spawnRandom(options.spawnProps, s.session->octree, s.session->octree.bounds(),
+                                s.props.spawnSeed++);
+    }
     if (!options.scriptPath.empty()) {
       const auto script = loadScriptFor(options.scriptPath, *s.session, &s.params, &error);
       if (!script) {
@@ -322,7 +338,8 @@ int runWindowed(const DemoOptions& options) {
         status = 2;
       } else {
         s.renderer.setDrawOrder(s.session->level, s.session->drawRanges.drawOrder());
-        s.sim.attachScript(*s.session, *script, s.params, !options.tracePath.empty());
+        s.sim.attachScript(*s.session, *script, s.params, !options.tracePath.empty(),
+                           !options.propsTracePath.empty());
       }
     }
   }
@@ -366,6 +383,7 @@ int runWindowed(const DemoOptions& options) {
     } else {
       s.session->drawRanges.all(&s.culling.runs);
     }
+    updateProps(s, s.culling.cullViewProj, dt);
     s.lastCpuFrameMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart)
             .count();
@@ -383,6 +401,8 @@ int runWindowed(const DemoOptions& options) {
       gl::FrameParams params = fp;
       params.wireframe = s.wireframe;
       s.renderer.draw(params, s.culling.runs);
+      s.props.drawCalls =
+          s.propRenderer.draw(viewProj, params.lightDir, s.props.spheres, s.props.boxes);
       s.lines.draw(viewProj, false);
     }
     if (srgb) glDisable(GL_FRAMEBUFFER_SRGB);  // ImGui's colours are already sRGB
@@ -394,7 +414,10 @@ int runWindowed(const DemoOptions& options) {
     if (s.sim.scriptFinished() && !s.scriptWritten) {
       // The script is over: write its trace; without --frames the demo quits here.
       s.scriptWritten = true;
-      if (!options.tracePath.empty() && !writeTextFile(options.tracePath, s.sim.traceCsv(), &error)) {
+      if ((!options.tracePath.empty() &&
+           !writeTextFile(options.tracePath, s.sim.traceCsv(), &error)) ||
+          (!options.propsTracePath.empty() &&
+           !writeTextFile(options.propsTracePath, s.sim.propsTraceCsv(), &error))) {
         std::fprintf(stderr, "error: %s\n", error.c_str());
         status = 1;
       }
@@ -418,6 +441,11 @@ int runWindowed(const DemoOptions& options) {
     glfwSwapBuffers(s.window);
   }
 
+  if (!options.propsPath.empty() && s.session &&
+      !writeTextFile(options.propsPath, s.sim.propsCsv(), &error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    status = 1;
+  }
   if (!options.statsJsonPath.empty() && s.session) {
     nlohmann::json stats;
     stats["level"] = levelStats(*s.session);
@@ -425,6 +453,10 @@ int runWindowed(const DemoOptions& options) {
     stats["culling"] = cullingStats(s);
     stats["controller"] =
         controllerStats(s.sim.controller(), s.sim.steps(), s.sim.simulatedSeconds());
+    PropsCullFrame propsFrame;
+    propsFrame.visible = static_cast<uint32_t>(s.props.visibleIds.size());
+    propsFrame.grid = s.props.cullStats;
+    stats["props"] = propsStats(s.sim.props(), &propsFrame);
     stats["run"] = {{"mode", "window"},
                     {"frames", frame},
                     {"mean_frame_ms", frame > 0 ? totalMs / frame : 0.0},
@@ -441,6 +473,7 @@ int runWindowed(const DemoOptions& options) {
   ImGui::DestroyContext();
   s.renderer.shutdown();
   s.lines.shutdown();
+  s.propRenderer.shutdown();
   glfwDestroyWindow(s.window);
   glfwTerminate();
   return status;

@@ -30,9 +30,13 @@ int runHeadless(const DemoOptions& options) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
       return 2;
     }
-    sim.attachScript(*session, *script, params, !options.tracePath.empty());
+    sim.attachScript(*session, *script, params, !options.tracePath.empty(),
+                     !options.propsTracePath.empty());
     while (!sim.scriptFinished()) sim.step(*session, {});
-    if (!options.tracePath.empty() && !writeTextFile(options.tracePath, sim.traceCsv(), &error)) {
+    if ((!options.tracePath.empty() &&
+         !writeTextFile(options.tracePath, sim.traceCsv(), &error)) ||
+        (!options.propsTracePath.empty() &&
+         !writeTextFile(options.propsTracePath, sim.propsTraceCsv(), &error))) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
       return 1;
     }
@@ -40,14 +44,22 @@ int runHeadless(const DemoOptions& options) {
     // No script: the character stands at the spawn point for --frames steps (settling onto
     // the floor), so the stats show where it rests.
     sim.reset(*session, params);
+    if (options.spawnProps > 0) {
+      sim.props().spawnRandom(options.spawnProps, session->octree, session->octree.bounds(), 1);
+    }
     for (int i = 0; i < options.frames; ++i) sim.step(*session, {});
   }
 
+  if (!options.propsPath.empty() && !writeTextFile(options.propsPath, sim.propsCsv(), &error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return 1;
+  }
   if (!options.statsJsonPath.empty()) {
     nlohmann::json stats;
     stats["level"] = levelStats(*session);
     stats["octree"] = octreeStats(*session);
     stats["controller"] = controllerStats(sim.controller(), sim.steps(), sim.simulatedSeconds());
+    stats["props"] = propsStats(sim.props(), nullptr);
     stats["run"] = {{"mode", "headless"}, {"frames", options.frames}};
     if (!writeStatsJson(options.statsJsonPath, stats, &error)) {
       std::fprintf(stderr, "error: %s\n", error.c_str());

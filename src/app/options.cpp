@@ -77,6 +77,12 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   cli.add_option("--script", o.scriptPath,
                  "Drive the character with an input script (SCRIPT.md); quits at its end");
   cli.add_option("--trace", o.tracePath, "Write the character's state after every step (CSV)");
+  cli.add_option("--spawn-props", o.spawnProps, "Spawn N random props over the level at start")
+      ->check(CLI::Range(0u, 100000u));
+  cli.add_flag("--teams", o.teams, "Start the two-teams mode (enemies within R: grid vs brute force)");
+  cli.add_option("--props", o.propsPath, "Write every prop's final state at the end (CSV)");
+  cli.add_option("--props-trace", o.propsTracePath,
+                 "Write every prop's position after every step (CSV; needs --script)");
 
   try {
     cli.parse(argc, argv);
@@ -115,8 +121,10 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
     }
     o.overlayDepths = std::make_pair(lo, hi);
   }
-  if (!o.tracePath.empty() && o.scriptPath.empty()) {
-    std::fprintf(stderr, "octree_demo: --trace needs --script (the trace records a scripted run)\n");
+  if ((!o.tracePath.empty() || !o.propsTracePath.empty()) && o.scriptPath.empty()) {
+    std::fprintf(stderr,
+                 "octree_demo: --trace and --props-trace need --script (they record a scripted "
+                 "run)\n");
     *exitCode = 2;
     return std::nullopt;
   }

@@ -31,6 +31,10 @@ struct DemoOptions {
   bool hidePanel = false;           // --no-panel
   std::string scriptPath;           // --script FILE (../shared/controller/SCRIPT.md)
   std::string tracePath;            // --trace OUT.csv
+  std::string propsPath;            // --props OUT.csv: every prop's final state
+  std::string propsTracePath;       // --props-trace OUT.csv: every prop after every step
+  uint32_t spawnProps = 0;          // --spawn-props N: N random props over the level at start
+  bool teams = false;               // --teams: start in the two-teams grid mode
 };
 
 // Default level: assets/arena.glb from the source tree (or $OCTREE_FPS_ASSET_DIR).

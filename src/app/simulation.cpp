@@ -1,12 +1,27 @@
 #include "app/simulation.h"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
 namespace ofps::app {
 
+namespace {
+
+PropsParams propsParamsFor(const LevelSession& session) {
+  PropsParams p;
+  p.killPlaneY = killPlaneY(session.level);
+  return p;
+}
+
+}  // namespace
+
 void Simulation::reset(const LevelSession& session, const ControllerParams& params) {
   runner_.reset();
+  scriptProps_.reset();
+  props_ = PropsWorld(propsParamsFor(session));
+  propsTrace_.clear();
+  recordPropsTrace_ = false;
   controller_ = CharacterController(params);
   controller_.setSpawn(session.spawn, session.spawnYaw);
   controller_.setKillPlaneY(killPlaneY(session.level));
@@ -18,11 +33,16 @@ void Simulation::reset(const LevelSession& session, const ControllerParams& para
 }
 
 void Simulation::attachScript(const LevelSession& session, const Script& script,
-                              const ControllerParams& params, bool recordTrace) {
+                              const ControllerParams& params, bool recordTrace,
+                              bool recordPropsTrace) {
   runner_ = std::make_unique<ScriptRunner>(script, params, session.spawn, session.spawnYaw,
                                            killPlaneY(session.level));
+  props_ = PropsWorld(propsParamsFor(session));
+  scriptProps_ = std::make_unique<ScriptProps>(script, props_, killPlaneY(session.level));
   recordTrace_ = recordTrace;
+  recordPropsTrace_ = recordPropsTrace;
   trace_.clear();
+  propsTrace_ = recordPropsTrace ? propsTraceCsvHeader() : "";
   steps_ = 0;
   if (recordTrace_) {
     trace_ = traceCsvHeader();
@@ -35,11 +55,30 @@ void Simulation::step(const LevelSession& session, const CharacterInput& liveInp
     if (runner_->finished()) return;
     const TraceRow row = runner_->step(session.octree);
     if (recordTrace_) appendTraceCsvRow(trace_, row);
+    scriptProps_->afterRunnerStep(*runner_, session.octree, row,
+                                  recordPropsTrace_ ? &propsTrace_ : nullptr);
   } else {
     lastInput_ = liveInput;
-    controller_.step(session.octree, liveInput, controller_.params().tickSeconds());
+    const float dt = controller_.params().tickSeconds();
+    controller_.step(session.octree, liveInput, dt);
+    const CharacterCapsule capsule = characterCapsule(controller_);
+    props_.step(session.octree, dt, &capsule);
   }
   ++steps_;
+}
+
+void Simulation::throwFromEye() {
+  const CharacterController& c = controller();
+  const float cp = std::cos(c.pitch());
+  const glm::vec3 view(-std::sin(c.yaw()) * cp, std::sin(c.pitch()), -std::cos(c.yaw()) * cp);
+  props_.throwSphere(c.eye(), view * c.params().throwSpeed + c.velocity(),
+                     c.params().throwRadius);
+}
+
+std::string Simulation::propsCsv() const {
+  std::string out;
+  writePropsCsv(out, props_);
+  return out;
 }
 
 double Simulation::simulatedSeconds() const {

@@ -12,6 +12,8 @@
 #include "controller/controller_params.h"
 #include "controller/script.h"
 #include "controller/script_runner.h"
+#include "props/props_world.h"
+#include "props/script_props.h"
 
 namespace ofps::app {
 
@@ -20,14 +22,24 @@ class Simulation {
   // Spawns at the session's spawn point (resolved when the level loaded).
   void reset(const LevelSession& session, const ControllerParams& params);
   // Attaches a parsed script: its `set` lines were applied to params by the caller; spawn and
-  // events come from the script. The trace starts with the t = 0 row.
+  // events come from the script; its `prop` lines are placed and its `throw`s thrown. The trace
+  // starts with the t = 0 row; the props trace (when recorded) has a row per prop per step.
   void attachScript(const LevelSession& session, const Script& script,
-                    const ControllerParams& params, bool recordTrace);
+                    const ControllerParams& params, bool recordTrace, bool recordPropsTrace);
 
   bool scripted() const { return runner_ != nullptr; }
   bool scriptFinished() const { return runner_ && runner_->finished(); }
-  // One fixed step: the script's input when scripted, else `liveInput`.
+  // One fixed step: the script's input when scripted, else `liveInput`; then the props, with
+  // the character's capsule pushing them.
   void step(const LevelSession& session, const CharacterInput& liveInput);
+  // A click: a sphere from the eye along the view, as the script's `throw` does.
+  void throwFromEye();
+
+  PropsWorld& props() { return props_; }
+  const PropsWorld& props() const { return props_; }
+  const std::string& propsTraceCsv() const { return propsTrace_; }
+  // --props file text (header + one row per prop).
+  std::string propsCsv() const;
 
   CharacterController& controller() { return runner_ ? runner_->controller() : controller_; }
   const CharacterController& controller() const {
@@ -42,7 +54,11 @@ class Simulation {
   CharacterController controller_;
   CharacterInput lastInput_;
   std::unique_ptr<ScriptRunner> runner_;
+  std::unique_ptr<ScriptProps> scriptProps_;
+  PropsWorld props_;
   std::string trace_;
+  std::string propsTrace_;
+  bool recordPropsTrace_ = false;
   bool recordTrace_ = false;
   uint64_t steps_ = 0;
 };

@@ -49,6 +49,34 @@ nlohmann::json controllerStats(const CharacterController& c, uint64_t steps, dou
                          {"triangles_tested", st.queries.trianglesTested}}}};
 }
 
+nlohmann::json propsStats(const PropsWorld& props, const PropsCullFrame* visibleCull) {
+  const PropsStepStats& st = props.lastStepStats();
+  nlohmann::json j{{"total", props.liveCount()},
+                   {"added", props.size()},
+                   {"resting", props.restingCount()},
+                   {"grid_cells_occupied", props.grid().occupiedCells()},
+                   {"step", {{"awake", st.awake},
+                             {"contacts", st.contacts},
+                             {"cells_visited", st.grid.cellsVisited},
+                             {"candidates", st.grid.candidates},
+                             {"hits", st.grid.hits},
+                             {"brute_force_checks", st.grid.bruteForceChecks}}}};
+  if (visibleCull != nullptr) {
+    j["visible"] = visibleCull->visible;
+    j["cull"] = {{"cells_visited", visibleCull->grid.cellsVisited},
+                 {"candidates", visibleCull->grid.candidates},
+                 {"brute_force_checks", visibleCull->grid.bruteForceChecks}};
+  } else {
+    j["visible"] = nullptr;
+  }
+  // The frame's totals, as the issue names them: the step's broad phase plus the cull.
+  j["cells_visited"] = st.grid.cellsVisited + (visibleCull ? visibleCull->grid.cellsVisited : 0);
+  j["candidates"] = st.grid.candidates + (visibleCull ? visibleCull->grid.candidates : 0);
+  j["brute_force_checks"] =
+      st.grid.bruteForceChecks + (visibleCull ? visibleCull->grid.bruteForceChecks : 0);
+  return j;
+}
+
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error) {
   std::ofstream out(path);
   if (!out) {

@@ -1,0 +1,118 @@
+// The demo's view of the props: the grid's frustum cull (the same planes and classifyAabb as
+// the level's octree cull), instance lists for the prop renderer, the two-teams mode, and the
+// panel section with the grid's work beside brute force's.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/demo_state.h"
+#include "culling/frustum.h"
+
+namespace ofps::app {
+
+void resetTeams(DemoState& s) {
+  TeamsParams p = s.props.teams.params();
+  p.perTeam = static_cast<uint32_t>(std::max(s.props.teamsPerTeam, 1));
+  p.radius = s.props.teamsRadius;
+  p.cellSize = s.props.teamsCellSize;
+  if (s.session) {
+    // Agents wander over the level's footprint, a little above its floor.
+    const Level& l = s.session->level;
+    p.bounds = Aabb{glm::vec3(l.boundsMin.x, l.boundsMin.y + 0.5f, l.boundsMin.z),
+                    glm::vec3(l.boundsMax.x, l.boundsMin.y + 2.5f, l.boundsMax.z)};
+  }
+  s.props.teams.reset(p);
+}
+
+void updateProps(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) {
+  PropsView& v = s.props;
+  const PropsWorld& world = s.sim.props();
+  const Frustum frustum = Frustum::fromViewProjection(cullViewProj);
+  v.cullStats = {};
+  v.visibleIds.resize(world.size());
+  const uint32_t visible = world.cullFrustum(frustum, v.visibleIds, &v.cullStats);
+  v.visibleIds.resize(std::min<size_t>(visible, v.visibleIds.size()));
+  v.spheres.clear();
+  v.boxes.clear();
+  const auto positions = world.positions();
+  const auto half = world.halfExtents();
+  const auto shapes = world.shapes();
+  const auto resting = world.resting();
+  for (uint32_t id : v.visibleIds) {
+    const bool sphere = shapes[id] == PropShape::Sphere;
+    // Awake props are bright, resting ones darker: sleeping is visible at a glance.
+    glm::vec4 color = sphere ? glm::vec4(0.95f, 0.55f, 0.15f, 1.0f) : glm::vec4(0.3f, 0.7f, 0.95f, 1.0f);
+    if (resting[id] != 0) color = glm::vec4(glm::vec3(color) * 0.55f, 1.0f);
+    (sphere ? v.spheres : v.boxes).push_back({positions[id], half[id], color});
+  }
+  if (v.teamsMode) {
+    v.teams.step(frameSeconds);
+    v.teams.query();
+    const auto agents = v.teams.positions();
+    const auto near = v.teams.enemiesNear();
+    for (uint32_t i = 0; i < agents.size(); ++i) {
+      uint32_t mask = kFrustumAllPlanes;
+      const Aabb box = Aabb::fromCenterHalfExtents(agents[i], glm::vec3(0.15f));
+      if (classifyAabb(frustum, box, mask) == Containment::Outside) continue;
+      const bool teamA = v.teams.teamOf(i) == 0;
+      glm::vec4 color = teamA ? glm::vec4(0.9f, 0.2f, 0.2f, 1.0f) : glm::vec4(0.2f, 0.35f, 0.95f, 1.0f);
+      if (i < near.size() && near[i] > 0) color = glm::vec4(1.0f, 1.0f, 0.3f, 1.0f);  // enemy near
+      v.spheres.push_back({agents[i], glm::vec3(0.15f), color});
+    }
+  }
+}
+
+void propsPanel(DemoState& s) {
+  if (!ImGui::CollapsingHeader("Props", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  PropsView& v = s.props;
+  PropsWorld& world = s.sim.props();
+  const PropsStepStats& st = world.lastStepStats();
+  ImGui::Text("%u props, %zu visible, %u resting, %u grid cells", world.liveCount(),
+              v.visibleIds.size(), world.restingCount(), world.grid().occupiedCells());
+  using ull = unsigned long long;
+  ImGui::Text("cull: %llu cells visited, %llu candidates; brute force %llu",
+              static_cast<ull>(v.cullStats.cellsVisited), static_cast<ull>(v.cullStats.candidates),
+              static_cast<ull>(v.cullStats.bruteForceChecks));
+  ImGui::Text("contacts: %llu cells, %llu candidates, %llu hits; brute force %llu",
+              static_cast<ull>(st.grid.cellsVisited), static_cast<ull>(st.grid.candidates),
+              static_cast<ull>(st.grid.hits), static_cast<ull>(st.grid.bruteForceChecks));
+  ImGui::Text("%u instanced draw calls (one per shape)", v.drawCalls);
+  ImGui::SliderInt("##spawnN", &v.spawnCount, 1, static_cast<int>(kPropMaxSpawn), "%d",
+                   ImGuiSliderFlags_Logarithmic);
+  ImGui::SameLine();
+  if (ImGui::Button("Spawn N")) {
+    world.spawnRandom(static_cast<uint32_t>(v.spawnCount), s.session->octree,
+                      s.session->octree.bounds(), v.spawnSeed++);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Clear")) world.clear();
+  ImGui::TextDisabled("click (mouse captured) throws a ball; G spawns N");
+
+  ImGui::Checkbox("two teams: enemies within R (grid vs brute force)", &v.teamsMode);
+  if (v.teamsMode) {
+    bool changed = ImGui::SliderInt("per team", &v.teamsPerTeam, 10, 20000, "%d",
+                                    ImGuiSliderFlags_Logarithmic);
+    changed |= ImGui::SliderFloat("R (m)", &v.teamsRadius, 0.25f, 10.0f, "%.2f");
+    if (changed) resetTeams(s);
+    if (ImGui::SliderFloat("cell size (m)", &v.teamsCellSize, 0.25f, 20.0f, "%.2f",
+                           ImGuiSliderFlags_Logarithmic)) {
+      v.teams.setCellSize(v.teamsCellSize);
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("The grid's checks are lowest near cell size = R: smaller cells mean\n"
+                        "more cells per query, larger ones more candidates per cell.");
+    }
+    const TeamsFrameStats& t = v.teams.lastStats();
+    ImGui::Text("grid: %llu candidates + %llu cells visited",
+                static_cast<unsigned long long>(t.grid.candidates),
+                static_cast<unsigned long long>(t.grid.cellsVisited));
+    ImGui::Text("brute force: %llu checks (N x M)",
+                static_cast<unsigned long long>(t.grid.bruteForceChecks));
+    ImGui::Text("%llu enemy pairs within R", static_cast<unsigned long long>(t.enemyPairsInRange));
+  }
+}
+
+}  // namespace ofps::app
