@@ -15,8 +15,14 @@ demo, case, source_dir, shared_dir = sys.argv[1:5]
 shared_dir = os.environ.get("OCTREE_FPS_SHARED_DIR", shared_dir)
 
 
+# The demo remembers --up/--scale choices and recent files under XDG_CONFIG_HOME: keep the
+# tests from writing into the user's own configuration.
+_config = tempfile.mkdtemp(prefix="octree-fps-test-config-")
+_env = dict(os.environ, XDG_CONFIG_HOME=_config)
+
+
 def run(*args, timeout=240):
-    p = subprocess.run([demo, *args], capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run([demo, *args], capture_output=True, text=True, timeout=timeout, env=_env)
     return p.returncode, p.stdout + p.stderr
 
 
@@ -80,6 +86,57 @@ elif case == "stats_shared_levels":
         height = hi[1] - lo[1]
         expect(height < max(hi[0] - lo[0], hi[2] - lo[2]),
                f"{rel}: Y extent {height} should be the smallest (right way up)", text)
+elif case == "script_trace":
+    # SCRIPT.md: header, a t = 0 row, then one row per fixed step until `end`.
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "walk.script")
+        with open(script, "w") as f:
+            f.write("set tick_hz 100\nspawn 0 0 8 0\nat 0 hold forward\nat 0.5 tap jump\n"
+                    "at 1 release forward\nend 1.5\n")
+        trace = os.path.join(tmp, "trace.csv")
+        code, text = run("--headless", "--script", script, "--trace", trace)
+        expect(code == 0, f"scripted run exits 0 (got {code})", text)
+        rows = open(trace).read().splitlines()
+        expect(rows[0] == "t,x,y,z,vx,vy,vz,grounded,crouched,flying,respawned",
+               "trace header is SCRIPT.md's", rows[0])
+        expect(len(rows) == 1 + 1 + 150, f"1 + 150 steps at 100 Hz, got {len(rows) - 1} rows")
+        first = rows[1].split(",")
+        expect([float(v) for v in first[1:4]] == [0.0, 0.0, 8.0], "t = 0 row is the spawn", rows[1])
+        times = [float(r.split(",")[0]) for r in rows[1:]]
+        expect(all(b > a for a, b in zip(times, times[1:])), "times increase")
+        expect(abs(times[-1] - 1.5) < 1e-9, f"last row at end time, got {times[-1]}")
+        zs = [float(r.split(",")[3]) for r in rows[1:]]
+        expect(zs[-1] < 8.0 - 2.0, f"walking forward (yaw 0 = -Z) moved the feet along -Z: {zs[-1]}")
+        code2, _ = run("--headless", "--script", script, "--trace", trace + "2")
+        expect(open(trace).read() == open(trace + "2").read(), "same script, same trace")
+elif case == "bad_script":
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "bad.script")
+        with open(script, "w") as f:
+            f.write("at 0 hold forward\nat 1 hold jmp\nend 2\n")
+        code, text = run("--headless", "--script", script)
+        expect(code == 2, f"bad script exits 2 (got {code})", text)
+        expect("bad.script:2" in text, "the error names the file and line", text)
+        code, text = run("--headless", "--trace", os.path.join(tmp, "t.csv"))
+        expect(code == 2, f"--trace without --script exits 2 (got {code})", text)
+elif case == "props_files":
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "props.script")
+        with open(script, "w") as f:
+            f.write("prop sphere 0 3 4 0.3\nprop box 1 2 4 0.4 0.4 0.4\n"
+                    "at 0 look 0 -10\nat 0.2 throw\nend 1\n")
+        props, ptrace = os.path.join(tmp, "p.csv"), os.path.join(tmp, "pt.csv")
+        code, text = run("--headless", "--script", script, "--props", props, "--props-trace", ptrace)
+        expect(code == 0, f"props run exits 0 (got {code})", text)
+        rows = open(props).read().splitlines()
+        expect(rows[0] == "id,shape,x,y,z,vx,vy,vz,hx,hy,hz,resting,removed", "props header", rows[0])
+        expect([r.split(",")[1] for r in rows[1:]] == ["sphere", "box", "sphere"],
+               "two placed props then one thrown, in id order", "\n".join(rows))
+        sphere = [float(v) for v in rows[1].split(",")[2:5]]
+        expect(0.25 < sphere[1] < 0.35, f"the dropped sphere rests on the floor: y={sphere[1]}")
+        trows = open(ptrace).read().splitlines()
+        expect(trows[0] == "t,id,x,y,z", "props trace header", trows[0])
+        expect(len(trows) > 1 + 120 * 2, f"a row per prop per step, got {len(trows) - 1}")
 else:
     expect(False, f"unknown case {case}")
 print(f"ok [{case}]")
