@@ -5,8 +5,10 @@ Usage: check_cli.py DEMO CASE SOURCE_DIR SHARED_DIR
 Each case runs the real binary with --headless and checks its exit status, its messages and
 its --stats-json output against values that come from outside the program (SOURCES.md counts).
 """
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -19,6 +21,7 @@ shared_dir = os.environ.get("OCTREE_FPS_SHARED_DIR", shared_dir)
 # tests from writing into the user's own configuration.
 _config = tempfile.mkdtemp(prefix="octree-fps-test-config-")
 _env = dict(os.environ, XDG_CONFIG_HOME=_config)
+atexit.register(shutil.rmtree, _config, True)
 
 
 def run(*args, timeout=240):
