@@ -265,8 +265,12 @@ OFPS_FORCE_INLINE bool rayTriangle(const glm::vec3& origin, const glm::vec3& dir
     v = -v;
     tt = -tt;
   }
-  if (u < 0.0f || v < 0.0f || u + v > det || tt < 0.0f) return false;
-  if (tt > tMax * det * 1.0000005f) return false;  // cheap reject before the division
+  // One branch for all the rejections (most triangles a traversal tests are missed, so it is well
+  // predicted; a chain of || branches mispredicts on each 50/50 condition). The last condition
+  // is a cheap reject on t before the division.
+  const bool reject = (u < 0.0f) | (v < 0.0f) | (u + v > det) | (tt < 0.0f) |
+                      (tt > tMax * det * 1.0000005f);
+  if (reject) return false;
   const float t = tt / det;
   if (!(t <= tMax)) return false;
   outT = t;
