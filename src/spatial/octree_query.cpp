@@ -224,15 +224,17 @@ uint32_t walkOverlap(const std::vector<OctreeNode>& nodes, uint32_t nodeCount,
 }
 
 inline bool boxesOverlap(const OctreeNode& n, const glm::vec3& bmin, const glm::vec3& bmax) {
-  return n.boundsMin.x <= bmax.x && n.boundsMin.y <= bmax.y && n.boundsMin.z <= bmax.z &&
-         bmin.x <= n.boundsMax.x && bmin.y <= n.boundsMax.y && bmin.z <= n.boundsMax.z;
+  return (n.boundsMin.x <= bmax.x) & (n.boundsMin.y <= bmax.y) & (n.boundsMin.z <= bmax.z) &
+         (bmin.x <= n.boundsMax.x) & (bmin.y <= n.boundsMax.y) & (bmin.z <= n.boundsMax.z);
 }
 
 inline bool triBoxOverlap(const Triangle& t, const glm::vec3& bmin, const glm::vec3& bmax) {
   const glm::vec3 tmin = glm::min(t.v0, glm::min(t.v1, t.v2));
   const glm::vec3 tmax = glm::max(t.v0, glm::max(t.v1, t.v2));
-  return tmin.x <= bmax.x && tmin.y <= bmax.y && tmin.z <= bmax.z && bmin.x <= tmax.x &&
-         bmin.y <= tmax.y && bmin.z <= tmax.z;
+  // Bitwise, not &&: one well-predicted branch (most triangles are rejected) instead of a chain
+  // of 50/50 ones.
+  return (tmin.x <= bmax.x) & (tmin.y <= bmax.y) & (tmin.z <= bmax.z) & (bmin.x <= tmax.x) &
+         (bmin.y <= tmax.y) & (bmin.z <= tmax.z);
 }
 
 }  // namespace
