@@ -64,17 +64,22 @@ inline void pushChildrenSorted(const OctreeNode* nodes, uint32_t node, StackEntr
   StackEntry local[8];
   uint32_t n = 0;
   const uint32_t end = nodes[node].skip;
+  // Collect without a branch per child (whether a child is hit is a coin flip for the branch
+  // predictor), then sort the few hits: insertion sort, largest key first.
   for (uint32_t c = node + 1; c < end; c = nodes[c].skip) {
-    float key;
-    if (keyOf(nodes[c], key) && key <= bound) {
-      // Insertion sort, largest key first.
-      uint32_t j = n++;
-      while (j > 0 && local[j - 1].key < key) {
-        local[j] = local[j - 1];
-        --j;
-      }
-      local[j] = {c, key};
+    float key = 0.0f;
+    const bool hit = keyOf(nodes[c], key);
+    local[n] = {c, key};
+    n += static_cast<uint32_t>(hit & (key <= bound));
+  }
+  for (uint32_t i = 1; i < n; ++i) {
+    const StackEntry e = local[i];
+    uint32_t j = i;
+    while (j > 0 && local[j - 1].key < e.key) {
+      local[j] = local[j - 1];
+      --j;
     }
+    local[j] = e;
   }
   for (uint32_t i = 0; i < n; ++i) stack[top++] = local[i];
 }
