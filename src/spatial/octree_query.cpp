@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "geometry/triangle_tests.h"
 #include "spatial/octree.h"
@@ -16,13 +19,22 @@ constexpr float kUnitRoundoff = std::numeric_limits<float>::epsilon() * 0.5f;
 constexpr float kWiden = 1.0f + 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
 constexpr float kShrink = 1.0f - 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
 
+// std::max(a, b) as one instruction (maxss returns its second operand when the comparison
+// fails, exactly like std::max's a < b ? b : a); GCC otherwise sometimes emits a branch.
+inline float maxf(float a, float b) {
+#if defined(__SSE2__)
+  return _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(b), _mm_set_ss(a)));
+#else
+  return std::max(a, b);
+#endif
+}
+
 // Ray against a box, robust to zero direction components and to rounding (the far distance is
 // widened by 1 + 2 gamma(3) and the near one shrunk by as much, Ize 2013 / pbrt-v3 §3.9.2, so a
 // hit on a flat node's face is kept and equal-distance ties in two nodes are both seen).
 struct RaySlab {
   glm::vec3 origin;
   glm::vec3 invDir;
-  bool neg[3];
 
   RaySlab(const glm::vec3& o, const glm::vec3& d) : origin(o) {
     for (int k = 0; k < 3; ++k) {
@@ -31,20 +43,22 @@ struct RaySlab {
       // touches at t = 0, which can drop only rays running inside a node's face plane (grazing).
       const float dk = d[k] == 0.0f ? std::copysign(1e-30f, d[k]) : d[k];
       invDir[k] = 1.0f / dk;
-      neg[k] = invDir[k] < 0.0f;
     }
   }
   // Entry distance (clamped to >= tMin) when the ray meets the closed box within [tMin, tMax].
-  // Branch-free apart from the per-ray sign selects.
+  // Branch-free: both slab distances per axis, then min/max. For invDir > 0 the smaller is the
+  // min face's, for invDir < 0 the max face's, so the values are exactly those of selecting the
+  // near and far faces by the sign of the direction (invDir is finite and never zero, so no NaN
+  // arises from a finite origin).
   bool hit(const glm::vec3& bmin, const glm::vec3& bmax, float tMin, float tMax,
            float& outNear) const {
-    const float nx = ((neg[0] ? bmax.x : bmin.x) - origin.x) * invDir.x;
-    const float fx = ((neg[0] ? bmin.x : bmax.x) - origin.x) * invDir.x;
-    const float ny = ((neg[1] ? bmax.y : bmin.y) - origin.y) * invDir.y;
-    const float fy = ((neg[1] ? bmin.y : bmax.y) - origin.y) * invDir.y;
-    const float nz = ((neg[2] ? bmax.z : bmin.z) - origin.z) * invDir.z;
-    const float fz = ((neg[2] ? bmin.z : bmax.z) - origin.z) * invDir.z;
-    const float tn = std::max(std::max(std::max(nx, ny), nz) * kShrink, tMin);
+    const float ax = (bmin.x - origin.x) * invDir.x, bx = (bmax.x - origin.x) * invDir.x;
+    const float ay = (bmin.y - origin.y) * invDir.y, by = (bmax.y - origin.y) * invDir.y;
+    const float az = (bmin.z - origin.z) * invDir.z, bz = (bmax.z - origin.z) * invDir.z;
+    const float nx = std::min(ax, bx), fx = std::max(ax, bx);
+    const float ny = std::min(ay, by), fy = std::max(ay, by);
+    const float nz = std::min(az, bz), fz = std::max(az, bz);
+    const float tn = maxf(std::max(std::max(nx, ny), nz) * kShrink, tMin);
     const float tfar = std::min(std::min(fx, fy), fz) * kWiden;
     const float tf = std::min(tfar, tMax);
     outNear = tn;
