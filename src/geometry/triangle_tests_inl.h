@@ -3,6 +3,8 @@
 // the octree's inner loops can inline them). Read triangle_tests.h for the contracts.
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
@@ -252,23 +254,21 @@ OFPS_FORCE_INLINE bool rayTriangle(const glm::vec3& origin, const glm::vec3& dir
   const glm::vec3 e1 = tri.v1 - tri.v0;
   const glm::vec3 e2 = tri.v2 - tri.v0;
   const glm::vec3 pvec = cross3(dir, e2);
-  float det = dot3(e1, pvec);
-  if (det == 0.0f) return false;
+  const float sdet = dot3(e1, pvec);
   const glm::vec3 tvec = origin - tri.v0;
   const glm::vec3 qvec = cross3(tvec, e1);
-  float u = dot3(tvec, pvec);
-  float v = dot3(dir, qvec);
-  float tt = dot3(e2, qvec);
-  if (det < 0.0f) {
-    det = -det;
-    u = -u;
-    v = -v;
-    tt = -tt;
-  }
+  // Two-sided: negate det, u, v and t when det < 0, by flipping sign bits (exactly a negation,
+  // without the 50/50 branch on the triangle's facing).
+  const uint32_t sign = std::bit_cast<uint32_t>(sdet) & 0x80000000u;
+  const auto flip = [sign](float x) { return std::bit_cast<float>(std::bit_cast<uint32_t>(x) ^ sign); };
+  const float det = flip(sdet);
+  const float u = flip(dot3(tvec, pvec));
+  const float v = flip(dot3(dir, qvec));
+  const float tt = flip(dot3(e2, qvec));
   // One branch for all the rejections (most triangles a traversal tests are missed, so it is well
   // predicted; a chain of || branches mispredicts on each 50/50 condition). The last condition
   // is a cheap reject on t before the division.
-  const bool reject = (u < 0.0f) | (v < 0.0f) | (u + v > det) | (tt < 0.0f) |
+  const bool reject = (det == 0.0f) | (u < 0.0f) | (v < 0.0f) | (u + v > det) | (tt < 0.0f) |
                       (tt > tMax * det * 1.0000005f);
   if (reject) return false;
   const float t = tt / det;
