@@ -1,5 +1,6 @@
 // The Dear ImGui panel: frame time, octree numbers and live rebuild sliders, culling and query
 // work beside brute force, visualization toggles, level loader, screenshot, help.
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <algorithm>
@@ -45,6 +46,7 @@ void framePanel(DemoState& s) {
   ImGui::Text("frame %.2f ms (%.0f fps)   CPU work %.3f ms", ms, ms > 0.0 ? 1000.0 / ms : 0.0,
               s.lastCpuFrameMs);
   helpMarker("CPU work: controller + culling + building the draw list, this frame.");
+  if (ImGui::Checkbox("vsync", &s.vsync)) glfwSwapInterval(s.vsync ? 1 : 0);
   const float peak = *std::max_element(s.frameMs.begin(), s.frameMs.end());
   const float scale = peak <= 17.0f ? 20.0f : (peak <= 34.0f ? 40.0f : 120.0f);
   char label[32];

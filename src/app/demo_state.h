@@ -80,6 +80,7 @@ struct DemoState {
   CullingView culling;
   bool wireframe = false;
   bool showPanel = true;
+  bool vsync = true;            // swap interval 1; the panel toggles it
 
   AsyncLevelLoader loader;
   std::string loadError;        // last failed load, shown until the next load

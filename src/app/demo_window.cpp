@@ -301,7 +301,8 @@ int runWindowed(const DemoOptions& options) {
     glfwTerminate();
     return 1;
   }
-  glfwSwapInterval(options.vsync ? 1 : 0);
+  s.vsync = options.vsync;
+  glfwSwapInterval(s.vsync ? 1 : 0);
   gl::installDebugOutput();
   std::fprintf(stderr, "OpenGL %s on %s\n", reinterpret_cast<const char*>(glGetString(GL_VERSION)),
                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
