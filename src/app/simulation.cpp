@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "props/props_obstacles.h"
+
 namespace ofps::app {
 
 namespace {
@@ -53,14 +55,16 @@ void Simulation::attachScript(const LevelSession& session, const Script& script,
 void Simulation::step(const LevelSession& session, const CharacterInput& liveInput) {
   if (runner_) {
     if (runner_->finished()) return;
-    const TraceRow row = runner_->step(session.octree);
+    const PropsObstacles obstacles(props_);
+    const TraceRow row = runner_->step(session.octree, &obstacles);
     if (recordTrace_) appendTraceCsvRow(trace_, row);
     scriptProps_->afterRunnerStep(*runner_, session.octree, row,
                                   recordPropsTrace_ ? &propsTrace_ : nullptr);
   } else {
     lastInput_ = liveInput;
     const float dt = controller_.params().tickSeconds();
-    controller_.step(session.octree, liveInput, dt);
+    const PropsObstacles obstacles(props_);
+    controller_.step(session.octree, liveInput, dt, &obstacles);
     const CharacterCapsule capsule = characterCapsule(controller_);
     props_.step(session.octree, dt, &capsule);
   }

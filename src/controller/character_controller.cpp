@@ -222,7 +222,7 @@ bool CharacterController::sweep(const Octree& octree, const glm::vec3& feet,
   // The capsule grown by the skin is swept, so a slow approach stops with the skin clear too;
   // in a place too tight for the skin (`tight`), the real capsule.
   const float radius = params_.radius + (tight ? 0.0f : skin);
-  if (!octree.sweepCapsule(a, b, radius, disp, params_.layerMask, outHit, &stats_.queries)) {
+  if (!sweepAll(octree, a, b, radius, disp, outHit)) {
     outMoved = len;
     return false;
   }
@@ -303,8 +303,7 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
   segmentAt(feet, currentHeight(), a, b);
   SweepHit hit;
   ++stats_.queryCount;
-  if (!octree.sweepCapsule(a, b, params_.radius, glm::vec3(0.0f, -distance, 0.0f),
-                           params_.layerMask, hit, &stats_.queries)) {
+  if (!sweepAll(octree, a, b, params_.radius, glm::vec3(0.0f, -distance, 0.0f), hit)) {
     return false;
   }
   outGap = hit.startsOverlapping ? 0.0f : hit.toi * distance;
@@ -411,7 +410,29 @@ void CharacterController::flyStep(const CharacterInput& input, float dt) {
   jumpBufferTimer_ = 0.0f;
 }
 
-void CharacterController::step(const Octree& octree, const CharacterInput& input, float dt) {
+void CharacterController::step(const Octree& octree, const CharacterInput& input, float dt,
+                               const CharacterObstacles* obstacles) {
+  obstacles_ = obstacles;
+  stepImpl(octree, input, dt);
+  obstacles_ = nullptr;
+}
+
+bool CharacterController::sweepAll(const Octree& octree, const glm::vec3& a, const glm::vec3& b,
+                                   float radius, const glm::vec3& disp, SweepHit& outHit) {
+  bool hit = octree.sweepCapsule(a, b, radius, disp, params_.layerMask, outHit, &stats_.queries);
+  if (obstacles_ != nullptr && !(hit && outHit.startsOverlapping)) {
+    SweepHit other;
+    ++stats_.queryCount;
+    if (obstacles_->sweepCapsule(a, b, radius, disp, other) && !other.startsOverlapping &&
+        (!hit || other.toi < outHit.toi)) {
+      outHit = other;
+      hit = true;
+    }
+  }
+  return hit;
+}
+
+void CharacterController::stepImpl(const Octree& octree, const CharacterInput& input, float dt) {
   stats_ = {};
   respawned_ = false;
   prevFeet_ = feet_;

@@ -49,6 +49,18 @@
 
 namespace ofps {
 
+// Moving obstacles the character collides with besides the level, such as props it can stand
+// on. Same conventions as Octree::sweepCapsule (world space; toi in [0, 1] of the displacement;
+// normal from the obstacle toward the capsule). The controller only sweeps against them: an
+// obstacle that already overlaps the capsule is ignored (the obstacle system pushes itself out
+// of the character), so moving props can never trap the character.
+class CharacterObstacles {
+ public:
+  virtual ~CharacterObstacles() = default;
+  virtual bool sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                            const glm::vec3& displacement, SweepHit& outHit) const = 0;
+};
+
 // Keys held during one step, and the absolute view angles for it.
 struct CharacterInput {
   bool forward = false;
@@ -104,7 +116,9 @@ class CharacterController {
   void setFlying(bool flying);
 
   // Advances by dt seconds (normally params().tickSeconds()). Never throws or allocates.
-  void step(const Octree& octree, const CharacterInput& input, float dt);
+  // obstacles (may be null): extra moving geometry for this step (props to stand on).
+  void step(const Octree& octree, const CharacterInput& input, float dt,
+            const CharacterObstacles* obstacles = nullptr);
 
   // ---- State after the last step (world space) ------------------------------------------------
   const glm::vec3& feet() const { return feet_; }          // lowest point of the capsule
@@ -130,6 +144,10 @@ class CharacterController {
 
  private:
   struct Planes;
+  void stepImpl(const Octree& octree, const CharacterInput& input, float dt);
+  // Octree::sweepCapsule, then the obstacles (if any): the earlier contact wins.
+  bool sweepAll(const Octree& octree, const glm::vec3& a, const glm::vec3& b, float radius,
+                const glm::vec3& disp, SweepHit& outHit);
   void flyStep(const CharacterInput& input, float dt);
   // Pushes the capsule out so that the skin is clear (or, where the skin cannot fit, so that
   // the capsule just touches). hint: the contact normal of a sweep that started overlapping, or
@@ -180,6 +198,7 @@ class CharacterController {
   bool respawned_ = false;
   bool prevJumpHeld_ = false;
   ControllerStepStats stats_;
+  const CharacterObstacles* obstacles_ = nullptr;  // set for the duration of step()
 };
 
 }  // namespace ofps

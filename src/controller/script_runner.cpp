@@ -92,7 +92,7 @@ void ScriptRunner::apply(const ScriptEvent& e) {
   }
 }
 
-TraceRow ScriptRunner::step(const Octree& octree) {
+TraceRow ScriptRunner::step(const Octree& octree, const CharacterObstacles* obstacles) {
   const double start = static_cast<double>(stepIndex_) / hz_;
   while (nextEvent_ < script_.events.size() && script_.events[nextEvent_].time <= start) {
     apply(script_.events[nextEvent_++]);
@@ -110,7 +110,7 @@ TraceRow ScriptRunner::step(const Octree& octree) {
   input_.crouch = key(ScriptKey::Crouch);
   input_.yaw = yawDeg_ * kDegToRad;
   input_.pitch = pitchDeg_ * kDegToRad;
-  controller_.step(octree, input_, static_cast<float>(1.0 / hz_));
+  controller_.step(octree, input_, static_cast<float>(1.0 / hz_), obstacles);
   std::fill(std::begin(tapped_), std::end(tapped_), false);
   ++stepIndex_;
   TraceRow row;

@@ -66,8 +66,8 @@ class ScriptRunner {
   // True once every step before `end` has run.
   bool finished() const { return stepIndex_ >= totalSteps_; }
   // Applies the commands due at this step's start, runs one controller step, returns its row.
-  // Must not be called when finished().
-  TraceRow step(const Octree& octree);
+  // Must not be called when finished(). obstacles: props the character stands on (may be null).
+  TraceRow step(const Octree& octree, const CharacterObstacles* obstacles = nullptr);
   // Runs every remaining step; sink(const TraceRow&) gets the t = 0 row first when nothing has
   // run yet, then every step's row.
   template <class Sink>

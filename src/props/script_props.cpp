@@ -1,6 +1,8 @@
 // Props driven by a controller script (contracts in script_props.h).
 #include "props/script_props.h"
 
+#include "props/props_obstacles.h"
+
 #include <utility>
 
 namespace ofps {
@@ -58,8 +60,9 @@ void runScriptWithProps(const Script& script, const ControllerParams& params, co
     appendTraceCsvRow(*outTrace, runner.initialRow());
   }
   if (outPropsTrace) *outPropsTrace = propsTraceCsvHeader();
+  const PropsObstacles obstacles(world);
   while (!runner.finished()) {
-    const TraceRow row = runner.step(octree);
+    const TraceRow row = runner.step(octree, &obstacles);
     if (outTrace) appendTraceCsvRow(*outTrace, row);
     props.afterRunnerStep(runner, octree, row, outPropsTrace);
   }
