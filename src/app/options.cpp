@@ -53,7 +53,7 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
       "octree.\nLEVEL is any file Assimp reads (glTF/GLB, OBJ, FBX, DAE, ...)."};
   cli.add_option("level", o.levelPath, "Level file to load (default: the bundled arena)");
   cli.add_option("--frames", o.frames, "Quit after N frames (0: run until closed)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 100000000));
   cli.add_option("--screenshot", o.screenshotPath, "Write the last frame to this PNG file");
   cli.add_option("--stats-json", o.statsJsonPath, "Write level/octree/culling statistics as JSON");
   cli.add_flag("--headless", o.headless, "No window and no OpenGL: load, simulate, report");
@@ -65,8 +65,19 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   cli.add_option("--up", up, "The file's up axis, overriding file metadata and import settings")
       ->check(CLI::IsMember({"y", "z"}));
   float scale = 0.0f;
+  const CLI::Validator positiveFinite(
+      [](std::string& text) {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v <= 0.0 || v > 1e6) {
+          return "must be a positive number of metres per file unit (e.g. 0.0254), got '" + text +
+                 "'";
+        }
+        return std::string();
+      },
+      "S>0");
   auto* scaleOpt = cli.add_option("--scale", scale, "Metres per file unit (e.g. 0.0254 for inches)")
-                       ->check(CLI::PositiveNumber);
+                       ->check(positiveFinite);
   cli.add_flag("--all-solid", o.allSolid,
                "Ignore nocollide/UCX_ naming: every triangle collides and is drawn");
   std::string camera;

@@ -264,6 +264,11 @@ class Parser {
     if (t.size() != 2) return fail(line, "expected 'end T'");
     double v = 0.0;
     if (!parseTime(t[1], line, v)) return false;
+    // A bound keeps a typo ("end 1e9") from running for days with nothing written.
+    constexpr double kMaxScriptSeconds = 3600.0;
+    if (v > kMaxScriptSeconds) {
+      return fail(line, "end time " + std::to_string(v) + " s is beyond the one-hour limit of a script");
+    }
     script_.endTime = v;
     script_.endLine = line;
     haveEnd_ = true;
@@ -314,7 +319,7 @@ ScriptParseResult readScript(const std::string& path, const ControllerParams& ba
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     ScriptParseResult r;
-    r.error = path + ":0: cannot open the script file";
+    r.error = path + ": cannot open the script file";
     return r;
   }
   std::ostringstream ss;

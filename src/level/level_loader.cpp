@@ -392,7 +392,10 @@ FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
     }
   }
   FrameGuess g;
-  if (hi.x < lo.x) return g;
+  if (hi.x < lo.x) {
+    g.why = "assumed Y-up metres (no triangle with finite coordinates to guess from)";
+    return g;
+  }
   const glm::dvec3 ext = hi - lo;
   const bool areaSaysZ = areaZ > areaY;
   const bool extentSaysZ = ext.z < ext.y;
@@ -894,7 +897,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     result.warnings.push_back(
         path + ": the file does not say " + what + "; " + needGuess().why +
         ". If that is wrong, load it once with --up y|z and --scale S (metres per unit); the"
-        " choice is remembered in " + importSettingsPathBeside(path));
+        " choice is remembered in " + importSettingsPathBeside(path) +
+        " (or in ~/.config/octree-fps/import-settings/ when that folder is read-only)");
   }
 
   // 5. Checks, then Y-up metres, then the degenerate count.
@@ -940,7 +944,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   }
   if (degenerate > 0) {
     result.warnings.push_back(path + ": " + countWord(degenerate, "triangle has", "triangles have") +
-                              " zero area; kept for collision (they never block), listed here");
+                              " zero area; kept as segments/points for collision (they never"
+                              " block) and counted in the octree's statistics");
   }
   level.degenerateTriangles = static_cast<uint32_t>(degenerate);
 
