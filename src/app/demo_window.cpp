@@ -329,6 +329,7 @@ int runWindowed(const DemoOptions& options) {
     adoptSession(s, std::move(first), true);
     s.props.teamsMode = options.teams;
     if (options.spawnProps > 0) {
+      s.props.spawnCount = static_cast<int>(options.spawnProps);
       s.sim.props().spawnRandom(options.spawnProps, s.session->octree, s.session->octree.bounds(),
                                 s.props.spawnSeed++);
     }
@@ -458,6 +459,17 @@ int runWindowed(const DemoOptions& options) {
     propsFrame.visible = static_cast<uint32_t>(s.props.visibleIds.size());
     propsFrame.grid = s.props.cullStats;
     stats["props"] = propsStats(s.sim.props(), &propsFrame);
+    if (s.props.teamsMode) {
+      const TeamsFrameStats& t = s.props.teams.lastStats();
+      stats["teams"] = {{"per_team", s.props.teams.params().perTeam},
+                        {"radius", s.props.teams.params().radius},
+                        {"cell_size", s.props.teams.params().cellSize},
+                        {"cells_visited", t.grid.cellsVisited},
+                        {"candidates", t.grid.candidates},
+                        {"hits", t.grid.hits},
+                        {"brute_force_checks", t.grid.bruteForceChecks},
+                        {"enemy_pairs_in_range", t.enemyPairsInRange}};
+    }
     stats["run"] = {{"mode", "window"},
                     {"frames", frame},
                     {"mean_frame_ms", frame > 0 ? totalMs / frame : 0.0},

@@ -1,5 +1,6 @@
 // --headless: no window, no GL. Load the level, build the octree, run the character (a script,
 // or --frames idle steps), write the trace and the statistics.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -7,6 +8,7 @@
 #include "app/run_modes.h"
 #include "app/simulation.h"
 #include "app/stats_json.h"
+#include "props/teams_demo.h"
 
 namespace ofps::app {
 
@@ -60,6 +62,27 @@ int runHeadless(const DemoOptions& options) {
     stats["octree"] = octreeStats(*session);
     stats["controller"] = controllerStats(sim.controller(), sim.steps(), sim.simulatedSeconds());
     stats["props"] = propsStats(sim.props(), nullptr);
+    if (options.teams) {
+      // The two-teams grid mode without drawing: N frames at 60 Hz over the level's footprint.
+      TeamsParams tp;
+      const Level& l = session->level;
+      tp.bounds = Aabb{glm::vec3(l.boundsMin.x, session->spawn.y + 0.5f, l.boundsMin.z),
+                       glm::vec3(l.boundsMax.x, session->spawn.y + 2.5f, l.boundsMax.z)};
+      TeamsDemo teams(tp);
+      for (int i = 0; i < std::max(options.frames, 1); ++i) {
+        teams.step(1.0f / 60.0f);
+        teams.query();
+      }
+      const TeamsFrameStats& t = teams.lastStats();
+      stats["teams"] = {{"per_team", tp.perTeam},
+                        {"radius", tp.radius},
+                        {"cell_size", tp.cellSize},
+                        {"cells_visited", t.grid.cellsVisited},
+                        {"candidates", t.grid.candidates},
+                        {"hits", t.grid.hits},
+                        {"brute_force_checks", t.grid.bruteForceChecks},
+                        {"enemy_pairs_in_range", t.enemyPairsInRange}};
+    }
     stats["run"] = {{"mode", "headless"}, {"frames", options.frames}};
     if (!writeStatsJson(options.statsJsonPath, stats, &error)) {
       std::fprintf(stderr, "error: %s\n", error.c_str());

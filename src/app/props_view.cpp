@@ -19,8 +19,10 @@ void resetTeams(DemoState& s) {
   if (s.session) {
     // Agents wander over the level's footprint, a little above its floor.
     const Level& l = s.session->level;
-    p.bounds = Aabb{glm::vec3(l.boundsMin.x, l.boundsMin.y + 0.5f, l.boundsMin.z),
-                    glm::vec3(l.boundsMax.x, l.boundsMin.y + 2.5f, l.boundsMax.z)};
+    // Heights: from the spawn point's floor up, where the player sees them.
+    const float floorY = s.session->spawn.y;
+    p.bounds = Aabb{glm::vec3(l.boundsMin.x, floorY + 0.5f, l.boundsMin.z),
+                    glm::vec3(l.boundsMax.x, floorY + 2.5f, l.boundsMax.z)};
   }
   s.props.teams.reset(p);
 }
@@ -53,12 +55,13 @@ void updateProps(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds
     const auto near = v.teams.enemiesNear();
     for (uint32_t i = 0; i < agents.size(); ++i) {
       uint32_t mask = kFrustumAllPlanes;
-      const Aabb box = Aabb::fromCenterHalfExtents(agents[i], glm::vec3(0.15f));
+      const Aabb box = Aabb::fromCenterHalfExtents(agents[i], glm::vec3(0.25f));
       if (classifyAabb(frustum, box, mask) == Containment::Outside) continue;
       const bool teamA = v.teams.teamOf(i) == 0;
-      glm::vec4 color = teamA ? glm::vec4(0.9f, 0.2f, 0.2f, 1.0f) : glm::vec4(0.2f, 0.35f, 0.95f, 1.0f);
-      if (i < near.size() && near[i] > 0) color = glm::vec4(1.0f, 1.0f, 0.3f, 1.0f);  // enemy near
-      v.spheres.push_back({agents[i], glm::vec3(0.15f), color});
+      // Team colour; dark when no enemy is within R, bright when one is.
+      glm::vec4 color = teamA ? glm::vec4(0.95f, 0.25f, 0.2f, 1.0f) : glm::vec4(0.2f, 0.4f, 1.0f, 1.0f);
+      if (i >= near.size() || near[i] == 0) color = glm::vec4(glm::vec3(color) * 0.35f, 1.0f);
+      v.spheres.push_back({agents[i], glm::vec3(0.25f), color});
     }
   }
 }

@@ -3,6 +3,9 @@
 // means something. Together these run well over 100,000 queries.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <string>
+
 #include "spatial/oracle_harness.h"
 #include "support/random_soup.h"
 
@@ -51,7 +54,13 @@ TEST_P(OctreeOracleSoup, AgreesWithBruteForce) {
 
 INSTANTIATE_TEST_SUITE_P(Soups, OctreeOracleSoup,
                          ::testing::Values(SoupCase{1, 8, 16}, SoupCase{2, 1, 16}, SoupCase{3, 4, 3},
-                                           SoupCase{4, 16, 24}, SoupCase{5, 8, 0}));
+                                           SoupCase{4, 16, 24}, SoupCase{5, 8, 0}),
+                         [](const ::testing::TestParamInfo<SoupCase>& param) {
+                           const SoupCase& c = param.param;
+                           return "seed" + std::to_string(c.seed) + "_perLeaf" +
+                                  std::to_string(c.trianglesPerLeaf) + "_maxLevel" +
+                                  std::to_string(c.maxLevel);
+                         });
 
 TEST(OctreeOracle, LayerMasks) {
   const std::vector<Triangle> tris = makeRandomSoup(11);
@@ -97,7 +106,17 @@ TEST_P(OctreeOracleLevel, AgreesWithBruteForce) {
 INSTANTIATE_TEST_SUITE_P(SharedLevels, OctreeOracleLevel,
                          ::testing::Values(LevelCase{"levels/collision-world/collision-world.obj", 0.35f, 1000},
                                            LevelCase{"levels/oa_dm1/oa_dm1.obj", 16.0f, 300},
-                                           LevelCase{"levels/oa_dm5/oa_dm5.obj", 16.0f, 60}));
+                                           LevelCase{"levels/oa_dm5/oa_dm5.obj", 16.0f, 60}),
+                         [](const ::testing::TestParamInfo<LevelCase>& param) {
+                           // "levels/oa_dm1/oa_dm1.obj" -> "oa_dm1"
+                           std::string name = param.param.path;
+                           name = name.substr(name.rfind('/') + 1);
+                           name = name.substr(0, name.find('.'));
+                           for (char& ch : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           }
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace ofps::test
