@@ -5,11 +5,21 @@
 #include <cassert>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define OFPS_GRID_SSE2 1
+#endif
 
 namespace ofps {
 
 namespace {
+
+// Pool entry: the id, with the top bit set for a box (ids are below 2^31, see the header).
+constexpr uint32_t kPoolBoxBit = 0x80000000u;
+constexpr uint32_t kPoolIdMask = 0x7FFFFFFFu;
 
 // splitmix64 finalizer: every key bit affects the low bits used by the power-of-two mask.
 inline uint64_t mixKey(uint64_t k) {
@@ -64,10 +74,14 @@ HashGrid::HashGrid(float cellSize) {
 }
 
 int32_t HashGrid::coord(float v) const {
-  const float f = std::floor(v * invCellSize_);
-  if (!(f > -static_cast<float>(kGridCoordLimit))) return -kGridCoordLimit;  // also NaN
-  if (f >= static_cast<float>(kGridCoordLimit)) return kGridCoordLimit;
-  return static_cast<int32_t>(f);
+  // floor(t) clamped to [-limit, limit], without a libm call: floor(t) > -limit iff t > -limit
+  // and floor(t) >= limit iff t >= limit (limit is an integer); in between, truncation then a
+  // step down for negative non-integers is floor exactly (|t| < 2^21: the int is exact).
+  const float t = v * invCellSize_;
+  if (!(t > -static_cast<float>(kGridCoordLimit))) return -kGridCoordLimit;  // also NaN
+  if (t >= static_cast<float>(kGridCoordLimit)) return kGridCoordLimit;
+  const int32_t i = static_cast<int32_t>(t);
+  return i - (static_cast<float>(i) > t ? 1 : 0);
 }
 
 void HashGrid::cellOf(const glm::vec3& p, int32_t& outX, int32_t& outY, int32_t& outZ) const {
@@ -142,6 +156,7 @@ void HashGrid::removeCell(uint32_t c) {
     i = j;
   }
   table_[i] = Slot{0, kGridInvalidIndex, 0};
+  freeBlock(cells_[c].head, cells_[c].capacity);
   // Move the last dense cell into the hole.
   const uint32_t last = static_cast<uint32_t>(cells_.size() - 1);
   if (c != last) {
@@ -149,7 +164,8 @@ void HashGrid::removeCell(uint32_t c) {
     uint64_t k = mixKey(cells_[c].key) & mask;
     while (table_[k].cell != last) k = (k + 1) & mask;
     table_[k].cell = c;
-    for (uint32_t id = cells_[c].head; id != kGridInvalidIndex; id = next_[id]) cell_[id] = c;
+    const GridCell& moved = cells_[c];
+    for (uint32_t s = 0; s < moved.count; ++s) cell_[pool_[moved.head + s] & kPoolIdMask] = c;
   }
   cells_.pop_back();
   // Shrink when the cells fell below 1/8 of the table (hysteresis: grow happens at 1/2).
@@ -160,46 +176,85 @@ void HashGrid::removeCell(uint32_t c) {
   }
 }
 
+namespace {
+inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
+  uint32_t k = 0;
+  while ((4u << k) < capacity) ++k;
+  return k;
+}
+}  // namespace
+
+uint32_t HashGrid::allocBlock(uint32_t capacity) {
+  const uint32_t k = blockClass(capacity);
+  if (k < freeBlocks_.size() && !freeBlocks_[k].empty()) {
+    const uint32_t first = freeBlocks_[k].back();
+    freeBlocks_[k].pop_back();
+    return first;
+  }
+  const uint32_t first = static_cast<uint32_t>(pool_.size());
+  pool_.resize(first + capacity, kGridInvalidIndex);
+  return first;
+}
+
+void HashGrid::freeBlock(uint32_t first, uint32_t capacity) {
+  const uint32_t k = blockClass(capacity);
+  if (k >= freeBlocks_.size()) freeBlocks_.resize(k + 1);
+  freeBlocks_[k].push_back(first);
+}
+
+uint32_t HashGrid::poolSlot(uint32_t id) const {
+  const GridCell& cell = cells_[cell_[id]];
+  uint32_t s = cell.head;
+  while ((pool_[s] & kPoolIdMask) != id) ++s;
+  return s;
+}
+
 void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
   const uint32_t c = findOrAddCell(x, y, z);
+  if (cells_[c].capacity == 0) {
+    cells_[c].head = allocBlock(4);
+    cells_[c].capacity = 4;
+  } else if (cells_[c].count == cells_[c].capacity) {
+    // Full: move the block to one twice as large.
+    const uint32_t cap = cells_[c].capacity;
+    const uint32_t first = allocBlock(cap * 2);  // may grow the pool
+    GridCell& cell = cells_[c];
+    std::memcpy(&pool_[first], &pool_[cell.head], sizeof(uint32_t) * cap);
+    freeBlock(cell.head, cap);
+    cell.head = first;
+    cell.capacity = cap * 2;
+  }
   GridCell& cell = cells_[c];
   cell_[id] = c;
   key_[id] = cell.key;
-  prev_[id] = kGridInvalidIndex;
-  next_[id] = cell.head;
-  if (cell.head != kGridInvalidIndex) prev_[cell.head] = id;
-  cell.head = id;
+  pool_[cell.head + cell.count] = id | (objects_[id].isSphere ? 0u : kPoolBoxBit);
   ++cell.count;
 }
 
 void HashGrid::unlink(uint32_t id) {
   const uint32_t c = cell_[id];
+  const uint32_t s = poolSlot(id);
   GridCell& cell = cells_[c];
-  const uint32_t next = next_[id], prev = prev_[id];
-  if (prev != kGridInvalidIndex) {
-    next_[prev] = next;
-  } else {
-    cell.head = next;
-  }
-  if (next != kGridInvalidIndex) prev_[next] = prev;
-  cell_[id] = next_[id] = prev_[id] = kGridInvalidIndex;
+  // Keep link order: shift the later objects down by one.
+  const uint32_t end = cell.head + cell.count;
+  std::memmove(&pool_[s], &pool_[s + 1], sizeof(uint32_t) * (end - s - 1));
+  pool_[end - 1] = kGridInvalidIndex;
+  cell_[id] = kGridInvalidIndex;
   if (--cell.count == 0) removeCell(c);
 }
 
 void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
                             float radius, bool sphere) {
-  assert(id != kGridInvalidIndex && "HashGrid::insert: id 0xFFFFFFFF is reserved");
+  assert(id <= kGridMaxId && "HashGrid::insert: ids must be below 2^31");
   assert(!contains(id) && "HashGrid::insert: id already in the grid (use move)");
   assert(std::isfinite(center.x) && std::isfinite(center.y) && std::isfinite(center.z) &&
          "HashGrid::insert: non-finite centre");
-  if (id == kGridInvalidIndex || contains(id)) return;
+  if (id > kGridMaxId || contains(id)) return;
   if (id >= objects_.size()) {
     const size_t n = static_cast<size_t>(id) + 1;
     objects_.resize(n);
     key_.resize(n, 0);
     cell_.resize(n, kGridInvalidIndex);
-    next_.resize(n, kGridInvalidIndex);
-    prev_.resize(n, kGridInvalidIndex);
   }
   GridObject& o = objects_[id];
   o.center = center;
@@ -232,13 +287,17 @@ bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3&
   assert(contains(id) && "HashGrid::move: id not in the grid (insert it first)");
   if (!contains(id)) return false;
   GridObject& o = objects_[id];
+  const uint32_t wasSphere = o.isSphere;
   o.center = center;
   o.halfExtents = halfExtents;
   o.radius = radius;
   o.isSphere = sphere ? 1u : 0u;
   maxExtent_ = std::max(maxExtent_, radius);
   const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
-  if (packGridKey(x, y, z) == key_[id]) return false;  // early out: same cell
+  if (packGridKey(x, y, z) == key_[id]) {  // early out: same cell
+    if (wasSphere != o.isSphere) pool_[poolSlot(id)] = id | (sphere ? 0u : kPoolBoxBit);
+    return false;
+  }
   unlink(id);
   link(id, x, y, z);
   return true;
@@ -269,8 +328,8 @@ void HashGrid::clear() {
   objects_.clear();
   key_.clear();
   cell_.clear();
-  next_.clear();
-  prev_.clear();
+  pool_.clear();
+  freeBlocks_.clear();
   cells_.clear();
   table_.clear();
   objectCount_ = 0;
@@ -287,13 +346,15 @@ void HashGrid::setCellSize(float cellSize) {
   for (uint32_t id = 0; id < objects_.size(); ++id) {
     if (cell_[id] == kGridInvalidIndex) continue;
     live.push_back(id);
-    cell_[id] = next_[id] = prev_[id] = kGridInvalidIndex;
+    cell_[id] = kGridInvalidIndex;
   }
+  pool_.clear();
+  freeBlocks_.clear();
   cells_.clear();
   table_.clear();
   maxExtent_ = 0.0f;
-  // Re-link in decreasing id order so that every cell's list (head insertion) runs in increasing
-  // id: the result depends only on the objects, not on the history of moves.
+  // Re-link in decreasing id order so that every cell's walk (last linked first) runs in
+  // increasing id: the result depends only on the objects, not on the history of moves.
   for (size_t i = live.size(); i-- > 0;) {
     const uint32_t id = live[i];
     const GridObject& o = objects_[id];
@@ -303,27 +364,44 @@ void HashGrid::setCellSize(float cellSize) {
 }
 
 size_t HashGrid::bytes() const {
+  size_t freeLists = freeBlocks_.capacity() * sizeof(std::vector<uint32_t>);
+  for (const std::vector<uint32_t>& f : freeBlocks_) freeLists += f.capacity() * sizeof(uint32_t);
   return objects_.capacity() * sizeof(GridObject) + key_.capacity() * sizeof(uint64_t) +
-         (cell_.capacity() + next_.capacity() + prev_.capacity()) * sizeof(uint32_t) +
-         cells_.capacity() * sizeof(GridCell) + table_.capacity() * sizeof(Slot);
+         (cell_.capacity() + pool_.capacity()) * sizeof(uint32_t) + freeLists +
+         cells_.capacity() * sizeof(GridCell) +
+         table_.capacity() * sizeof(Slot);
 }
 
 // ---- Queries -----------------------------------------------------------------------------------
 
-template <class Test>
-uint32_t HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Test&& test,
-                              GridVisitor visitor, void* context, GridQueryStats& st) const {
-  uint32_t hits = 0;
-  // Visits one cell's list; returns false when the visitor stopped the query.
-  auto visitCell = [&](const GridCell& cell) -> bool {
-    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = next_[id]) {
-      ++st.candidates;
-      if (!test(objects_[id])) continue;
-      ++hits;
-      if (!visitor(context, id)) return false;
-    }
-    return true;
-  };
+namespace {
+
+// Box lanes pass the SIMD filter when |c - p|^2 <= (reach + sqrt(3) x largest half-extent)^2
+// times this: a relative margin far above float rounding, so the filter never drops a box the
+// exact test would report (|h| <= sqrt(3) max h_i).
+constexpr float kBoxFilterPad = 1.0009765625f;  // 1 + 2^-10
+constexpr float kSqrt3Up = 1.7320511f;          // > sqrt(3)
+
+inline bool finite3(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+
+inline uint32_t highestLane(uint32_t m) { return 31u - static_cast<uint32_t>(__builtin_clz(m)); }
+
+#if defined(OFPS_GRID_SSE2)
+// Box lanes of 4 pool entries: all ones where the box bit is set.
+inline __m128 boxLanes(const uint32_t e[4]) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(e));
+  return _mm_castsi128_ps(_mm_srai_epi32(v, 31));
+}
+#endif
+
+}  // namespace
+
+template <class Keep, class CellHits>
+void HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Keep&& keep,
+                          CellHits&& cellHits, GridQueryStats& st) const {
   const uint64_t nx = static_cast<uint64_t>(hi[0] - lo[0] + 1);
   const uint64_t ny = static_cast<uint64_t>(hi[1] - lo[1] + 1);
   const uint64_t nz = static_cast<uint64_t>(hi[2] - lo[2] + 1);
@@ -332,48 +410,141 @@ uint32_t HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Test&& t
     for (const GridCell& cell : cells_) {
       ++st.cellsVisited;
       if (cell.x < lo[0] || cell.x > hi[0] || cell.y < lo[1] || cell.y > hi[1] || cell.z < lo[2] ||
-          cell.z > hi[2]) {
+          cell.z > hi[2] || !keep(cell.x, cell.y, cell.z)) {
         continue;
       }
-      if (!visitCell(cell)) break;
+      if (!cellHits(cell)) return;
     }
   } else {
     for (int32_t x = lo[0]; x <= hi[0]; ++x) {
       for (int32_t y = lo[1]; y <= hi[1]; ++y) {
         for (int32_t z = lo[2]; z <= hi[2]; ++z) {
+          if (!keep(x, y, z)) continue;  // cannot hold a hit: no hash probe
           ++st.cellsVisited;
           const uint32_t c = findCell(x, y, z);
           if (c == kGridInvalidIndex) continue;
-          if (!visitCell(cells_[c])) goto done;
+          if (!cellHits(cells_[c])) return;
         }
       }
     }
-  done:;
   }
-  st.hits += hits;
-  return hits;
 }
 
-uint32_t HashGrid::queryRadius(const glm::vec3& center, float radius, GridVisitor visitor,
-                               void* context, GridQueryStats* ioStats) const {
+// Pool entries of slots [base, base + 4) where left (>= 1) of them are in the cell; lanes past the
+// cell repeat the first entry. Returns the valid-lane mask.
+inline uint32_t HashGrid::gatherGroup(uint32_t base, uint32_t left, uint32_t e[4]) const {
+  if (left >= 4u) {
+    std::memcpy(e, &pool_[base], sizeof(uint32_t) * 4);
+    return 0xFu;
+  }
+  for (uint32_t l = 0; l < 4u; ++l) e[l] = pool_[base + (l < left ? l : 0u)];
+  return (1u << left) - 1u;
+}
+
+#if defined(OFPS_GRID_SSE2)
+namespace {
+// Centres and radii (GridObject's first 16 bytes) of 4 objects, transposed to x, y, z, r.
+inline void loadCenters(const GridObject* o, const uint32_t e[4], __m128& x, __m128& y, __m128& z,
+                        __m128& r) {
+  __m128 a0 = _mm_loadu_ps(&o[e[0] & kPoolIdMask].center.x);
+  __m128 a1 = _mm_loadu_ps(&o[e[1] & kPoolIdMask].center.x);
+  __m128 a2 = _mm_loadu_ps(&o[e[2] & kPoolIdMask].center.x);
+  __m128 a3 = _mm_loadu_ps(&o[e[3] & kPoolIdMask].center.x);
+  _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+  x = a0;
+  y = a1;
+  z = a2;
+  r = a3;
+}
+}  // namespace
+#endif
+
+template <class Emit>
+uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit,
+                              GridQueryStats* ioStats) const {
   GridQueryStats st;
   st.bruteForceChecks = objectCount_;
   uint32_t hits = 0;
   if (objectCount_ > 0 && radius >= 0.0f) {
     const float reach = radius + maxExtent_;
-    const float pad = reach + rangeMargin(reach + cellSize_, center);
+    const float margin = rangeMargin(reach + cellSize_, center);
+    const float pad = reach + margin;
     const int32_t lo[3] = {coord(center.x - pad), coord(center.y - pad), coord(center.z - pad)};
     const int32_t hi[3] = {coord(center.x + pad), coord(center.y + pad), coord(center.z + pad)};
-    hits = visitRange(
-        lo, hi, [&](const GridObject& o) { return sphereHit(o, center, radius); }, visitor,
-        context, st);
+    const bool fast = finite3(center) && std::isfinite(radius);
+    // A cell can hold a hit only if its box grown by maxExtent on every axis (which holds every
+    // object of the cell, boxes included) is within radius of the centre, with the range margin
+    // for rounding. Border cells (a coordinate at the limit) hold everything beyond it: no bound
+    // on that axis.
+    const float reachR = radius + margin;
+    const float limit = reachR * reachR;
+    auto gap = [&](int32_t c, float p) {
+      if (c == -kGridCoordLimit || c == kGridCoordLimit) return 0.0f;
+      const float a = static_cast<float>(c) * cellSize_ - maxExtent_;
+      const float b = static_cast<float>(c + 1) * cellSize_ + maxExtent_;
+      return p < a ? a - p : (p > b ? p - b : 0.0f);
+    };
+    auto keep = [&](int32_t x, int32_t y, int32_t z) {
+      if (!fast) return true;
+      const float gx = gap(x, center.x), gy = gap(y, center.y), gz = gap(z, center.z);
+      return gx * gx + gy * gy + gz * gz <= limit;
+    };
+    auto cellHits = [&](const GridCell& cell) -> bool {
+      st.candidates += cell.count;
+      const uint32_t first = cell.head, n = cell.count;
+#if defined(OFPS_GRID_SSE2)
+      if (fast) {
+        const __m128 px = _mm_set1_ps(center.x), py = _mm_set1_ps(center.y),
+                     pz = _mm_set1_ps(center.z), rq = _mm_set1_ps(radius);
+        const __m128 zero = _mm_setzero_ps(), sqrt3 = _mm_set1_ps(kSqrt3Up),
+                     boxPad = _mm_set1_ps(kBoxFilterPad);
+        for (uint32_t g = (n + 3u) >> 2; g-- > 0;) {
+          uint32_t e[4];
+          const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
+          __m128 x, y, z, r;
+          loadCenters(objects_.data(), e, x, y, z, r);
+          const __m128 dx = _mm_sub_ps(x, px), dy = _mm_sub_ps(y, py), dz = _mm_sub_ps(z, pz);
+          const __m128 d2 =
+              _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
+          // Spheres: the exact predicate (same operations as sphereHit).
+          const __m128 rr = _mm_add_ps(rq, r);
+          const __m128 sphereIn = _mm_cmple_ps(d2, _mm_mul_ps(rr, rr));
+          // Boxes: within radius + sqrt(3) x the largest half-extent (padded; NaN passes).
+          const __m128 rb = _mm_add_ps(rq, _mm_mul_ps(_mm_max_ps(zero, r), sqrt3));
+          const __m128 boxIn = _mm_cmpngt_ps(d2, _mm_mul_ps(_mm_mul_ps(rb, rb), boxPad));
+          const __m128 box = boxLanes(e);
+          uint32_t m = static_cast<uint32_t>(_mm_movemask_ps(
+                           _mm_or_ps(_mm_andnot_ps(box, sphereIn), _mm_and_ps(box, boxIn)))) &
+                       valid;
+          while (m != 0) {
+            const uint32_t lane = highestLane(m);
+            m ^= 1u << lane;
+            const uint32_t id = e[lane] & kPoolIdMask;
+            if ((e[lane] & kPoolBoxBit) != 0 && !sphereHit(objects_[id], center, radius)) continue;
+            ++hits;
+            if (!emit(id)) return false;
+          }
+        }
+        return true;
+      }
+#endif
+      for (uint32_t i = n; i-- > 0;) {
+        const uint32_t id = pool_[first + i] & kPoolIdMask;
+        if (!sphereHit(objects_[id], center, radius)) continue;
+        ++hits;
+        if (!emit(id)) return false;
+      }
+      return true;
+    };
+    visitRange(lo, hi, keep, cellHits, st);
   }
+  st.hits += hits;
   if (ioStats) *ioStats += st;
   return hits;
 }
 
-uint32_t HashGrid::queryAabb(const Aabb& box, GridVisitor visitor, void* context,
-                             GridQueryStats* ioStats) const {
+template <class Emit>
+uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStats) const {
   GridQueryStats st;
   st.bruteForceChecks = objectCount_;
   uint32_t hits = 0;
@@ -383,36 +554,104 @@ uint32_t HashGrid::queryAabb(const Aabb& box, GridVisitor visitor, void* context
     const glm::vec3 hip = box.max + glm::vec3(maxExtent_ + rangeMargin(size, box.max));
     const int32_t lo[3] = {coord(lop.x), coord(lop.y), coord(lop.z)};
     const int32_t hi[3] = {coord(hip.x), coord(hip.y), coord(hip.z)};
-    hits = visitRange(
-        lo, hi, [&](const GridObject& o) { return boxHit(o, box); }, visitor, context, st);
+    const bool fast = finite3(box.min) && finite3(box.max);
+    auto keep = [](int32_t, int32_t, int32_t) { return true; };
+    auto cellHits = [&](const GridCell& cell) -> bool {
+      st.candidates += cell.count;
+      const uint32_t first = cell.head, n = cell.count;
+#if defined(OFPS_GRID_SSE2)
+      if (fast) {
+        // Spheres: distanceSquared(box, c) <= r * r, the same operations as boxHit. Boxes: the
+        // same with sqrt(3) x their largest half-extent (padded; NaN passes), then the exact test.
+        const __m128 bx0 = _mm_set1_ps(box.min.x), by0 = _mm_set1_ps(box.min.y),
+                     bz0 = _mm_set1_ps(box.min.z), bx1 = _mm_set1_ps(box.max.x),
+                     by1 = _mm_set1_ps(box.max.y), bz1 = _mm_set1_ps(box.max.z);
+        const __m128 zero = _mm_setzero_ps(), sqrt3 = _mm_set1_ps(kSqrt3Up),
+                     boxPad = _mm_set1_ps(kBoxFilterPad);
+        for (uint32_t g = (n + 3u) >> 2; g-- > 0;) {
+          uint32_t e[4];
+          const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
+          __m128 x, y, z, r;
+          loadCenters(objects_.data(), e, x, y, z, r);
+          const __m128 dx = _mm_max_ps(_mm_max_ps(_mm_sub_ps(bx0, x), _mm_sub_ps(x, bx1)), zero);
+          const __m128 dy = _mm_max_ps(_mm_max_ps(_mm_sub_ps(by0, y), _mm_sub_ps(y, by1)), zero);
+          const __m128 dz = _mm_max_ps(_mm_max_ps(_mm_sub_ps(bz0, z), _mm_sub_ps(z, bz1)), zero);
+          const __m128 d2 =
+              _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
+          const __m128 sphereIn = _mm_cmple_ps(d2, _mm_mul_ps(r, r));
+          const __m128 rb = _mm_mul_ps(_mm_max_ps(zero, r), sqrt3);
+          const __m128 boxIn = _mm_cmpngt_ps(d2, _mm_mul_ps(_mm_mul_ps(rb, rb), boxPad));
+          const __m128 boxm = boxLanes(e);
+          uint32_t m = static_cast<uint32_t>(_mm_movemask_ps(
+                           _mm_or_ps(_mm_andnot_ps(boxm, sphereIn), _mm_and_ps(boxm, boxIn)))) &
+                       valid;
+          while (m != 0) {
+            const uint32_t lane = highestLane(m);
+            m ^= 1u << lane;
+            const uint32_t id = e[lane] & kPoolIdMask;
+            if ((e[lane] & kPoolBoxBit) != 0 && !boxHit(objects_[id], box)) continue;
+            ++hits;
+            if (!emit(id)) return false;
+          }
+        }
+        return true;
+      }
+#endif
+      for (uint32_t i = n; i-- > 0;) {
+        const uint32_t id = pool_[first + i] & kPoolIdMask;
+        if (!boxHit(objects_[id], box)) continue;
+        ++hits;
+        if (!emit(id)) return false;
+      }
+      return true;
+    };
+    visitRange(lo, hi, keep, cellHits, st);
   }
+  st.hits += hits;
   if (ioStats) *ioStats += st;
   return hits;
 }
 
-namespace {
-struct CollectContext {
-  std::span<uint32_t> out;
-  uint32_t n = 0;
-};
-bool collectVisitor(void* context, uint32_t id) {
-  CollectContext& c = *static_cast<CollectContext*>(context);
-  if (c.n < c.out.size()) c.out[c.n] = id;
-  ++c.n;
-  return true;
+uint32_t HashGrid::queryRadius(const glm::vec3& center, float radius, GridVisitor visitor,
+                               void* context, GridQueryStats* ioStats) const {
+  return radiusImpl(center, radius, [&](uint32_t id) { return visitor(context, id); }, ioStats);
 }
-}  // namespace
+
+uint32_t HashGrid::queryAabb(const Aabb& box, GridVisitor visitor, void* context,
+                             GridQueryStats* ioStats) const {
+  return aabbImpl(box, [&](uint32_t id) { return visitor(context, id); }, ioStats);
+}
 
 uint32_t HashGrid::collectRadius(const glm::vec3& center, float radius, std::span<uint32_t> out,
                                  GridQueryStats* ioStats) const {
-  CollectContext c{out, 0};
-  return queryRadius(center, radius, &collectVisitor, &c, ioStats);
+  uint32_t n = 0;
+  uint32_t* data = out.data();
+  const size_t cap = out.size();
+  radiusImpl(
+      center, radius,
+      [&](uint32_t id) {
+        if (n < cap) data[n] = id;
+        ++n;
+        return true;
+      },
+      ioStats);
+  return n;
 }
 
 uint32_t HashGrid::collectAabb(const Aabb& box, std::span<uint32_t> out,
                                GridQueryStats* ioStats) const {
-  CollectContext c{out, 0};
-  return queryAabb(box, &collectVisitor, &c, ioStats);
+  uint32_t n = 0;
+  uint32_t* data = out.data();
+  const size_t cap = out.size();
+  aabbImpl(
+      box,
+      [&](uint32_t id) {
+        if (n < cap) data[n] = id;
+        ++n;
+        return true;
+      },
+      ioStats);
+  return n;
 }
 
 uint32_t HashGrid::kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
@@ -433,7 +672,7 @@ uint32_t HashGrid::kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
     out[i] = {id, d};
   };
   auto considerCell = [&](const GridCell& cell) {
-    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = next_[id]) consider(id);
+    for (uint32_t i = cell.count; i-- > 0;) consider(pool_[cell.head + i] & kPoolIdMask);
   };
   if (k > 0) {
     int32_t q[3];
@@ -518,13 +757,15 @@ uint32_t HashGrid::cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats*
       if (c == Containment::Outside) continue;
     }
     if (c == Containment::Inside) {
-      for (uint32_t id = cell.head; id != kGridInvalidIndex; id = next_[id]) {
+      for (uint32_t i = cell.count; i-- > 0;) {
+        const uint32_t id = pool_[cell.head + i] & kPoolIdMask;
         ++hits;
         if (!emit(id)) goto done;
       }
       continue;
     }
-    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = next_[id]) {
+    for (uint32_t i = cell.count; i-- > 0;) {
+      const uint32_t id = pool_[cell.head + i] & kPoolIdMask;
       ++st.candidates;
       uint32_t m = mask;
       if (classifyAabb(frustum, objects_[id].bounds(), m) == Containment::Outside) continue;
@@ -568,6 +809,7 @@ bool HashGrid::validate(std::string* outError) const {
     return fail("table capacity is not a power of two");
   }
   if (cells_.size() * 2 > table_.size() && !cells_.empty()) return fail("table load above 1/2");
+  std::vector<uint32_t> owner(pool_.size(), kGridInvalidIndex);  // cell owning each pool slot
   uint64_t listed = 0;
   for (uint32_t c = 0; c < cells_.size(); ++c) {
     const GridCell& cell = cells_[c];
@@ -576,23 +818,33 @@ bool HashGrid::validate(std::string* outError) const {
     if (findCell(cell.x, cell.y, cell.z) != c) {
       return fail("cell " + std::to_string(c) + " not found through the table");
     }
+    const uint32_t cap = cell.capacity;
+    if (cap < 4 || (cap & (cap - 1)) != 0 || cell.head % 4 != 0 ||
+        static_cast<size_t>(cell.head) + cap > pool_.size() || cell.count > cap) {
+      return fail("cell " + std::to_string(c) + " has a bad pool block");
+    }
+    for (uint32_t s = cell.head; s < cell.head + cap; ++s) {
+      if (owner[s] != kGridInvalidIndex) return fail("pool blocks overlap");
+      owner[s] = c;
+    }
     uint32_t n = 0;
-    uint32_t prev = kGridInvalidIndex;
-    for (uint32_t id = cell.head; id != kGridInvalidIndex; id = next_[id]) {
-      if (id >= objects_.size()) return fail("list holds an id out of range");
+    for (; n < cell.count; ++n) {
+      const uint32_t s = cell.head + n;
+      const uint32_t id = pool_[s] & kPoolIdMask;
+      if (id >= objects_.size()) return fail("pool holds an id out of range");
       const GridObject& o = objects_[id];
+      if (((pool_[s] & kPoolBoxBit) != 0) != (o.isSphere == 0)) {
+        return fail("object " + std::to_string(id) + " has a stale box bit");
+      }
       if (cell_[id] != c) return fail("object " + std::to_string(id) + " lists the wrong cell");
       if (key_[id] != cell.key) return fail("object " + std::to_string(id) + " has a stale key");
-      if (prev_[id] != prev) return fail("broken prev link at object " + std::to_string(id));
       if (coord(o.center.x) != cell.x || coord(o.center.y) != cell.y ||
           coord(o.center.z) != cell.z) {
         return fail("object " + std::to_string(id) + " is not in the cell of its centre");
       }
       if (o.radius > maxExtent_) return fail("maxExtent below an object's extent");
-      prev = id;
-      if (++n > cell.count) return fail("cell list longer than its count (cycle?)");
     }
-    if (n != cell.count) return fail("cell count differs from its list");
+    if (n != cell.count) return fail("cell count differs from its block");
     listed += n;
   }
   uint32_t live = 0;

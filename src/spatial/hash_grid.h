@@ -19,19 +19,29 @@
 //   ever inserted since the last rebuild(); queries grow their cell ranges by it. Keep objects
 //   smaller than about a cell (props: radius 0.1..0.5 m, cells of 1..2 m); a few big objects
 //   only make every query visit a wider ring.
-// - Occupied cells are a dense array (GridCell: key, coordinates, head of the cell's object list,
-//   count), indexed by an open-addressed hash table (linear probing, power-of-two capacity, load
-//   <= 1/2, backward-shift deletion: no tombstones) keyed by the packed coordinates. A cell whose
-//   last object leaves is removed at once (swap with the last dense cell), so memory is
-//   proportional to the occupied cells and the table shrinks when they drop below 1/8 of it.
-// - Objects are slots indexed by id (GridObject: centre, half-extents, sphere flag; beside it,
-//   in separate arrays, its cell key, cell index and the next/prev links of an intrusive doubly
-//   linked list per cell). Ids should be dense (0..n-1):
-//   the slot array grows to the largest id + 1.
-// Why intrusive lists rather than a per-frame compacted array: insert, remove and a move to
-// another cell are O(1) without rebuilding anything, and a move that stays in its cell touches
-// only the object's slot (the common case at 60 Hz).
-//
+// - Occupied cells are a dense array (GridCell: key, coordinates, first slot and capacity of the
+//   cell's block in the object pool, count), indexed by an open-addressed hash table (linear
+//   probing, power-of-two capacity, load <= 1/2, backward-shift deletion: no tombstones) keyed by
+//   the packed coordinates. A cell whose last object leaves is removed at once (swap with the last
+//   dense cell), so memory is proportional to the occupied cells and the table shrinks when they
+//   drop below 1/8 of it.
+// - Objects are slots indexed by id (GridObject: centre, radius, half-extents, sphere flag; beside
+//   it, in separate arrays, its cell key and cell index). Ids should be dense (0..n-1): the slot
+//   array grows to the largest id + 1. Ids are below 2^31 (kGridMaxId; the top bit is the pool's
+//   box flag).
+// - Each cell owns one contiguous block of a shared pool of object ids (capacity 4 << k entries;
+//   blocks are recycled through one free list per capacity; the top bit of an entry marks a box).
+//   A query walks a cell's ids 4 at a time: the 4 objects' centre and radius (GridObject's first
+//   16 bytes) are loaded and transposed, and one SSE2 test covers them: for a sphere the exact
+//   predicate, for a box a conservative one (sqrt(3) x its largest half-extent, padded) followed
+//   by the exact box test. A cell keeps its ids in link order (append; removal shifts the later
+//   ones down) and every walk goes from the last to the first, so results come in the same order
+//   as the former intrusive lists did (most recently linked first).
+// Cost model: a move that stays in its cell writes only the object's slot (the common case at
+// 60 Hz); insert, remove and a move to another cell are O(1) hash work plus O(objects in the
+// cell) (a scan for the id and a shift of a few ids; a block copy when a full cell doubles).
+// Radius queries skip, before the hash probe, every cell of the range whose box grown by
+// maxExtent() is farther than the radius.
 // ---- Exact predicates (closed sets: touching counts) ---------------------------------------------
 // Distance of an object to a point p: a sphere's max(0, |p - c| - r); a box's distance to its
 // closed box (0 inside). queryRadius reports objects at distance <= radius; queryAabb objects
@@ -73,6 +83,7 @@
 namespace ofps {
 
 inline constexpr uint32_t kGridInvalidIndex = 0xFFFFFFFFu;
+inline constexpr uint32_t kGridMaxId = 0x7FFFFFFFu;  // ids are below 2^31
 inline constexpr int32_t kGridCoordBits = 21;
 inline constexpr int32_t kGridCoordLimit = (1 << (kGridCoordBits - 1)) - 1;  // 1048575
 
@@ -95,14 +106,14 @@ struct GridQueryStats {
 struct GridCell {
   uint64_t key = 0;          // packed clamped coordinates (packGridKey)
   int32_t x = 0, y = 0, z = 0;  // cell coordinates (clamped)
-  uint32_t head = kGridInvalidIndex;  // first object id of the cell's list
+  uint32_t head = kGridInvalidIndex;  // first pool entry of the cell's block
   uint32_t count = 0;        // objects in the cell (> 0 for every stored cell)
-  uint32_t pad = 0;
+  uint32_t capacity = 0;     // slots of the block (4 << k)
 };
 static_assert(sizeof(GridCell) == 32, "GridCell must stay 32 bytes");
 
-// One object's shape. 32 bytes. (Its cell and list links live in separate arrays: the move
-// early-out reads only the key array, the culling list walk only the next-link array.)
+// One object's shape. 32 bytes. (Its cell and pool slot live in separate arrays: the move
+// early-out reads only the key array.)
 struct GridObject {
   glm::vec3 center{0.0f};
   float radius = 0.0f;          // sphere radius; for a box the largest half-extent
@@ -258,13 +269,24 @@ class HashGrid {
   uint32_t findOrAddCell(int32_t x, int32_t y, int32_t z);
   void removeCell(uint32_t cellIndex);
   void rehash(uint32_t capacity);
-  // Visits the objects of cells in [lo, hi] (clamped coordinates); scans occupied cells instead
-  // when the range is larger than the occupied count. test(id) -> bool hit.
+  // Pool blocks: allocate / free a block of capacity entries (4 << k); the entry of an object.
+  uint32_t allocBlock(uint32_t capacity);
+  void freeBlock(uint32_t first, uint32_t capacity);
+  uint32_t poolSlot(uint32_t id) const;
+  uint32_t gatherGroup(uint32_t base, uint32_t left, uint32_t e[4]) const;
   template <class Emit>
   uint32_t cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats* ioStats) const;
-  template <class Test>
-  uint32_t visitRange(const int32_t lo[3], const int32_t hi[3], Test&& test, GridVisitor visitor,
-                      void* context, GridQueryStats& st) const;
+  template <class Emit>
+  uint32_t radiusImpl(const glm::vec3& center, float radius, Emit&& emit,
+                      GridQueryStats* ioStats) const;
+  template <class Emit>
+  uint32_t aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStats) const;
+  // Visits the cells in [lo, hi] (clamped coordinates) that keep(cell coords) accepts; scans the
+  // occupied cells instead when the range is larger than the occupied count. cellHits(cell)
+  // tests and reports the cell's objects and returns false when the query stopped.
+  template <class Keep, class CellHits>
+  void visitRange(const int32_t lo[3], const int32_t hi[3], Keep&& keep, CellHits&& cellHits,
+                  GridQueryStats& st) const;
 
   float cellSize_ = 1.0f;
   float invCellSize_ = 1.0f;
@@ -273,8 +295,8 @@ class HashGrid {
   std::vector<GridObject> objects_;  // by id: shape
   std::vector<uint64_t> key_;        // by id: packed cell key (valid while in the grid)
   std::vector<uint32_t> cell_;       // by id: dense cell index; kGridInvalidIndex = not in grid
-  std::vector<uint32_t> next_;       // by id: next / previous id in the cell's list
-  std::vector<uint32_t> prev_;
+  std::vector<uint32_t> pool_;       // ids (top bit: box) of every cell's block
+  std::vector<std::vector<uint32_t>> freeBlocks_;  // by k: first slots of free blocks of 4 << k
   std::vector<GridCell> cells_;      // dense occupied cells
   std::vector<Slot> table_;          // power-of-two open-addressed index of cells_
 };

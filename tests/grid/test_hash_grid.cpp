@@ -268,6 +268,28 @@ TEST(GridOracle, CellSizeChangeKeepsAnswers) {
   }
 }
 
+// Boxes up to twice the cells: a box's corner reaches maxExtent beyond its cell on every axis at
+// once (farther than a sphere of that radius would), so a query that skips cells by distance must
+// grow them by maxExtent per axis. (Growing them by a sphere of radius maxExtent fails here.)
+TEST(GridOracle, SmallCellsLargeBoxes) {
+  Scenario s;
+  s.cellSize = 0.5f;
+  s.maxHalf = 1.0f;
+  s.extent = 8.0f;
+  s.count = 2000;
+  s.seed = 12;
+  Cloudy c(s);
+  c.fill();
+  uint32_t nonEmpty = 0, total = 0;
+  GridQueryStats st;
+  for (int round = 0; round < 6; ++round) {
+    c.checkRound(150, nonEmpty, total, st);
+    if (HasFatalFailure()) return;
+    c.churn();
+  }
+  EXPECT_GT(nonEmpty, total / 2);
+}
+
 // k-nearest with many exact ties: point objects on an integer lattice, queries on lattice points
 // and half-way points; the order must be (distance, id) exactly.
 TEST(GridKNearest, TiesOnALattice) {
