@@ -164,9 +164,13 @@ void overlayPanel(DemoState& s) {
   ImGui::Checkbox("only nodes in view", &s.overlay.visibleOnly);
   ImGui::SameLine();
   ImGui::Checkbox("leaves only", &s.overlay.leavesOnly);
-  ImGui::Checkbox("character query volume only (Q)", &s.overlay.queryNodes);
-  helpMarker("Nodes whose bounds meet the volume the character's capsule swept this frame "
-             "(where its sweeps and probes search), and the triangles the capsule touches.");
+  ImGui::Checkbox("only what the character's queries touched (Q)", &s.overlay.queryNodes);
+  helpMarker("The octree nodes this frame's controller queries entered (boxes by depth) and "
+             "the triangles in them that were tested (magenta).");
+  if (s.overlay.queryNodes) {
+    ImGui::Text("%u node entries this frame, %zu distinct nodes shown", s.queryTrace.entered,
+                s.shownQueryNodes.size());
+  }
   ImGui::Text("%zu lines", s.lines.lineCount());
 }
 
@@ -222,7 +226,7 @@ void drawPanel(DemoState& s) {
   if (!s.statusLine.empty()) ImGui::TextWrapped("%s", s.statusLine.c_str());
   ImGui::TextDisabled("WASD move  Space jump  Shift sprint  Ctrl crouch  F fly  R respawn");
   ImGui::TextDisabled("click: mouse look, then throw  Tab/Esc release  G spawn N props");
-  ImGui::TextDisabled("O octree  [ ] depths  Q query volume  C cull");
+  ImGui::TextDisabled("O octree  [ ] depths  Q query nodes  C cull");
   ImGui::TextDisabled("V freeze frustum  T wireframe  H panel  F12 screenshot  Esc quit");
   ImGui::End();
 }

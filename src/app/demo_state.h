@@ -30,7 +30,7 @@ struct OctreeOverlay {
   int maxDepth = 24;
   bool visibleOnly = true;      // only nodes the culling pass reached
   bool leavesOnly = false;
-  bool queryNodes = false;      // Q: only nodes and triangles near this frame's character queries
+  bool queryNodes = false;      // Q: only the nodes and triangles this frame's character queries touched
 };
 
 struct CullingView {
@@ -71,7 +71,11 @@ struct DemoState {
   Simulation sim;
   FixedStep clock;
   bool scriptWritten = false;   // --trace written once the script finished
-  glm::vec3 feetBeforeFrame{0.0f};  // for the query overlay: the volume swept this frame
+  std::vector<uint32_t> traceNodes = std::vector<uint32_t>(8192);  // storage of queryTrace
+  QueryTrace queryTrace;        // nodes the character's queries entered this frame
+  // The last frame that ran queries (flying runs none: its record stays, so you can fly out
+  // and look at it): unique node indices, sorted.
+  std::vector<uint32_t> shownQueryNodes;
   bool mouseCaptured = false;
   bool firstMouse = true;
   double lastMouseX = 0.0, lastMouseY = 0.0;

@@ -130,7 +130,11 @@ CharacterInput readInput(DemoState& s) {
 // Runs the fixed steps due this frame and places the camera at the interpolated eye.
 void simulate(DemoState& s, float frameSeconds) {
   const CharacterInput live = readInput(s);
-  s.feetBeforeFrame = s.sim.controller().feet();
+  // Record what this frame's character queries enter (the Q overlay); storage is reused.
+  s.queryTrace.nodes = s.traceNodes.data();
+  s.queryTrace.capacity = static_cast<uint32_t>(s.traceNodes.size());
+  s.queryTrace.entered = 0;
+  s.sim.controller().setQueryTrace(s.overlay.queryNodes ? &s.queryTrace : nullptr);
   float alpha = 1.0f;
   uint32_t steps = 0;
   if (s.sim.scripted()) {
@@ -142,6 +146,13 @@ void simulate(DemoState& s, float frameSeconds) {
     alpha = s.clock.alpha();
   }
   for (uint32_t i = 0; i < steps; ++i) s.sim.step(*s.session, live);
+  if (s.queryTrace.entered > 0) {
+    const uint32_t n = s.queryTrace.stored();
+    s.shownQueryNodes.assign(s.traceNodes.begin(), s.traceNodes.begin() + n);
+    std::sort(s.shownQueryNodes.begin(), s.shownQueryNodes.end());
+    s.shownQueryNodes.erase(std::unique(s.shownQueryNodes.begin(), s.shownQueryNodes.end()),
+                            s.shownQueryNodes.end());
+  }
   const CharacterController& c = s.sim.controller();
   if (s.sim.scripted()) {
     s.camera.yaw = c.yaw();
@@ -263,6 +274,7 @@ int runWindowed(const DemoOptions& options) {
   DemoState s;
   s.options = options;
   s.showPanel = !options.hidePanel;
+  s.overlay.queryNodes = options.queryOverlay;
   if (options.overlayDepths) {
     s.overlay.show = true;
     s.overlay.minDepth = options.overlayDepths->first;

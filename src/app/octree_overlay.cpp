@@ -1,5 +1,8 @@
 // Octree visualization: node boxes coloured by depth, within a chosen depth range, optionally
 // only the nodes this frame's culling reached, and the frozen culling frustum.
+#include <algorithm>
+#include <vector>
+
 #include <glm/vec4.hpp>
 
 #include "app/demo_state.h"
@@ -27,37 +30,21 @@ void buildOctreeOverlay(DemoState& s) {
     s.lines.frustum(glm::inverse(s.culling.frozenViewProj), {1.0f, 1.0f, 1.0f, 1.0f});
   }
   if (s.overlay.queryNodes && !octree.empty()) {
-    // The volume the character's queries searched this frame: its capsule at the start and
-    // end of the frame, grown by the snap probe and skin.
-    const CharacterController& c = s.sim.controller();
-    const float r = c.params().radius + c.params().skin;
-    Aabb swept;
-    for (const glm::vec3& feet : {s.feetBeforeFrame, c.feet()}) {
-      swept.grow(feet + glm::vec3(-r, -c.params().snapDistance, -r));
-      swept.grow(feet + glm::vec3(r, c.currentHeight() + c.params().stepHeight, r));
-    }
-    for (uint32_t n = 0; n < octree.nodeCount();) {
-      if (!octree.nodeBounds(n).overlaps(swept)) {
-        n = octree.nodes()[n].skip;
-        continue;
+    // Exactly what the character's queries touched this frame: the nodes they entered (boxes)
+    // and those nodes' own triangles, which they tested (magenta outlines).
+    const std::span<const Triangle> tris = octree.triangles();
+    const glm::vec4 hot(1.0f, 0.2f, 0.9f, 1.0f);
+    for (const uint32_t node : s.shownQueryNodes) {
+      if (node >= octree.nodeCount()) continue;  // recorded before a rebuild
+      s.lines.box(octree.nodeBounds(node), depthColor(octree.nodeLevel(node)));
+      const TriangleRange own = octree.ownRange(node);
+      for (uint32_t slot = own.first; slot < own.first + own.count; ++slot) {
+        const Triangle& t = tris[slot];
+        s.lines.line(t.v0, t.v1, hot);
+        s.lines.line(t.v1, t.v2, hot);
+        s.lines.line(t.v2, t.v0, hot);
       }
-      s.lines.box(octree.nodeBounds(n), depthColor(octree.nodeLevel(n)));
-      ++n;
     }
-    glm::vec3 a, b;
-    c.capsule(a, b);
-    const Level& level = s.session->level;
-    // Triangles within reach of the capsule (touching it or within the skin), highlighted.
-    octree.overlapCapsule(a, b, r * 1.5f, kOctreeAllLayers, [&](uint32_t original) {
-      const size_t i = static_cast<size_t>(original) * 3;
-      const glm::vec3& p0 = level.collisionPositions[level.collisionIndices[i]];
-      const glm::vec3& p1 = level.collisionPositions[level.collisionIndices[i + 1]];
-      const glm::vec3& p2 = level.collisionPositions[level.collisionIndices[i + 2]];
-      const glm::vec4 hot(1.0f, 0.2f, 0.9f, 1.0f);
-      s.lines.line(p0, p1, hot);
-      s.lines.line(p1, p2, hot);
-      s.lines.line(p2, p0, hot);
-    });
     return;
   }
   if (!s.overlay.show || octree.empty()) return;

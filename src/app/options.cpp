@@ -85,6 +85,8 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   std::string overlay;
   cli.add_option("--octree-overlay", overlay, "Show octree boxes of depths MIN:MAX (e.g. 2:5)");
   cli.add_flag("--no-panel", o.hidePanel, "Hide the ImGui panel (H toggles it)");
+  cli.add_flag("--query-overlay", o.queryOverlay,
+               "Start showing the nodes and triangles the character's queries touch (Q)");
   cli.add_option("--script", o.scriptPath,
                  "Drive the character with an input script (SCRIPT.md); quits at its end");
   cli.add_option("--trace", o.tracePath, "Write the character's state after every step (CSV)");

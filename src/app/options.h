@@ -29,6 +29,7 @@ struct DemoOptions {
   std::optional<CameraPose> camera; // --camera X,Y,Z,YAW,PITCH
   std::optional<std::pair<int, int>> overlayDepths;  // --octree-overlay MIN:MAX (shows boxes)
   bool hidePanel = false;           // --no-panel
+  bool queryOverlay = false;        // --query-overlay: show what the character's queries touch
   std::string scriptPath;           // --script FILE (../shared/controller/SCRIPT.md)
   std::string tracePath;            // --trace OUT.csv
   std::string propsPath;            // --props OUT.csv: every prop's final state

@@ -434,6 +434,7 @@ bool CharacterController::sweepAll(const Octree& octree, const glm::vec3& a, con
 
 void CharacterController::stepImpl(const Octree& octree, const CharacterInput& input, float dt) {
   stats_ = {};
+  stats_.queries.trace = trace_;
   respawned_ = false;
   prevFeet_ = feet_;
   prevEye_ = eye();

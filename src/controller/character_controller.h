@@ -141,6 +141,10 @@ class CharacterController {
   glm::vec3 interpolatedFeet(float alpha) const;
   glm::vec3 interpolatedEye(float alpha) const;
   const ControllerStepStats& lastStepStats() const { return stats_; }
+  // Records the octree nodes every query of the following steps enters (debug drawing of what
+  // the character's queries touched); null stops recording. The caller owns the trace and
+  // resets its count when it wants a fresh record.
+  void setQueryTrace(QueryTrace* trace) { trace_ = trace; }
 
  private:
   struct Planes;
@@ -199,6 +203,7 @@ class CharacterController {
   bool prevJumpHeld_ = false;
   ControllerStepStats stats_;
   const CharacterObstacles* obstacles_ = nullptr;  // set for the duration of step()
+  QueryTrace* trace_ = nullptr;                     // debug record of entered nodes
 };
 
 }  // namespace ofps

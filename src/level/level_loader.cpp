@@ -814,6 +814,13 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
                   path + ": not a level format Assimp 5.2 can read, or the file is damaged so"
                          " that no importer recognises it (extension '" + ext + "')");
     }
+    if ((ext == "glb" || ext == "gltf") && !contains(why, "glTF") && !contains(why, "GLTF")) {
+      // Assimp falls back to other importers when the glTF one gives up, and reports the last
+      // one's complaint (often "OBJ: ..."), which names the wrong format.
+      return fail(std::move(result),
+                  path + ": corrupt glTF: Assimp's glTF importer could not read it (damaged or"
+                         " invalid JSON?); the last importer Assimp tried said: " + why);
+    }
     return fail(std::move(result), path + ": Assimp cannot import it: " + why);
   }
   if (scene->mRootNode == nullptr) {

@@ -115,9 +115,25 @@ struct OctreeBuildReport {
 };
 
 // Work counters of one or more queries (added to, never reset by a query).
+// Optional record of where queries went, for debug drawing ("show what this frame's queries
+// touched"): the nodes each query ENTERED, i.e. whose own triangles it tested. Caller-owned
+// storage (nothing is allocated); entries beyond the capacity are counted in `entered` but not
+// stored. A node entered by several queries appears once per query.
+struct QueryTrace {
+  uint32_t* nodes = nullptr;  // caller's array of `capacity` node indices
+  uint32_t capacity = 0;
+  uint32_t entered = 0;       // nodes entered so far (may exceed capacity)
+  void add(uint32_t node) {
+    if (entered < capacity) nodes[entered] = node;
+    ++entered;
+  }
+  uint32_t stored() const { return entered < capacity ? entered : capacity; }
+};
+
 struct QueryStats {
   uint32_t nodesVisited = 0;     // nodes whose bounds were tested
   uint32_t trianglesTested = 0;  // exact triangle tests run (after the layer filter)
+  QueryTrace* trace = nullptr;   // when set, every entered node is recorded (debug drawing)
 };
 
 // Nearest ray hit.

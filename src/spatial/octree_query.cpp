@@ -119,6 +119,7 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   const RaySlab slab(origin, dir);
   const OctreeNode* nodes = nodes_.data();
   QueryStats st;
+  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   float best = tMax;
   uint32_t bestSlot = kOctreeInvalidIndex;
   uint32_t bestOrig = kOctreeInvalidIndex;
@@ -130,6 +131,7 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   while (top > 0) {
     const StackEntry e = stack[--top];
     if (e.key > best) continue;
+    if (trace != nullptr) trace->add(e.node);
     const uint32_t first = nodes[e.node].firstTriangle, last = nodes[e.node + 1].firstTriangle;
     for (uint32_t s = first; s < last; ++s) {
       if (!inMask(layers_, s, layerMask)) continue;
@@ -179,6 +181,7 @@ bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, u
       i = node.skip;
       continue;
     }
+    if (ioStats != nullptr && ioStats->trace != nullptr) ioStats->trace->add(i);
     for (uint32_t s = node.firstTriangle; s < nodes_[i + 1].firstTriangle; ++s) {
       if (!inMask(layers_, s, layerMask)) continue;
       ++st.trianglesTested;
@@ -218,6 +221,7 @@ uint32_t walkOverlap(const std::vector<OctreeNode>& nodes, uint32_t nodeCount,
         i = node.skip;
         continue;
       }
+      if (ioStats != nullptr && ioStats->trace != nullptr) ioStats->trace->add(i);
       const uint32_t last = nodes[i + 1].firstTriangle;
       bool stop = false;
       for (uint32_t s = node.firstTriangle; s < last; ++s) {
@@ -483,6 +487,7 @@ bool sweepTraverse(const std::vector<OctreeNode>& nodesVec, uint32_t nodeCount,
                              maxAbs(boxCenter) + maxAbs(boxHalf) + maxAbs(displacement));
   const glm::vec3 grow = boxHalf + glm::vec3(pad);
   QueryStats st;
+  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   BestSweep best;
   float bound = 1.0f;
   auto keyOf = [&](const OctreeNode& n, float& key) {
@@ -496,6 +501,7 @@ bool sweepTraverse(const std::vector<OctreeNode>& nodesVec, uint32_t nodeCount,
   while (top > 0) {
     const StackEntry e = stack[--top];
     if (e.key > bound) continue;
+    if (trace != nullptr) trace->add(e.node);
     const uint32_t first = nodes[e.node].firstTriangle, last = nodes[e.node + 1].firstTriangle;
     for (uint32_t s = first; s < last; ++s) {
       if (!inMask(layers, s, mask)) continue;
@@ -566,6 +572,7 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
   if (nc == 0 || layerMask == 0 || !(maxDistance >= 0.0f)) return false;
   const OctreeNode* nodes = nodes_.data();
   QueryStats st;
+  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   float best2 = maxDistance * maxDistance;
   uint32_t bestOrig = kOctreeInvalidIndex;
   glm::vec3 bestPoint(0.0f);
@@ -581,6 +588,7 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
   while (top > 0) {
     const StackEntry e = stack[--top];
     if (e.key > best2) continue;
+    if (trace != nullptr) trace->add(e.node);
     const uint32_t first = nodes[e.node].firstTriangle, last = nodes[e.node + 1].firstTriangle;
     for (uint32_t s = first; s < last; ++s) {
       if (!inMask(layers_, s, layerMask)) continue;
