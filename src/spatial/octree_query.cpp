@@ -171,6 +171,7 @@ bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, u
   }
   const RaySlab slab(origin, dir);
   QueryStats st;
+  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   bool found = false;
   uint32_t i = 0;
   while (i < nc && !found) {
@@ -181,7 +182,7 @@ bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, u
       i = node.skip;
       continue;
     }
-    if (ioStats != nullptr && ioStats->trace != nullptr) ioStats->trace->add(i);
+    if (trace != nullptr) trace->add(i);
     for (uint32_t s = node.firstTriangle; s < nodes_[i + 1].firstTriangle; ++s) {
       if (!inMask(layers_, s, layerMask)) continue;
       ++st.trianglesTested;
@@ -211,6 +212,7 @@ uint32_t walkOverlap(const std::vector<OctreeNode>& nodes, uint32_t nodeCount,
                      const std::vector<uint32_t>& layers, uint32_t mask, NodeTest&& nodeTest,
                      TriTest&& triTest, Report&& report, QueryStats* ioStats) {
   QueryStats st;
+  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   uint32_t found = 0;
   uint32_t i = 0;
   if (mask != 0) {
@@ -221,7 +223,7 @@ uint32_t walkOverlap(const std::vector<OctreeNode>& nodes, uint32_t nodeCount,
         i = node.skip;
         continue;
       }
-      if (ioStats != nullptr && ioStats->trace != nullptr) ioStats->trace->add(i);
+      if (trace != nullptr) trace->add(i);
       const uint32_t last = nodes[i + 1].firstTriangle;
       bool stop = false;
       for (uint32_t s = node.firstTriangle; s < last; ++s) {
