@@ -741,28 +741,15 @@ uint32_t HashGrid::cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats*
   st.bruteForceChecks = objectCount_;
   uint32_t hits = 0;
   const glm::vec3 grow(maxExtent_);
-  for (const GridCell& cell : cells_) {
-    ++st.cellsVisited;
-    uint32_t mask = kFrustumAllPlanes;
-    // A border cell holds everything beyond the coordinate range: no finite bounds, so test its
-    // objects one by one.
-    const bool border = std::max({std::abs(cell.x), std::abs(cell.y), std::abs(cell.z)}) ==
-                        kGridCoordLimit;
-    Containment c = Containment::Intersecting;
-    if (!border) {
-      Aabb b = cellBounds(cell);
-      b.min -= grow;
-      b.max += grow;
-      c = classifyAabb(frustum, b, mask);
-      if (c == Containment::Outside) continue;
-    }
+  // Reports the objects of a cell classified c (not Outside) with the planes left in mask.
+  auto visitCell = [&](const GridCell& cell, Containment c, uint32_t mask) -> bool {
     if (c == Containment::Inside) {
       for (uint32_t i = cell.count; i-- > 0;) {
         const uint32_t id = pool_[cell.head + i] & kPoolIdMask;
         ++hits;
-        if (!emit(id)) goto done;
+        if (!emit(id)) return false;
       }
-      continue;
+      return true;
     }
     for (uint32_t i = cell.count; i-- > 0;) {
       const uint32_t id = pool_[cell.head + i] & kPoolIdMask;
@@ -770,8 +757,81 @@ uint32_t HashGrid::cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats*
       uint32_t m = mask;
       if (classifyAabb(frustum, objects_[id].bounds(), m) == Containment::Outside) continue;
       ++hits;
-      if (!emit(id)) goto done;
+      if (!emit(id)) return false;
     }
+    return true;
+  };
+  // A border cell holds everything beyond the coordinate range: no finite bounds, so its objects
+  // are tested one by one.
+  auto isBorder = [](const GridCell& cell) {
+    return std::max({std::abs(cell.x), std::abs(cell.y), std::abs(cell.z)}) == kGridCoordLimit;
+  };
+  const size_t nc = cells_.size();
+  size_t first = 0;
+#if defined(OFPS_GRID_SSE2)
+  // Four cells at a time: the loose bounds (cellBounds grown by maxExtent) and classifyAabb's
+  // plane tests with the same float operations, every plane evaluated (classifyAabb stops at
+  // the first plane a box is outside of; the outcome and the mask of the other cells are the
+  // same).
+  {
+    const __m128 cs = _mm_set1_ps(cellSize_), g = _mm_set1_ps(maxExtent_),
+                 one = _mm_set1_ps(1.0f);
+    for (; first + 4 <= nc; first += 4) {
+      const GridCell* c4 = &cells_[first];
+      const __m128 fx = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].x, c4[2].x, c4[1].x, c4[0].x));
+      const __m128 fy = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].y, c4[2].y, c4[1].y, c4[0].y));
+      const __m128 fz = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].z, c4[2].z, c4[1].z, c4[0].z));
+      const __m128 lo[3] = {_mm_sub_ps(_mm_mul_ps(fx, cs), g), _mm_sub_ps(_mm_mul_ps(fy, cs), g),
+                            _mm_sub_ps(_mm_mul_ps(fz, cs), g)};
+      const __m128 hi[3] = {_mm_add_ps(_mm_mul_ps(_mm_add_ps(fx, one), cs), g),
+                            _mm_add_ps(_mm_mul_ps(_mm_add_ps(fy, one), cs), g),
+                            _mm_add_ps(_mm_mul_ps(_mm_add_ps(fz, one), cs), g)};
+      uint32_t outside = 0;
+      uint32_t inside[6];
+      for (uint32_t i = 0; i < 6; ++i) {
+        const Plane& pl = frustum.planes[i];
+        const __m128 nx = _mm_set1_ps(pl.normal.x), ny = _mm_set1_ps(pl.normal.y),
+                     nz = _mm_set1_ps(pl.normal.z), d = _mm_set1_ps(pl.d);
+        const bool sx = pl.normal.x >= 0.0f, sy = pl.normal.y >= 0.0f, sz = pl.normal.z >= 0.0f;
+        const __m128 sdP = _mm_add_ps(
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, sx ? hi[0] : lo[0]), _mm_mul_ps(ny, sy ? hi[1] : lo[1])),
+                       _mm_mul_ps(nz, sz ? hi[2] : lo[2])),
+            d);
+        const __m128 sdN = _mm_add_ps(
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, sx ? lo[0] : hi[0]), _mm_mul_ps(ny, sy ? lo[1] : hi[1])),
+                       _mm_mul_ps(nz, sz ? lo[2] : hi[2])),
+            d);
+        outside |= static_cast<uint32_t>(_mm_movemask_ps(_mm_cmplt_ps(sdP, _mm_setzero_ps())));
+        inside[i] = static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpge_ps(sdN, _mm_setzero_ps())));
+      }
+      for (uint32_t l = 0; l < 4; ++l) {
+        const GridCell& cell = c4[l];
+        ++st.cellsVisited;
+        Containment c = Containment::Intersecting;
+        uint32_t mask = kFrustumAllPlanes;
+        if (!isBorder(cell)) {
+          if ((outside >> l) & 1u) continue;
+          for (uint32_t i = 0; i < 6; ++i) mask &= ~(((inside[i] >> l) & 1u) << i);
+          if (mask == 0) c = Containment::Inside;
+        }
+        if (!visitCell(cell, c, mask)) goto done;
+      }
+    }
+  }
+#endif
+  for (; first < nc; ++first) {
+    const GridCell& cell = cells_[first];
+    ++st.cellsVisited;
+    uint32_t mask = kFrustumAllPlanes;
+    Containment c = Containment::Intersecting;
+    if (!isBorder(cell)) {
+      Aabb b = cellBounds(cell);
+      b.min -= grow;
+      b.max += grow;
+      c = classifyAabb(frustum, b, mask);
+      if (c == Containment::Outside) continue;
+    }
+    if (!visitCell(cell, c, mask)) goto done;
   }
 done:
   st.hits += hits;
