@@ -424,7 +424,9 @@ int runWindowed(const DemoOptions& options) {
     gl::checkErrors("frame");
 
     ++frame;
-    bool lastFrame = options.frames > 0 && frame >= options.frames;
+    if (frame == 5 && !options.swapTo.empty()) requestLevelLoad(s, options.swapTo);
+    // A frame limit waits for a requested swap to finish, so the run reports its outcome.
+    bool lastFrame = options.frames > 0 && frame >= options.frames && !s.loader.busy();
     if (s.sim.scriptFinished() && !s.scriptWritten) {
       // The script is over: write its trace; without --frames the demo quits here.
       s.scriptWritten = true;
@@ -486,7 +488,8 @@ int runWindowed(const DemoOptions& options) {
                     {"frames", frame},
                     {"mean_frame_ms", frame > 0 ? totalMs / frame : 0.0},
                     {"cpu_frame_ms", s.lastCpuFrameMs},
-                    {"gl_errors", gl::errorCount()}};
+                    {"gl_errors", gl::errorCount()},
+                    {"last_load_error", s.loadError}};
     if (!writeStatsJson(options.statsJsonPath, stats, &error)) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
       status = 1;

@@ -85,6 +85,9 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   std::string overlay;
   cli.add_option("--octree-overlay", overlay, "Show octree boxes of depths MIN:MAX (e.g. 2:5)");
   cli.add_flag("--no-panel", o.hidePanel, "Hide the ImGui panel (H toggles it)");
+  cli.add_option("--swap-to", o.swapTo,
+                 "After frame 5, load this level in the background as the UI's loader does "
+                 "(a failed load keeps the current level)");
   cli.add_flag("--query-overlay", o.queryOverlay,
                "Start showing the nodes and triangles the character's queries touch (Q)");
   cli.add_option("--script", o.scriptPath,

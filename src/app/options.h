@@ -30,6 +30,7 @@ struct DemoOptions {
   std::optional<std::pair<int, int>> overlayDepths;  // --octree-overlay MIN:MAX (shows boxes)
   bool hidePanel = false;           // --no-panel
   bool queryOverlay = false;        // --query-overlay: show what the character's queries touch
+  std::string swapTo;               // --swap-to PATH: load PATH in the background after frame 5
   std::string scriptPath;           // --script FILE (../shared/controller/SCRIPT.md)
   std::string tracePath;            // --trace OUT.csv
   std::string propsPath;            // --props OUT.csv: every prop's final state
