@@ -237,8 +237,9 @@ void HashGrid::unlink(uint32_t id) {
   GridCell& cell = cells_[c];
   // Keep link order: shift the later objects down by one.
   const uint32_t end = cell.head + cell.count;
-  std::memmove(&pool_[s], &pool_[s + 1], sizeof(uint32_t) * (end - s - 1));
-  pool_[end - 1] = kGridInvalidIndex;
+  uint32_t* pool = pool_.data();
+  for (uint32_t t = s + 1; t < end; ++t) pool[t - 1] = pool[t];
+  pool[end - 1] = kGridInvalidIndex;
   cell_[id] = kGridInvalidIndex;
   if (--cell.count == 0) removeCell(c);
 }
@@ -294,12 +295,12 @@ bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3&
   o.isSphere = sphere ? 1u : 0u;
   maxExtent_ = std::max(maxExtent_, radius);
   const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
-  if (packGridKey(x, y, z) == key_[id]) {  // early out: same cell
+  const uint64_t key = packGridKey(x, y, z);
+  if (key == key_[id]) {  // early out: same cell
     if (wasSphere != o.isSphere) pool_[poolSlot(id)] = id | (sphere ? 0u : kPoolBoxBit);
     return false;
   }
-  unlink(id);
-  link(id, x, y, z);
+  relink(id, x, y, z, key);
   return true;
 }
 
@@ -318,10 +319,23 @@ bool HashGrid::move(uint32_t id, const glm::vec3& center) {
   GridObject& o = objects_[id];
   o.center = center;
   const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
-  if (packGridKey(x, y, z) == key_[id]) return false;  // early out: same cell
+  const uint64_t key = packGridKey(x, y, z);
+  if (key == key_[id]) return false;  // early out: same cell
+  relink(id, x, y, z, key);
+  return true;
+}
+
+void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key) {
+#if defined(OFPS_GRID_SSE2)
+  // Two chains of cache misses (old cell -> its block; new cell's table slot -> cell -> block):
+  // start the new cell's probe while the old one is unlinked.
+  _mm_prefetch(reinterpret_cast<const char*>(&table_[mixKey(key) & (table_.size() - 1)]),
+               _MM_HINT_T0);
+#else
+  (void)key;
+#endif
   unlink(id);
   link(id, x, y, z);
-  return true;
 }
 
 void HashGrid::clear() {
@@ -778,6 +792,12 @@ uint32_t HashGrid::cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats*
                  one = _mm_set1_ps(1.0f);
     for (; first + 4 <= nc; first += 4) {
       const GridCell* c4 = &cells_[first];
+      // The blocks of the next group's cells (random places in the pool): fetch them early.
+      if (first + 8 <= nc) {
+        for (uint32_t l = 4; l < 8; ++l) {
+          _mm_prefetch(reinterpret_cast<const char*>(&pool_[c4[l].head]), _MM_HINT_T0);
+        }
+      }
       const __m128 fx = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].x, c4[2].x, c4[1].x, c4[0].x));
       const __m128 fy = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].y, c4[2].y, c4[1].y, c4[0].y));
       const __m128 fz = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].z, c4[2].z, c4[1].z, c4[0].z));

@@ -266,6 +266,7 @@ class HashGrid {
                   float radius, bool sphere);
   void link(uint32_t id, int32_t x, int32_t y, int32_t z);
   void unlink(uint32_t id);
+  void relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key);  // to another cell
   uint32_t findOrAddCell(int32_t x, int32_t y, int32_t z);
   void removeCell(uint32_t cellIndex);
   void rehash(uint32_t capacity);
