@@ -21,6 +21,14 @@ namespace {
 constexpr uint32_t kPoolBoxBit = 0x80000000u;
 constexpr uint32_t kPoolIdMask = 0x7FFFFFFFu;
 
+inline void prefetchRead(const void* p) {
+#if defined(__GNUC__)
+  __builtin_prefetch(p, 0, 3);
+#else
+  (void)p;
+#endif
+}
+
 // splitmix64 finalizer: every key bit affects the low bits used by the power-of-two mask.
 inline uint64_t mixKey(uint64_t k) {
   k ^= k >> 30;
@@ -95,15 +103,18 @@ Aabb HashGrid::cellBounds(const GridCell& c) const {
   return {lo * cellSize_, (lo + glm::vec3(1.0f)) * cellSize_};
 }
 
-uint32_t HashGrid::findCell(int32_t x, int32_t y, int32_t z) const {
+inline uint32_t HashGrid::findKey(uint64_t key) const {
   if (table_.empty()) return kGridInvalidIndex;
-  const uint64_t key = packGridKey(x, y, z);
   const uint64_t mask = table_.size() - 1;
   for (uint64_t i = mixKey(key) & mask;; i = (i + 1) & mask) {
     const Slot& s = table_[i];
     if (s.cell == kGridInvalidIndex) return kGridInvalidIndex;
     if (s.key == key) return s.cell;
   }
+}
+
+uint32_t HashGrid::findCell(int32_t x, int32_t y, int32_t z) const {
+  return findKey(packGridKey(x, y, z));
 }
 
 void HashGrid::rehash(uint32_t capacity) {
@@ -413,8 +424,8 @@ inline __m128 boxLanes(const uint32_t e[4]) {
 
 }  // namespace
 
-template <class Keep, class CellHits>
-void HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Keep&& keep,
+template <class Gap2, class CellHits>
+void HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Gap2&& gap2, float limit,
                           CellHits&& cellHits, GridQueryStats& st) const {
   const uint64_t nx = static_cast<uint64_t>(hi[0] - lo[0] + 1);
   const uint64_t ny = static_cast<uint64_t>(hi[1] - lo[1] + 1);
@@ -424,23 +435,63 @@ void HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Keep&& keep,
     for (const GridCell& cell : cells_) {
       ++st.cellsVisited;
       if (cell.x < lo[0] || cell.x > hi[0] || cell.y < lo[1] || cell.y > hi[1] || cell.z < lo[2] ||
-          cell.z > hi[2] || !keep(cell.x, cell.y, cell.z)) {
+          cell.z > hi[2] || !(gap2(0, cell.x) + gap2(1, cell.y) + gap2(2, cell.z) <= limit)) {
         continue;
       }
       if (!cellHits(cell)) return;
     }
   } else {
+    // Probes in batches, in range order: every table slot of the batch is fetched, then every
+    // found cell, then every cell's block, so the cache misses overlap instead of forming one
+    // chain per cell (table -> cell -> block -> objects).
+    constexpr uint32_t kBatch = 32;
+    uint64_t keys[kBatch];
+    uint32_t found[kBatch];
+    uint32_t nk = 0;
+    const uint64_t mask = table_.size() - 1;  // not empty: the grid holds objects
+    auto run = [&]() -> bool {
+      uint64_t home[kBatch];
+      for (uint32_t i = 0; i < nk; ++i) {
+        home[i] = mixKey(keys[i]) & mask;
+        prefetchRead(&table_[home[i]]);
+      }
+      for (uint32_t i = 0; i < nk; ++i) {
+        uint32_t c = kGridInvalidIndex;
+        for (uint64_t j = home[i];; j = (j + 1) & mask) {
+          const Slot& sl = table_[j];
+          if (sl.cell == kGridInvalidIndex) break;
+          if (sl.key == keys[i]) {
+            c = sl.cell;
+            break;
+          }
+        }
+        found[i] = c;
+        if (c != kGridInvalidIndex) prefetchRead(&cells_[c]);
+      }
+      for (uint32_t i = 0; i < nk; ++i) {
+        if (found[i] != kGridInvalidIndex) prefetchRead(&pool_[cells_[found[i]].head]);
+      }
+      for (uint32_t i = 0; i < nk; ++i) {
+        if (found[i] != kGridInvalidIndex && !cellHits(cells_[found[i]])) return false;
+      }
+      nk = 0;
+      return true;
+    };
     for (int32_t x = lo[0]; x <= hi[0]; ++x) {
+      const float gx = gap2(0, x);
+      if (!(gx <= limit)) continue;  // cannot hold a hit: no hash probe
       for (int32_t y = lo[1]; y <= hi[1]; ++y) {
+        const float gxy = gx + gap2(1, y);
+        if (!(gxy <= limit)) continue;
         for (int32_t z = lo[2]; z <= hi[2]; ++z) {
-          if (!keep(x, y, z)) continue;  // cannot hold a hit: no hash probe
+          if (!(gxy + gap2(2, z) <= limit)) continue;
           ++st.cellsVisited;
-          const uint32_t c = findCell(x, y, z);
-          if (c == kGridInvalidIndex) continue;
-          if (!cellHits(cells_[c])) return;
+          keys[nk++] = packGridKey(x, y, z);
+          if (nk == kBatch && !run()) return;
         }
       }
     }
+    run();
   }
 }
 
@@ -491,17 +542,14 @@ uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit
     // for rounding. Border cells (a coordinate at the limit) hold everything beyond it: no bound
     // on that axis.
     const float reachR = radius + margin;
-    const float limit = reachR * reachR;
-    auto gap = [&](int32_t c, float p) {
-      if (c == -kGridCoordLimit || c == kGridCoordLimit) return 0.0f;
-      const float a = static_cast<float>(c) * cellSize_ - maxExtent_;
-      const float b = static_cast<float>(c + 1) * cellSize_ + maxExtent_;
-      return p < a ? a - p : (p > b ? p - b : 0.0f);
-    };
-    auto keep = [&](int32_t x, int32_t y, int32_t z) {
-      if (!fast) return true;
-      const float gx = gap(x, center.x), gy = gap(y, center.y), gz = gap(z, center.z);
-      return gx * gx + gy * gy + gz * gz <= limit;
+    const float limit = fast ? reachR * reachR : std::numeric_limits<float>::infinity();
+    const float pc[3] = {center.x, center.y, center.z};
+    auto gap2 = [&](int a, int32_t c) {
+      if (!fast || c == -kGridCoordLimit || c == kGridCoordLimit) return 0.0f;
+      const float c0 = static_cast<float>(c) * cellSize_ - maxExtent_;
+      const float c1 = static_cast<float>(c + 1) * cellSize_ + maxExtent_;
+      const float g = std::max(std::max(c0 - pc[a], pc[a] - c1), 0.0f);
+      return g * g;
     };
     auto cellHits = [&](const GridCell& cell) -> bool {
       st.candidates += cell.count;
@@ -550,7 +598,7 @@ uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit
       }
       return true;
     };
-    visitRange(lo, hi, keep, cellHits, st);
+    visitRange(lo, hi, gap2, limit, cellHits, st);
   }
   st.hits += hits;
   if (ioStats) *ioStats += st;
@@ -569,7 +617,7 @@ uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStat
     const int32_t lo[3] = {coord(lop.x), coord(lop.y), coord(lop.z)};
     const int32_t hi[3] = {coord(hip.x), coord(hip.y), coord(hip.z)};
     const bool fast = finite3(box.min) && finite3(box.max);
-    auto keep = [](int32_t, int32_t, int32_t) { return true; };
+    auto gap2 = [](int, int32_t) { return 0.0f; };
     auto cellHits = [&](const GridCell& cell) -> bool {
       st.candidates += cell.count;
       const uint32_t first = cell.head, n = cell.count;
@@ -619,7 +667,7 @@ uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStat
       }
       return true;
     };
-    visitRange(lo, hi, keep, cellHits, st);
+    visitRange(lo, hi, gap2, std::numeric_limits<float>::infinity(), cellHits, st);
   }
   st.hits += hits;
   if (ioStats) *ioStats += st;

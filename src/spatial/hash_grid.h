@@ -268,6 +268,7 @@ class HashGrid {
   void unlink(uint32_t id);
   void relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key);  // to another cell
   uint32_t findOrAddCell(int32_t x, int32_t y, int32_t z);
+  uint32_t findKey(uint64_t key) const;
   void removeCell(uint32_t cellIndex);
   void rehash(uint32_t capacity);
   // Pool blocks: allocate / free a block of capacity entries (4 << k); the entry of an object.
@@ -282,11 +283,13 @@ class HashGrid {
                       GridQueryStats* ioStats) const;
   template <class Emit>
   uint32_t aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStats) const;
-  // Visits the cells in [lo, hi] (clamped coordinates) that keep(cell coords) accepts; scans the
-  // occupied cells instead when the range is larger than the occupied count. cellHits(cell)
-  // tests and reports the cell's objects and returns false when the query stopped.
-  template <class Keep, class CellHits>
-  void visitRange(const int32_t lo[3], const int32_t hi[3], Keep&& keep, CellHits&& cellHits,
+  // Visits the cells in [lo, hi] (clamped coordinates) whose gap2(0, x) + gap2(1, y) +
+  // gap2(2, z) (squared distances per axis from the query) is <= limit, without probing the
+  // others; scans the occupied cells instead when the range is larger than the occupied count.
+  // cellHits(cell) tests and reports the cell's objects and returns false when the query stopped.
+  template <class Gap2, class CellHits>
+  void visitRange(const int32_t lo[3], const int32_t hi[3], Gap2&& gap2, float limit,
+                  CellHits&& cellHits,
                   GridQueryStats& st) const;
 
   float cellSize_ = 1.0f;
