@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -141,6 +142,7 @@ void BM_RadiusQueryGrid(benchmark::State& state) {
   // Second arg: cell size in tenths of the query radius (10 = the radius).
   HashGrid g(kQueryRadius * static_cast<float>(state.range(1)) * 0.1f);
   fill(g, c);
+  if (state.range(2) != 0) g.refreshQueryCache();  // once per frame, after the moves
   ofps::GridQueryStats st;
   uint32_t q = 0;
   uint32_t out[256];
@@ -149,9 +151,11 @@ void BM_RadiusQueryGrid(benchmark::State& state) {
     benchmark::DoNotOptimize(g.collectRadius(c.pos[q], kQueryRadius, out, &st));
   }
   report(state, g, st, 1.0);
-  state.SetLabel(state.range(0) ? "clustered" : "uniform");
+  state.SetLabel(std::string(state.range(0) ? "clustered" : "uniform") +
+                 (state.range(2) ? ", query cache" : ""));
 }
-BENCHMARK(BM_RadiusQueryGrid)->ArgsProduct({{0, 1}, {5, 10, 15, 20}});
+// Third arg: 1 = refreshQueryCache() after filling (what a frame does once after its moves).
+BENCHMARK(BM_RadiusQueryGrid)->ArgsProduct({{0, 1}, {5, 10, 15, 20}, {0, 1}});
 
 // The clustered cloud's queries split by where they are: arg 0 = centres inside the cluster box
 // (80 % of the props, ~150 hits per query: the hits alone are ~1.5 % of N), 1 = outside it;
@@ -175,6 +179,7 @@ void BM_RadiusQueryClusterSplit(benchmark::State& state) {
   const std::vector<glm::vec3> queries = clusterQueries(c, state.range(0) == 0);
   HashGrid g(kQueryRadius * static_cast<float>(state.range(1)) * 0.1f);
   fill(g, c);
+  if (state.range(2) != 0) g.refreshQueryCache();
   ofps::GridQueryStats st;
   size_t q = 0;
   uint32_t out[512];
@@ -183,9 +188,26 @@ void BM_RadiusQueryClusterSplit(benchmark::State& state) {
     benchmark::DoNotOptimize(g.collectRadius(queries[q], kQueryRadius, out, &st));
   }
   report(state, g, st, 1.0);
-  state.SetLabel(state.range(0) == 0 ? "in cluster" : "outside cluster");
+  state.SetLabel(std::string(state.range(0) == 0 ? "in cluster" : "outside cluster") +
+                 (state.range(2) ? ", query cache" : ""));
 }
-BENCHMARK(BM_RadiusQueryClusterSplit)->ArgsProduct({{0, 1}, {5, 10, 20}});
+BENCHMARK(BM_RadiusQueryClusterSplit)->ArgsProduct({{0, 1}, {5, 10, 20}, {0, 1}});
+
+// Cost of refreshQueryCache() after a frame of moves: 10,000 and 100,000 props (cells 2 m).
+void BM_GridRefreshQueryCache(benchmark::State& state) {
+  Cloud c = makeCloud(static_cast<uint32_t>(state.range(0)), state.range(1) != 0, 3);
+  HashGrid g(2.0f);
+  fill(g, c);
+  for (auto _ : state) {
+    state.PauseTiming();
+    advance(c, 1.0f / 60.0f);
+    for (uint32_t i = 0; i < c.pos.size(); ++i) g.move(i, c.pos[i]);
+    state.ResumeTiming();
+    g.refreshQueryCache();
+  }
+  state.SetLabel(state.range(1) ? "clustered" : "uniform");
+}
+BENCHMARK(BM_GridRefreshQueryCache)->ArgsProduct({{10000, 100000}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
 void BM_RadiusQueryClusterSplitBrute(benchmark::State& state) {
   const Cloud c = makeCloud(10000, true, 2);

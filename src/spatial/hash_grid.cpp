@@ -262,6 +262,7 @@ void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec
   assert(std::isfinite(center.x) && std::isfinite(center.y) && std::isfinite(center.z) &&
          "HashGrid::insert: non-finite centre");
   if (id > kGridMaxId || contains(id)) return;
+  packsFresh_ = false;
   if (id >= objects_.size()) {
     const size_t n = static_cast<size_t>(id) + 1;
     objects_.resize(n);
@@ -290,6 +291,7 @@ void HashGrid::insertBox(uint32_t id, const glm::vec3& center, const glm::vec3& 
 void HashGrid::remove(uint32_t id) {
   assert(contains(id) && "HashGrid::remove: id not in the grid");
   if (!contains(id)) return;
+  packsFresh_ = false;
   unlink(id);
   --objectCount_;
 }
@@ -298,6 +300,7 @@ bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3&
                           float radius, bool sphere) {
   assert(contains(id) && "HashGrid::move: id not in the grid (insert it first)");
   if (!contains(id)) return false;
+  packsFresh_ = false;
   GridObject& o = objects_[id];
   const uint32_t wasSphere = o.isSphere;
   o.center = center;
@@ -327,6 +330,7 @@ bool HashGrid::moveBox(uint32_t id, const glm::vec3& center, const glm::vec3& ha
 bool HashGrid::move(uint32_t id, const glm::vec3& center) {
   assert(contains(id) && "HashGrid::move: id not in the grid (insert it first)");
   if (!contains(id)) return false;
+  packsFresh_ = false;
   GridObject& o = objects_[id];
   o.center = center;
   const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
@@ -354,6 +358,8 @@ void HashGrid::clear() {
   key_.clear();
   cell_.clear();
   pool_.clear();
+  packs_.clear();
+  packsFresh_ = false;
   freeBlocks_.clear();
   cells_.clear();
   table_.clear();
@@ -366,6 +372,7 @@ void HashGrid::setCellSize(float cellSize) {
   if (!(cellSize > 0.0f) || !std::isfinite(cellSize)) return;
   cellSize_ = cellSize;
   invCellSize_ = 1.0f / cellSize;
+  packsFresh_ = false;
   std::vector<uint32_t> live;
   live.reserve(objectCount_);
   for (uint32_t id = 0; id < objects_.size(); ++id) {
@@ -393,8 +400,26 @@ size_t HashGrid::bytes() const {
   for (const std::vector<uint32_t>& f : freeBlocks_) freeLists += f.capacity() * sizeof(uint32_t);
   return objects_.capacity() * sizeof(GridObject) + key_.capacity() * sizeof(uint64_t) +
          (cell_.capacity() + pool_.capacity()) * sizeof(uint32_t) + freeLists +
+         packs_.capacity() * sizeof(Pack) +
          cells_.capacity() * sizeof(GridCell) +
          table_.capacity() * sizeof(Slot);
+}
+
+void HashGrid::refreshQueryCache() {
+  packs_.resize(pool_.size() / 4);
+  for (const GridCell& cell : cells_) {
+    for (uint32_t i = 0; i < cell.count; ++i) {
+      const uint32_t slot = cell.head + i;
+      const GridObject& o = objects_[pool_[slot] & kPoolIdMask];
+      Pack& p = packs_[slot >> 2];
+      const uint32_t l = slot & 3u;
+      p.x[l] = o.center.x;
+      p.y[l] = o.center.y;
+      p.z[l] = o.center.z;
+      p.r[l] = o.radius;
+    }
+  }
+  packsFresh_ = true;
 }
 
 // ---- Queries -----------------------------------------------------------------------------------
@@ -556,6 +581,7 @@ uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit
       const uint32_t first = cell.head, n = cell.count;
 #if defined(OFPS_GRID_SSE2)
       if (fast) {
+        const bool fresh = packsFresh_;
         const __m128 px = _mm_set1_ps(center.x), py = _mm_set1_ps(center.y),
                      pz = _mm_set1_ps(center.z), rq = _mm_set1_ps(radius);
         const __m128 zero = _mm_setzero_ps(), sqrt3 = _mm_set1_ps(kSqrt3Up),
@@ -564,7 +590,15 @@ uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit
           uint32_t e[4];
           const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
           __m128 x, y, z, r;
-          loadCenters(objects_.data(), e, x, y, z, r);
+          if (fresh) {
+            const Pack& pk = packs_[(first >> 2) + g];
+            x = _mm_load_ps(pk.x);
+            y = _mm_load_ps(pk.y);
+            z = _mm_load_ps(pk.z);
+            r = _mm_load_ps(pk.r);
+          } else {
+            loadCenters(objects_.data(), e, x, y, z, r);
+          }
           const __m128 dx = _mm_sub_ps(x, px), dy = _mm_sub_ps(y, py), dz = _mm_sub_ps(z, pz);
           const __m128 d2 =
               _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
@@ -625,6 +659,7 @@ uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStat
       if (fast) {
         // Spheres: distanceSquared(box, c) <= r * r, the same operations as boxHit. Boxes: the
         // same with sqrt(3) x their largest half-extent (padded; NaN passes), then the exact test.
+        const bool fresh = packsFresh_;
         const __m128 bx0 = _mm_set1_ps(box.min.x), by0 = _mm_set1_ps(box.min.y),
                      bz0 = _mm_set1_ps(box.min.z), bx1 = _mm_set1_ps(box.max.x),
                      by1 = _mm_set1_ps(box.max.y), bz1 = _mm_set1_ps(box.max.z);
@@ -634,7 +669,15 @@ uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStat
           uint32_t e[4];
           const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
           __m128 x, y, z, r;
-          loadCenters(objects_.data(), e, x, y, z, r);
+          if (fresh) {
+            const Pack& pk = packs_[(first >> 2) + g];
+            x = _mm_load_ps(pk.x);
+            y = _mm_load_ps(pk.y);
+            z = _mm_load_ps(pk.z);
+            r = _mm_load_ps(pk.r);
+          } else {
+            loadCenters(objects_.data(), e, x, y, z, r);
+          }
           const __m128 dx = _mm_max_ps(_mm_max_ps(_mm_sub_ps(bx0, x), _mm_sub_ps(x, bx1)), zero);
           const __m128 dy = _mm_max_ps(_mm_max_ps(_mm_sub_ps(by0, y), _mm_sub_ps(y, by1)), zero);
           const __m128 dz = _mm_max_ps(_mm_max_ps(_mm_sub_ps(bz0, z), _mm_sub_ps(z, bz1)), zero);
@@ -966,6 +1009,15 @@ bool HashGrid::validate(std::string* outError) const {
       }
       if (cell_[id] != c) return fail("object " + std::to_string(id) + " lists the wrong cell");
       if (key_[id] != cell.key) return fail("object " + std::to_string(id) + " has a stale key");
+      if (packsFresh_) {
+        if (packs_.size() * 4 != pool_.size()) return fail("query cache size differs from the pool");
+        const Pack& p = packs_[s >> 2];
+        const uint32_t l = s & 3u;
+        if (std::memcmp(&p.x[l], &o.center.x, 4) != 0 || std::memcmp(&p.y[l], &o.center.y, 4) != 0 ||
+            std::memcmp(&p.z[l], &o.center.z, 4) != 0 || std::memcmp(&p.r[l], &o.radius, 4) != 0) {
+          return fail("object " + std::to_string(id) + " is stale in the fresh query cache");
+        }
+      }
       if (coord(o.center.x) != cell.x || coord(o.center.y) != cell.y ||
           coord(o.center.z) != cell.z) {
         return fail("object " + std::to_string(id) + " is not in the cell of its centre");

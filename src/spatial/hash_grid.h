@@ -225,6 +225,15 @@ class HashGrid {
     return cullFrustum(frustum, &thunk<F>, &f, ioStats);
   }
 
+  // ---- Query cache ------------------------------------------------------------------------------
+  // Copies every object's centre and radius into cell order (4-wide packs beside the id pool), so
+  // that radius and box queries stream them instead of gathering them by id. O(objects), one
+  // pass; call it once per frame after the moves, before many queries (e.g. every prop asking for
+  // its neighbours). Any insert, remove, move, setCellSize or clear makes the cache stale, and
+  // queries then read the objects by id again (same answers, the cache only changes speed).
+  void refreshQueryCache();
+  bool queryCacheFresh() const { return packsFresh_; }
+
   // ---- Structure --------------------------------------------------------------------------------
   uint32_t objectCount() const { return objectCount_; }
   uint32_t occupiedCells() const { return static_cast<uint32_t>(cells_.size()); }
@@ -292,6 +301,11 @@ class HashGrid {
                   CellHits&& cellHits,
                   GridQueryStats& st) const;
 
+  // Query cache: centres and radii of pool slots 4i..4i+3 (valid while packsFresh_).
+  struct alignas(16) Pack {
+    float x[4], y[4], z[4], r[4];
+  };
+
   float cellSize_ = 1.0f;
   float invCellSize_ = 1.0f;
   float maxExtent_ = 0.0f;
@@ -300,6 +314,8 @@ class HashGrid {
   std::vector<uint64_t> key_;        // by id: packed cell key (valid while in the grid)
   std::vector<uint32_t> cell_;       // by id: dense cell index; kGridInvalidIndex = not in grid
   std::vector<uint32_t> pool_;       // ids (top bit: box) of every cell's block
+  std::vector<Pack> packs_;          // query cache, by pool slot / 4
+  bool packsFresh_ = false;
   std::vector<std::vector<uint32_t>> freeBlocks_;  // by k: first slots of free blocks of 4 << k
   std::vector<GridCell> cells_;      // dense occupied cells
   std::vector<Slot> table_;          // power-of-two open-addressed index of cells_

@@ -290,6 +290,45 @@ TEST(GridOracle, SmallCellsLargeBoxes) {
   EXPECT_GT(nonEmpty, total / 2);
 }
 
+// The query cache (refreshQueryCache) changes no answer: rounds with a fresh cache, and rounds
+// after churn that made it stale, on uniform, clustered and large-box clouds.
+TEST(GridOracle, QueryCacheKeepsAnswers) {
+  for (int kind = 0; kind < 3; ++kind) {
+    Scenario s;
+    s.seed = 20 + static_cast<uint32_t>(kind);
+    if (kind == 1) s.cloud = Cloud::Clustered;
+    if (kind == 2) {
+      s.cellSize = 0.5f;
+      s.maxHalf = 1.0f;
+      s.extent = 8.0f;
+      s.count = 2000;
+    }
+    Cloudy c(s);
+    c.fill();
+    uint32_t nonEmpty = 0, total = 0;
+    GridQueryStats st;
+    for (int round = 0; round < 4; ++round) {
+      c.grid().refreshQueryCache();
+      ASSERT_TRUE(c.grid().queryCacheFresh());
+      c.checkRound(80, nonEmpty, total, st);
+      if (HasFatalFailure()) return;
+      c.churn();
+      ASSERT_FALSE(c.grid().queryCacheFresh()) << "moves must make the cache stale";
+      c.checkRound(40, nonEmpty, total, st);
+      if (HasFatalFailure()) return;
+    }
+    EXPECT_GT(nonEmpty, total / 4);
+  }
+  // A move that stays in its cell also makes the cache stale.
+  HashGrid g(1.0f);
+  g.insertSphere(0, glm::vec3(0.5f), 0.1f);
+  g.refreshQueryCache();
+  EXPECT_FALSE(g.move(0, glm::vec3(0.6f, 0.5f, 0.5f)));
+  EXPECT_FALSE(g.queryCacheFresh());
+  uint32_t out[2];
+  EXPECT_EQ(g.collectRadius(glm::vec3(0.8f, 0.5f, 0.5f), 0.15f, out), 1u);
+}
+
 // k-nearest with many exact ties: point objects on an integer lattice, queries on lattice points
 // and half-way points; the order must be (distance, id) exactly.
 TEST(GridKNearest, TiesOnALattice) {
