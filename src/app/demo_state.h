@@ -9,7 +9,7 @@
 #include <glm/mat4x4.hpp>
 
 #include "app/async_loader.h"
-#include "app/fly_camera.h"
+#include "app/view_camera.h"
 #include "app/level_session.h"
 #include "app/options.h"
 #include "app/simulation.h"
@@ -65,8 +65,7 @@ struct DemoState {
   gl::LineRenderer lines;
   gl::PropRenderer propRenderer;
   PropsView props;
-  FlyCamera camera;              // follows the character's eye
-  float flySpeed = 5.0f;        // metres per second (kept for overview placement)
+  ViewCamera camera;              // follows the character's eye
   ControllerParams params;      // live-editable; the controller gets a copy each change
   Simulation sim;
   FixedStep clock;

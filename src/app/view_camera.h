@@ -1,12 +1,12 @@
 #pragma once
-// A first-person view: position plus yaw/pitch. Frame: right-handed, Y up, metres, radians.
-// Yaw 0 looks along -Z and yaw +pi/2 along -X (the convention of controller/SCRIPT.md).
+// The demo's view: the character's eye plus yaw/pitch from the mouse. Frame: right-handed, Y up,
+// metres, radians. Yaw 0 looks along -Z and yaw +pi/2 along -X (controller/SCRIPT.md).
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
 namespace ofps::app {
 
-struct FlyCamera {
+struct ViewCamera {
   glm::vec3 position{0.0f};
   float yaw = 0.0f;    // radians
   float pitch = 0.0f;  // radians, clamped to (-pi/2, pi/2)
@@ -15,14 +15,11 @@ struct FlyCamera {
   float farPlane = 5000.0f; // metres
 
   glm::vec3 forward() const;  // unit view direction
-  glm::vec3 right() const;    // unit, horizontal
   glm::mat4 view() const;
   glm::mat4 projection(float aspect) const;
 
   // Adds mouse deltas (radians) and clamps pitch just short of straight up/down.
   void turn(float dYaw, float dPitch);
-  // Points the camera at a world-space target.
-  void lookAt(const glm::vec3& target);
 };
 
 }  // namespace ofps::app
