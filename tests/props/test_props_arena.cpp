@@ -11,34 +11,13 @@
 #include "controller/script.h"
 #include "level/level_loader.h"
 #include "props/script_props.h"
+#include "support/arena_fixture.h"
 #include "support/test_paths.h"
 
 namespace ofps::test {
 namespace {
 
-struct Arena {
-  Level level;
-  Octree octree;
-};
-
-const Arena& arena() {
-  static const std::unique_ptr<Arena> a = [] {
-    auto out = std::make_unique<Arena>();
-    LevelLoadOptions options;
-    options.rememberSettings = false;
-    LevelLoadResult r = loadLevel(sourcePath("assets/arena.glb"), options);
-    EXPECT_TRUE(r.ok()) << r.error;
-    if (r.ok()) {
-      out->level = std::move(*r.level);
-      const Level& l = out->level;
-      const OctreeBuildReport rep = out->octree.build(l.collisionPositions, l.collisionIndices,
-                                                      l.collisionLayers, ControllerParams{}.octreeBuildParams());
-      EXPECT_TRUE(rep.ok) << rep.error;
-    }
-    return out;
-  }();
-  return *a;
-}
+const Arena& arena() { return defaultArena(); }
 
 size_t countLines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
 

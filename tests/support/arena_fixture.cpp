@@ -1,0 +1,33 @@
+#include "support/arena_fixture.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "controller/controller_params.h"
+#include "level/level_loader.h"
+#include "support/test_paths.h"
+
+namespace ofps::test {
+
+const Arena& defaultArena() {
+  static const std::unique_ptr<Arena> arena = [] {
+    auto out = std::make_unique<Arena>();
+    LevelLoadOptions options;
+    options.rememberSettings = false;
+    LevelLoadResult r = loadLevel(sourcePath("assets/arena.glb"), options);
+    EXPECT_TRUE(r.ok()) << r.error;
+    if (r.ok()) {
+      out->level = std::move(*r.level);
+      const Level& l = out->level;
+      const OctreeBuildReport rep =
+          out->octree.build(l.collisionPositions, l.collisionIndices, l.collisionLayers,
+                            ControllerParams{}.octreeBuildParams());
+      EXPECT_TRUE(rep.ok) << rep.error;
+    }
+    return out;
+  }();
+  return *arena;
+}
+
+}  // namespace ofps::test
