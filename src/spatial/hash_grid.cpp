@@ -546,6 +546,21 @@ inline void loadCenters(const GridObject* o, const uint32_t e[4], __m128& x, __m
   z = a2;
   r = a3;
 }
+
+// A group's centres and radii: from the query cache's pack when it is fresh (pack not null),
+// else gathered from the objects.
+template <class PackT>
+inline void loadGroup(const PackT* pack, const GridObject* objects, const uint32_t e[4],
+                      __m128& x, __m128& y, __m128& z, __m128& r) {
+  if (pack != nullptr) {
+    x = _mm_load_ps(pack->x);
+    y = _mm_load_ps(pack->y);
+    z = _mm_load_ps(pack->z);
+    r = _mm_load_ps(pack->r);
+  } else {
+    loadCenters(objects, e, x, y, z, r);
+  }
+}
 }  // namespace
 #endif
 
@@ -590,15 +605,7 @@ uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit
           uint32_t e[4];
           const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
           __m128 x, y, z, r;
-          if (fresh) {
-            const Pack& pk = packs_[(first >> 2) + g];
-            x = _mm_load_ps(pk.x);
-            y = _mm_load_ps(pk.y);
-            z = _mm_load_ps(pk.z);
-            r = _mm_load_ps(pk.r);
-          } else {
-            loadCenters(objects_.data(), e, x, y, z, r);
-          }
+          loadGroup(fresh ? &packs_[(first >> 2) + g] : nullptr, objects_.data(), e, x, y, z, r);
           const __m128 dx = _mm_sub_ps(x, px), dy = _mm_sub_ps(y, py), dz = _mm_sub_ps(z, pz);
           const __m128 d2 =
               _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
@@ -669,15 +676,7 @@ uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStat
           uint32_t e[4];
           const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
           __m128 x, y, z, r;
-          if (fresh) {
-            const Pack& pk = packs_[(first >> 2) + g];
-            x = _mm_load_ps(pk.x);
-            y = _mm_load_ps(pk.y);
-            z = _mm_load_ps(pk.z);
-            r = _mm_load_ps(pk.r);
-          } else {
-            loadCenters(objects_.data(), e, x, y, z, r);
-          }
+          loadGroup(fresh ? &packs_[(first >> 2) + g] : nullptr, objects_.data(), e, x, y, z, r);
           const __m128 dx = _mm_max_ps(_mm_max_ps(_mm_sub_ps(bx0, x), _mm_sub_ps(x, bx1)), zero);
           const __m128 dy = _mm_max_ps(_mm_max_ps(_mm_sub_ps(by0, y), _mm_sub_ps(y, by1)), zero);
           const __m128 dz = _mm_max_ps(_mm_max_ps(_mm_sub_ps(bz0, z), _mm_sub_ps(z, bz1)), zero);
