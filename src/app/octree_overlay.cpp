@@ -32,14 +32,13 @@ void buildOctreeOverlay(DemoState& s) {
   if (s.overlay.queryNodes && !octree.empty()) {
     // Exactly what the character's queries touched this frame: the nodes they entered (boxes)
     // and those nodes' own triangles, which they tested (magenta outlines).
-    const std::span<const Triangle> tris = octree.triangles();
     const glm::vec4 hot(1.0f, 0.2f, 0.9f, 1.0f);
     for (const uint32_t node : s.shownQueryNodes) {
       if (node >= octree.nodeCount()) continue;  // recorded before a rebuild
       s.lines.box(octree.nodeBounds(node), depthColor(octree.nodeLevel(node)));
       const TriangleRange own = octree.ownRange(node);
       for (uint32_t slot = own.first; slot < own.first + own.count; ++slot) {
-        const Triangle& t = tris[slot];
+        const Triangle t = octree.triangle(slot);
         s.lines.line(t.v0, t.v1, hot);
         s.lines.line(t.v1, t.v2, hot);
         s.lines.line(t.v2, t.v0, hot);
@@ -54,17 +53,18 @@ void buildOctreeOverlay(DemoState& s) {
     // Same traversal as the culling pass, descending through fully-inside nodes too so every
     // reached depth can be drawn.
     const Frustum frustum = Frustum::fromViewProjection(s.culling.cullViewProj);
-    for (uint32_t n = 0; n < octree.nodeCount();) {
+    uint32_t stack[kOctreeStackSize];
+    uint32_t top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+      const uint32_t n = stack[--top];
       uint32_t mask = kFrustumAllPlanes;
-      if (classifyAabb(frustum, octree.nodeBounds(n), mask) == Containment::Outside) {
-        n = octree.nodes()[n].skip;  // skip the whole subtree
-        continue;
-      }
+      if (classifyAabb(frustum, octree.nodeBounds(n), mask) == Containment::Outside) continue;
       const uint32_t depth = octree.nodeLevel(n);
       if (depth >= lo && depth <= hi && (!s.overlay.leavesOnly || octree.isLeaf(n))) {
         s.lines.box(octree.nodeBounds(n), depthColor(depth));
       }
-      ++n;
+      for (uint32_t i = 0; i < octree.childCount(n); ++i) stack[top++] = octree.firstChild(n) + i;
     }
     return;
   }

@@ -53,7 +53,6 @@ void cullOctree(const Octree& octree, const Frustum& frustum, CullVisitor visito
                 CullStats* ioStats) {
   const uint32_t nc = octree.nodeCount();
   if (nc == 0) return;
-  const std::span<const OctreeNode> nodes = octree.nodes();
   CullStats st;
   struct Entry {
     uint32_t node;
@@ -66,10 +65,10 @@ void cullOctree(const Octree& octree, const Frustum& frustum, CullVisitor visito
   stack[top++] = {0, kFrustumAllPlanes};
   while (top > 0) {
     const Entry e = stack[--top];
-    const OctreeNode& node = nodes[e.node];
+    const Aabb box = octree.nodeBounds(e.node);
     ++st.nodesVisited;
     uint32_t mask = e.mask;
-    const Containment c = classifyCounted(frustum, node.boundsMin, node.boundsMax, mask, st.planeTests);
+    const Containment c = classifyCounted(frustum, box.min, box.max, mask, st.planeTests);
     if (c == Containment::Outside) continue;
     if (c == Containment::Inside) {
       const TriangleRange r = octree.subtreeRange(e.node);
@@ -84,13 +83,9 @@ void cullOctree(const Octree& octree, const Frustum& frustum, CullVisitor visito
       st.trianglesVisible += own.count;
       visitor(context, e.node, own.first, own.count, false);
     }
-    uint32_t children[8];
-    uint32_t n = 0;
-    for (uint32_t ch = octree.firstChild(e.node); ch != kOctreeInvalidIndex;
-         ch = octree.nextSibling(e.node, ch)) {
-      children[n++] = ch;
-    }
-    while (n > 0) stack[top++] = {children[--n], mask};
+    // Children last-first, so that they pop in order (preorder, as the triangle slots).
+    const uint32_t first = octree.firstChild(e.node);
+    for (uint32_t i = octree.childCount(e.node); i-- > 0;) stack[top++] = {first + i, mask};
   }
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;

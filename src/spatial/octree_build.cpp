@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 
 #include "geometry/triangle_tests.h"
@@ -35,6 +36,46 @@ struct BuildRecord {
   uint32_t index;      // position in the arrays being rebuilt
 };
 
+constexpr uint32_t kQuantMax = 65535;
+
+// The quantization grid of one axis: value(q) = origin + float(q) * scale.
+struct QuantAxis {
+  float origin = 0.0f;
+  float scale = 0.0f;
+  float value(uint32_t q) const { return origin + static_cast<float>(q) * scale; }
+  // Grid spanning [lo, hi]: value(0) == lo and value(kQuantMax) >= hi.
+  static QuantAxis spanning(float lo, float hi) {
+    QuantAxis a{lo, static_cast<float>((static_cast<double>(hi) - static_cast<double>(lo)) / kQuantMax)};
+    if (a.value(kQuantMax) >= hi) return a;
+    a.scale = std::max(a.scale, std::numeric_limits<float>::denorm_min());
+    for (int i = 0; i < 64 && a.value(kQuantMax) < hi; ++i) {
+      a.scale = std::nextafter(a.scale, std::numeric_limits<float>::infinity());
+    }
+    while (a.value(kQuantMax) < hi) a.scale *= 2.0f;
+    return a;
+  }
+  double estimate(float v) const {
+    return scale > 0.0f ? (static_cast<double>(v) - static_cast<double>(origin)) / static_cast<double>(scale) : 0.0;
+  }
+  static uint32_t clampQ(double q) {
+    return q <= 0.0 ? 0u : (q >= kQuantMax ? kQuantMax : static_cast<uint32_t>(q));
+  }
+  // Largest q with value(q) <= v (v >= origin).
+  uint32_t down(float v) const {
+    uint32_t q = clampQ(std::floor(estimate(v)));
+    while (q > 0 && value(q) > v) --q;
+    while (q < kQuantMax && value(q + 1) <= v) ++q;
+    return q;
+  }
+  // Smallest q with value(q) >= v (v <= value(kQuantMax)).
+  uint32_t up(float v) const {
+    uint32_t q = clampQ(std::ceil(estimate(v)));
+    while (q < kQuantMax && value(q) < v) ++q;
+    while (q > 0 && value(q - 1) >= v) --q;
+    return q;
+  }
+};
+
 struct WorkItem {
   uint32_t begin, end;  // record range
   glm::vec3 cellCenter;
@@ -46,18 +87,44 @@ struct WorkItem {
 }  // namespace
 
 void Octree::clear() {
-  nodes_.clear();
+  qBounds_.clear();
+  qStride_ = 0;
+  qOrigin_ = glm::vec3(0.0f);
+  qScale_ = glm::vec3(0.0f);
+  rootBounds_ = Aabb{};
+  links_.clear();
+  blocks_.clear();
   triangles_.clear();
   originalIndex_.clear();
   layers_.clear();
-  levels_.clear();
   report_ = {};
 }
 
 size_t Octree::bytes() const {
-  return nodes_.size() * sizeof(OctreeNode) + triangles_.size() * sizeof(Triangle) +
-         originalIndex_.size() * sizeof(uint32_t) + layers_.size() * sizeof(uint32_t) +
-         levels_.size() * sizeof(uint8_t);
+  return qBounds_.size() * sizeof(uint16_t) + links_.size() * sizeof(OctreeNodeLinks) +
+         blocks_.size() * sizeof(OctreeTriangleBlock) + originalIndex_.size() * sizeof(uint32_t) +
+         layers_.size() * sizeof(uint32_t);
+}
+
+float Octree::dequantize(uint32_t k, uint32_t q) const {
+  const int axis = static_cast<int>(k % 3);
+  // Exactly simd::F4's origin + float(q) * scale, lane by lane (no FMA: -ffp-contract=off).
+  return qOrigin_[axis] + static_cast<float>(q) * qScale_[axis];
+}
+
+Aabb Octree::nodeBounds(uint32_t node) const {
+  Aabb b;
+  for (uint32_t k = 0; k < 3; ++k) {
+    b.min[static_cast<int>(k)] = dequantize(k, qBounds_[k * qStride_ + node]);
+    b.max[static_cast<int>(k)] = dequantize(k + 3, qBounds_[(k + 3) * qStride_ + node]);
+  }
+  return b;
+}
+
+TriangleRange Octree::subtreeRange(uint32_t node) const {
+  uint32_t last = node;
+  while (links_[last].childCount != 0) last = links_[last].firstChild + links_[last].childCount - 1u;
+  return {links_[node].firstTriangle, links_[last].ownEnd - links_[node].firstTriangle};
 }
 
 OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
@@ -169,7 +236,9 @@ OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
   const double start = nowMs();
   const OctreeBuildReport old = report_;
   // Restore input order first so that rebuild() gives exactly what build() gives.
-  const size_t n = triangles_.size();
+  const size_t n = originalIndex_.size();
+  triangles_.resize(n);
+  for (uint32_t s = 0; s < n; ++s) triangles_[s] = triangle(s);
   std::vector<uint32_t> bySlot(n);
   std::iota(bySlot.begin(), bySlot.end(), 0u);
   std::sort(bySlot.begin(), bySlot.end(),
@@ -219,8 +288,11 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   const uint32_t minChild = leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u);
 
   const uint32_t n = static_cast<uint32_t>(triangles_.size());
-  nodes_.clear();
-  levels_.clear();
+  links_.clear();
+  qBounds_.clear();
+  // The partition produces nodes in depth-first preorder (first slot, parent, level); they are
+  // re-laid out with contiguous children at the end.
+  std::vector<uint32_t> preFirst, levels;
 
   std::vector<BuildRecord> recs(n), tmp(n);
   Aabb all;
@@ -232,9 +304,9 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   }
   std::vector<uint32_t> parents;
   if (n > 0) {
-    nodes_.reserve(n / 2 + 2);
+    preFirst.reserve(n / 2 + 2);
     parents.reserve(n / 2 + 2);
-    levels_.reserve(n / 2 + 2);
+    levels.reserve(n / 2 + 2);
     const glm::vec3 ext = all.size();
     // Root cell: the bounding cube. Cells only assign triangles; rounding of cell bounds cannot
     // lose anything because culling uses the tight bounds computed below.
@@ -244,10 +316,10 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     while (!work.empty()) {
       WorkItem item = work.back();
       work.pop_back();
-      const uint32_t nodeIndex = static_cast<uint32_t>(nodes_.size());
-      nodes_.push_back({glm::vec3(0.0f), item.begin, glm::vec3(0.0f), 0});
+      const uint32_t nodeIndex = static_cast<uint32_t>(preFirst.size());
+      preFirst.push_back(item.begin);
       parents.push_back(item.parent);
-      levels_.push_back(static_cast<uint8_t>(item.level));
+      levels.push_back(item.level);
       const uint32_t count = item.end - item.begin;
       if (count <= leafSize || item.level >= maxLevel) continue;
       // All centroids at one point: no split can separate them.
@@ -318,7 +390,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
       }
     }
   }
-  const uint32_t nodeCount = static_cast<uint32_t>(nodes_.size());
+  const uint32_t nodeCount = static_cast<uint32_t>(preFirst.size());
   // Apply the permutation: records are now in slot order.
   {
     std::vector<Triangle> tris(n);
@@ -333,24 +405,73 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     originalIndex_.swap(orig);
     layers_.swap(lay);
   }
-  // End sentinel: own ranges end at the next node's first triangle.
-  nodes_.push_back({glm::vec3(0.0f), n, glm::vec3(0.0f), nodeCount + 1});
-  // Tight bounds and skips, children before parents (reverse preorder).
-  std::vector<uint32_t> subtreeSize(nodeCount, 1);
-  std::vector<Aabb> bounds(nodeCount);
+  preFirst.push_back(n);  // own ranges end at the next node's first slot
+  // Tight bounds, children before parents (reverse preorder).
+  std::vector<Aabb> tight(nodeCount);
+  std::vector<uint32_t> childCount(nodeCount, 0);
   for (uint32_t i = nodeCount; i-- > 0;) {
-    Aabb& b = bounds[i];
-    for (uint32_t s = nodes_[i].firstTriangle; s < nodes_[i + 1].firstTriangle; ++s) {
-      b.grow(triangles_[s].bounds());
-    }
-    nodes_[i].boundsMin = b.min;
-    nodes_[i].boundsMax = b.max;
-    nodes_[i].skip = i + subtreeSize[i];
+    Aabb& b = tight[i];
+    for (uint32_t s = preFirst[i]; s < preFirst[i + 1]; ++s) b.grow(triangles_[s].bounds());
     if (parents[i] != kOctreeInvalidIndex) {
-      subtreeSize[parents[i]] += subtreeSize[i];
-      bounds[parents[i]].grow(b);
+      tight[parents[i]].grow(b);
+      ++childCount[parents[i]];
     }
   }
+  // Children lists (preorder index order = octant order), then the final layout: walking the
+  // tree depth-first, each node's children get the next free block of indices.
+  std::vector<uint32_t> childStart(nodeCount + 1, 0), childList(nodeCount ? nodeCount - 1 : 0);
+  for (uint32_t i = 0; i < nodeCount; ++i) childStart[i + 1] = childStart[i] + childCount[i];
+  {
+    std::vector<uint32_t> fill(childStart.begin(), childStart.end() - 1);
+    for (uint32_t i = 1; i < nodeCount; ++i) childList[fill[parents[i]]++] = i;
+  }
+  std::vector<uint32_t> finalIndex(nodeCount, 0), walk;
+  links_.resize(nodeCount);
+  if (nodeCount > 0) {
+    rootBounds_ = tight[0];
+    uint32_t next = 1;
+    walk.push_back(0);
+    while (!walk.empty()) {
+      const uint32_t p = walk.back();
+      walk.pop_back();
+      OctreeNodeLinks& l = links_[finalIndex[p]];
+      l.firstTriangle = preFirst[p];
+      l.ownEnd = preFirst[p + 1];
+      l.firstChild = childCount[p] != 0 ? next : 0;
+      l.childCount = static_cast<uint16_t>(childCount[p]);
+      l.level = static_cast<uint16_t>(levels[p]);
+      for (uint32_t c = childStart[p]; c < childStart[p + 1]; ++c) finalIndex[childList[c]] = next++;
+      for (uint32_t c = childStart[p + 1]; c-- > childStart[p];) walk.push_back(childList[c]);
+    }
+  }
+  // Quantized bounds, rounded outward on one grid over the level's box.
+  qStride_ = nodeCount > 0 ? nodeCount + 4 : 0;
+  qBounds_.assign(6 * qStride_, 0);
+  if (nodeCount > 0) {
+    QuantAxis axes[3];
+    for (int k = 0; k < 3; ++k) {
+      axes[k] = QuantAxis::spanning(rootBounds_.min[k], rootBounds_.max[k]);
+      qOrigin_[k] = axes[k].origin;
+      qScale_[k] = axes[k].scale;
+    }
+    for (uint32_t i = 0; i < nodeCount; ++i) {
+      const uint32_t f = finalIndex[i];
+      for (uint32_t k = 0; k < 3; ++k) {
+        const int a = static_cast<int>(k);
+        qBounds_[k * qStride_ + f] = static_cast<uint16_t>(axes[a].down(tight[i].min[a]));
+        qBounds_[(k + 3) * qStride_ + f] = static_cast<uint16_t>(axes[a].up(tight[i].max[a]));
+      }
+    }
+  }
+
+  // Slots into blocks of four; the scratch copy goes.
+  blocks_.resize((n + 3) / 4);
+  for (uint32_t s = 0; s < blocks_.size() * 4; ++s) {
+    const Triangle& t = triangles_[std::min(s, n - 1)];
+    const glm::vec3* v[3] = {&t.v0, &t.v1, &t.v2};
+    for (int k = 0; k < 9; ++k) blocks_[s >> 2].c[k][s & 3u] = (*v[k / 3])[k % 3];
+  }
+  std::vector<Triangle>().swap(triangles_);
 
   OctreeBuildReport r;
   r.ok = true;
@@ -361,7 +482,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   r.nodeCount = nodeCount;
   for (uint32_t i = 0; i < nodeCount; ++i) {
     if (isLeaf(i)) ++r.leafCount;
-    r.depth = std::max<uint32_t>(r.depth, levels_[i]);
+    r.depth = std::max<uint32_t>(r.depth, nodeLevel(i));
     r.maxTrianglesInNode = std::max(r.maxTrianglesInNode, ownRange(i).count);
   }
   r.bytes = bytes();
@@ -376,46 +497,73 @@ bool Octree::validate(std::string* outError) const {
     return false;
   };
   const uint32_t n = triangleCount();
-  if (originalIndex_.size() != n) return fail("triangleOrder size differs from triangle count");
+  if (blocks_.size() != (static_cast<size_t>(n) + 3) / 4) return fail("triangle blocks differ from triangle count");
   if (!layers_.empty() && layers_.size() != n) return fail("layers size differs from triangle count");
-  if (nodes_.empty()) {
+  const uint32_t nc = nodeCount();
+  if (nc == 0) {
     if (n != 0) return fail("triangles without nodes");
     return true;
   }
-  const uint32_t nc = nodeCount();
-  if (n == 0 && nc != 0) return fail("nodes without triangles");
-  if (levels_.size() != nc) return fail("levels size differs from node count");
-  if (nodes_[nc].firstTriangle != n) return fail("sentinel does not close the slot range");
-  if (nc > 0 && (nodes_[0].firstTriangle != 0 || nodes_[0].skip != nc)) {
-    return fail("root does not cover every node and slot");
+  if (n == 0) return fail("nodes without triangles");
+  if (qStride_ < nc + 4 || qBounds_.size() != 6 * qStride_) return fail("bounds planes mis-sized");
+  if (links_[0].firstTriangle != 0 || subtreeRange(0).count != n || links_[0].level != 0) {
+    return fail("root does not cover every slot");
   }
+  QuantAxis axes[3];
+  for (int k = 0; k < 3; ++k) {
+    axes[k] = {qOrigin_[k], qScale_[k]};
+    if (axes[k].value(kQuantMax) < rootBounds_.max[k] || qOrigin_[k] != rootBounds_.min[k]) {
+      return fail("quantization grid does not span the level");
+    }
+  }
+  // Children have higher indices than their parent, so a reverse sweep sees them first.
+  std::vector<uint32_t> parentOf(nc, kOctreeInvalidIndex);
+  std::vector<Aabb> tight(nc);
   for (uint32_t i = 0; i < nc; ++i) {
-    const OctreeNode& node = nodes_[i];
+    const OctreeNodeLinks& l = links_[i];
     const std::string at = "node " + std::to_string(i) + ": ";
-    if (node.skip <= i || node.skip > nc) return fail(at + "skip out of range");
-    if (nodes_[i + 1].firstTriangle < node.firstTriangle) return fail(at + "own range negative");
-    if (levels_[i] > params_.maxLevel) return fail(at + "deeper than maxLevel");
-    // Children nest inside the parent's subtree, with bounds inside the parent's bounds.
-    Aabb tight;
+    if (l.ownEnd < l.firstTriangle || l.ownEnd > n) return fail(at + "own range out of order");
+    if (l.level > params_.maxLevel) return fail(at + "deeper than maxLevel");
+    if (l.childCount > 8) return fail(at + "more than 8 children");
+    if (l.childCount == 0) continue;
+    if (l.firstChild <= i || l.firstChild + l.childCount > nc) return fail(at + "children out of range");
+    uint32_t slot = l.ownEnd;
+    for (uint32_t c = l.firstChild; c < l.firstChild + l.childCount; ++c) {
+      if (parentOf[c] != kOctreeInvalidIndex) return fail(at + "child " + std::to_string(c) + " has two parents");
+      parentOf[c] = i;
+      if (links_[c].level <= l.level) return fail(at + "child level not deeper");
+      if (links_[c].firstTriangle != slot) return fail(at + "child ranges do not follow in preorder");
+      slot += subtreeRange(c).count;
+    }
+    if (slot != l.firstTriangle + subtreeRange(i).count) return fail(at + "subtree range mismatch");
+  }
+  for (uint32_t i = 1; i < nc; ++i) {
+    if (parentOf[i] == kOctreeInvalidIndex) return fail("node " + std::to_string(i) + " is no node's child");
+  }
+  for (uint32_t i = nc; i-- > 0;) {
+    const std::string at = "node " + std::to_string(i) + ": ";
     const Aabb nb = nodeBounds(i);
     if (nb.isEmpty()) return fail(at + "empty bounds");
-    for (uint32_t c = firstChild(i); c != kOctreeInvalidIndex; c = nextSibling(i, c)) {
-      if (nodes_[c].skip > node.skip) return fail(at + "child subtree leaks past the parent");
-      if (levels_[c] <= levels_[i]) return fail(at + "child level not deeper");
-      if (!nb.contains(nodeBounds(c))) return fail(at + "child bounds outside parent bounds");
-      tight.grow(nodeBounds(c));
-    }
     const TriangleRange own = ownRange(i);
+    if (subtreeRange(i).count == 0) return fail(at + "empty subtree");
     for (uint32_t s = own.first; s < own.first + own.count; ++s) {
-      const Aabb tb = triangles_[s].bounds();
+      const Aabb tb = triangle(s).bounds();
       if (!nb.contains(tb)) return fail(at + "triangle slot " + std::to_string(s) + " outside bounds");
-      tight.grow(tb);
+      tight[i].grow(tb);
     }
-    if (tight.min != nb.min || tight.max != nb.max) return fail(at + "bounds not tight");
-    const TriangleRange sub = subtreeRange(i);
-    if (sub.count == 0) return fail(at + "empty subtree");
-    if (sub.first + sub.count > n) return fail(at + "subtree range past the end");
+    for (uint32_t c = links_[i].firstChild; c < links_[i].firstChild + links_[i].childCount; ++c) {
+      if (!nb.contains(nodeBounds(c))) return fail(at + "child bounds outside parent bounds");
+      tight[i].grow(tight[c]);
+    }
+    for (uint32_t k = 0; k < 3; ++k) {
+      const int a = static_cast<int>(k);
+      if (qBounds_[k * qStride_ + i] != axes[a].down(tight[i].min[a]) ||
+          qBounds_[(k + 3) * qStride_ + i] != axes[a].up(tight[i].max[a])) {
+        return fail(at + "bounds not as tight as the quantization allows");
+      }
+    }
   }
+  if (tight[0].min != rootBounds_.min || tight[0].max != rootBounds_.max) return fail("level bounds not tight");
   // The permutation is a permutation of distinct original indices.
   std::vector<uint32_t> sorted(originalIndex_.begin(), originalIndex_.end());
   std::sort(sorted.begin(), sorted.end());

@@ -2,14 +2,13 @@
 // walk the preorder with skip indices and no stack; nearest-first queries (ray, sweeps, closest
 // point) keep a fixed array of kOctreeStackSize entries on the C++ stack.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
 #include "geometry/triangle_tests.h"
 #include "spatial/octree.h"
+#include "spatial/simd4.h"
 
 namespace ofps {
 namespace {
@@ -19,73 +18,123 @@ constexpr float kUnitRoundoff = std::numeric_limits<float>::epsilon() * 0.5f;
 constexpr float kWiden = 1.0f + 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
 constexpr float kShrink = 1.0f - 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
 
-// std::max(a, b) as one instruction (maxss returns its second operand when the comparison
-// fails, exactly like std::max's a < b ? b : a); GCC otherwise sometimes emits a branch.
-inline float maxf(float a, float b) {
-#if defined(__SSE2__)
-  return _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(b), _mm_set_ss(a)));
-#else
-  return std::max(a, b);
-#endif
+// Dequantization of four consecutive nodes' bounds: box = origin + q * scale (octree.h).
+struct Grid4 {
+  simd::F4 o[3], s[3];
+  Grid4(const glm::vec3& origin, const glm::vec3& scale) {
+    for (int k = 0; k < 3; ++k) {
+      o[k] = simd::splat(origin[k]);
+      s[k] = simd::splat(scale[k]);
+    }
+  }
+};
+
+// Bounds of up to four consecutive nodes, one lane each (lanes past the last node hold whatever
+// the padding holds; callers mask them off).
+struct Boxes4 {
+  simd::F4 min[3], max[3];
+};
+
+inline Boxes4 loadBoxes(const uint16_t* planes, size_t stride, uint32_t first, const Grid4& g) {
+  Boxes4 b;
+  for (int k = 0; k < 3; ++k) {
+    const size_t uk = static_cast<size_t>(k);
+    b.min[k] = g.o[k] + simd::loadU16(planes + uk * stride + first) * g.s[k];
+    b.max[k] = g.o[k] + simd::loadU16(planes + (uk + 3) * stride + first) * g.s[k];
+  }
+  return b;
 }
 
-// Ray against a box, robust to zero direction components and to rounding (the far distance is
-// widened by 1 + 2 gamma(3) and the near one shrunk by as much, Ize 2013 / pbrt-v3 §3.9.2, so a
-// hit on a flat node's face is kept and equal-distance ties in two nodes are both seen).
-struct RaySlab {
-  glm::vec3 origin;
-  glm::vec3 invDir;
+// Lanes 0 .. count-1 of a group of four.
+inline uint32_t laneMask(uint32_t count) { return count >= 4 ? 0xFu : (1u << count) - 1u; }
 
-  RaySlab(const glm::vec3& o, const glm::vec3& d) : origin(o) {
+// Ray against four boxes, robust to zero direction components and to rounding (the far distance
+// is widened by 1 + 2 gamma(3) and the near one shrunk by as much, Ize 2013 / pbrt-v3 §3.9.2, so
+// a hit on a flat node's face is kept and equal-distance ties in two nodes are both seen).
+struct RaySlab4 {
+  simd::F4 origin[3];
+  simd::F4 invDir[3];
+
+  RaySlab4(const glm::vec3& o, const glm::vec3& d) {
     for (int k = 0; k < 3; ++k) {
       // A zero component becomes +-1e-30: its slab then spans (-inf, +inf) for an origin strictly
       // inside it and excludes an origin outside; an origin exactly on the slab's far face only
       // touches at t = 0, which can drop only rays running inside a node's face plane (grazing).
       const float dk = d[k] == 0.0f ? std::copysign(1e-30f, d[k]) : d[k];
-      invDir[k] = 1.0f / dk;
+      origin[k] = simd::splat(o[k]);
+      invDir[k] = simd::splat(1.0f / dk);
     }
   }
-  // Entry distance (clamped to >= tMin) when the ray meets the closed box within [tMin, tMax].
-  // Branch-free: both slab distances per axis, then min/max. For invDir > 0 the smaller is the
-  // min face's, for invDir < 0 the max face's, so the values are exactly those of selecting the
-  // near and far faces by the sign of the direction (invDir is finite and never zero, so no NaN
-  // arises from a finite origin).
-  bool hit(const glm::vec3& bmin, const glm::vec3& bmax, float tMin, float tMax,
-           float& outNear) const {
-    const float ax = (bmin.x - origin.x) * invDir.x, bx = (bmax.x - origin.x) * invDir.x;
-    const float ay = (bmin.y - origin.y) * invDir.y, by = (bmax.y - origin.y) * invDir.y;
-    const float az = (bmin.z - origin.z) * invDir.z, bz = (bmax.z - origin.z) * invDir.z;
-    const float nx = std::min(ax, bx), fx = std::max(ax, bx);
-    const float ny = std::min(ay, by), fy = std::max(ay, by);
-    const float nz = std::min(az, bz), fz = std::max(az, bz);
-    const float tn = maxf(std::max(std::max(nx, ny), nz) * kShrink, tMin);
-    const float tfar = std::min(std::min(fx, fy), fz) * kWiden;
-    const float tf = std::min(tfar, tMax);
-    outNear = tn;
-    return tn <= tf;
+  // Lanes whose closed box the ray meets within [tMin, tMax]; outNear = entry distance (clamped
+  // to >= tMin). Both slab distances per axis, then min/max: for invDir > 0 the smaller is the
+  // min face's, for invDir < 0 the max face's (invDir is finite and never zero, so no NaN arises
+  // from finite bounds; a +inf bound gives +-inf, which orders correctly).
+  uint32_t hit(const simd::F4 (&bmin)[3], const simd::F4 (&bmax)[3], float tMin, float tMax,
+               float (&outNear)[4]) const {
+    using simd::F4;
+    F4 tn, tf;
+    for (int k = 0; k < 3; ++k) {
+      const F4 a = (bmin[k] - origin[k]) * invDir[k];
+      const F4 b = (bmax[k] - origin[k]) * invDir[k];
+      const F4 n = simd::min(a, b), f = simd::max(a, b);
+      tn = k == 0 ? n : simd::max(tn, n);
+      tf = k == 0 ? f : simd::min(tf, f);
+    }
+    tn = simd::max(tn * simd::splat(kShrink), simd::splat(tMin));
+    tf = simd::min(tf * simd::splat(kWiden), simd::splat(tMax));
+    simd::store(outNear, tn);
+    return simd::lessEqual(tn, tf);
   }
 };
+
+// Squared distances from p to four boxes (0 inside), as distanceSquared(Aabb, p) computes them.
+inline simd::F4 distanceSquared4(const Boxes4& b, const simd::F4 (&p)[3]) {
+  using simd::F4;
+  F4 sum;
+  for (int k = 0; k < 3; ++k) {
+    const F4 d = simd::max(simd::max(b.min[k] - p[k], p[k] - b.max[k]), simd::splat(0.0f));
+    sum = k == 0 ? d * d : sum + d * d;
+  }
+  return sum;
+}
+
+// Lanes whose box overlaps the closed box [lo, hi].
+inline uint32_t boxesOverlap4(const Boxes4& b, const simd::F4 (&lo)[3], const simd::F4 (&hi)[3]) {
+  uint32_t m = 0xFu;
+  for (int k = 0; k < 3; ++k) m &= simd::lessEqual(b.min[k], hi[k]) & simd::lessEqual(lo[k], b.max[k]);
+  return m;
+}
+
+inline void splat3(const glm::vec3& v, simd::F4 (&out)[3]) {
+  for (int k = 0; k < 3; ++k) out[k] = simd::splat(v[k]);
+}
 
 struct StackEntry {
   uint32_t node;
   float key;  // entry distance / time / squared distance, smaller first
 };
 
-// Pushes the children of `node` whose key passes `test` so that the smallest key pops first.
+// Nearest-first traversal step: tests the children of `node` four at a time with
+// keyOf(boxes, keys[4]) -> lane mask, and pushes those hit with key <= bound so that the smallest
+// key pops first. Returns the number of children tested.
 template <class KeyFn>
-inline void pushChildrenSorted(const OctreeNode* nodes, uint32_t node, StackEntry* stack,
-                               uint32_t& top, float bound, KeyFn&& keyOf) {
+inline uint32_t pushChildrenSorted(const OctreeNodeLinks& l, const uint16_t* planes, size_t stride,
+                                   const Grid4& grid, StackEntry* stack, uint32_t& top,
+                                   float bound, KeyFn&& keyOf) {
   StackEntry local[8];
   uint32_t n = 0;
-  const uint32_t end = nodes[node].skip;
-  // Collect without a branch per child (whether a child is hit is a coin flip for the branch
-  // predictor), then sort the few hits: insertion sort, largest key first.
-  for (uint32_t c = node + 1; c < end; c = nodes[c].skip) {
-    float key = 0.0f;
-    const bool hit = keyOf(nodes[c], key);
-    local[n] = {c, key};
-    n += static_cast<uint32_t>(hit & (key <= bound));
+  for (uint32_t g = 0; g < l.childCount; g += 4) {
+    const Boxes4 boxes = loadBoxes(planes, stride, l.firstChild + g, grid);
+    float keys[4];
+    uint32_t mask = keyOf(boxes, keys) & laneMask(l.childCount - g);
+    while (mask != 0) {
+      const uint32_t i = static_cast<uint32_t>(std::countr_zero(mask));
+      mask &= mask - 1;
+      local[n] = {l.firstChild + g + i, keys[i]};
+      n += static_cast<uint32_t>(keys[i] <= bound);
+    }
   }
+  // Insertion sort of the few hits, largest key first (pushed first, popped last).
   for (uint32_t i = 1; i < n; ++i) {
     const StackEntry e = local[i];
     uint32_t j = i;
@@ -96,6 +145,73 @@ inline void pushChildrenSorted(const OctreeNode* nodes, uint32_t node, StackEntr
     local[j] = e;
   }
   for (uint32_t i = 0; i < n; ++i) stack[top++] = local[i];
+  return l.childCount;
+}
+
+// Calls f(block, lanes) for the blocks of four slots covering [first, end), with the lanes in
+// the range; stops (returning false) when f returns false.
+template <class F>
+inline bool forBlocks(uint32_t first, uint32_t end, F&& f) {
+  for (uint32_t b = first >> 2; b * 4 < end; ++b) {
+    const uint32_t lo = first > b * 4 ? first - b * 4 : 0;
+    const uint32_t hi = end < b * 4 + 4 ? end - b * 4 : 4;
+    if (!f(b, ((1u << hi) - 1u) & ~((1u << lo) - 1u))) return false;
+  }
+  return true;
+}
+
+inline void loadBlock(const OctreeTriangleBlock& b, simd::F4 (&v)[9]) {
+  for (int k = 0; k < 9; ++k) v[k] = simd::load(b.c[k]);
+}
+
+// Lanes whose triangle's bounding box overlaps the closed box [lo, hi] (exact comparisons).
+inline uint32_t triBoxOverlap4(const OctreeTriangleBlock& blk, const simd::F4 (&lo)[3],
+                               const simd::F4 (&hi)[3]) {
+  uint32_t m = 0xFu;
+  for (int k = 0; k < 3; ++k) {
+    const simd::F4 a = simd::load(blk.c[k]), b = simd::load(blk.c[3 + k]), c = simd::load(blk.c[6 + k]);
+    const simd::F4 tmin = simd::min(a, simd::min(b, c)), tmax = simd::max(a, simd::max(b, c));
+    m &= simd::lessEqual(tmin, hi[k]) & simd::lessEqual(lo[k], tmax);
+  }
+  return m;
+}
+
+// rayTriangle (triangle_tests_inl.h) on four triangles: the same operations in the same order,
+// so each lane gives exactly the scalar answer. Returns the lanes hit with t in [0, tMax].
+struct Ray4 {
+  simd::F4 o[3], d[3];
+  Ray4(const glm::vec3& origin, const glm::vec3& dir) {
+    splat3(origin, o);
+    splat3(dir, d);
+  }
+};
+
+inline uint32_t rayTriangle4(const Ray4& r, const OctreeTriangleBlock& blk, float tMax,
+                             float (&outT)[4]) {
+  using simd::F4;
+  F4 v[9];
+  loadBlock(blk, v);
+  const F4 e1[3] = {v[3] - v[0], v[4] - v[1], v[5] - v[2]};
+  const F4 e2[3] = {v[6] - v[0], v[7] - v[1], v[8] - v[2]};
+  const F4 p[3] = {r.d[1] * e2[2] - r.d[2] * e2[1], r.d[2] * e2[0] - r.d[0] * e2[2],
+                   r.d[0] * e2[1] - r.d[1] * e2[0]};
+  const F4 sdet = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+  const F4 tv[3] = {r.o[0] - v[0], r.o[1] - v[1], r.o[2] - v[2]};
+  const F4 q[3] = {tv[1] * e1[2] - tv[2] * e1[1], tv[2] * e1[0] - tv[0] * e1[2],
+                   tv[0] * e1[1] - tv[1] * e1[0]};
+  const F4 det = simd::flipSign(sdet, sdet);
+  const F4 u = simd::flipSign(tv[0] * p[0] + tv[1] * p[1] + tv[2] * p[2], sdet);
+  const F4 vv = simd::flipSign(r.d[0] * q[0] + r.d[1] * q[1] + r.d[2] * q[2], sdet);
+  const F4 tt = simd::flipSign(e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2], sdet);
+  const F4 zero = simd::splat(0.0f);
+  const F4 tMax4 = simd::splat(tMax);
+  const uint32_t reject = simd::equal(det, zero) | simd::less(u, zero) | simd::less(vv, zero) |
+                          simd::less(det, u + vv) | simd::less(tt, zero) |
+                          simd::less(tMax4 * det * simd::splat(1.0000005f), tt);
+  if (reject == 0xFu) return 0;
+  const F4 t = tt / det;
+  simd::store(outT, t);
+  return ~reject & simd::lessEqual(t, tMax4) & 0xFu;
 }
 
 inline bool inMask(const std::vector<uint32_t>& layers, uint32_t slot, uint32_t mask) {
@@ -116,8 +232,11 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   if (nc == 0 || layerMask == 0 || !(tMax >= 0.0f) || (dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
     return false;
   }
-  const RaySlab slab(origin, dir);
-  const OctreeNode* nodes = nodes_.data();
+  const RaySlab4 slab(origin, dir);
+  const Ray4 ray4(origin, dir);
+  const Grid4 grid(qOrigin_, qScale_);
+  const uint16_t* planes = qBounds_.data();
+  const OctreeNodeLinks* links = links_.data();
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   float best = tMax;
@@ -125,31 +244,39 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   uint32_t bestOrig = kOctreeInvalidIndex;
   StackEntry stack[kOctreeStackSize];
   uint32_t top = 0;
-  float rootNear;
-  ++st.nodesVisited;
-  if (slab.hit(nodes[0].boundsMin, nodes[0].boundsMax, 0.0f, tMax, rootNear)) stack[top++] = {0, rootNear};
+  {
+    const Boxes4 root = loadBoxes(planes, qStride_, 0, grid);
+    float keys[4];
+    ++st.nodesVisited;
+    if (slab.hit(root.min, root.max, 0.0f, tMax, keys) & 1u) stack[top++] = {0, keys[0]};
+  }
   while (top > 0) {
     const StackEntry e = stack[--top];
     if (e.key > best) continue;
     if (trace != nullptr) trace->add(e.node);
-    const uint32_t first = nodes[e.node].firstTriangle, last = nodes[e.node + 1].firstTriangle;
-    for (uint32_t s = first; s < last; ++s) {
-      if (!inMask(layers_, s, layerMask)) continue;
-      ++st.trianglesTested;
-      float t;
-      if (rayTriangle(origin, dir, best, triangles_[s], t)) {
+    const OctreeNodeLinks& l = links[e.node];
+    forBlocks(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
+      lanes = laneLayers(b, lanes, layerMask);
+      st.trianglesTested += static_cast<uint32_t>(std::popcount(lanes));
+      float t[4];
+      uint32_t hit = rayTriangle4(ray4, blocks_[b], best, t) & lanes;
+      while (hit != 0) {
+        const uint32_t i = static_cast<uint32_t>(std::countr_zero(hit));
+        hit &= hit - 1;
+        const uint32_t s = 4 * b + i;
         const uint32_t o = originalIndex_[s];
-        if (t < best || (t == best && o < bestOrig)) {
-          best = t;
+        if (t[i] < best || (t[i] == best && o < bestOrig)) {
+          best = t[i];
           bestSlot = s;
           bestOrig = o;
         }
       }
-    }
-    pushChildrenSorted(nodes, e.node, stack, top, best, [&](const OctreeNode& c, float& key) {
-      ++st.nodesVisited;
-      return slab.hit(c.boundsMin, c.boundsMax, 0.0f, best, key);
+      return true;
     });
+    st.nodesVisited += pushChildrenSorted(l, planes, qStride_, grid, stack, top, best,
+                                          [&](const Boxes4& b, float (&keys)[4]) {
+                                            return slab.hit(b.min, b.max, 0.0f, best, keys);
+                                          });
   }
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;
@@ -159,86 +286,63 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   outHit.t = best;
   outHit.triangle = bestOrig;
   outHit.point = origin + dir * best;
-  outHit.normal = triangleNormalFacing(triangles_[bestSlot], origin);
+  outHit.normal = triangleNormalFacing(triangle(bestSlot), origin);
   return true;
-}
-
-bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
-                    QueryStats* ioStats) const {
-  const uint32_t nc = nodeCount();
-  if (nc == 0 || layerMask == 0 || !(tMax >= 0.0f) || (dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
-    return false;
-  }
-  const RaySlab slab(origin, dir);
-  QueryStats st;
-  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
-  bool found = false;
-  uint32_t i = 0;
-  while (i < nc && !found) {
-    const OctreeNode& node = nodes_[i];
-    ++st.nodesVisited;
-    float tn;
-    if (!slab.hit(node.boundsMin, node.boundsMax, 0.0f, tMax, tn)) {
-      i = node.skip;
-      continue;
-    }
-    if (trace != nullptr) trace->add(i);
-    for (uint32_t s = node.firstTriangle; s < nodes_[i + 1].firstTriangle; ++s) {
-      if (!inMask(layers_, s, layerMask)) continue;
-      ++st.trianglesTested;
-      float t;
-      if (rayTriangle(origin, dir, tMax, triangles_[s], t)) {
-        found = true;
-        break;
-      }
-    }
-    ++i;
-  }
-  if (ioStats) {
-    ioStats->nodesVisited += st.nodesVisited;
-    ioStats->trianglesTested += st.trianglesTested;
-  }
-  return found;
 }
 
 // ---- Overlap ------------------------------------------------------------------------------------
 
-namespace {
-
-// Stackless preorder walk: nodeTest(node) decides whether to enter a node, triTest(slot) whether
-// a triangle overlaps; report(slot) returns false to stop.
-template <class NodeTest, class TriTest, class Report>
-uint32_t walkOverlap(const std::vector<OctreeNode>& nodes, uint32_t nodeCount,
-                     const std::vector<uint32_t>& layers, uint32_t mask, NodeTest&& nodeTest,
-                     TriTest&& triTest, Report&& report, QueryStats* ioStats) {
+// Depth-first preorder walk: nodeTest(boxes) -> lane mask of the (up to four) nodes to enter;
+// laneTest(block) -> lane mask of the triangles that may overlap (a SIMD prefilter, or the whole
+// test); triTest(slot) whether such a triangle overlaps; report(slot) returns false to stop. Children are
+// pushed last-first so that nodes, and so triangle slots, come in preorder.
+template <class NodeTest, class LaneTest, class TriTest, class Report>
+uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&& triTest,
+                             Report&& report, uint32_t layerMask, QueryStats* ioStats) const {
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   uint32_t found = 0;
-  uint32_t i = 0;
-  if (mask != 0) {
-    while (i < nodeCount) {
-      const OctreeNode& node = nodes[i];
-      ++st.nodesVisited;
-      if (!nodeTest(node)) {
-        i = node.skip;
-        continue;
-      }
-      if (trace != nullptr) trace->add(i);
-      const uint32_t last = nodes[i + 1].firstTriangle;
-      bool stop = false;
-      for (uint32_t s = node.firstTriangle; s < last; ++s) {
-        if (!inMask(layers, s, mask)) continue;
-        ++st.trianglesTested;
-        if (triTest(s)) {
-          ++found;
-          if (!report(s)) {
-            stop = true;
-            break;
+  const uint32_t nc = nodeCount();
+  if (nc != 0 && layerMask != 0) {
+    const Grid4 grid(qOrigin_, qScale_);
+    const uint16_t* planes = qBounds_.data();
+    const OctreeNodeLinks* links = links_.data();
+    uint32_t stack[kOctreeStackSize];
+    uint32_t top = 0;
+    ++st.nodesVisited;
+    if (nodeTest(loadBoxes(planes, qStride_, 0, grid)) & 1u) stack[top++] = 0;
+    while (top > 0) {
+      const uint32_t node = stack[--top];
+      if (trace != nullptr) trace->add(node);
+      const OctreeNodeLinks& l = links[node];
+      const bool go = forBlocks(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
+        lanes = laneLayers(b, lanes, layerMask);
+        st.trianglesTested += static_cast<uint32_t>(std::popcount(lanes));
+        uint32_t m = lanes != 0 ? laneTest(blocks_[b]) & lanes : 0u;
+        while (m != 0) {
+          const uint32_t s = 4 * b + static_cast<uint32_t>(std::countr_zero(m));
+          m &= m - 1;
+          if (triTest(s)) {
+            ++found;
+            if (!report(s)) return false;
           }
         }
+        return true;
+      });
+      if (!go) break;
+      if (l.childCount == 0) continue;
+      st.nodesVisited += l.childCount;
+      uint32_t hits[8];
+      uint32_t n = 0;
+      for (uint32_t g = 0; g < l.childCount; g += 4) {
+        uint32_t mask = nodeTest(loadBoxes(planes, qStride_, l.firstChild + g, grid)) &
+                        laneMask(l.childCount - g);
+        while (mask != 0) {
+          hits[n++] = l.firstChild + g + static_cast<uint32_t>(std::countr_zero(mask));
+          mask &= mask - 1;
+        }
       }
-      if (stop) break;
-      ++i;
+      while (n > 0) stack[top++] = hits[--n];
     }
   }
   if (ioStats) {
@@ -248,58 +352,70 @@ uint32_t walkOverlap(const std::vector<OctreeNode>& nodes, uint32_t nodeCount,
   return found;
 }
 
-inline bool boxesOverlap(const OctreeNode& n, const glm::vec3& bmin, const glm::vec3& bmax) {
-  return (n.boundsMin.x <= bmax.x) & (n.boundsMin.y <= bmax.y) & (n.boundsMin.z <= bmax.z) &
-         (bmin.x <= n.boundsMax.x) & (bmin.y <= n.boundsMax.y) & (bmin.z <= n.boundsMax.z);
+bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
+                    QueryStats* ioStats) const {
+  const RaySlab4 slab(origin, dir);
+  const Ray4 ray4(origin, dir);
+  float keys[4];
+  bool found = false;
+  if (nodeCount() != 0 && tMax >= 0.0f && !(dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
+    walkOverlap(
+        [&](const Boxes4& b) { return slab.hit(b.min, b.max, 0.0f, tMax, keys); },
+        [&](const OctreeTriangleBlock& blk) {
+          float t[4];
+          return rayTriangle4(ray4, blk, tMax, t);
+        },
+        [](uint32_t) { return true; },
+        [&](uint32_t) {
+          found = true;
+          return false;  // any hit will do
+        },
+        layerMask, ioStats);
+  }
+  return found;
 }
 
-inline bool triBoxOverlap(const Triangle& t, const glm::vec3& bmin, const glm::vec3& bmax) {
-  const glm::vec3 tmin = glm::min(t.v0, glm::min(t.v1, t.v2));
-  const glm::vec3 tmax = glm::max(t.v0, glm::max(t.v1, t.v2));
-  // Bitwise, not &&: one well-predicted branch (most triangles are rejected) instead of a chain
-  // of 50/50 ones.
-  return (tmin.x <= bmax.x) & (tmin.y <= bmax.y) & (tmin.z <= bmax.z) & (bmin.x <= tmax.x) &
-         (bmin.y <= tmax.y) & (bmin.z <= tmax.z);
-}
-
-}  // namespace
 
 uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t layerMask,
                                OctreeTriangleVisitor visitor, void* context,
                                QueryStats* ioStats) const {
   const float r2 = radius * radius;
-  const glm::vec3 bmin = center - glm::vec3(radius), bmax = center + glm::vec3(radius);
+  simd::F4 c4[3], lo[3], hi[3];
+  splat3(center, c4);
+  splat3(center - glm::vec3(radius), lo);
+  splat3(center + glm::vec3(radius), hi);
+  const simd::F4 r2x4 = simd::splat(r2);
   return walkOverlap(
-      nodes_, nodeCount(), layers_, layerMask,
-      [&](const OctreeNode& n) { return distanceSquared(Aabb{n.boundsMin, n.boundsMax}, center) <= r2; },
-      [&](uint32_t s) {
-        const Triangle& t = triangles_[s];
-        return triBoxOverlap(t, bmin, bmax) && sphereOverlapsTriangle(center, radius, t);
-      },
-      [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, ioStats);
+      [&](const Boxes4& b) { return simd::lessEqual(distanceSquared4(b, c4), r2x4); },
+      [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
+      [&](uint32_t s) { return sphereOverlapsTriangle(center, radius, triangle(s)); },
+      [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
 
 uint32_t Octree::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                                 uint32_t layerMask, OctreeTriangleVisitor visitor, void* context,
                                 QueryStats* ioStats) const {
   const glm::vec3 bmin = glm::min(a, b) - glm::vec3(radius), bmax = glm::max(a, b) + glm::vec3(radius);
+  simd::F4 lo[3], hi[3];
+  splat3(bmin, lo);
+  splat3(bmax, hi);
   return walkOverlap(
-      nodes_, nodeCount(), layers_, layerMask,
-      [&](const OctreeNode& n) { return boxesOverlap(n, bmin, bmax); },
-      [&](uint32_t s) {
-        const Triangle& t = triangles_[s];
-        return triBoxOverlap(t, bmin, bmax) && capsuleOverlapsTriangle(a, b, radius, t);
-      },
-      [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, ioStats);
+      [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
+      [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
+      [&](uint32_t s) { return capsuleOverlapsTriangle(a, b, radius, triangle(s)); },
+      [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
 
 uint32_t Octree::overlapBox(const Aabb& box, uint32_t layerMask, OctreeTriangleVisitor visitor,
                             void* context, QueryStats* ioStats) const {
+  simd::F4 lo[3], hi[3];
+  splat3(box.min, lo);
+  splat3(box.max, hi);
   return walkOverlap(
-      nodes_, nodeCount(), layers_, layerMask,
-      [&](const OctreeNode& n) { return boxesOverlap(n, box.min, box.max); },
-      [&](uint32_t s) { return boxOverlapsTriangle(box, triangles_[s]); },
-      [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, ioStats);
+      [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
+      [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
+      [&](uint32_t s) { return boxOverlapsTriangle(box, triangle(s)); },
+      [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
 
 namespace {
@@ -396,18 +512,20 @@ bool Octree::sphereIntersect(const glm::vec3& center, float radius, uint32_t lay
     const glm::vec3 c = center + offset;
     const float r2 = radius * radius;
     const glm::vec3 bmin = c - glm::vec3(radius), bmax = c + glm::vec3(radius);
+    simd::F4 c4[3], lo[3], hi[3];
+    splat3(c, c4);
+    splat3(bmin, lo);
+    splat3(bmax, hi);
+    const simd::F4 r2x4 = simd::splat(r2);
     walkOverlap(
-        nodes_, nodeCount(), layers_, layerMask,
-        [&](const OctreeNode& n) { return distanceSquared(Aabb{n.boundsMin, n.boundsMax}, c) <= r2; },
+        [&](const Boxes4& nb) { return simd::lessEqual(distanceSquared4(nb, c4), r2x4); },
+        [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
         [&](uint32_t s) {
           TriangleContact tc;
-          if (triBoxOverlap(triangles_[s], bmin, bmax) &&
-              sphereTriangleContact(c, radius, triangles_[s], tc)) {
-            d.offer(tc, originalIndex_[s]);
-          }
+          if (sphereTriangleContact(c, radius, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
           return false;
         },
-        [](uint32_t) { return true; }, ioStats);
+        [](uint32_t) { return true; }, layerMask, ioStats);
   });
 }
 
@@ -420,18 +538,18 @@ bool Octree::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radi
     const glm::vec3 a1 = a + offset, b1 = b + offset;
     const glm::vec3 bmin = glm::min(a1, b1) - glm::vec3(radius);
     const glm::vec3 bmax = glm::max(a1, b1) + glm::vec3(radius);
+    simd::F4 lo[3], hi[3];
+    splat3(bmin, lo);
+    splat3(bmax, hi);
     walkOverlap(
-        nodes_, nodeCount(), layers_, layerMask,
-        [&](const OctreeNode& n) { return boxesOverlap(n, bmin, bmax); },
+        [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
+        [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
         [&](uint32_t s) {
           TriangleContact tc;
-          if (triBoxOverlap(triangles_[s], bmin, bmax) &&
-              capsuleTriangleContact(a1, b1, radius, triangles_[s], tc)) {
-            d.offer(tc, originalIndex_[s]);
-          }
+          if (capsuleTriangleContact(a1, b1, radius, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
           return false;
         },
-        [](uint32_t) { return true; }, ioStats);
+        [](uint32_t) { return true; }, layerMask, ioStats);
   });
 }
 
@@ -440,15 +558,18 @@ bool Octree::boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushO
   const float tol = 1e-6f * (maxAbs(box.halfExtents()) + maxAbs(box.center()));
   return resolvePushOut(tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
     const Aabb b{box.min + offset, box.max + offset};
+    simd::F4 lo[3], hi[3];
+    splat3(b.min, lo);
+    splat3(b.max, hi);
     walkOverlap(
-        nodes_, nodeCount(), layers_, layerMask,
-        [&](const OctreeNode& n) { return boxesOverlap(n, b.min, b.max); },
+        [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
+        [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
         [&](uint32_t s) {
           TriangleContact tc;
-          if (boxTriangleContact(b, triangles_[s], tc)) d.offer(tc, originalIndex_[s]);
+          if (boxTriangleContact(b, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
           return false;
         },
-        [](uint32_t) { return true; }, ioStats);
+        [](uint32_t) { return true; }, layerMask, ioStats);
   });
 }
 
@@ -473,51 +594,68 @@ struct BestSweep {
 }  // namespace
 
 namespace {
+
+// What a nearest-first traversal outside the class needs of the octree.
+struct TreeView {
+  const OctreeNodeLinks* links;
+  const uint16_t* planes;
+  size_t stride;
+  Grid4 grid;
+  const std::vector<uint32_t>& layers;
+  const std::vector<uint32_t>& orig;
+};
+
 template <class SweepTri>
-bool sweepTraverse(const std::vector<OctreeNode>& nodesVec, uint32_t nodeCount,
-                   const std::vector<uint32_t>& layers, const std::vector<uint32_t>& orig,
-                   uint32_t mask, const glm::vec3& boxCenter, const glm::vec3& boxHalf,
+bool sweepTraverse(const TreeView& v, const Aabb& levelBounds, uint32_t mask,
+                   const glm::vec3& boxCenter, const glm::vec3& boxHalf,
                    const glm::vec3& displacement, SweepTri&& sweepTri, SweepHit& outHit,
                    QueryStats* ioStats) {
-  if (nodeCount == 0 || mask == 0) return false;
-  const OctreeNode* nodes = nodesVec.data();
+  if (mask == 0) return false;
   // The shape's box centre moves along a ray; node boxes grow by the shape's half extents.
-  const RaySlab slab(boxCenter, displacement);
+  const RaySlab4 slab(boxCenter, displacement);
   // Node boxes also grow by a few ulps of the coordinates in play, so rounding in the slab test
   // can never drop a node whose triangle ties the best time of impact (a shared edge or vertex).
-  const float pad = 1e-6f * (std::max(maxAbs(nodes[0].boundsMin), maxAbs(nodes[0].boundsMax)) +
+  const float pad = 1e-6f * (std::max(maxAbs(levelBounds.min), maxAbs(levelBounds.max)) +
                              maxAbs(boxCenter) + maxAbs(boxHalf) + maxAbs(displacement));
-  const glm::vec3 grow = boxHalf + glm::vec3(pad);
+  simd::F4 grow[3];
+  splat3(boxHalf + glm::vec3(pad), grow);
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   BestSweep best;
   float bound = 1.0f;
-  auto keyOf = [&](const OctreeNode& n, float& key) {
-    ++st.nodesVisited;
-    return slab.hit(n.boundsMin - grow, n.boundsMax + grow, 0.0f, bound, key);
+  auto keyOf = [&](const Boxes4& b, float (&keys)[4]) {
+    simd::F4 lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = b.min[k] - grow[k];
+      hi[k] = b.max[k] + grow[k];
+    }
+    return slab.hit(lo, hi, 0.0f, bound, keys);
   };
   StackEntry stack[kOctreeStackSize];
   uint32_t top = 0;
-  float rootKey;
-  if (keyOf(nodes[0], rootKey)) stack[top++] = {0, rootKey};
+  {
+    float keys[4];
+    ++st.nodesVisited;
+    if (keyOf(loadBoxes(v.planes, v.stride, 0, v.grid), keys) & 1u) stack[top++] = {0, keys[0]};
+  }
   while (top > 0) {
     const StackEntry e = stack[--top];
     if (e.key > bound) continue;
     if (trace != nullptr) trace->add(e.node);
-    const uint32_t first = nodes[e.node].firstTriangle, last = nodes[e.node + 1].firstTriangle;
-    for (uint32_t s = first; s < last; ++s) {
-      if (!inMask(layers, s, mask)) continue;
+    const OctreeNodeLinks& l = v.links[e.node];
+    for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
+      if (!inMask(v.layers, s, mask)) continue;
       ++st.trianglesTested;
       SweepContact c;
       float depth = 0.0f;
-      if (sweepTri(s, c, depth) && best.better(c, depth, orig[s])) {
+      if (sweepTri(s, c, depth) && best.better(c, depth, v.orig[s])) {
         best.contact = c;
         best.depth = depth;
-        best.triangle = orig[s];
+        best.triangle = v.orig[s];
         bound = c.toi;
       }
     }
-    pushChildrenSorted(nodes, e.node, stack, top, bound, keyOf);
+    st.nodesVisited += pushChildrenSorted(l, v.planes, v.stride, v.grid, stack, top, bound, keyOf);
   }
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;
@@ -535,14 +673,16 @@ bool sweepTraverse(const std::vector<OctreeNode>& nodesVec, uint32_t nodeCount,
 
 bool Octree::sweepSphere(const glm::vec3& center, float radius, const glm::vec3& displacement,
                          uint32_t layerMask, SweepHit& outHit, QueryStats* ioStats) const {
+  if (empty()) return false;
+  const TreeView view{links_.data(), qBounds_.data(), qStride_, Grid4(qOrigin_, qScale_), layers_, originalIndex_};
   return sweepTraverse(
-      nodes_, nodeCount(), layers_, originalIndex_, layerMask, center, glm::vec3(radius),
+      view, rootBounds_, layerMask, center, glm::vec3(radius),
       displacement,
       [&](uint32_t s, SweepContact& c, float& depth) {
-        if (!sweepSphereTriangle(center, radius, displacement, triangles_[s], c)) return false;
+        if (!sweepSphereTriangle(center, radius, displacement, triangle(s), c)) return false;
         if (c.startsOverlapping) {
           TriangleContact tc;
-          if (sphereTriangleContact(center, radius, triangles_[s], tc)) depth = tc.depth;
+          if (sphereTriangleContact(center, radius, triangle(s), tc)) depth = tc.depth;
         }
         return true;
       },
@@ -553,13 +693,15 @@ bool Octree::sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                           const glm::vec3& displacement, uint32_t layerMask, SweepHit& outHit,
                           QueryStats* ioStats) const {
   const glm::vec3 half = glm::abs(b - a) * 0.5f + glm::vec3(radius);
+  if (empty()) return false;
+  const TreeView view{links_.data(), qBounds_.data(), qStride_, Grid4(qOrigin_, qScale_), layers_, originalIndex_};
   return sweepTraverse(
-      nodes_, nodeCount(), layers_, originalIndex_, layerMask, (a + b) * 0.5f, half, displacement,
+      view, rootBounds_, layerMask, (a + b) * 0.5f, half, displacement,
       [&](uint32_t s, SweepContact& c, float& depth) {
-        if (!sweepCapsuleTriangle(a, b, radius, displacement, triangles_[s], c)) return false;
+        if (!sweepCapsuleTriangle(a, b, radius, displacement, triangle(s), c)) return false;
         if (c.startsOverlapping) {
           TriangleContact tc;
-          if (capsuleTriangleContact(a, b, radius, triangles_[s], tc)) depth = tc.depth;
+          if (capsuleTriangleContact(a, b, radius, triangle(s), tc)) depth = tc.depth;
         }
         return true;
       },
@@ -572,30 +714,36 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
                           PointHit& outHit, QueryStats* ioStats) const {
   const uint32_t nc = nodeCount();
   if (nc == 0 || layerMask == 0 || !(maxDistance >= 0.0f)) return false;
-  const OctreeNode* nodes = nodes_.data();
+  const Grid4 grid(qOrigin_, qScale_);
+  const uint16_t* planes = qBounds_.data();
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   float best2 = maxDistance * maxDistance;
   uint32_t bestOrig = kOctreeInvalidIndex;
   glm::vec3 bestPoint(0.0f);
-  auto keyOf = [&](const OctreeNode& n, float& key) {
-    ++st.nodesVisited;
-    key = distanceSquared(Aabb{n.boundsMin, n.boundsMax}, p);
-    return key <= best2;
+  simd::F4 p4[3];
+  splat3(p, p4);
+  auto keyOf = [&](const Boxes4& b, float (&keys)[4]) {
+    const simd::F4 d2 = distanceSquared4(b, p4);
+    simd::store(keys, d2);
+    return simd::lessEqual(d2, simd::splat(best2));
   };
   StackEntry stack[kOctreeStackSize];
   uint32_t top = 0;
-  float rootKey;
-  if (keyOf(nodes[0], rootKey)) stack[top++] = {0, rootKey};
+  {
+    float keys[4];
+    ++st.nodesVisited;
+    if (keyOf(loadBoxes(planes, qStride_, 0, grid), keys) & 1u) stack[top++] = {0, keys[0]};
+  }
   while (top > 0) {
     const StackEntry e = stack[--top];
     if (e.key > best2) continue;
     if (trace != nullptr) trace->add(e.node);
-    const uint32_t first = nodes[e.node].firstTriangle, last = nodes[e.node + 1].firstTriangle;
-    for (uint32_t s = first; s < last; ++s) {
+    const OctreeNodeLinks& l = links_[e.node];
+    for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
       if (!inMask(layers_, s, layerMask)) continue;
       ++st.trianglesTested;
-      const glm::vec3 cp = closestPointOnTriangle(p, triangles_[s]);
+      const glm::vec3 cp = closestPointOnTriangle(p, triangle(s));
       const glm::vec3 d = p - cp;
       const float d2 = d.x * d.x + d.y * d.y + d.z * d.z;
       const uint32_t o = originalIndex_[s];
@@ -605,7 +753,7 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
         bestPoint = cp;
       }
     }
-    pushChildrenSorted(nodes, e.node, stack, top, best2, keyOf);
+    st.nodesVisited += pushChildrenSorted(l, planes, qStride_, grid, stack, top, best2, keyOf);
   }
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;

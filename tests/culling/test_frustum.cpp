@@ -105,7 +105,7 @@ TEST(Frustum, CullOctreeReportsEveryVisibleTriangleOnce) {
     naivePlaneTests += 6ull * st.nodesVisited;
     for (uint32_t s = 0; s < o.triangleCount(); ++s) {
       ASSERT_LE(seen[s], 1) << "slot reported twice";
-      const Triangle& t = o.triangles()[s];
+      const Triangle t = o.triangle(s);
       const bool vis = insideClip(vp, t.v0) || insideClip(vp, t.v1) || insideClip(vp, t.v2);
       if (vis) {
         ASSERT_EQ(seen[s], 1) << "visible triangle culled, view " << view;

@@ -43,7 +43,7 @@ TEST(OctreeBuild, EmptyOctreeAnswersNothing) {
   PointHit c;
   EXPECT_FALSE(o.closestPoint(glm::vec3(0), 100.0f, kOctreeAllLayers, c));
   // Empty query output buffer still counts.
-  EXPECT_EQ(o.bytes(), sizeof(OctreeNode));
+  EXPECT_EQ(o.bytes(), 0u);
 }
 
 TEST(OctreeBuild, OneTriangle) {
@@ -260,7 +260,7 @@ TEST(OctreeBuild, RangesAreContiguousAndPermutationComplete) {
   EXPECT_EQ(o.subtreeRange(0).count, tris.size());
   // Slots hold the original triangles.
   for (uint32_t s = 0; s < o.triangleCount(); ++s) {
-    const Triangle& a = o.triangles()[s];
+    const Triangle a = o.triangle(s);
     const Triangle& b = tris[o.triangleOrder()[s]];
     ASSERT_TRUE(a.v0 == b.v0 && a.v1 == b.v1 && a.v2 == b.v2);
   }
@@ -288,8 +288,12 @@ TEST(OctreeBuild, RebuildMatchesBuild) {
   ASSERT_EQ(a.nodeCount(), b.nodeCount());
   EXPECT_TRUE(std::equal(a.triangleOrder().begin(), a.triangleOrder().end(), b.triangleOrder().begin()));
   for (uint32_t n = 0; n < a.nodeCount(); ++n) {
-    EXPECT_EQ(a.nodes()[n].skip, b.nodes()[n].skip);
-    EXPECT_EQ(a.nodes()[n].firstTriangle, b.nodes()[n].firstTriangle);
+    EXPECT_EQ(a.nodeLinks()[n].firstTriangle, b.nodeLinks()[n].firstTriangle);
+    EXPECT_EQ(a.nodeLinks()[n].ownEnd, b.nodeLinks()[n].ownEnd);
+    EXPECT_EQ(a.nodeLinks()[n].firstChild, b.nodeLinks()[n].firstChild);
+    EXPECT_EQ(a.nodeLinks()[n].childCount, b.nodeLinks()[n].childCount);
+    EXPECT_EQ(a.nodeBounds(n).min, b.nodeBounds(n).min);
+    EXPECT_EQ(a.nodeBounds(n).max, b.nodeBounds(n).max);
   }
 }
 
