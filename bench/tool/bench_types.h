@@ -71,6 +71,8 @@ struct BuildInfo {
   size_t bytes = 0;
   size_t meshBytes = 0;
   size_t peakBuildBytes = 0;  // largest live allocation total during the build (0 = unknown)
+  size_t fixedBytes = 0;      // level-independent memory left out of bytes (0 = none), e.g. a
+                              // physics world's preallocated pools; JSON fixed_overhead_bytes
   uint32_t threads = 1;       // threads the build actually used
   std::string notes;          // how it was built (shown in the JSON)
 };
@@ -88,6 +90,11 @@ class Engine {
   // Answers queries[i] into answers[i] (same sizes). Single-threaded; the timed loop.
   virtual void answer(Kind kind, std::span<const Query> queries,
                       std::span<Answer> answers) const = 0;
+  // False when the engine's answers of this kind are a related but different question from
+  // FORMAT.md's (e.g. Bullet's contact points rather than exact triangle counts): the harness
+  // then reports its agreement with the octree as informational only (no grazing
+  // classification). Agreement of peers never changes the exit status either way.
+  virtual bool answersExactly(Kind /*kind*/) const { return true; }
   // Work counters summed over the queries (untimed pass), when the engine has them.
   virtual bool workStats(Kind /*kind*/, std::span<const Query> /*queries*/,
                          uint64_t& /*outNodesVisited*/, uint64_t& /*outTrianglesTested*/) const {
@@ -103,5 +110,7 @@ std::unique_ptr<Engine> makeOctreeEngine(const OctreeEngineParams& params);
 std::unique_ptr<Engine> makeBruteForceEngine();
 std::unique_ptr<Engine> makeEmbreeEngine();  // nullptr when not compiled in
 std::unique_ptr<Engine> makeBulletEngine();  // nullptr when not compiled in
+// Bullet's collision-world API (contactTest/rayTest); nullptr when not compiled in.
+std::unique_ptr<Engine> makeBulletContactEngine();
 
 }  // namespace ofps::bench

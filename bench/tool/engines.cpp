@@ -1,4 +1,5 @@
-// The octree and brute-force engines (the peers are in peer_embree.cpp and peer_bullet.cpp).
+// The octree and brute-force engines (the peers are in peer_embree.cpp, peer_bullet.cpp and
+// peer_bullet_contact.cpp).
 #include <chrono>
 
 #include "bench_types.h"
@@ -156,6 +157,7 @@ std::unique_ptr<Engine> makeEmbreeEngine() { return nullptr; }
 #endif
 #ifndef OCTREE_BENCH_HAVE_BULLET
 std::unique_ptr<Engine> makeBulletEngine() { return nullptr; }
+std::unique_ptr<Engine> makeBulletContactEngine() { return nullptr; }
 #endif
 
 }  // namespace ofps::bench

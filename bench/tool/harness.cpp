@@ -178,6 +178,53 @@ Json agreementJson(const Agreement& a, size_t count) {
   return j;
 }
 
+// Agreement of an engine whose answers of this kind are not exact (Engine::answersExactly): plain
+// counts against the octree, no grazing classification (which would run brute force on most
+// queries), informational only.
+Json informationalAgreementJson(Kind kind, std::span<const Query> qs,
+                                const std::vector<Answer>& got,
+                                const std::vector<Answer>& reference, float tTolerance,
+                                uint32_t& outAgree, uint32_t& outHitAgree) {
+  uint32_t agree = 0, hitAgree = 0, peerOnly = 0, octreeOnly = 0, nBelow = 0, nAbove = 0;
+  std::vector<std::string> examples;
+  for (size_t i = 0; i < qs.size(); ++i) {
+    const Answer& g = got[i];
+    const Answer& r = reference[i];
+    if (sameAnswer(kind, g, r, tTolerance)) {
+      ++agree;
+    } else if (examples.size() < 3) {
+      examples.push_back(describe(kind, qs[i], g, r));
+    }
+    if (g.hit == r.hit) {
+      ++hitAgree;
+      if (g.hit && kind != Kind::Ray) {
+        nBelow += g.n < r.n ? 1u : 0u;
+        nAbove += g.n > r.n ? 1u : 0u;
+      }
+    } else {
+      peerOnly += g.hit ? 1u : 0u;
+      octreeOnly += r.hit ? 1u : 0u;
+    }
+  }
+  const double count = static_cast<double>(qs.size());
+  Json j;
+  j["informational"] = true;
+  j["agree"] = agree;
+  j["disagree"] = static_cast<uint32_t>(qs.size()) - agree;
+  j["agreement"] = qs.empty() ? 1.0 : agree / count;
+  j["hit_agreement"] = qs.empty() ? 1.0 : hitAgree / count;
+  j["hit_only_peer"] = peerOnly;
+  j["hit_only_octree"] = octreeOnly;
+  if (kind != Kind::Ray) {
+    j["both_hit_n_below_octree"] = nBelow;
+    j["both_hit_n_above_octree"] = nAbove;
+  }
+  if (!examples.empty()) j["examples"] = examples;
+  outAgree = agree;
+  outHitAgree = hitAgree;
+  return j;
+}
+
 Json kindJson(const KindResult& r, size_t count) {
   Json j;
   const double best = r.bestMs();
@@ -249,6 +296,14 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
       factories.push_back([] { return makeBulletEngine(); });
     } else {
       unavailable["bullet"] =
+          "not compiled in: Bullet was not found when octree_bench was configured "
+          "(scripts/install-deps.sh --peers installs libbullet-dev; then re-run cmake)";
+    }
+    if (auto e = makeBulletContactEngine()) {
+      runs.push_back({std::move(e), {}, {}, false});
+      factories.push_back([] { return makeBulletContactEngine(); });
+    } else {
+      unavailable["bullet_contact"] =
           "not compiled in: Bullet was not found when octree_bench was configured "
           "(scripts/install-deps.sh --peers installs libbullet-dev; then re-run cmake)";
     }
@@ -358,6 +413,7 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
     e["total_bytes"] = total;
     e["bytes_per_triangle"] = static_cast<double>(total) / std::max(1u, triangles);
     if (r.build.peakBuildBytes) e["peak_build_bytes"] = r.build.peakBuildBytes;
+    if (r.build.fixedBytes) e["fixed_overhead_bytes"] = r.build.fixedBytes;
     e["notes"] = r.build.notes;
     if (!oracleSide) {
       e["build_time_ratio"] = r.build.buildMs > 0 ? ours.build.buildMs / r.build.buildMs : 0.0;
@@ -373,6 +429,21 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
       const double mine = qps(ours.kinds[ki], queries.byKind[ki].size());
       kj[oracleSide ? "speedup" : "ours_over_peer"] = theirs > 0 ? mine / theirs : 0.0;
       const std::vector<Answer>& ref = refAnswersByKind ? refAnswersByKind[ki] : ours.kinds[ki].answers;
+      if (!oracleSide && !r.engine->answersExactly(kind)) {
+        uint32_t agree = 0, hitAgree = 0;
+        kj["agreement_with_octree"] = informationalAgreementJson(
+            kind, qs, r.kinds[ki].answers, ref, tTolerance, agree, hitAgree);
+        if (opt.printSummary) {
+          const double n = qs.empty() ? 1.0 : static_cast<double>(qs.size());
+          std::fprintf(stderr,
+                       "%-14s %-8s agreement %.4f, hit flags %.4f (informational: not exact "
+                       "answers, see its notes)\n",
+                       r.engine->name().c_str(), kindName(kind),
+                       qs.empty() ? 1.0 : agree / n, qs.empty() ? 1.0 : hitAgree / n);
+        }
+        ks[kindName(kind)] = kj;
+        continue;
+      }
       // oracleSide: grade OUR answers against brute force; else the peer's against ours.
       const Agreement a =
           oracleSide ? compare(kind, qs, ours.kinds[ki].answers, r.kinds[ki].answers, tTolerance,
@@ -380,7 +451,7 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
                      : compare(kind, qs, r.kinds[ki].answers, ref, tTolerance, eps, bf());
       if (oracleSide) out.oracleNonGrazingDisagreements += a.disagreeOther;
       if (opt.printSummary) {
-        std::fprintf(stderr, "%-12s %-8s agreement %.4f (%u grazing, %u other disagreements)\n",
+        std::fprintf(stderr, "%-14s %-8s agreement %.4f (%u grazing, %u other disagreements)\n",
                      r.engine->name().c_str(), kindName(kind),
                      qs.empty() ? 1.0 : static_cast<double>(a.agree) / static_cast<double>(qs.size()),
                      a.disagreeGrazing, a.disagreeOther);
@@ -425,6 +496,13 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
             bu["kinds"][k]["ours_over_peer"].get<double>() >= 3.0;
       }
     }
+    if (peers.contains("bullet_contact") && peers["bullet_contact"].contains("kinds")) {
+      const Json& bc = peers["bullet_contact"];
+      for (const char* k : {"sphere", "capsule", "box"}) {
+        goals[std::string(k) + "_at_least_3x_bullet_contact"] =
+            bc["kinds"][k]["ours_over_peer"].get<double>() >= 3.0;
+      }
+    }
     j["goals"] = goals;
   }
 
@@ -434,10 +512,10 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
   if (opt.printSummary) {
     std::fprintf(stderr, "%u triangles; timed rounds %u (best pass shown), single-threaded queries\n",
                  triangles, opt.rounds);
-    std::fprintf(stderr, "%-12s %10s %8s %10s | %11s %11s %11s %11s\n", "engine", "build ms",
+    std::fprintf(stderr, "%-14s %10s %8s %10s | %11s %11s %11s %11s\n", "engine", "build ms",
                  "threads", "B/tri", "ray q/s", "sphere q/s", "capsule q/s", "box q/s");
     for (const EngineRun& r : runs) {
-      std::fprintf(stderr, "%-12s %10.1f %8u %10.1f |", r.engine->name().c_str(), r.build.buildMs,
+      std::fprintf(stderr, "%-14s %10.1f %8u %10.1f |", r.engine->name().c_str(), r.build.buildMs,
                    r.build.threads,
                    static_cast<double>(r.build.bytes + r.build.meshBytes) / std::max(1u, triangles));
       for (Kind kind : kAllKinds) {
@@ -449,7 +527,7 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
     }
     for (size_t i = 1; i < runs.size(); ++i) {
       const EngineRun& r = runs[i];
-      std::fprintf(stderr, "octree / %-8s throughput", r.engine->name().c_str());
+      std::fprintf(stderr, "octree / %-14s throughput", r.engine->name().c_str());
       for (Kind kind : kAllKinds) {
         const size_t ki = static_cast<size_t>(kind);
         const size_t n = queries.byKind[ki].size();

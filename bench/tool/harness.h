@@ -12,6 +12,10 @@
 //   equals the brute-force answer of the same query perturbed by 1e-5 of the diagonal (origin or
 //   centre moved along each axis or across the ray, radius/half-size/tmax grown or shrunk):
 //   rounding can decide such a query either way.
+// - An engine whose answers of a kind are not exact (Engine::answersExactly false: peer
+//   "bullet_contact"'s overlaps, Bullet contact points) gets a plain, informational agreement
+//   with the octree instead (no grazing classification). Peer agreement never sets the exit
+//   status; only --oracle's non-grazing disagreements do.
 
 #include <array>
 #include <cstdint>
@@ -26,7 +30,7 @@ namespace ofps::bench {
 
 struct RunOptions {
   bool oracle = false;    // also answer by brute force; report agreement and speed-up
-  bool compare = false;   // also answer with Embree 3 and Bullet when compiled in
+  bool compare = false;   // also answer with Embree 3 and Bullet (two engines) when compiled in
   uint32_t threads = 1;   // build threads requested
   uint32_t rounds = 7;    // timed rounds after the warm-up
   uint32_t buildRounds = 3;  // builds per engine; the fastest is reported

@@ -44,7 +44,9 @@ int main(int argc, char** argv) {
                "also answer by brute force; print per-kind agreement and the octree's speed-up");
   app.add_flag("--compare", opt.compare,
                "also answer with Embree 3 and Bullet (when compiled in) in the same run; print "
-               "their throughput and the octree's ratios");
+               "their throughput and the octree's ratios. Bullet runs as two engines: 'bullet' "
+               "(its BVH walk + our exact triangle tests) and 'bullet_contact' (its collision "
+               "world: rayTest, contactTest)");
   app.add_option("--threads", opt.threads,
                  "build threads. The octree build is single-threaded (JSON says threads: 1); N "
                  "is passed to Embree's device; Bullet builds on one thread. Queries are always "

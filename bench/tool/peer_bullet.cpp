@@ -4,31 +4,30 @@
 //   for static level meshes) over a btTriangleIndexVertexArray that shares the level's vertex and
 //   index arrays. Bullet's quantized BVH stores triangle indices in 21 bits, so levels are split
 //   into parts of 2^20 triangles (one part below 1 M triangles). Always single-threaded.
-// - Memory: btAlignedAllocSetCustom routes every Bullet allocation through a counter; bytes =
-//   live after the build (shape, BVH, mesh interface), peakBuildBytes = highest live total. The
-//   shared mesh arrays are meshBytes.
+// - Memory: btAlignedAllocSetCustom routes every Bullet allocation through a counter
+//   (bullet_alloc.h, shared with peer_bullet_contact.cpp); bytes = live after the build (shape,
+//   BVH, mesh interface), peakBuildBytes = highest live total. The shared mesh arrays are
+//   meshBytes.
 // - Rays: btBvhTriangleMeshShape::performRaycast with a btTriangleRaycastCallback (two-sided, no
 //   flags) that keeps the nearest hit; t = hitFraction * tmax.
 // - Overlaps: btBvhTriangleMeshShape::processAllTriangles with the shape's AABB, then our exact
 //   triangle test (geometry/triangle_tests.h) on each triangle reported. Chosen over
 //   btCollisionWorld::contactTest with btSphereShape/btCapsuleShape/btBoxShape because (1) it
 //   answers the same question exactly ("n triangles overlap"), so answers can be checked line by
-//   line, where contactTest reports margin-inflated GJK/EPA contact points (at most 4 per
-//   manifold) that cannot be counted as triangles; and (2) it is the faster of the two (no
+//   line, where contactTest reports GJK/EPA contact points that cannot be counted as
+//   triangles exactly; and (2) it is the faster of the two (no
 //   broadphase, dispatcher, collision objects or manifolds), so the ratio against Bullet is, if
-//   anything, in Bullet's favour.
+//   anything, in Bullet's favour. The contactTest path is measured as well, as the separate
+//   engine "bullet_contact" (peer_bullet_contact.cpp).
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 #include <btBulletCollisionCommon.h>
 
-#include <atomic>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
-#include <new>
 
 #include <glm/common.hpp>
 
 #include "bench_types.h"
+#include "bullet_alloc.h"
 #include "geometry/triangle_tests.h"
 
 namespace ofps::bench {
@@ -37,31 +36,6 @@ namespace {
 double nowMs() {
   using namespace std::chrono;
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
-}
-
-// ---- Allocation counting (every btAlignedAlloc goes through these) -----------------------------
-std::atomic<int64_t> gLive{0};
-std::atomic<int64_t> gPeak{0};
-constexpr size_t kHeader = 16;  // keeps malloc's 16-byte alignment for the caller
-
-void* countingAlloc(size_t size) {
-  void* raw = std::malloc(size + kHeader);
-  if (!raw) return nullptr;
-  std::memcpy(raw, &size, sizeof(size));
-  const int64_t now = gLive.fetch_add(static_cast<int64_t>(size)) + static_cast<int64_t>(size);
-  int64_t p = gPeak.load();
-  while (now > p && !gPeak.compare_exchange_weak(p, now)) {
-  }
-  return static_cast<unsigned char*>(raw) + kHeader;
-}
-
-void countingFree(void* block) {
-  if (!block) return;
-  void* raw = static_cast<unsigned char*>(block) - kHeader;
-  size_t size = 0;
-  std::memcpy(&size, raw, sizeof(size));
-  gLive.fetch_sub(static_cast<int64_t>(size));
-  std::free(raw);
 }
 
 constexpr uint32_t kPartBits = 20;  // triangles per part: 2^20 (< Bullet's 2^21 limit)
@@ -121,8 +95,8 @@ class BulletEngine final : public Engine {
       outError = "level too large for Bullet's quantized BVH (1024 parts of 2^20 triangles)";
       return false;
     }
-    const int64_t live0 = gLive.load();
-    gPeak = live0;
+    const int64_t live0 = bulletLiveBytes();
+    resetBulletPeak();
     const double t0 = nowMs();
     meshInterface_ = new btTriangleIndexVertexArray();
     for (uint32_t first = 0; first < triangles; first += kPartSize) {
@@ -142,8 +116,8 @@ class BulletEngine final : public Engine {
                                         /*buildBvh=*/true);
     const double t1 = nowMs();
     outInfo.buildMs = t1 - t0;
-    outInfo.bytes = static_cast<size_t>(gLive.load() - live0);
-    outInfo.peakBuildBytes = static_cast<size_t>(gPeak.load() - live0);
+    outInfo.bytes = static_cast<size_t>(bulletLiveBytes() - live0);
+    outInfo.peakBuildBytes = static_cast<size_t>(bulletPeakBytes() - live0);
     outInfo.meshBytes = mesh.positions.size() * sizeof(glm::vec3) +
                         mesh.indices.size() * sizeof(uint32_t);
     outInfo.threads = 1;
@@ -194,11 +168,7 @@ class BulletEngine final : public Engine {
 }  // namespace
 
 std::unique_ptr<Engine> makeBulletEngine() {
-  static const bool installed = [] {
-    btAlignedAllocSetCustom(countingAlloc, countingFree);
-    return true;
-  }();
-  (void)installed;
+  installBulletAllocCounter();
   return std::make_unique<BulletEngine>();
 }
 
