@@ -70,6 +70,12 @@ bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b, float radiu
                              const Triangle& tri);
 // Axis-aligned box, closed. Separating-axis test on the 13 axes (Akenine-Möller), no epsilon.
 bool boxOverlapsTriangle(const Aabb& box, const Triangle& tri);
+// The same two tests with isDegenerateTriangle(tri) computed by the caller (the octree stores
+// it per triangle); `degenerate` must equal it, then the answers are identical.
+bool sphereOverlapsTriangle(const glm::vec3& center, float radius, const Triangle& tri,
+                            bool degenerate);
+bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b, float radius,
+                             const Triangle& tri, bool degenerate);
 
 // ---- Contacts: how to push a shape out of one triangle ------------------------------------------
 

@@ -287,22 +287,32 @@ inline glm::vec3 triangleNormalFacing(const Triangle& tri, const glm::vec3& towa
 }
 
 OFPS_FORCE_INLINE bool sphereOverlapsTriangle(const glm::vec3& center, float radius,
-                                              const Triangle& tri) {
-  const glm::vec3 cp = closestPointOnTriangle(center, tri);
+                                              const Triangle& tri, bool degenerate) {
+  const glm::vec3 cp = detail::closestPointOnTriangleImpl(center, tri, degenerate);
   return detail::lengthSq(center - cp) <= radius * radius;
 }
 
+OFPS_FORCE_INLINE bool sphereOverlapsTriangle(const glm::vec3& center, float radius,
+                                              const Triangle& tri) {
+  return sphereOverlapsTriangle(center, radius, tri, isDegenerateTriangle(tri));
+}
+
 OFPS_FORCE_INLINE bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b,
-                                               float radius, const Triangle& tri) {
+                                               float radius, const Triangle& tri,
+                                               bool degenerate) {
   // The same quantities as closestPointsSegmentTriangle, with early accepts. (No plane-distance
   // reject: on slivers the float normal is too inaccurate to decide by it; the octree's loops
   // reject by bounding boxes first.)
-  const bool degenerate = isDegenerateTriangle(tri);
   const float r2 = radius * radius;
   if (detail::lengthSq(a - detail::closestPointOnTriangleImpl(a, tri, degenerate)) <= r2) return true;
   if (detail::lengthSq(b - detail::closestPointOnTriangleImpl(b, tri, degenerate)) <= r2) return true;
   glm::vec3 s, t;
   return detail::segmentTriangleInterior(a, b, tri, degenerate, s, t) <= r2;
+}
+
+OFPS_FORCE_INLINE bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b,
+                                               float radius, const Triangle& tri) {
+  return capsuleOverlapsTriangle(a, b, radius, tri, isDegenerateTriangle(tri));
 }
 
 namespace detail {

@@ -28,7 +28,8 @@
 // - Each triangle is stored once, pre-gathered (3 vertices, 36 bytes) in slot order, four slots
 //   to a block laid out coordinate-major (OctreeTriangleBlock), so that ray and bounding-box tests
 //   run on four consecutive slots at once with the same rounding as the scalar tests; with its
-//   original index (4 bytes) and, only when layers were given, its layer mask (4 bytes).
+//   original index (4 bytes), a degenerate flag (1 bit, so exact tests need not recompute it)
+//   and, only when layers were given, its layer mask (4 bytes).
 //
 // ---- Straddling triangles: kept in the parent, no duplicated references -------------------------
 // A node is a cubic cell (the root: the bounding cube of the level). Its triangles go to the
@@ -324,6 +325,8 @@ class Octree {
             {b.c[6][l], b.c[7][l], b.c[8][l]}};
   }
   std::span<const OctreeTriangleBlock> triangleBlocks() const { return blocks_; }
+  // isDegenerateTriangle(triangle(slot)), stored at build.
+  bool isDegenerateSlot(uint32_t slot) const { return (degenerateLanes_[slot >> 2] >> (slot & 3u)) & 1u; }
   // triangleOrder()[slot] = original index of the triangle in that slot.
   std::span<const uint32_t> triangleOrder() const { return originalIndex_; }
   // Layer mask of each slot; empty when built without layers (all layers).
@@ -403,6 +406,7 @@ class Octree {
   Aabb rootBounds_;                       // exact bounds of every stored triangle
   std::vector<OctreeNodeLinks> links_;    // node structure (children contiguous)
   std::vector<OctreeTriangleBlock> blocks_;  // slot order, four slots per block
+  std::vector<uint8_t> degenerateLanes_;     // per block: bit i set when lane i is degenerate
   std::vector<Triangle> triangles_;       // build scratch only (empty between builds)
   std::vector<uint32_t> originalIndex_;   // slot -> original triangle index
   std::vector<uint32_t> layers_;          // slot -> layer mask; empty = all layers

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
 
@@ -94,6 +95,7 @@ void Octree::clear() {
   rootBounds_ = Aabb{};
   links_.clear();
   blocks_.clear();
+  degenerateLanes_.clear();
   triangles_.clear();
   originalIndex_.clear();
   layers_.clear();
@@ -102,7 +104,8 @@ void Octree::clear() {
 
 size_t Octree::bytes() const {
   return qBounds_.size() * sizeof(uint16_t) + links_.size() * sizeof(OctreeNodeLinks) +
-         blocks_.size() * sizeof(OctreeTriangleBlock) + originalIndex_.size() * sizeof(uint32_t) +
+         blocks_.size() * sizeof(OctreeTriangleBlock) + degenerateLanes_.size() +
+         originalIndex_.size() * sizeof(uint32_t) +
          layers_.size() * sizeof(uint32_t);
 }
 
@@ -283,9 +286,9 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   params_.maxLevel = std::min(params.maxLevel, kOctreeMaxLevel);
   const uint32_t leafSize = params_.trianglesPerLeaf;
   const uint32_t maxLevel = params_.maxLevel;
-  const float looseness = params_.looseness >= 0.0f ? params_.looseness : 1.0f;
+  const float looseness = getenv("OFPS_LOOSE") ? float(atof(getenv("OFPS_LOOSE"))) : (params_.looseness >= 0.0f ? params_.looseness : 1.0f);
   // A child that would hold fewer than this many triangles stays in its parent (see octree.h).
-  const uint32_t minChild = leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u);
+  const uint32_t minChild = getenv("OFPS_MINCHILD") ? uint32_t(atoi(getenv("OFPS_MINCHILD"))) : (leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u));
 
   const uint32_t n = static_cast<uint32_t>(triangles_.size());
   links_.clear();
@@ -406,46 +409,96 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     layers_.swap(lay);
   }
   preFirst.push_back(n);  // own ranges end at the next node's first slot
+  // The octree as built, in preorder: node i owns slots [preFirst[i], preFirst[i + 1]). Now its
+  // final form, as a temporary tree (t*) with explicit ranges and up to 8 children per node:
+  std::vector<uint32_t> tFirst(preFirst.begin(), preFirst.end() - 1), tEnd(preFirst.begin() + 1, preFirst.end());
+  std::vector<uint32_t> tLevel(levels.begin(), levels.end());
+  std::vector<uint32_t> tKids(static_cast<size_t>(nodeCount) * 8), tKidCount(nodeCount, 0);
+  std::vector<Aabb> tBox(nodeCount);
+  for (uint32_t i = 1; i < nodeCount; ++i) {
+    tKids[static_cast<size_t>(parents[i]) * 8 + tKidCount[parents[i]]++] = i;  // octant order
+  }
   // Tight bounds, children before parents (reverse preorder).
-  std::vector<Aabb> tight(nodeCount);
-  std::vector<uint32_t> childCount(nodeCount, 0);
   for (uint32_t i = nodeCount; i-- > 0;) {
-    Aabb& b = tight[i];
-    for (uint32_t s = preFirst[i]; s < preFirst[i + 1]; ++s) b.grow(triangles_[s].bounds());
-    if (parents[i] != kOctreeInvalidIndex) {
-      tight[parents[i]].grow(b);
-      ++childCount[parents[i]];
-    }
+    for (uint32_t s = tFirst[i]; s < tEnd[i]; ++s) tBox[i].grow(triangles_[s].bounds());
+    if (parents[i] != kOctreeInvalidIndex) tBox[parents[i]].grow(tBox[i]);
   }
-  // Children lists (preorder index order = octant order), then the final layout: walking the
-  // tree depth-first, each node's children get the next free block of indices.
-  std::vector<uint32_t> childStart(nodeCount + 1, 0), childList(nodeCount ? nodeCount - 1 : 0);
-  for (uint32_t i = 0; i < nodeCount; ++i) childStart[i + 1] = childStart[i] + childCount[i];
-  {
-    std::vector<uint32_t> fill(childStart.begin(), childStart.end() - 1);
-    for (uint32_t i = 1; i < nodeCount; ++i) childList[fill[parents[i]]++] = i;
+  // 1. Triangles kept in an inner node move into a new leaf, its first child, with their own
+  //    tight box: a query then tests them only when it meets that box, sorted among the other
+  //    children by distance, instead of on entering the node. The leaf keeps the node's level
+  //    (the triangles are still "kept in the parent"). Not when the node already has 8 children.
+  for (uint32_t p = 0; p < nodeCount; ++p) {
+    const uint32_t k = tKidCount[p];
+    if (k == 0 || k == 8 || tEnd[p] == tFirst[p]) continue;
+    const uint32_t v = static_cast<uint32_t>(tFirst.size());
+    tFirst.push_back(tFirst[p]);
+    tEnd.push_back(tEnd[p]);
+    tLevel.push_back(tLevel[p]);
+    Aabb own;
+    for (uint32_t s = tFirst[p]; s < tEnd[p]; ++s) own.grow(triangles_[s].bounds());
+    tBox.push_back(own);
+    tKidCount.push_back(0);
+    tKids.resize(tKids.size() + 8);
+    uint32_t* kids = &tKids[static_cast<size_t>(p) * 8];
+    for (uint32_t i = k; i-- > 0;) kids[i + 1] = kids[i];
+    kids[0] = v;
+    ++tKidCount[p];
+    tEnd[p] = tFirst[p];
   }
-  std::vector<uint32_t> finalIndex(nodeCount, 0), walk;
-  links_.resize(nodeCount);
+  // 2. Collapse: a child that holds no triangles of its own is replaced by its children while the
+  //    parent then still has at most 8 (largest box first), so traversals take one wide step
+  //    instead of several narrow ones. The removed node's triangles were all in its children, so
+  //    slot ranges stay contiguous and in preorder; every node keeps its octree level.
+  auto area = [&](uint32_t i) {
+    const glm::vec3 e = tBox[i].size();
+    return e.x * e.y + e.y * e.z + e.z * e.x;
+  };
+  const uint32_t tCount = static_cast<uint32_t>(tFirst.size());
+  std::vector<uint32_t> finalIndex(tCount, kOctreeInvalidIndex), walk;
+  uint32_t finalCount = 0;
   if (nodeCount > 0) {
-    rootBounds_ = tight[0];
-    uint32_t next = 1;
+    rootBounds_ = tBox[0];
+    finalIndex[0] = finalCount++;
     walk.push_back(0);
     while (!walk.empty()) {
       const uint32_t p = walk.back();
       walk.pop_back();
-      OctreeNodeLinks& l = links_[finalIndex[p]];
-      l.firstTriangle = preFirst[p];
-      l.ownEnd = preFirst[p + 1];
-      l.firstChild = childCount[p] != 0 ? next : 0;
-      l.childCount = static_cast<uint16_t>(childCount[p]);
-      l.level = static_cast<uint16_t>(levels[p]);
-      for (uint32_t c = childStart[p]; c < childStart[p + 1]; ++c) finalIndex[childList[c]] = next++;
-      for (uint32_t c = childStart[p + 1]; c-- > childStart[p];) walk.push_back(childList[c]);
+      uint32_t* kids = &tKids[static_cast<size_t>(p) * 8];
+      uint32_t k = tKidCount[p];
+      for (;;) {
+        uint32_t pick = 8;
+        for (uint32_t i = 0; i < k; ++i) {
+          const uint32_t c = kids[i];
+          if (tEnd[c] == tFirst[c] && tKidCount[c] != 0 && k - 1 + tKidCount[c] <= 8 &&
+              (pick == 8 || area(c) > area(kids[pick]))) {
+            pick = i;
+          }
+        }
+        if (pick == 8) break;
+        const uint32_t c = kids[pick];
+        const uint32_t add = tKidCount[c];
+        for (uint32_t i = k; i-- > pick + 1;) kids[i + add - 1] = kids[i];
+        for (uint32_t i = 0; i < add; ++i) kids[pick + i] = tKids[static_cast<size_t>(c) * 8 + i];
+        k += add - 1;
+      }
+      tKidCount[p] = k;
+      // 3. Layout: each node's children get the next free block of indices, depth-first.
+      for (uint32_t i = 0; i < k; ++i) finalIndex[kids[i]] = finalCount++;
+      for (uint32_t i = k; i-- > 0;) walk.push_back(kids[i]);
     }
   }
+  links_.resize(finalCount);
+  for (uint32_t p = 0; p < tCount; ++p) {
+    if (finalIndex[p] == kOctreeInvalidIndex) continue;
+    OctreeNodeLinks& l = links_[finalIndex[p]];
+    l.firstTriangle = tFirst[p];
+    l.ownEnd = tEnd[p];
+    l.childCount = static_cast<uint16_t>(tKidCount[p]);
+    l.firstChild = tKidCount[p] != 0 ? finalIndex[tKids[static_cast<size_t>(p) * 8]] : 0;
+    l.level = static_cast<uint16_t>(tLevel[p]);
+  }
   // Quantized bounds, rounded outward on one grid over the level's box.
-  qStride_ = nodeCount > 0 ? nodeCount + 4 : 0;
+  qStride_ = finalCount > 0 ? finalCount + 4 : 0;
   qBounds_.assign(6 * qStride_, 0);
   if (nodeCount > 0) {
     QuantAxis axes[3];
@@ -454,18 +507,23 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
       qOrigin_[k] = axes[k].origin;
       qScale_[k] = axes[k].scale;
     }
-    for (uint32_t i = 0; i < nodeCount; ++i) {
+    for (uint32_t i = 0; i < tCount; ++i) {
       const uint32_t f = finalIndex[i];
+      if (f == kOctreeInvalidIndex) continue;
       for (uint32_t k = 0; k < 3; ++k) {
         const int a = static_cast<int>(k);
-        qBounds_[k * qStride_ + f] = static_cast<uint16_t>(axes[a].down(tight[i].min[a]));
-        qBounds_[(k + 3) * qStride_ + f] = static_cast<uint16_t>(axes[a].up(tight[i].max[a]));
+        qBounds_[k * qStride_ + f] = static_cast<uint16_t>(axes[a].down(tBox[i].min[a]));
+        qBounds_[(k + 3) * qStride_ + f] = static_cast<uint16_t>(axes[a].up(tBox[i].max[a]));
       }
     }
   }
 
   // Slots into blocks of four; the scratch copy goes.
   blocks_.resize((n + 3) / 4);
+  degenerateLanes_.assign(blocks_.size(), 0);
+  for (uint32_t s = 0; s < n; ++s) {
+    if (isDegenerateTriangle(triangles_[s])) degenerateLanes_[s >> 2] |= static_cast<uint8_t>(1u << (s & 3u));
+  }
   for (uint32_t s = 0; s < blocks_.size() * 4; ++s) {
     const Triangle& t = triangles_[std::min(s, n - 1)];
     const glm::vec3* v[3] = {&t.v0, &t.v1, &t.v2};
@@ -479,8 +537,8 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   r.storedTriangles = n;
   r.degenerateTriangles = degenerate;
   r.droppedTriangles = dropped;
-  r.nodeCount = nodeCount;
-  for (uint32_t i = 0; i < nodeCount; ++i) {
+  r.nodeCount = finalCount;
+  for (uint32_t i = 0; i < finalCount; ++i) {
     if (isLeaf(i)) ++r.leafCount;
     r.depth = std::max<uint32_t>(r.depth, nodeLevel(i));
     r.maxTrianglesInNode = std::max(r.maxTrianglesInNode, ownRange(i).count);
@@ -497,7 +555,14 @@ bool Octree::validate(std::string* outError) const {
     return false;
   };
   const uint32_t n = triangleCount();
-  if (blocks_.size() != (static_cast<size_t>(n) + 3) / 4) return fail("triangle blocks differ from triangle count");
+  if (blocks_.size() != (static_cast<size_t>(n) + 3) / 4 || degenerateLanes_.size() != blocks_.size()) {
+    return fail("triangle blocks differ from triangle count");
+  }
+  for (uint32_t s = 0; s < n; ++s) {
+    if (isDegenerateSlot(s) != isDegenerateTriangle(triangle(s))) {
+      return fail("degenerate flag of slot " + std::to_string(s) + " is wrong");
+    }
+  }
   if (!layers_.empty() && layers_.size() != n) return fail("layers size differs from triangle count");
   const uint32_t nc = nodeCount();
   if (nc == 0) {
@@ -531,7 +596,7 @@ bool Octree::validate(std::string* outError) const {
     for (uint32_t c = l.firstChild; c < l.firstChild + l.childCount; ++c) {
       if (parentOf[c] != kOctreeInvalidIndex) return fail(at + "child " + std::to_string(c) + " has two parents");
       parentOf[c] = i;
-      if (links_[c].level <= l.level) return fail(at + "child level not deeper");
+      if (links_[c].level < l.level) return fail(at + "child level above the parent's");
       if (links_[c].firstTriangle != slot) return fail(at + "child ranges do not follow in preorder");
       slot += subtreeRange(c).count;
     }

@@ -45,6 +45,9 @@ inline Boxes4 loadBoxes(const uint16_t* planes, size_t stride, uint32_t first, c
   return b;
 }
 
+// Number of lanes set in a 4-bit mask (std::popcount is a library call without -mpopcnt).
+inline uint32_t laneCount(uint32_t mask) { return (0x4332322132212110ull >> (4 * mask)) & 0xFu; }
+
 // Lanes 0 .. count-1 of a group of four.
 inline uint32_t laneMask(uint32_t count) { return count >= 4 ? 0xFu : (1u << count) - 1u; }
 
@@ -114,38 +117,67 @@ struct StackEntry {
   float key;  // entry distance / time / squared distance, smaller first
 };
 
-// Nearest-first traversal step: tests the children of `node` four at a time with
-// keyOf(boxes, keys[4]) -> lane mask, and pushes those hit with key <= bound so that the smallest
-// key pops first. Returns the number of children tested.
-template <class KeyFn>
-inline uint32_t pushChildrenSorted(const OctreeNodeLinks& l, const uint16_t* planes, size_t stride,
-                                   const Grid4& grid, StackEntry* stack, uint32_t& top,
-                                   float bound, KeyFn&& keyOf) {
-  StackEntry local[8];
-  uint32_t n = 0;
-  for (uint32_t g = 0; g < l.childCount; g += 4) {
-    const Boxes4 boxes = loadBoxes(planes, stride, l.firstChild + g, grid);
+// Nearest-first traversal (ray, sweeps, closest point). keyOf(boxes, keys[4]) returns the lanes
+// whose key (entry distance, time, squared distance) is within the current bound, with the keys;
+// visit(node) tests the node's own triangles and may lower the bound, which `bound` reads back.
+// Of the children hit, the nearest is entered next without touching the stack; the others are
+// pushed farthest first. Popped entries whose key has fallen beyond the bound are dropped.
+// Returns the number of node boxes tested.
+template <class KeyFn, class Visit>
+uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* planes, size_t stride,
+                      const Grid4& grid, const float& bound, KeyFn&& keyOf, Visit&& visit) {
+  uint32_t tested = 1;
+  {
     float keys[4];
-    uint32_t mask = keyOf(boxes, keys) & laneMask(l.childCount - g);
-    while (mask != 0) {
-      const uint32_t i = static_cast<uint32_t>(std::countr_zero(mask));
-      mask &= mask - 1;
-      local[n] = {l.firstChild + g + i, keys[i]};
-      n += static_cast<uint32_t>(keys[i] <= bound);
+    if ((keyOf(loadBoxes(planes, stride, 0, grid), keys) & 1u) == 0) return tested;
+  }
+  StackEntry stack[kOctreeStackSize];
+  uint32_t top = 0;
+  uint32_t node = 0;
+  for (;;) {
+    visit(node);
+    const OctreeNodeLinks& l = links[node];
+    StackEntry hits[8];
+    uint32_t n = 0;
+    for (uint32_t g = 0; g < l.childCount; g += 4) {
+      float keys[4];
+      uint32_t mask = keyOf(loadBoxes(planes, stride, l.firstChild + g, grid), keys) &
+                      laneMask(l.childCount - g);
+      while (mask != 0) {
+        const uint32_t i = static_cast<uint32_t>(std::countr_zero(mask));
+        mask &= mask - 1;
+        hits[n++] = {l.firstChild + g + i, keys[i]};
+      }
+    }
+    tested += l.childCount;
+    if (n == 1) {
+      node = hits[0].node;
+      continue;
+    }
+    if (n > 1) {
+      // Insertion sort, largest key first; the last (nearest) is entered now.
+      for (uint32_t i = 1; i < n; ++i) {
+        const StackEntry e = hits[i];
+        uint32_t j = i;
+        while (j > 0 && hits[j - 1].key < e.key) {
+          hits[j] = hits[j - 1];
+          --j;
+        }
+        hits[j] = e;
+      }
+      for (uint32_t i = 0; i + 1 < n; ++i) stack[top++] = hits[i];
+      node = hits[n - 1].node;
+      continue;
+    }
+    for (;;) {
+      if (top == 0) return tested;
+      const StackEntry e = stack[--top];
+      if (e.key <= bound) {
+        node = e.node;
+        break;
+      }
     }
   }
-  // Insertion sort of the few hits, largest key first (pushed first, popped last).
-  for (uint32_t i = 1; i < n; ++i) {
-    const StackEntry e = local[i];
-    uint32_t j = i;
-    while (j > 0 && local[j - 1].key < e.key) {
-      local[j] = local[j - 1];
-      --j;
-    }
-    local[j] = e;
-  }
-  for (uint32_t i = 0; i < n; ++i) stack[top++] = local[i];
-  return l.childCount;
 }
 
 // Calls f(block, lanes) for the blocks of four slots covering [first, end), with the lanes in
@@ -174,6 +206,20 @@ inline uint32_t triBoxOverlap4(const OctreeTriangleBlock& blk, const simd::F4 (&
     m &= simd::lessEqual(tmin, hi[k]) & simd::lessEqual(lo[k], tmax);
   }
   return m;
+}
+
+// Lanes whose triangle's bounding box is within sqrt(limit2) of p (squared distance, computed
+// as distanceSquared4 does).
+inline uint32_t triBoxDistance4(const OctreeTriangleBlock& blk, const simd::F4 (&p)[3],
+                                simd::F4 limit2) {
+  simd::F4 sum;
+  for (int k = 0; k < 3; ++k) {
+    const simd::F4 a = simd::load(blk.c[k]), b = simd::load(blk.c[3 + k]), c = simd::load(blk.c[6 + k]);
+    const simd::F4 tmin = simd::min(a, simd::min(b, c)), tmax = simd::max(a, simd::max(b, c));
+    const simd::F4 d = simd::max(simd::max(tmin - p[k], p[k] - tmax), simd::splat(0.0f));
+    sum = k == 0 ? d * d : sum + d * d;
+  }
+  return simd::lessEqual(sum, limit2);
 }
 
 // rayTriangle (triangle_tests_inl.h) on four triangles: the same operations in the same order,
@@ -236,48 +282,36 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   const Ray4 ray4(origin, dir);
   const Grid4 grid(qOrigin_, qScale_);
   const uint16_t* planes = qBounds_.data();
-  const OctreeNodeLinks* links = links_.data();
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   float best = tMax;
   uint32_t bestSlot = kOctreeInvalidIndex;
   uint32_t bestOrig = kOctreeInvalidIndex;
-  StackEntry stack[kOctreeStackSize];
-  uint32_t top = 0;
-  {
-    const Boxes4 root = loadBoxes(planes, qStride_, 0, grid);
-    float keys[4];
-    ++st.nodesVisited;
-    if (slab.hit(root.min, root.max, 0.0f, tMax, keys) & 1u) stack[top++] = {0, keys[0]};
-  }
-  while (top > 0) {
-    const StackEntry e = stack[--top];
-    if (e.key > best) continue;
-    if (trace != nullptr) trace->add(e.node);
-    const OctreeNodeLinks& l = links[e.node];
-    forBlocks(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
-      lanes = laneLayers(b, lanes, layerMask);
-      st.trianglesTested += static_cast<uint32_t>(std::popcount(lanes));
-      float t[4];
-      uint32_t hit = rayTriangle4(ray4, blocks_[b], best, t) & lanes;
-      while (hit != 0) {
-        const uint32_t i = static_cast<uint32_t>(std::countr_zero(hit));
-        hit &= hit - 1;
-        const uint32_t s = 4 * b + i;
-        const uint32_t o = originalIndex_[s];
-        if (t[i] < best || (t[i] == best && o < bestOrig)) {
-          best = t[i];
-          bestSlot = s;
-          bestOrig = o;
-        }
-      }
-      return true;
-    });
-    st.nodesVisited += pushChildrenSorted(l, planes, qStride_, grid, stack, top, best,
-                                          [&](const Boxes4& b, float (&keys)[4]) {
-                                            return slab.hit(b.min, b.max, 0.0f, best, keys);
-                                          });
-  }
+  st.nodesVisited += nearestFirst(
+      links_.data(), planes, qStride_, grid, best,
+      [&](const Boxes4& b, float (&keys)[4]) { return slab.hit(b.min, b.max, 0.0f, best, keys); },
+      [&](uint32_t node) {
+        if (trace != nullptr) trace->add(node);
+        const OctreeNodeLinks& l = links_[node];
+        forBlocks(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
+          lanes = laneLayers(b, lanes, layerMask);
+          st.trianglesTested += laneCount(lanes);
+          float t[4];
+          uint32_t hit = rayTriangle4(ray4, blocks_[b], best, t) & lanes;
+          while (hit != 0) {
+            const uint32_t i = static_cast<uint32_t>(std::countr_zero(hit));
+            hit &= hit - 1;
+            const uint32_t s = 4 * b + i;
+            const uint32_t o = originalIndex_[s];
+            if (t[i] < best || (t[i] == best && o < bestOrig)) {
+              best = t[i];
+              bestSlot = s;
+              bestOrig = o;
+            }
+          }
+          return true;
+        });
+      });
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;
     ioStats->trianglesTested += st.trianglesTested;
@@ -317,7 +351,7 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
       const OctreeNodeLinks& l = links[node];
       const bool go = forBlocks(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
         lanes = laneLayers(b, lanes, layerMask);
-        st.trianglesTested += static_cast<uint32_t>(std::popcount(lanes));
+        st.trianglesTested += laneCount(lanes);
         uint32_t m = lanes != 0 ? laneTest(blocks_[b]) & lanes : 0u;
         while (m != 0) {
           const uint32_t s = 4 * b + static_cast<uint32_t>(std::countr_zero(m));
@@ -380,15 +414,18 @@ uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t l
                                OctreeTriangleVisitor visitor, void* context,
                                QueryStats* ioStats) const {
   const float r2 = radius * radius;
-  simd::F4 c4[3], lo[3], hi[3];
+  simd::F4 c4[3];
   splat3(center, c4);
-  splat3(center - glm::vec3(radius), lo);
-  splat3(center + glm::vec3(radius), hi);
   const simd::F4 r2x4 = simd::splat(r2);
+  // Prefilter on the distance to each triangle's bounding box (a lower bound of the distance to
+  // the triangle), padded far beyond the rounding of the exact test (a few ulps of the
+  // coordinates), so it never rejects a triangle the exact test would accept.
+  const float padded = radius + 1e-5f * (radius + maxAbs(center));
+  const simd::F4 pad2 = simd::splat(padded * padded);
   return walkOverlap(
       [&](const Boxes4& b) { return simd::lessEqual(distanceSquared4(b, c4), r2x4); },
-      [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
-      [&](uint32_t s) { return sphereOverlapsTriangle(center, radius, triangle(s)); },
+      [&](const OctreeTriangleBlock& blk) { return triBoxDistance4(blk, c4, pad2); },
+      [&](uint32_t s) { return sphereOverlapsTriangle(center, radius, triangle(s), isDegenerateSlot(s)); },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
 
@@ -402,7 +439,7 @@ uint32_t Octree::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float ra
   return walkOverlap(
       [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
       [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
-      [&](uint32_t s) { return capsuleOverlapsTriangle(a, b, radius, triangle(s)); },
+      [&](uint32_t s) { return capsuleOverlapsTriangle(a, b, radius, triangle(s), isDegenerateSlot(s)); },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
 
@@ -631,18 +668,9 @@ bool sweepTraverse(const TreeView& v, const Aabb& levelBounds, uint32_t mask,
     }
     return slab.hit(lo, hi, 0.0f, bound, keys);
   };
-  StackEntry stack[kOctreeStackSize];
-  uint32_t top = 0;
-  {
-    float keys[4];
-    ++st.nodesVisited;
-    if (keyOf(loadBoxes(v.planes, v.stride, 0, v.grid), keys) & 1u) stack[top++] = {0, keys[0]};
-  }
-  while (top > 0) {
-    const StackEntry e = stack[--top];
-    if (e.key > bound) continue;
-    if (trace != nullptr) trace->add(e.node);
-    const OctreeNodeLinks& l = v.links[e.node];
+  st.nodesVisited += nearestFirst(v.links, v.planes, v.stride, v.grid, bound, keyOf, [&](uint32_t node) {
+    if (trace != nullptr) trace->add(node);
+    const OctreeNodeLinks& l = v.links[node];
     for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
       if (!inMask(v.layers, s, mask)) continue;
       ++st.trianglesTested;
@@ -655,8 +683,7 @@ bool sweepTraverse(const TreeView& v, const Aabb& levelBounds, uint32_t mask,
         bound = c.toi;
       }
     }
-    st.nodesVisited += pushChildrenSorted(l, v.planes, v.stride, v.grid, stack, top, bound, keyOf);
-  }
+  });
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;
     ioStats->trianglesTested += st.trianglesTested;
@@ -728,18 +755,9 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
     simd::store(keys, d2);
     return simd::lessEqual(d2, simd::splat(best2));
   };
-  StackEntry stack[kOctreeStackSize];
-  uint32_t top = 0;
-  {
-    float keys[4];
-    ++st.nodesVisited;
-    if (keyOf(loadBoxes(planes, qStride_, 0, grid), keys) & 1u) stack[top++] = {0, keys[0]};
-  }
-  while (top > 0) {
-    const StackEntry e = stack[--top];
-    if (e.key > best2) continue;
-    if (trace != nullptr) trace->add(e.node);
-    const OctreeNodeLinks& l = links_[e.node];
+  st.nodesVisited += nearestFirst(links_.data(), planes, qStride_, grid, best2, keyOf, [&](uint32_t node) {
+    if (trace != nullptr) trace->add(node);
+    const OctreeNodeLinks& l = links_[node];
     for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
       if (!inMask(layers_, s, layerMask)) continue;
       ++st.trianglesTested;
@@ -753,8 +771,7 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
         bestPoint = cp;
       }
     }
-    st.nodesVisited += pushChildrenSorted(l, planes, qStride_, grid, stack, top, best2, keyOf);
-  }
+  });
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;
     ioStats->trianglesTested += st.trianglesTested;
