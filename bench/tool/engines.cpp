@@ -20,11 +20,12 @@ class OctreeEngine final : public Engine {
   explicit OctreeEngine(const OctreeEngineParams& p) : params_(p) {}
   std::string name() const override { return "octree"; }
 
-  bool build(const Mesh& mesh, uint32_t /*threads*/, BuildInfo& outInfo,
+  bool build(const Mesh& mesh, uint32_t threads, BuildInfo& outInfo,
              std::string& outError) override {
     OctreeBuildParams bp;
     bp.trianglesPerLeaf = params_.trianglesPerLeaf;
     bp.maxLevel = params_.maxLevel;
+    bp.threads = threads;
     const double t0 = nowMs();
     const OctreeBuildReport r = octree_.build(mesh.positions, mesh.indices, {}, bp);
     const double t1 = nowMs();
@@ -35,10 +36,12 @@ class OctreeEngine final : public Engine {
     outInfo.buildMs = t1 - t0;  // wall time around build(), input validation included
     outInfo.bytes = octree_.bytes();
     outInfo.meshBytes = 0;  // the octree keeps its own copy of every triangle (in bytes)
-    outInfo.threads = 1;    // OctreeBuildParams has no thread count: the build is single-threaded
+    outInfo.threads = r.threadsUsed;  // the partition's threads (the rest of the build is serial)
     outInfo.notes = "trianglesPerLeaf " + std::to_string(bp.trianglesPerLeaf) + ", maxLevel " +
                     std::to_string(bp.maxLevel) + "; " + std::to_string(r.nodeCount) +
-                    " nodes, depth " + std::to_string(r.depth) + "; single-threaded build";
+                    " nodes, depth " + std::to_string(r.depth) + "; " +
+                    (r.threadsUsed == 1 ? std::string("single-threaded build")
+                                        : std::to_string(r.threadsUsed) + "-thread partition");
     return true;
   }
 

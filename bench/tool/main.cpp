@@ -48,9 +48,9 @@ int main(int argc, char** argv) {
                "(its BVH walk + our exact triangle tests) and 'bullet_contact' (its collision "
                "world: rayTest, contactTest)");
   app.add_option("--threads", opt.threads,
-                 "build threads. The octree build is single-threaded (JSON says threads: 1); N "
-                 "is passed to Embree's device; Bullet builds on one thread. Queries are always "
-                 "measured on one thread")
+                 "build threads: the octree's partition runs on N threads (same tree for any N; "
+                 "JSON 'threads' says how many it used), N is passed to Embree's device; Bullet "
+                 "builds on one thread. Queries are always measured on one thread")
       ->check(CLI::Range(1u, 256u))
       ->default_val(1);
   app.add_option("--rounds", opt.rounds, "timed rounds after the warm-up (best pass reported)")

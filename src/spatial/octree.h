@@ -52,14 +52,31 @@
 // immediately instead of forming a maxLevel-deep chain). When all of a node's triangles would go
 // to one child, the cell shrinks to that octant without creating a node, so there are no chains
 // of single-child nodes. A child that would hold only one or two triangles (one, for
-// trianglesPerLeaf 4 or 5; none below 4) is merged into its parent: a 32-byte node with a box
-// test costs more than testing two triangles, and the saved node memory pays for the larger
-// looseness.
+// trianglesPerLeaf 4 or 5; none below 4) is merged into its parent: a node costs more to visit
+// than two triangles cost to test, and the saved node memory pays for the larger looseness.
+//
+// ---- Final form: kept triangles in a leaf of their own, then wide nodes ------------------------
+// Two steps turn the octree's nodes into the form queries walk (neither changes which node a
+// triangle belongs to in the octree's sense, nor any node's level):
+// 1. The triangles kept in an inner node move into a new leaf, the node's first child, with
+//    their own tight box and the node's level. A query then tests them only when it meets that
+//    box, sorted among the other children by distance, instead of whenever it enters the node.
+//    (Not when the node already has 8 children; then they stay, and are tested on entry.)
+// 2. Collapse: a child that holds no triangles of its own is replaced by its children while the
+//    parent then still has at most 8 (largest box first). A query then takes one wide step
+//    instead of two narrow ones. Slot ranges stay contiguous and in preorder.
+// So children(n) are n's octree descendants at any depth, and levels may repeat from a node to
+// its children (the leaf of kept triangles) or skip. Measured on the shared levels
+// (bench/micro/RESULTS.md): rays +10-15 %, sphere and box queries +5 %, about 1 byte per
+// triangle more.
 //
 // ---- Build --------------------------------------------------------------------------------------
 // O(n log n): every level partitions its range with a stable counting sort into 9 buckets (kept +
-// 8 octants), O(n) per level; iterative, with an explicit work list (no recursion). A rebuild
-// with new parameters from the octree's own data (rebuild()) takes a few ms for 40 k triangles.
+// 8 octants), O(n) per level; iterative, with an explicit work list (no recursion). With
+// params.threads > 1 the top levels are split first and the subtrees below them are partitioned
+// in parallel (the tree is identical for any thread count); the final-form and quantization
+// passes are O(n) and serial. A rebuild with new parameters from the octree's own data
+// (rebuild()) takes a few ms for 40 k triangles.
 //
 // ---- Queries ------------------------------------------------------------------------------------
 // Every traversal keeps a fixed stack (no allocation) and tests a node's children four at a time.
@@ -119,6 +136,8 @@ struct OctreeBuildParams {
   float looseness = 3.0f;         // a triangle whose bounding box is larger than looseness x the
                                   // child cell's edge stays in the parent (>= 0; larger: fewer
                                   // triangles kept high in the tree, looser child bounds)
+  uint32_t threads = 1;           // build threads (1: the calling thread only; 0: one per
+                                  // hardware thread). The tree is identical for any count.
 };
 
 // What build() did. ok == false leaves the octree empty and says why in `error`.
@@ -134,6 +153,7 @@ struct OctreeBuildReport {
   uint32_t depth = 0;                 // deepest level reached (root only = 0)
   uint32_t maxTrianglesInNode = 0;    // largest own range
   size_t bytes = 0;                   // memory held by the octree (see Octree::bytes())
+  uint32_t threadsUsed = 1;           // threads the partition ran on
   double buildMs = 0.0;               // wall time of the build
 };
 

@@ -1,12 +1,13 @@
 // Octree build, validation and bookkeeping (layout and rules in octree.h).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <numeric>
+#include <thread>
 
 #include "geometry/triangle_tests.h"
 #include "spatial/octree.h"
@@ -84,6 +85,200 @@ struct WorkItem {
   uint32_t level;
   uint32_t parent;
 };
+
+// Splits one node's record range (the octree rule in octree.h). The records of disjoint ranges
+// are independent, so different threads may split different subtrees at once.
+struct Partitioner {
+  std::vector<BuildRecord>& recs;
+  std::vector<BuildRecord>& tmp;
+  uint32_t leafSize, maxLevel;
+  float looseness;
+  uint32_t minChild;
+
+  // Reorders item's records (kept first, then octants 0..7) and writes the children's work items
+  // in octant order (parent left to the caller). Returns the number of children; 0: a leaf.
+  uint32_t split(const WorkItem& item, WorkItem (&kids)[8]) const {
+    const uint32_t count = item.end - item.begin;
+    if (count <= leafSize || item.level >= maxLevel) return 0;
+    // All centroids at one point: no split can separate them.
+    Aabb cb;
+    for (uint32_t i = item.begin; i < item.end; ++i) cb.grow(recs[i].centroid);
+    if (cb.min == cb.max) return 0;
+
+    // Find the octant of every record; shrink the cell while everything falls in one octant.
+    std::array<uint32_t, 9> counts{};
+    uint32_t level = item.level;
+    glm::vec3 center = item.cellCenter;
+    float cellHalf = item.cellHalf;
+    float keepSize = cellHalf * looseness;
+    auto bucketOf = [&](const BuildRecord& r) -> uint32_t {
+      if (r.size > keepSize) return 8u;  // larger than looseness x a child cell's edge: kept
+      return (r.centroid.x >= center.x ? 1u : 0u) | (r.centroid.y >= center.y ? 2u : 0u) |
+             (r.centroid.z >= center.z ? 4u : 0u);
+    };
+    for (;;) {
+      counts.fill(0);
+      for (uint32_t i = item.begin; i < item.end; ++i) ++counts[bucketOf(recs[i])];
+      uint32_t nonEmpty = 0, only = 0;
+      for (uint32_t k = 0; k < 8; ++k) {
+        if (counts[k] != 0) {
+          ++nonEmpty;
+          only = k;
+        }
+      }
+      if (counts[8] != 0 || nonEmpty != 1 || level + 1 >= maxLevel) break;
+      // Everything goes to one child: descend the cell without making a node.
+      cellHalf *= 0.5f;
+      keepSize = cellHalf * looseness;
+      center += glm::vec3((only & 1u) ? cellHalf : -cellHalf, (only & 2u) ? cellHalf : -cellHalf,
+                          (only & 4u) ? cellHalf : -cellHalf);
+      ++level;
+    }
+    // Children too small to pay for a node stay here.
+    std::array<uint32_t, 9> remap;
+    for (uint32_t k = 0; k < 8; ++k) remap[k] = (counts[k] != 0 && counts[k] < minChild) ? 8u : k;
+    remap[8] = 8;
+    std::array<uint32_t, 9> finalCounts{};
+    for (uint32_t k = 0; k < 9; ++k) finalCounts[remap[k]] += counts[k];
+    if (finalCounts[8] == count) return 0;  // nothing left to split off: a leaf
+    // Stable counting sort: kept first, then octants 0..7.
+    std::array<uint32_t, 9> offset{};
+    uint32_t run = item.begin;
+    offset[8] = run;
+    run += finalCounts[8];
+    for (uint32_t k = 0; k < 8; ++k) {
+      offset[k] = run;
+      run += finalCounts[k];
+    }
+    std::array<uint32_t, 9> firstOf = offset;
+    for (uint32_t i = item.begin; i < item.end; ++i) {
+      tmp[offset[remap[bucketOf(recs[i])]]++] = recs[i];
+    }
+    std::copy(tmp.begin() + item.begin, tmp.begin() + item.end, recs.begin() + item.begin);
+    const float childHalf = cellHalf * 0.5f;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < 8; ++k) {
+      const uint32_t c = finalCounts[k];
+      if (c == 0) continue;
+      const glm::vec3 childCenter =
+          center + glm::vec3((k & 1u) ? childHalf : -childHalf, (k & 2u) ? childHalf : -childHalf,
+                             (k & 4u) ? childHalf : -childHalf);
+      kids[n++] = {firstOf[k], firstOf[k] + c, childCenter, childHalf, level + 1, kOctreeInvalidIndex};
+    }
+    return n;
+  }
+};
+
+// Nodes in depth-first preorder: first slot, parent (index in these arrays; kOctreeInvalidIndex
+// for the first node's parent), level.
+struct PreorderNodes {
+  std::vector<uint32_t> first, parent, level;
+  void push(const WorkItem& item, uint32_t parentIndex) {
+    first.push_back(item.begin);
+    parent.push_back(parentIndex);
+    level.push_back(item.level);
+  }
+};
+
+// The whole subtree under `root`, on the calling thread (iterative, no recursion).
+void partitionSubtree(const Partitioner& part, const WorkItem& root, PreorderNodes& out) {
+  std::vector<WorkItem> work{root};
+  work.back().parent = kOctreeInvalidIndex;
+  while (!work.empty()) {
+    const WorkItem item = work.back();
+    work.pop_back();
+    const uint32_t index = static_cast<uint32_t>(out.first.size());
+    out.push(item, item.parent);
+    WorkItem kids[8];
+    // Children pushed in reverse so that octant 0 is built next (preorder).
+    for (uint32_t k = part.split(item, kids); k-- > 0;) {
+      kids[k].parent = index;
+      work.push_back(kids[k]);
+    }
+  }
+}
+
+// Builds the preorder node arrays, with up to `threads` threads: the top levels are split on the
+// calling thread until there are about 4 subtrees per thread, the subtrees are built in parallel,
+// and the results are spliced in preorder. Identical output for any thread count. Returns the
+// number of threads used.
+uint32_t partitionTree(const Partitioner& part, const WorkItem& root, uint32_t threads,
+                       std::vector<uint32_t>& outFirst, std::vector<uint32_t>& outParent,
+                       std::vector<uint32_t>& outLevel) {
+  PreorderNodes all;
+  all.first.swap(outFirst);
+  all.parent.swap(outParent);
+  all.level.swap(outLevel);
+  const uint32_t n = root.end - root.begin;
+  if (threads <= 1 || n < 4096) {
+    partitionSubtree(part, root, all);
+    all.first.swap(outFirst);
+    all.parent.swap(outParent);
+    all.level.swap(outLevel);
+    return 1;
+  }
+  // Top nodes, split breadth-first; those left unsplit become tasks.
+  struct Top {
+    WorkItem item;
+    uint32_t kids[8];
+    uint32_t kidCount = 0;
+    int task = -1;
+  };
+  std::vector<Top> top{{root, {}, 0, -1}};
+  std::vector<uint32_t> frontier{0};
+  for (int depth = 0; depth < 4 && frontier.size() < 4 * threads; ++depth) {
+    std::vector<uint32_t> next;
+    for (const uint32_t t : frontier) {
+      WorkItem kids[8];
+      const uint32_t k = part.split(top[t].item, kids);
+      top[t].kidCount = k;
+      for (uint32_t i = 0; i < k; ++i) {
+        top[t].kids[i] = static_cast<uint32_t>(top.size());
+        next.push_back(static_cast<uint32_t>(top.size()));
+        top.push_back({kids[i], {}, 0, -1});
+      }
+    }
+    frontier.swap(next);
+  }
+  std::vector<PreorderNodes> tasks(frontier.size());
+  for (size_t i = 0; i < frontier.size(); ++i) top[frontier[i]].task = static_cast<int>(i);
+  std::atomic<size_t> nextTask{0};
+  auto worker = [&] {
+    for (size_t i = nextTask++; i < frontier.size(); i = nextTask++) {
+      partitionSubtree(part, top[frontier[i]].item, tasks[i]);
+    }
+  };
+  const uint32_t used = static_cast<uint32_t>(std::min<size_t>(threads, std::max<size_t>(1, frontier.size())));
+  {
+    std::vector<std::thread> pool;
+    for (uint32_t i = 1; i < used; ++i) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+  }
+  // Splice in preorder (top nodes first, each task's nodes where its root belongs).
+  std::vector<std::pair<uint32_t, uint32_t>> stack{{0u, kOctreeInvalidIndex}};  // (top, parent)
+  while (!stack.empty()) {
+    const auto [t, parent] = stack.back();
+    stack.pop_back();
+    if (top[t].task >= 0) {
+      const PreorderNodes& sub = tasks[static_cast<size_t>(top[t].task)];
+      const uint32_t offset = static_cast<uint32_t>(all.first.size());
+      for (size_t j = 0; j < sub.first.size(); ++j) {
+        all.first.push_back(sub.first[j]);
+        all.parent.push_back(sub.parent[j] == kOctreeInvalidIndex ? parent : sub.parent[j] + offset);
+        all.level.push_back(sub.level[j]);
+      }
+      continue;
+    }
+    const uint32_t index = static_cast<uint32_t>(all.first.size());
+    all.push(top[t].item, parent);
+    for (uint32_t k = top[t].kidCount; k-- > 0;) stack.push_back({top[t].kids[k], index});
+  }
+  all.first.swap(outFirst);
+  all.parent.swap(outParent);
+  all.level.swap(outLevel);
+  return used;
+}
 
 }  // namespace
 
@@ -286,9 +481,9 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   params_.maxLevel = std::min(params.maxLevel, kOctreeMaxLevel);
   const uint32_t leafSize = params_.trianglesPerLeaf;
   const uint32_t maxLevel = params_.maxLevel;
-  const float looseness = getenv("OFPS_LOOSE") ? float(atof(getenv("OFPS_LOOSE"))) : (params_.looseness >= 0.0f ? params_.looseness : 1.0f);
+  const float looseness = params_.looseness >= 0.0f ? params_.looseness : 1.0f;
   // A child that would hold fewer than this many triangles stays in its parent (see octree.h).
-  const uint32_t minChild = getenv("OFPS_MINCHILD") ? uint32_t(atoi(getenv("OFPS_MINCHILD"))) : (leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u));
+  const uint32_t minChild = leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u);
 
   const uint32_t n = static_cast<uint32_t>(triangles_.size());
   links_.clear();
@@ -306,6 +501,9 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     all.grow(b);
   }
   std::vector<uint32_t> parents;
+  const uint32_t requestedThreads =
+      params.threads != 0 ? params.threads : std::max(1u, std::thread::hardware_concurrency());
+  uint32_t threadsUsed = 1;
   if (n > 0) {
     preFirst.reserve(n / 2 + 2);
     parents.reserve(n / 2 + 2);
@@ -314,84 +512,9 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     // Root cell: the bounding cube. Cells only assign triangles; rounding of cell bounds cannot
     // lose anything because culling uses the tight bounds computed below.
     const float half = std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f;
-    std::vector<WorkItem> work;
-    work.push_back({0, n, all.center(), half, 0, kOctreeInvalidIndex});
-    while (!work.empty()) {
-      WorkItem item = work.back();
-      work.pop_back();
-      const uint32_t nodeIndex = static_cast<uint32_t>(preFirst.size());
-      preFirst.push_back(item.begin);
-      parents.push_back(item.parent);
-      levels.push_back(item.level);
-      const uint32_t count = item.end - item.begin;
-      if (count <= leafSize || item.level >= maxLevel) continue;
-      // All centroids at one point: no split can separate them.
-      Aabb cb;
-      for (uint32_t i = item.begin; i < item.end; ++i) cb.grow(recs[i].centroid);
-      if (cb.min == cb.max) continue;
-
-      // Find the octant of every record; shrink the cell while everything falls in one octant.
-      std::array<uint32_t, 9> counts{};
-      uint32_t level = item.level;
-      glm::vec3 center = item.cellCenter;
-      float cellHalf = item.cellHalf;
-      float keepSize = cellHalf * looseness;
-      auto bucketOf = [&](const BuildRecord& r) -> uint32_t {
-        if (r.size > keepSize) return 8u;  // larger than looseness x a child cell's edge: kept
-        return (r.centroid.x >= center.x ? 1u : 0u) | (r.centroid.y >= center.y ? 2u : 0u) |
-               (r.centroid.z >= center.z ? 4u : 0u);
-      };
-      for (;;) {
-        counts.fill(0);
-        for (uint32_t i = item.begin; i < item.end; ++i) ++counts[bucketOf(recs[i])];
-        uint32_t nonEmpty = 0, only = 0;
-        for (uint32_t k = 0; k < 8; ++k) {
-          if (counts[k] != 0) {
-            ++nonEmpty;
-            only = k;
-          }
-        }
-        if (counts[8] != 0 || nonEmpty != 1 || level + 1 >= maxLevel) break;
-        // Everything goes to one child: descend the cell without making a node.
-        cellHalf *= 0.5f;
-        keepSize = cellHalf * looseness;
-        center += glm::vec3((only & 1u) ? cellHalf : -cellHalf, (only & 2u) ? cellHalf : -cellHalf,
-                            (only & 4u) ? cellHalf : -cellHalf);
-        ++level;
-      }
-      // Children too small to pay for a node stay here.
-      std::array<uint32_t, 9> remap;
-      for (uint32_t k = 0; k < 8; ++k) remap[k] = (counts[k] != 0 && counts[k] < minChild) ? 8u : k;
-      remap[8] = 8;
-      std::array<uint32_t, 9> finalCounts{};
-      for (uint32_t k = 0; k < 9; ++k) finalCounts[remap[k]] += counts[k];
-      if (finalCounts[8] == count) continue;  // nothing left to split off: a leaf
-      // Stable counting sort: kept first, then octants 0..7.
-      std::array<uint32_t, 9> offset{};
-      uint32_t run = item.begin;
-      offset[8] = run;
-      run += finalCounts[8];
-      for (uint32_t k = 0; k < 8; ++k) {
-        offset[k] = run;
-        run += finalCounts[k];
-      }
-      std::array<uint32_t, 9> firstOf = offset;
-      for (uint32_t i = item.begin; i < item.end; ++i) {
-        tmp[offset[remap[bucketOf(recs[i])]]++] = recs[i];
-      }
-      std::copy(tmp.begin() + item.begin, tmp.begin() + item.end, recs.begin() + item.begin);
-      // Children in reverse so that octant 0 is built next (preorder).
-      const float childHalf = cellHalf * 0.5f;
-      for (int k = 7; k >= 0; --k) {
-        const uint32_t c = finalCounts[static_cast<uint32_t>(k)];
-        if (c == 0) continue;
-        const uint32_t uk = static_cast<uint32_t>(k);
-        const glm::vec3 childCenter =
-            center + glm::vec3((uk & 1u) ? childHalf : -childHalf, (uk & 2u) ? childHalf : -childHalf,
-                               (uk & 4u) ? childHalf : -childHalf);
-        work.push_back({firstOf[uk], firstOf[uk] + c, childCenter, childHalf, level + 1, nodeIndex});
-      }
-    }
+    const Partitioner part{recs, tmp, leafSize, maxLevel, looseness, minChild};
+    const WorkItem root{0, n, all.center(), half, 0, kOctreeInvalidIndex};
+    threadsUsed = partitionTree(part, root, requestedThreads, preFirst, parents, levels);
   }
   const uint32_t nodeCount = static_cast<uint32_t>(preFirst.size());
   // Apply the permutation: records are now in slot order.
@@ -538,6 +661,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   r.degenerateTriangles = degenerate;
   r.droppedTriangles = dropped;
   r.nodeCount = finalCount;
+  r.threadsUsed = threadsUsed;
   for (uint32_t i = 0; i < finalCount; ++i) {
     if (isLeaf(i)) ++r.leafCount;
     r.depth = std::max<uint32_t>(r.depth, nodeLevel(i));

@@ -48,6 +48,14 @@ inline Boxes4 loadBoxes(const uint16_t* planes, size_t stride, uint32_t first, c
 // Number of lanes set in a 4-bit mask (std::popcount is a library call without -mpopcnt).
 inline uint32_t laneCount(uint32_t mask) { return (0x4332322132212110ull >> (4 * mask)) & 0xFu; }
 
+// The set lanes of a 4-bit mask, packed: lane of the j-th set bit in bits 2j..2j+1 (so a
+// traversal can append every hit child without a branch per lane).
+inline uint32_t packedLanes(uint32_t mask) {
+  static constexpr uint8_t kTable[16] = {0x00, 0x00, 0x01, 0x04, 0x02, 0x08, 0x09, 0x24,
+                                         0x03, 0x0C, 0x0D, 0x34, 0x0E, 0x38, 0x39, 0xE4};
+  return kTable[mask];
+}
+
 // Lanes 0 .. count-1 of a group of four.
 inline uint32_t laneMask(uint32_t count) { return count >= 4 ? 0xFu : (1u << count) - 1u; }
 
@@ -137,17 +145,19 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* planes, size
   for (;;) {
     visit(node);
     const OctreeNodeLinks& l = links[node];
-    StackEntry hits[8];
+    StackEntry hits[12];  // 8 children + room for the unconditional writes of the last group
     uint32_t n = 0;
     for (uint32_t g = 0; g < l.childCount; g += 4) {
       float keys[4];
       uint32_t mask = keyOf(loadBoxes(planes, stride, l.firstChild + g, grid), keys) &
                       laneMask(l.childCount - g);
-      while (mask != 0) {
-        const uint32_t i = static_cast<uint32_t>(std::countr_zero(mask));
-        mask &= mask - 1;
-        hits[n++] = {l.firstChild + g + i, keys[i]};
+      // All four slots written, the count advanced by the hits: no branch per lane.
+      const uint32_t lanes = packedLanes(mask);
+      for (uint32_t j = 0; j < 4; ++j) {
+        const uint32_t i = (lanes >> (2 * j)) & 3u;
+        hits[n + j] = {l.firstChild + g + i, keys[i]};
       }
+      n += laneCount(mask);
     }
     tested += l.childCount;
     if (n == 1) {
@@ -366,15 +376,14 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
       if (!go) break;
       if (l.childCount == 0) continue;
       st.nodesVisited += l.childCount;
-      uint32_t hits[8];
+      uint32_t hits[12];
       uint32_t n = 0;
       for (uint32_t g = 0; g < l.childCount; g += 4) {
         uint32_t mask = nodeTest(loadBoxes(planes, qStride_, l.firstChild + g, grid)) &
                         laneMask(l.childCount - g);
-        while (mask != 0) {
-          hits[n++] = l.firstChild + g + static_cast<uint32_t>(std::countr_zero(mask));
-          mask &= mask - 1;
-        }
+        const uint32_t lanes = packedLanes(mask);
+        for (uint32_t j = 0; j < 4; ++j) hits[n + j] = l.firstChild + g + ((lanes >> (2 * j)) & 3u);
+        n += laneCount(mask);
       }
       while (n > 0) stack[top++] = hits[--n];
     }

@@ -210,6 +210,83 @@ TEST(OctreeBuild, HugeTriangleStaysFindable) {
   EXPECT_FLOAT_EQ(h.t, 9.5f);
 }
 
+// Every node's structure and quantized bounds, and the slot order, are equal.
+void expectSameTree(const Octree& a, const Octree& b) {
+  ASSERT_EQ(a.nodeCount(), b.nodeCount());
+  EXPECT_TRUE(std::equal(a.triangleOrder().begin(), a.triangleOrder().end(), b.triangleOrder().begin()));
+  for (uint32_t n = 0; n < a.nodeCount(); ++n) {
+    const OctreeNodeLinks& x = a.nodeLinks()[n];
+    const OctreeNodeLinks& y = b.nodeLinks()[n];
+    ASSERT_EQ(x.firstTriangle, y.firstTriangle) << "node " << n;
+    ASSERT_EQ(x.ownEnd, y.ownEnd) << "node " << n;
+    ASSERT_EQ(x.firstChild, y.firstChild) << "node " << n;
+    ASSERT_EQ(x.childCount, y.childCount) << "node " << n;
+    ASSERT_EQ(x.level, y.level) << "node " << n;
+    ASSERT_EQ(a.nodeBounds(n).min, b.nodeBounds(n).min) << "node " << n;
+    ASSERT_EQ(a.nodeBounds(n).max, b.nodeBounds(n).max) << "node " << n;
+  }
+}
+
+TEST(OctreeBuild, ThreadCountDoesNotChangeTheTree) {
+  // Large enough (> 4096 triangles) for the build to split work across threads.
+  test::SoupOptions opt;
+  opt.regular = 12000;
+  const std::vector<Triangle> tris = makeRandomSoup(31, opt);
+  Octree one, many, automatic;
+  OctreeBuildParams p;
+  const OctreeBuildReport r1 = one.build(tris, {}, p);
+  p.threads = 3;
+  const OctreeBuildReport r3 = many.build(tris, {}, p);
+  p.threads = 0;
+  ASSERT_TRUE(automatic.build(tris, {}, p).ok);
+  ASSERT_TRUE(r1.ok && r3.ok);
+  EXPECT_EQ(r1.threadsUsed, 1u);
+  EXPECT_EQ(r3.threadsUsed, 3u);
+  expectValid(many);
+  expectSameTree(one, many);
+  expectSameTree(one, automatic);
+}
+
+TEST(OctreeBuild, QuantizedBoundsHoldAtExtremeCoordinates) {
+  // Node boxes are 16-bit steps on a grid over the level's box; they must still contain every
+  // triangle (validate() checks it against the float expression queries use) when the level
+  // spans most of float's range, sits far from the origin, or is flat along an axis.
+  const std::vector<Triangle> base = makeRandomSoup(41);
+  struct Case {
+    const char* name;
+    float scale;
+    glm::vec3 offset;
+    bool flatY;
+  };
+  for (const Case& c : {Case{"huge", 1e36f, glm::vec3(0), false},
+                        Case{"far", 1.0f, glm::vec3(3e6f, -7e6f, 1e7f), false},
+                        Case{"tiny", 1e-30f, glm::vec3(0), false},
+                        Case{"flat", 1.0f, glm::vec3(0, 5, 0), true},
+                        Case{"huge and far", 1e30f, glm::vec3(-2e37f, 0, 3e37f), false}}) {
+    std::vector<Triangle> tris = base;
+    for (Triangle& t : tris) {
+      for (glm::vec3* v : {&t.v0, &t.v1, &t.v2}) {
+        if (c.flatY) v->y = 0.0f;
+        *v = *v * c.scale + c.offset;
+      }
+    }
+    Octree o;
+    ASSERT_TRUE(o.build(tris).ok) << c.name;
+    std::string err;
+    EXPECT_TRUE(o.validate(&err)) << c.name << ": " << err;
+    // Every triangle is found by a box query around its own bounds.
+    for (uint32_t i = 0; i < tris.size(); i += 7) {
+      const Aabb b = tris[i].bounds();
+      bool found = false;
+      o.overlapBox(b, kOctreeAllLayers, [&](uint32_t t) {
+        found = found || t == i;
+        return true;
+      });
+      EXPECT_TRUE(found) << c.name << ": triangle " << i;
+    }
+  }
+}
+
 TEST(OctreeBuild, TrianglesPerLeafOneAndMaxLevelZero) {
   const std::vector<Triangle> tris = makeRandomSoup(8);
   const BruteForce brute(tris);
