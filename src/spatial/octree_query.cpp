@@ -351,12 +351,13 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
     const Grid4 grid(qOrigin_, qScale_);
     const uint16_t* planes = qBounds_.data();
     const OctreeNodeLinks* links = links_.data();
-    uint32_t stack[kOctreeStackSize];
+    // Room for the unconditional 8-entry writes below.
+    uint32_t stack[kOctreeStackSize + 8];
     uint32_t top = 0;
     ++st.nodesVisited;
-    if (nodeTest(loadBoxes(planes, qStride_, 0, grid)) & 1u) stack[top++] = 0;
-    while (top > 0) {
-      const uint32_t node = stack[--top];
+    uint32_t node = 0;
+    bool more = (nodeTest(loadBoxes(planes, qStride_, 0, grid)) & 1u) != 0;
+    while (more) {
       if (trace != nullptr) trace->add(node);
       const OctreeNodeLinks& l = links[node];
       const bool go = forBlocks(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
@@ -374,18 +375,28 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
         return true;
       });
       if (!go) break;
-      if (l.childCount == 0) continue;
-      st.nodesVisited += l.childCount;
-      uint32_t hits[12];
       uint32_t n = 0;
-      for (uint32_t g = 0; g < l.childCount; g += 4) {
-        uint32_t mask = nodeTest(loadBoxes(planes, qStride_, l.firstChild + g, grid)) &
-                        laneMask(l.childCount - g);
-        const uint32_t lanes = packedLanes(mask);
-        for (uint32_t j = 0; j < 4; ++j) hits[n + j] = l.firstChild + g + ((lanes >> (2 * j)) & 3u);
-        n += laneCount(mask);
+      uint32_t hits[12];
+      if (l.childCount != 0) {
+        st.nodesVisited += l.childCount;
+        for (uint32_t g = 0; g < l.childCount; g += 4) {
+          uint32_t mask = nodeTest(loadBoxes(planes, qStride_, l.firstChild + g, grid)) &
+                          laneMask(l.childCount - g);
+          const uint32_t lanes = packedLanes(mask);
+          for (uint32_t j = 0; j < 4; ++j) hits[n + j] = l.firstChild + g + ((lanes >> (2 * j)) & 3u);
+          n += laneCount(mask);
+        }
       }
-      while (n > 0) stack[top++] = hits[--n];
+      if (n != 0) {
+        // The first child hit is entered next; the others are pushed last-first (all 8 slots
+        // written, then the top advanced: no branch per child).
+        node = hits[0];
+        for (uint32_t j = 0; j < 8; ++j) stack[top + j] = hits[n > j + 1 ? n - 1 - j : 0];
+        top += n - 1;
+        continue;
+      }
+      more = top > 0;
+      if (more) node = stack[--top];
     }
   }
   if (ioStats) {
