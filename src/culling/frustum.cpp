@@ -59,7 +59,7 @@ void cullOctree(const Octree& octree, const Frustum& frustum, CullVisitor visito
     uint32_t mask;
   };
   // Preorder with a stack of (node, inherited plane mask). Siblings are pushed last-first; a
-  // node's pending siblings plus its children never exceed 8 per level.
+  // node's pending siblings plus its children never exceed kOctreeMaxChildren per level.
   Entry stack[kOctreeStackSize];
   uint32_t top = 0;
   stack[top++] = {0, kFrustumAllPlanes};

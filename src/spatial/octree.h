@@ -10,7 +10,7 @@
 // Flat arrays with 32-bit indices (no pointers: the tree can be copied, saved or uploaded, and the
 // indices are half the size of pointers). 28 bytes per node, 40 per triangle.
 // - Children are contiguous: the children of node n are firstChild(n) .. firstChild(n) +
-//   childCount(n) - 1 (at most 8). Blocks of children are laid out depth-first, so a subtree's
+//   childCount(n) - 1 (at most kOctreeMaxChildren = 16). Blocks of children are laid out depth-first, so a subtree's
 //   nodes sit close together. A traversal loads the bounds of all of a node's children at once
 //   and tests four at a time with SIMD (SSE2), instead of hopping from sibling to sibling.
 // - Node bounds are quantized to 16 bits per coordinate on one grid spanning the level's bounding
@@ -61,14 +61,14 @@
 // 1. The triangles kept in an inner node move into a new leaf, the node's first child, with
 //    their own tight box and the node's level. A query then tests them only when it meets that
 //    box, sorted among the other children by distance, instead of whenever it enters the node.
-//    (Not when the node already has 8 children; then they stay, and are tested on entry.)
-// 2. Collapse: a child that holds no triangles of its own is replaced by its children while the
-//    parent then still has at most 8 (largest box first). A query then takes one wide step
-//    instead of two narrow ones. Slot ranges stay contiguous and in preorder.
+// 2. Collapse: a child that holds no triangles of its own (now every inner node) is replaced by
+//    its children while the parent then still has at most kOctreeMaxChildren = 16 (largest box
+//    first). A query takes one wide step instead of two narrow ones. Slot ranges stay contiguous
+//    and in preorder.
 // So children(n) are n's octree descendants at any depth, and levels may repeat from a node to
 // its children (the leaf of kept triangles) or skip. Measured on the shared levels
-// (bench/micro/RESULTS.md): rays +10-15 %, sphere and box queries +5 %, about 1 byte per
-// triangle more.
+// (bench/micro/RESULTS.md): with both steps and 16 children, rays +10-20 % and sphere and box
+// queries +5-10 %, and memory about the same (fewer nodes, one more leaf per inner node).
 //
 // ---- Build --------------------------------------------------------------------------------------
 // O(n log n): every level partitions its range with a stable counting sort into 9 buckets (kept +
@@ -107,15 +107,18 @@ namespace ofps {
 inline constexpr uint32_t kOctreeInvalidIndex = 0xFFFFFFFFu;
 inline constexpr uint32_t kOctreeMaxLevel = 24;  // deepest allowed level (root = level 0)
 inline constexpr uint32_t kOctreeAllLayers = 0xFFFFFFFFu;
-// Front-to-back traversals push at most 7 siblings per level plus one.
-inline constexpr uint32_t kOctreeStackSize = 8 * (kOctreeMaxLevel + 1);
+// Most children a node has in the final form (octree.h "Final form"): wide nodes, tested four
+// at a time.
+inline constexpr uint32_t kOctreeMaxChildren = 16;
+// Traversals push at most kOctreeMaxChildren - 1 siblings per level plus one.
+inline constexpr uint32_t kOctreeStackSize = kOctreeMaxChildren * (kOctreeMaxLevel + 1);
 
 // Structure of one node (its bounds are stored apart, quantized: Octree::nodeBounds). 16 bytes.
 struct OctreeNodeLinks {
   uint32_t firstTriangle;  // first slot of the node's own triangles = first slot of its subtree
   uint32_t ownEnd;         // one past its own triangles = first slot of its first child's subtree
   uint32_t firstChild;     // first of childCount contiguous children (0 for a leaf)
-  uint16_t childCount;     // 0 (leaf) .. 8
+  uint16_t childCount;     // 0 (leaf) .. kOctreeMaxChildren
   uint16_t level;          // root = 0
 };
 static_assert(sizeof(OctreeNodeLinks) == 16, "OctreeNodeLinks must stay 16 bytes");

@@ -533,13 +533,13 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   }
   preFirst.push_back(n);  // own ranges end at the next node's first slot
   // The octree as built, in preorder: node i owns slots [preFirst[i], preFirst[i + 1]). Now its
-  // final form, as a temporary tree (t*) with explicit ranges and up to 8 children per node:
+  // final form, as a temporary tree (t*) with explicit ranges and up to kOctreeMaxChildren children per node:
   std::vector<uint32_t> tFirst(preFirst.begin(), preFirst.end() - 1), tEnd(preFirst.begin() + 1, preFirst.end());
   std::vector<uint32_t> tLevel(levels.begin(), levels.end());
-  std::vector<uint32_t> tKids(static_cast<size_t>(nodeCount) * 8), tKidCount(nodeCount, 0);
+  std::vector<uint32_t> tKids(static_cast<size_t>(nodeCount) * kOctreeMaxChildren), tKidCount(nodeCount, 0);
   std::vector<Aabb> tBox(nodeCount);
   for (uint32_t i = 1; i < nodeCount; ++i) {
-    tKids[static_cast<size_t>(parents[i]) * 8 + tKidCount[parents[i]]++] = i;  // octant order
+    tKids[static_cast<size_t>(parents[i]) * kOctreeMaxChildren + tKidCount[parents[i]]++] = i;  // octant order
   }
   // Tight bounds, children before parents (reverse preorder).
   for (uint32_t i = nodeCount; i-- > 0;) {
@@ -549,10 +549,10 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   // 1. Triangles kept in an inner node move into a new leaf, its first child, with their own
   //    tight box: a query then tests them only when it meets that box, sorted among the other
   //    children by distance, instead of on entering the node. The leaf keeps the node's level
-  //    (the triangles are still "kept in the parent"). Not when the node already has 8 children.
+  //    (the triangles are still "kept in the parent"). Not when the node already has kOctreeMaxChildren.
   for (uint32_t p = 0; p < nodeCount; ++p) {
     const uint32_t k = tKidCount[p];
-    if (k == 0 || k == 8 || tEnd[p] == tFirst[p]) continue;
+    if (k == 0 || k == kOctreeMaxChildren || tEnd[p] == tFirst[p]) continue;
     const uint32_t v = static_cast<uint32_t>(tFirst.size());
     tFirst.push_back(tFirst[p]);
     tEnd.push_back(tEnd[p]);
@@ -561,15 +561,15 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     for (uint32_t s = tFirst[p]; s < tEnd[p]; ++s) own.grow(triangles_[s].bounds());
     tBox.push_back(own);
     tKidCount.push_back(0);
-    tKids.resize(tKids.size() + 8);
-    uint32_t* kids = &tKids[static_cast<size_t>(p) * 8];
+    tKids.resize(tKids.size() + kOctreeMaxChildren);
+    uint32_t* kids = &tKids[static_cast<size_t>(p) * kOctreeMaxChildren];
     for (uint32_t i = k; i-- > 0;) kids[i + 1] = kids[i];
     kids[0] = v;
     ++tKidCount[p];
     tEnd[p] = tFirst[p];
   }
   // 2. Collapse: a child that holds no triangles of its own is replaced by its children while the
-  //    parent then still has at most 8 (largest box first), so traversals take one wide step
+  //    parent then still has at most kOctreeMaxChildren (largest box first), so traversals take one wide step
   //    instead of several narrow ones. The removed node's triangles were all in its children, so
   //    slot ranges stay contiguous and in preorder; every node keeps its octree level.
   auto area = [&](uint32_t i) {
@@ -586,22 +586,22 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     while (!walk.empty()) {
       const uint32_t p = walk.back();
       walk.pop_back();
-      uint32_t* kids = &tKids[static_cast<size_t>(p) * 8];
+      uint32_t* kids = &tKids[static_cast<size_t>(p) * kOctreeMaxChildren];
       uint32_t k = tKidCount[p];
       for (;;) {
-        uint32_t pick = 8;
+        uint32_t pick = kOctreeMaxChildren;
         for (uint32_t i = 0; i < k; ++i) {
           const uint32_t c = kids[i];
-          if (tEnd[c] == tFirst[c] && tKidCount[c] != 0 && k - 1 + tKidCount[c] <= 8 &&
-              (pick == 8 || area(c) > area(kids[pick]))) {
+          if (tEnd[c] == tFirst[c] && tKidCount[c] != 0 && k - 1 + tKidCount[c] <= kOctreeMaxChildren &&
+              (pick == kOctreeMaxChildren || area(c) > area(kids[pick]))) {
             pick = i;
           }
         }
-        if (pick == 8) break;
+        if (pick == kOctreeMaxChildren) break;
         const uint32_t c = kids[pick];
         const uint32_t add = tKidCount[c];
         for (uint32_t i = k; i-- > pick + 1;) kids[i + add - 1] = kids[i];
-        for (uint32_t i = 0; i < add; ++i) kids[pick + i] = tKids[static_cast<size_t>(c) * 8 + i];
+        for (uint32_t i = 0; i < add; ++i) kids[pick + i] = tKids[static_cast<size_t>(c) * kOctreeMaxChildren + i];
         k += add - 1;
       }
       tKidCount[p] = k;
@@ -617,7 +617,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     l.firstTriangle = tFirst[p];
     l.ownEnd = tEnd[p];
     l.childCount = static_cast<uint16_t>(tKidCount[p]);
-    l.firstChild = tKidCount[p] != 0 ? finalIndex[tKids[static_cast<size_t>(p) * 8]] : 0;
+    l.firstChild = tKidCount[p] != 0 ? finalIndex[tKids[static_cast<size_t>(p) * kOctreeMaxChildren]] : 0;
     l.level = static_cast<uint16_t>(tLevel[p]);
   }
   // Quantized bounds, rounded outward on one grid over the level's box.
@@ -713,7 +713,7 @@ bool Octree::validate(std::string* outError) const {
     const std::string at = "node " + std::to_string(i) + ": ";
     if (l.ownEnd < l.firstTriangle || l.ownEnd > n) return fail(at + "own range out of order");
     if (l.level > params_.maxLevel) return fail(at + "deeper than maxLevel");
-    if (l.childCount > 8) return fail(at + "more than 8 children");
+    if (l.childCount > kOctreeMaxChildren) return fail(at + "too many children");
     if (l.childCount == 0) continue;
     if (l.firstChild <= i || l.firstChild + l.childCount > nc) return fail(at + "children out of range");
     uint32_t slot = l.ownEnd;

@@ -145,7 +145,7 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* planes, size
   for (;;) {
     visit(node);
     const OctreeNodeLinks& l = links[node];
-    StackEntry hits[12];  // 8 children + room for the unconditional writes of the last group
+    StackEntry hits[kOctreeMaxChildren + 4];  // + room for the last group's unconditional writes
     uint32_t n = 0;
     for (uint32_t g = 0; g < l.childCount; g += 4) {
       float keys[4];
@@ -351,8 +351,8 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
     const Grid4 grid(qOrigin_, qScale_);
     const uint16_t* planes = qBounds_.data();
     const OctreeNodeLinks* links = links_.data();
-    // Room for the unconditional 8-entry writes below.
-    uint32_t stack[kOctreeStackSize + 8];
+    // Room for the unconditional writes below.
+    uint32_t stack[kOctreeStackSize + kOctreeMaxChildren];
     uint32_t top = 0;
     ++st.nodesVisited;
     uint32_t node = 0;
@@ -376,7 +376,7 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
       });
       if (!go) break;
       uint32_t n = 0;
-      uint32_t hits[12];
+      uint32_t hits[kOctreeMaxChildren + 4];
       if (l.childCount != 0) {
         st.nodesVisited += l.childCount;
         for (uint32_t g = 0; g < l.childCount; g += 4) {
@@ -391,7 +391,7 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
         // The first child hit is entered next; the others are pushed last-first (all 8 slots
         // written, then the top advanced: no branch per child).
         node = hits[0];
-        for (uint32_t j = 0; j < 8; ++j) stack[top + j] = hits[n > j + 1 ? n - 1 - j : 0];
+        for (uint32_t j = 0; j < kOctreeMaxChildren; ++j) stack[top + j] = hits[n > j + 1 ? n - 1 - j : 0];
         top += n - 1;
         continue;
       }
