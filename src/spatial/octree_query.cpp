@@ -232,6 +232,61 @@ inline uint32_t triBoxDistance4(const OctreeTriangleBlock& blk, const simd::F4 (
   return simd::lessEqual(sum, limit2);
 }
 
+// sphereOverlapsTriangle for four non-degenerate triangles: the closest point on each triangle
+// (closestPointOnTriangleImpl, Ericson §5.1.5) with every Voronoi region's point computed by the
+// same operations in the same order as the scalar code, and the first region that applies
+// selected, so each lane's answer is exactly the scalar one. Returns the lanes within sqrt(r2).
+inline uint32_t sphereTriangle4(const OctreeTriangleBlock& blk, const simd::F4 (&p)[3], simd::F4 r2) {
+  using simd::F4;
+  using simd::M4;
+  F4 v[9];
+  loadBlock(blk, v);
+  const F4 zero = simd::splat(0.0f);
+  F4 ab[3], ac[3], ap[3], bp[3], cp[3];
+  for (int k = 0; k < 3; ++k) {
+    ab[k] = v[3 + k] - v[k];
+    ac[k] = v[6 + k] - v[k];
+    ap[k] = p[k] - v[k];
+    bp[k] = p[k] - v[3 + k];
+    cp[k] = p[k] - v[6 + k];
+  }
+  auto dot = [](const F4 (&x)[3], const F4 (&y)[3]) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; };
+  const F4 d1 = dot(ab, ap), d2 = dot(ac, ap), d3 = dot(ab, bp), d4 = dot(ac, bp);
+  const F4 d5 = dot(ab, cp), d6 = dot(ac, cp);
+  const M4 inA = simd::le(d1, zero) & simd::le(d2, zero);
+  const M4 inB = simd::ge(d3, zero) & simd::le(d4, d3);
+  const F4 vc = d1 * d4 - d3 * d2;
+  const M4 inAB = simd::le(vc, zero) & simd::ge(d1, zero) & simd::le(d3, zero);
+  const M4 inC = simd::ge(d6, zero) & simd::le(d5, d6);
+  const F4 vb = d5 * d2 - d1 * d6;
+  const M4 inAC = simd::le(vb, zero) & simd::ge(d2, zero) & simd::le(d6, zero);
+  const F4 va = d3 * d6 - d5 * d4;
+  const F4 d43 = d4 - d3, d56 = d5 - d6;
+  const M4 inBC = simd::le(va, zero) & simd::ge(d43, zero) & simd::ge(d56, zero);
+  const F4 denAB = d1 - d3, denAC = d2 - d6, denBC = d43 + d56;
+  const F4 tAB = d1 / denAB, tAC = d2 / denAC, tBC = d43 / denBC;
+  const M4 posAB = simd::gt(denAB, zero), posAC = simd::gt(denAC, zero), posBC = simd::gt(denBC, zero);
+  const F4 n[3] = {ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
+                   ab[0] * ac[1] - ab[1] * ac[0]};
+  const F4 nn = dot(n, n);
+  const M4 posNN = simd::gt(nn, zero);
+  const F4 tFace = dot(n, ap) / nn;
+  F4 dist2 = zero;
+  for (int k = 0; k < 3; ++k) {
+    const F4 a = v[k], b = v[3 + k], c = v[6 + k];
+    F4 q = simd::select(posNN, p[k] - n[k] * tFace, a);
+    q = simd::select(inBC, simd::select(posBC, b + (c - b) * tBC, b), q);
+    q = simd::select(inAC, simd::select(posAC, a + ac[k] * tAC, a), q);
+    q = simd::select(inC, c, q);
+    q = simd::select(inAB, simd::select(posAB, a + ab[k] * tAB, a), q);
+    q = simd::select(inB, b, q);
+    q = simd::select(inA, a, q);
+    const F4 d = p[k] - q;
+    dist2 = k == 0 ? d * d : dist2 + d * d;
+  }
+  return simd::lessEqual(dist2, r2);
+}
+
 // rayTriangle (triangle_tests_inl.h) on four triangles: the same operations in the same order,
 // so each lane gives exactly the scalar answer. Returns the lanes hit with t in [0, tMax].
 struct Ray4 {
@@ -337,7 +392,7 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
 // ---- Overlap ------------------------------------------------------------------------------------
 
 // Depth-first preorder walk: nodeTest(boxes) -> lane mask of the (up to four) nodes to enter;
-// laneTest(block) -> lane mask of the triangles that may overlap (a SIMD prefilter, or the whole
+// laneTest(block, lanes) -> lane mask of the triangles that may overlap (a SIMD prefilter, or the whole
 // test); triTest(slot) whether such a triangle overlaps; report(slot) returns false to stop. Children are
 // pushed last-first so that nodes, and so triangle slots, come in preorder.
 template <class NodeTest, class LaneTest, class TriTest, class Report>
@@ -363,7 +418,7 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
       const bool go = forBlocks(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
         lanes = laneLayers(b, lanes, layerMask);
         st.trianglesTested += laneCount(lanes);
-        uint32_t m = lanes != 0 ? laneTest(blocks_[b]) & lanes : 0u;
+        uint32_t m = lanes != 0 ? laneTest(b, lanes) & lanes : 0u;
         while (m != 0) {
           const uint32_t s = 4 * b + static_cast<uint32_t>(std::countr_zero(m));
           m &= m - 1;
@@ -415,9 +470,9 @@ bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, u
   if (nodeCount() != 0 && tMax >= 0.0f && !(dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
     walkOverlap(
         [&](const Boxes4& b) { return slab.hit(b.min, b.max, 0.0f, tMax, keys); },
-        [&](const OctreeTriangleBlock& blk) {
+        [&](uint32_t bi, uint32_t) {
           float t[4];
-          return rayTriangle4(ray4, blk, tMax, t);
+          return rayTriangle4(ray4, blocks_[bi], tMax, t);
         },
         [](uint32_t) { return true; },
         [&](uint32_t) {
@@ -444,8 +499,17 @@ uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t l
   const simd::F4 pad2 = simd::splat(padded * padded);
   return walkOverlap(
       [&](const Boxes4& b) { return simd::lessEqual(distanceSquared4(b, c4), r2x4); },
-      [&](const OctreeTriangleBlock& blk) { return triBoxDistance4(blk, c4, pad2); },
-      [&](uint32_t s) { return sphereOverlapsTriangle(center, radius, triangle(s), isDegenerateSlot(s)); },
+      [&](uint32_t bi, uint32_t lanes) {
+        // Prefilter, then the exact test on four lanes at once when any lane passes; degenerate
+        // triangles (segments, points) are left to the scalar test.
+        const uint32_t near = triBoxDistance4(blocks_[bi], c4, pad2) & lanes;
+        if (near == 0) return 0u;
+        const uint32_t degenerate = degenerateLanes_[bi];
+        return (near & degenerate) | (near & ~degenerate & sphereTriangle4(blocks_[bi], c4, r2x4));
+      },
+      [&](uint32_t s) {
+        return !isDegenerateSlot(s) || sphereOverlapsTriangle(center, radius, triangle(s), true);
+      },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
 
@@ -458,7 +522,7 @@ uint32_t Octree::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float ra
   splat3(bmax, hi);
   return walkOverlap(
       [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
-      [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
+      [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
       [&](uint32_t s) { return capsuleOverlapsTriangle(a, b, radius, triangle(s), isDegenerateSlot(s)); },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
@@ -470,7 +534,7 @@ uint32_t Octree::overlapBox(const Aabb& box, uint32_t layerMask, OctreeTriangleV
   splat3(box.max, hi);
   return walkOverlap(
       [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
-      [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
+      [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
       [&](uint32_t s) { return boxOverlapsTriangle(box, triangle(s)); },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
@@ -576,7 +640,7 @@ bool Octree::sphereIntersect(const glm::vec3& center, float radius, uint32_t lay
     const simd::F4 r2x4 = simd::splat(r2);
     walkOverlap(
         [&](const Boxes4& nb) { return simd::lessEqual(distanceSquared4(nb, c4), r2x4); },
-        [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
+        [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
         [&](uint32_t s) {
           TriangleContact tc;
           if (sphereTriangleContact(c, radius, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
@@ -600,7 +664,7 @@ bool Octree::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radi
     splat3(bmax, hi);
     walkOverlap(
         [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
-        [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
+        [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
         [&](uint32_t s) {
           TriangleContact tc;
           if (capsuleTriangleContact(a1, b1, radius, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
@@ -620,7 +684,7 @@ bool Octree::boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushO
     splat3(b.max, hi);
     walkOverlap(
         [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
-        [&](const OctreeTriangleBlock& blk) { return triBoxOverlap4(blk, lo, hi); },
+        [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
         [&](uint32_t s) {
           TriangleContact tc;
           if (boxTriangleContact(b, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
