@@ -64,7 +64,8 @@ struct CullStats {
 using CullVisitor = void (*)(void* context, uint32_t node, uint32_t first, uint32_t count,
                              bool wholeSubtree);
 
-// Visits the octree's nodes whose tight bounds are not outside the frustum, in preorder, and
+// Visits the octree's nodes whose bounds (Octree::nodeBounds: tight, rounded outward to the
+// quantization grid) are not outside the frustum, in preorder, and
 // reports their triangle ranges. Iterative on a fixed stack; adds to *ioStats when given.
 void cullOctree(const Octree& octree, const Frustum& frustum, CullVisitor visitor, void* context,
                 CullStats* ioStats = nullptr);
