@@ -19,8 +19,11 @@
 //   very float expression the queries evaluate, with fused multiply-add disabled). Boxes are
 //   loose by at most one step: 1.5 cm on a 1 km level, 0.15 m at 10 km. That only costs a few
 //   more box tests; every answer still comes from exact triangle tests. 12 bytes per node
-//   instead of 24, stored as six planes (min x, y, z, max x, y, z) so that the boxes of up to
-//   four consecutive children load with one 8-byte read per plane (bench/micro/RESULTS.md).
+//   instead of 24, stored as six planes (min x, y, z, max x, y, z) so that the boxes of
+//   consecutive children load with one read per plane (bench/micro/RESULTS.md). Overlap
+//   queries go further: they convert their box to grid steps once (octree_grid.h: the grid's
+//   value() is monotone, so this is exactly the float test) and compare 16-bit integers, eight
+//   children at a time; rays, sweeps and closest point dequantize four boxes at a time.
 // - Triangles are permuted into depth-first preorder: every node owns one contiguous range of
 //   triangle slots (its own triangles), immediately followed by its children's subtree ranges in
 //   child order, so its whole subtree is one contiguous range too. The renderer orders its index
@@ -401,6 +404,10 @@ class Octree {
       return static_cast<bool>(f(triangle));
     }
   }
+  // A query box in grid steps (octree_grid.h): a node's box overlaps [lo, hi] exactly when its
+  // steps overlap [qlo, qhi] on every axis. Returns false when nothing can overlap.
+  bool quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t (&qlo)[3],
+                        uint16_t (&qhi)[3]) const;
   // Depth-first preorder walk shared by the overlap queries (octree_query.cpp).
   template <class NodeTest, class LaneTest, class TriTest, class Report>
   uint32_t walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&& triTest, Report&& report,
@@ -421,11 +428,12 @@ class Octree {
                                       double startMs);
 
   // Quantized bounds plane k (0..2: min x, y, z; 3..5: max x, y, z) of node i is
-  // qBounds_[k * qStride_ + i]; qStride_ leaves room for a 4-lane load past the last node.
+  // qBounds_[k * qStride_ + i]; qStride_ leaves room for a 8-lane load past the last node.
   std::vector<uint16_t> qBounds_;
   size_t qStride_ = 0;
   glm::vec3 qOrigin_{0.0f};               // bounds = qOrigin_ + q * qScale_ (per axis)
   glm::vec3 qScale_{0.0f};
+  glm::vec3 qInvScale_{0.0f};             // 1 / qScale_ (0 on a flat axis), for query boxes
   Aabb rootBounds_;                       // exact bounds of every stored triangle
   std::vector<OctreeNodeLinks> links_;    // node structure (children contiguous)
   std::vector<OctreeTriangleBlock> blocks_;  // slot order, four slots per block

@@ -11,6 +11,7 @@
 
 #include "geometry/triangle_tests.h"
 #include "spatial/octree.h"
+#include "spatial/octree_grid.h"
 
 namespace ofps {
 namespace {
@@ -38,45 +39,8 @@ struct BuildRecord {
   uint32_t index;      // position in the arrays being rebuilt
 };
 
-constexpr uint32_t kQuantMax = 65535;
-
-// The quantization grid of one axis: value(q) = origin + float(q) * scale.
-struct QuantAxis {
-  float origin = 0.0f;
-  float scale = 0.0f;
-  float value(uint32_t q) const { return origin + static_cast<float>(q) * scale; }
-  // Grid spanning [lo, hi]: value(0) == lo and value(kQuantMax) >= hi.
-  static QuantAxis spanning(float lo, float hi) {
-    QuantAxis a{lo, static_cast<float>((static_cast<double>(hi) - static_cast<double>(lo)) / kQuantMax)};
-    if (a.value(kQuantMax) >= hi) return a;
-    a.scale = std::max(a.scale, std::numeric_limits<float>::denorm_min());
-    for (int i = 0; i < 64 && a.value(kQuantMax) < hi; ++i) {
-      a.scale = std::nextafter(a.scale, std::numeric_limits<float>::infinity());
-    }
-    while (a.value(kQuantMax) < hi) a.scale *= 2.0f;
-    return a;
-  }
-  double estimate(float v) const {
-    return scale > 0.0f ? (static_cast<double>(v) - static_cast<double>(origin)) / static_cast<double>(scale) : 0.0;
-  }
-  static uint32_t clampQ(double q) {
-    return q <= 0.0 ? 0u : (q >= kQuantMax ? kQuantMax : static_cast<uint32_t>(q));
-  }
-  // Largest q with value(q) <= v (v >= origin).
-  uint32_t down(float v) const {
-    uint32_t q = clampQ(std::floor(estimate(v)));
-    while (q > 0 && value(q) > v) --q;
-    while (q < kQuantMax && value(q + 1) <= v) ++q;
-    return q;
-  }
-  // Smallest q with value(q) >= v (v <= value(kQuantMax)).
-  uint32_t up(float v) const {
-    uint32_t q = clampQ(std::ceil(estimate(v)));
-    while (q < kQuantMax && value(q) < v) ++q;
-    while (q > 0 && value(q - 1) >= v) --q;
-    return q;
-  }
-};
+using detail::kQuantMax;
+using detail::QuantAxis;
 
 struct WorkItem {
   uint32_t begin, end;  // record range
@@ -287,6 +251,7 @@ void Octree::clear() {
   qStride_ = 0;
   qOrigin_ = glm::vec3(0.0f);
   qScale_ = glm::vec3(0.0f);
+  qInvScale_ = glm::vec3(0.0f);
   rootBounds_ = Aabb{};
   links_.clear();
   blocks_.clear();
@@ -621,7 +586,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     l.level = static_cast<uint16_t>(tLevel[p]);
   }
   // Quantized bounds, rounded outward on one grid over the level's box.
-  qStride_ = finalCount > 0 ? finalCount + 4 : 0;
+  qStride_ = finalCount > 0 ? finalCount + 8 : 0;  // room for 8-lane loads past the last node
   qBounds_.assign(6 * qStride_, 0);
   if (nodeCount > 0) {
     QuantAxis axes[3];
@@ -629,6 +594,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
       axes[k] = QuantAxis::spanning(rootBounds_.min[k], rootBounds_.max[k]);
       qOrigin_[k] = axes[k].origin;
       qScale_[k] = axes[k].scale;
+      qInvScale_[k] = axes[k].invScale;
     }
     for (uint32_t i = 0; i < tCount; ++i) {
       const uint32_t f = finalIndex[i];
@@ -694,13 +660,13 @@ bool Octree::validate(std::string* outError) const {
     return true;
   }
   if (n == 0) return fail("nodes without triangles");
-  if (qStride_ < nc + 4 || qBounds_.size() != 6 * qStride_) return fail("bounds planes mis-sized");
+  if (qStride_ < nc + 8 || qBounds_.size() != 6 * qStride_) return fail("bounds planes mis-sized");
   if (links_[0].firstTriangle != 0 || subtreeRange(0).count != n || links_[0].level != 0) {
     return fail("root does not cover every slot");
   }
   QuantAxis axes[3];
   for (int k = 0; k < 3; ++k) {
-    axes[k] = {qOrigin_[k], qScale_[k]};
+    axes[k] = {qOrigin_[k], qScale_[k], qInvScale_[k]};
     if (axes[k].value(kQuantMax) < rootBounds_.max[k] || qOrigin_[k] != rootBounds_.min[k]) {
       return fail("quantization grid does not span the level");
     }

@@ -8,6 +8,7 @@
 
 #include "geometry/triangle_tests.h"
 #include "spatial/octree.h"
+#include "spatial/octree_grid.h"
 #include "spatial/simd4.h"
 
 namespace ofps {
@@ -114,6 +115,41 @@ inline uint32_t boxesOverlap4(const Boxes4& b, const simd::F4 (&lo)[3], const si
   uint32_t m = 0xFu;
   for (int k = 0; k < 3; ++k) m &= simd::lessEqual(b.min[k], hi[k]) & simd::lessEqual(lo[k], b.max[k]);
   return m;
+}
+
+// Lanes (bit i: node first + i, i < 8) whose stored steps overlap the query's steps on every
+// axis: qmin <= qhi and qlo <= qmax, as unsigned 16-bit integers (the exact equivalent of the
+// float box test, octree_grid.h).
+struct QueryBoxSteps {
+  uint16_t lo[3], hi[3];
+};
+
+inline uint32_t stepsOverlap8(const uint16_t* planes, size_t stride, uint32_t first,
+                              const QueryBoxSteps& q) {
+#if defined(OFPS_SIMD4_SSE2)
+  const __m128i zero = _mm_setzero_si128();
+  __m128i m = _mm_cmpeq_epi16(zero, zero);
+  for (int k = 0; k < 3; ++k) {
+    const size_t uk = static_cast<size_t>(k);
+    const __m128i qmin = _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + uk * stride + first));
+    const __m128i qmax = _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + (uk + 3) * stride + first));
+    // a <= b (unsigned) exactly when the saturating difference a - b is 0.
+    const __m128i minOk = _mm_cmpeq_epi16(_mm_subs_epu16(qmin, _mm_set1_epi16(static_cast<short>(q.hi[k]))), zero);
+    const __m128i maxOk = _mm_cmpeq_epi16(_mm_subs_epu16(_mm_set1_epi16(static_cast<short>(q.lo[k])), qmax), zero);
+    m = _mm_and_si128(m, _mm_and_si128(minOk, maxOk));
+  }
+  return static_cast<uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(m, zero))) & 0xFFu;
+#else
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < 8; ++i) {
+    bool ok = true;
+    for (size_t k = 0; k < 3; ++k) {
+      ok = ok && planes[k * stride + first + i] <= q.hi[k] && q.lo[k] <= planes[(k + 3) * stride + first + i];
+    }
+    m |= (ok ? 1u : 0u) << i;
+  }
+  return m;
+#endif
 }
 
 inline void splat3(const glm::vec3& v, simd::F4 (&out)[3]) {
@@ -391,7 +427,8 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
 
 // ---- Overlap ------------------------------------------------------------------------------------
 
-// Depth-first preorder walk: nodeTest(boxes) -> lane mask of the (up to four) nodes to enter;
+// Depth-first preorder walk: nodeTest(first) -> lane mask of the nodes first .. first + 7 to
+// enter (lanes past the node's children are ignored);
 // laneTest(block, lanes) -> lane mask of the triangles that may overlap (a SIMD prefilter, or the whole
 // test); triTest(slot) whether such a triangle overlaps; report(slot) returns false to stop. Children are
 // pushed last-first so that nodes, and so triangle slots, come in preorder.
@@ -403,15 +440,13 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
   uint32_t found = 0;
   const uint32_t nc = nodeCount();
   if (nc != 0 && layerMask != 0) {
-    const Grid4 grid(qOrigin_, qScale_);
-    const uint16_t* planes = qBounds_.data();
     const OctreeNodeLinks* links = links_.data();
     // Room for the unconditional writes below.
     uint32_t stack[kOctreeStackSize + kOctreeMaxChildren];
     uint32_t top = 0;
     ++st.nodesVisited;
     uint32_t node = 0;
-    bool more = (nodeTest(loadBoxes(planes, qStride_, 0, grid)) & 1u) != 0;
+    bool more = (nodeTest(0u) & 1u) != 0;
     while (more) {
       if (trace != nullptr) trace->add(node);
       const OctreeNodeLinks& l = links[node];
@@ -431,15 +466,20 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
       });
       if (!go) break;
       uint32_t n = 0;
-      uint32_t hits[kOctreeMaxChildren + 4];
+      uint32_t hits[kOctreeMaxChildren + 8];
       if (l.childCount != 0) {
         st.nodesVisited += l.childCount;
-        for (uint32_t g = 0; g < l.childCount; g += 4) {
-          uint32_t mask = nodeTest(loadBoxes(planes, qStride_, l.firstChild + g, grid)) &
-                          laneMask(l.childCount - g);
-          const uint32_t lanes = packedLanes(mask);
-          for (uint32_t j = 0; j < 4; ++j) hits[n + j] = l.firstChild + g + ((lanes >> (2 * j)) & 3u);
-          n += laneCount(mask);
+        for (uint32_t g = 0; g < l.childCount; g += 8) {
+          const uint32_t left = l.childCount - g;
+          const uint32_t mask = nodeTest(l.firstChild + g) & (left >= 8 ? 0xFFu : (1u << left) - 1u);
+          for (uint32_t half = 0; half < 8; half += 4) {
+            const uint32_t m4 = (mask >> half) & 0xFu;
+            const uint32_t lanes = packedLanes(m4);
+            for (uint32_t j = 0; j < 4; ++j) {
+              hits[n + j] = l.firstChild + g + half + ((lanes >> (2 * j)) & 3u);
+            }
+            n += laneCount(m4);
+          }
         }
       }
       if (n != 0) {
@@ -461,15 +501,36 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
   return found;
 }
 
+bool Octree::quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t (&qlo)[3],
+                              uint16_t (&qhi)[3]) const {
+  if (empty()) return false;
+  for (int k = 0; k < 3; ++k) {
+    const detail::QuantAxis axis{qOrigin_[k], qScale_[k], qInvScale_[k]};
+    const int32_t h = axis.down(hi[k]);  // -1: every box starts above hi (or hi is NaN)
+    const int32_t l = axis.up(lo[k]);    // > kQuantMax: every box ends below lo (or lo is NaN)
+    if (h < 0 || l > static_cast<int32_t>(detail::kQuantMax)) return false;
+    qhi[k] = static_cast<uint16_t>(h);
+    qlo[k] = static_cast<uint16_t>(l);
+  }
+  return true;
+}
+
 bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                     QueryStats* ioStats) const {
   const RaySlab4 slab(origin, dir);
   const Ray4 ray4(origin, dir);
+  const Grid4 grid(qOrigin_, qScale_);
+  const uint16_t* planes = qBounds_.data();
   float keys[4];
   bool found = false;
   if (nodeCount() != 0 && tMax >= 0.0f && !(dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
     walkOverlap(
-        [&](const Boxes4& b) { return slab.hit(b.min, b.max, 0.0f, tMax, keys); },
+        [&](uint32_t first) {
+          const Boxes4 b0 = loadBoxes(planes, qStride_, first, grid);
+          const Boxes4 b1 = loadBoxes(planes, qStride_, first + 4, grid);
+          return slab.hit(b0.min, b0.max, 0.0f, tMax, keys) |
+                 (slab.hit(b1.min, b1.max, 0.0f, tMax, keys) << 4);
+        },
         [&](uint32_t bi, uint32_t) {
           float t[4];
           return rayTriangle4(ray4, blocks_[bi], tMax, t);
@@ -497,8 +558,11 @@ uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t l
   // coordinates), so it never rejects a triangle the exact test would accept.
   const float padded = radius + 1e-5f * (radius + maxAbs(center));
   const simd::F4 pad2 = simd::splat(padded * padded);
+  // Nodes: the padded box around the sphere, in grid steps.
+  QueryBoxSteps qs;
+  const bool any = quantizeQueryBox(center - glm::vec3(padded), center + glm::vec3(padded), qs.lo, qs.hi);
   return walkOverlap(
-      [&](const Boxes4& b) { return simd::lessEqual(distanceSquared4(b, c4), r2x4); },
+      [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
       [&](uint32_t bi, uint32_t lanes) {
         // Prefilter, then the exact test on four lanes at once when any lane passes; degenerate
         // triangles (segments, points) are left to the scalar test.
@@ -520,8 +584,10 @@ uint32_t Octree::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float ra
   simd::F4 lo[3], hi[3];
   splat3(bmin, lo);
   splat3(bmax, hi);
+  QueryBoxSteps qs;
+  const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
   return walkOverlap(
-      [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
+      [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
       [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
       [&](uint32_t s) { return capsuleOverlapsTriangle(a, b, radius, triangle(s), isDegenerateSlot(s)); },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
@@ -532,8 +598,10 @@ uint32_t Octree::overlapBox(const Aabb& box, uint32_t layerMask, OctreeTriangleV
   simd::F4 lo[3], hi[3];
   splat3(box.min, lo);
   splat3(box.max, hi);
+  QueryBoxSteps qs;
+  const bool any = quantizeQueryBox(box.min, box.max, qs.lo, qs.hi);
   return walkOverlap(
-      [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
+      [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
       [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
       [&](uint32_t s) { return boxOverlapsTriangle(box, triangle(s)); },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
@@ -631,15 +699,14 @@ bool Octree::sphereIntersect(const glm::vec3& center, float radius, uint32_t lay
   const float tol = 1e-6f * (radius + maxAbs(center));
   return resolvePushOut(tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
     const glm::vec3 c = center + offset;
-    const float r2 = radius * radius;
     const glm::vec3 bmin = c - glm::vec3(radius), bmax = c + glm::vec3(radius);
-    simd::F4 c4[3], lo[3], hi[3];
-    splat3(c, c4);
+    simd::F4 lo[3], hi[3];
     splat3(bmin, lo);
     splat3(bmax, hi);
-    const simd::F4 r2x4 = simd::splat(r2);
+    QueryBoxSteps qs;
+    const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
     walkOverlap(
-        [&](const Boxes4& nb) { return simd::lessEqual(distanceSquared4(nb, c4), r2x4); },
+        [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
         [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
         [&](uint32_t s) {
           TriangleContact tc;
@@ -662,8 +729,10 @@ bool Octree::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radi
     simd::F4 lo[3], hi[3];
     splat3(bmin, lo);
     splat3(bmax, hi);
+    QueryBoxSteps qs;
+    const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
     walkOverlap(
-        [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
+        [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
         [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
         [&](uint32_t s) {
           TriangleContact tc;
@@ -682,8 +751,10 @@ bool Octree::boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushO
     simd::F4 lo[3], hi[3];
     splat3(b.min, lo);
     splat3(b.max, hi);
+    QueryBoxSteps qs;
+    const bool any = quantizeQueryBox(b.min, b.max, qs.lo, qs.hi);
     walkOverlap(
-        [&](const Boxes4& nb) { return boxesOverlap4(nb, lo, hi); },
+        [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
         [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
         [&](uint32_t s) {
           TriangleContact tc;

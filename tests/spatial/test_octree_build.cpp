@@ -13,6 +13,7 @@
 #include "geometry/triangle_tests.h"
 #include "spatial/brute_force.h"
 #include "spatial/octree.h"
+#include "spatial/octree_grid.h"
 #include "spatial/oracle_harness.h"
 #include "support/random_soup.h"
 
@@ -324,6 +325,40 @@ TEST(OctreeBuild, TouchingSpheresMatchTheScalarTestExactly) {
   }
   // Some of the placements must actually touch (else the test proves nothing about them).
   EXPECT_GT(touching, checked / 4);
+}
+
+TEST(OctreeGrid, DownAndUpMatchTheirDefinitions) {
+  // down(v) = largest q with value(q) <= v, up(v) = smallest q with value(q) >= v (or -1 /
+  // 65536 when none), checked against a scan of all 65536 steps; on ordinary grids, on grids
+  // far from the origin (float rounding makes value() flat over runs of steps), on a flat axis.
+  using detail::kQuantMax;
+  using detail::QuantAxis;
+  std::mt19937 rng(5);
+  for (const auto& [lo, hi] : {std::pair{-3.0f, 5.0f}, std::pair{1e7f, 1e7f + 16.0f},
+                               std::pair{-2e6f, -2e6f + 0.5f}, std::pair{4.0f, 4.0f},
+                               std::pair{-1e30f, 3e30f}}) {
+    const QuantAxis a = QuantAxis::spanning(lo, hi);
+    ASSERT_EQ(a.value(0), lo);
+    ASSERT_GE(a.value(kQuantMax), hi);
+    std::vector<float> probes = {lo, hi, a.value(kQuantMax), std::nextafter(lo, -INFINITY),
+                                 std::nextafter(hi, INFINITY), -INFINITY, INFINITY, NAN};
+    std::uniform_int_distribution<uint32_t> step(0, kQuantMax);
+    for (int i = 0; i < 60; ++i) {
+      const float v = a.value(step(rng));
+      probes.insert(probes.end(), {v, std::nextafter(v, -INFINITY), std::nextafter(v, INFINITY)});
+    }
+    for (const float v : probes) {
+      int32_t down = -1, up = static_cast<int32_t>(kQuantMax) + 1;
+      for (uint32_t q = 0; q <= kQuantMax; ++q) {
+        if (a.value(q) <= v) down = static_cast<int32_t>(q);
+      }
+      for (uint32_t q = kQuantMax + 1; q-- > 0;) {
+        if (a.value(q) >= v) up = static_cast<int32_t>(q);
+      }
+      EXPECT_EQ(a.down(v), down) << "grid [" << lo << ", " << hi << "] v " << v;
+      EXPECT_EQ(a.up(v), up) << "grid [" << lo << ", " << hi << "] v " << v;
+    }
+  }
 }
 
 TEST(OctreeBuild, TrianglesPerLeafOneAndMaxLevelZero) {
