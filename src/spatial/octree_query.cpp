@@ -441,8 +441,7 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
   const uint32_t nc = nodeCount();
   if (nc != 0 && layerMask != 0) {
     const OctreeNodeLinks* links = links_.data();
-    // Room for the unconditional writes below.
-    uint32_t stack[kOctreeStackSize + kOctreeMaxChildren];
+    uint32_t stack[kOctreeStackSize];
     uint32_t top = 0;
     ++st.nodesVisited;
     uint32_t node = 0;
@@ -483,10 +482,9 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
         }
       }
       if (n != 0) {
-        // The first child hit is entered next; the others are pushed last-first (all 8 slots
-        // written, then the top advanced: no branch per child).
+        // The first child hit is entered next; the others are pushed last-first.
         node = hits[0];
-        for (uint32_t j = 0; j < kOctreeMaxChildren; ++j) stack[top + j] = hits[n > j + 1 ? n - 1 - j : 0];
+        for (uint32_t j = 1; j < n; ++j) stack[top + n - 1 - j] = hits[j];
         top += n - 1;
         continue;
       }
