@@ -66,31 +66,34 @@ inline uint32_t laneMask(uint32_t count) { return count >= 4 ? 0xFu : (1u << cou
 struct RaySlab4 {
   simd::F4 origin[3];
   simd::F4 invDir[3];
+  bool negative[3];  // direction component negative (or -0): the max face is the near one
 
   RaySlab4(const glm::vec3& o, const glm::vec3& d) {
     for (int k = 0; k < 3; ++k) {
-      // A zero component becomes +-1e-30: its slab then spans (-inf, +inf) for an origin strictly
-      // inside it and excludes an origin outside; an origin exactly on the slab's far face only
-      // touches at t = 0, which can drop only rays running inside a node's face plane (grazing).
-      const float dk = d[k] == 0.0f ? std::copysign(1e-30f, d[k]) : d[k];
+      // A zero component (or one too small for its inverse to be finite) gives +-inf: the slab
+      // then spans (-inf, +inf) for an origin strictly inside it and nothing for an origin outside.
+      // An origin exactly in one of its face planes gives 0 * inf = NaN there, which hit() drops:
+      // the ray runs inside the closed slab.
       origin[k] = simd::splat(o[k]);
-      invDir[k] = simd::splat(1.0f / dk);
+      invDir[k] = simd::splat(1.0f / d[k]);
+      negative[k] = std::signbit(d[k]);
     }
   }
   // Lanes whose closed box the ray meets within [tMin, tMax]; outNear = entry distance (clamped
-  // to >= tMin). Both slab distances per axis, then min/max: for invDir > 0 the smaller is the
-  // min face's, for invDir < 0 the max face's (invDir is finite and never zero, so no NaN arises
-  // from finite bounds; a +inf bound gives +-inf, which orders correctly).
+  // to >= tMin). The near face of each axis is chosen by the sign of the direction (the same for
+  // all four lanes). min/max return their second operand when either is NaN, so the running
+  // bounds go second: a NaN slab distance (origin in that face plane, zero direction component)
+  // leaves them unchanged. A +inf bound gives +-inf, which orders correctly.
   uint32_t hit(const simd::F4 (&bmin)[3], const simd::F4 (&bmax)[3], float tMin, float tMax,
                float (&outNear)[4]) const {
     using simd::F4;
-    F4 tn, tf;
+    F4 tn = simd::splat(-std::numeric_limits<float>::infinity());
+    F4 tf = simd::splat(std::numeric_limits<float>::infinity());
     for (int k = 0; k < 3; ++k) {
-      const F4 a = (bmin[k] - origin[k]) * invDir[k];
-      const F4 b = (bmax[k] - origin[k]) * invDir[k];
-      const F4 n = simd::min(a, b), f = simd::max(a, b);
-      tn = k == 0 ? n : simd::max(tn, n);
-      tf = k == 0 ? f : simd::min(tf, f);
+      const F4 n = ((negative[k] ? bmax[k] : bmin[k]) - origin[k]) * invDir[k];
+      const F4 f = ((negative[k] ? bmin[k] : bmax[k]) - origin[k]) * invDir[k];
+      tn = simd::max(n, tn);
+      tf = simd::min(f, tf);
     }
     tn = simd::max(tn * simd::splat(kShrink), simd::splat(tMin));
     tf = simd::min(tf * simd::splat(kWiden), simd::splat(tMax));

@@ -6,8 +6,8 @@
 // Rounding: every operation is one IEEE single-precision operation per lane, the same as the
 // scalar code computing the same expression (octree_core is compiled with -ffp-contract=off, so
 // neither form is fused into an FMA). Scalar and SIMD paths therefore give identical bits.
-// min/max follow SSE's rule (the second operand when either is NaN), like std::min/max(a, b)
-// written as b < a ? b : a; callers never feed them NaN.
+// min/max follow SSE's rule (the second operand when either is NaN), in both forms; the ray slab
+// test relies on it to drop a NaN first operand (octree_query.cpp RaySlab4).
 
 #include <bit>
 #include <cstdint>
