@@ -143,7 +143,8 @@ struct OctreeBuildParams {
                                   // child cell's edge stays in the parent (>= 0; larger: fewer
                                   // triangles kept high in the tree, looser child bounds)
   uint32_t threads = 1;           // build threads (1: the calling thread only; 0: one per
-                                  // hardware thread). The tree is identical for any count.
+                                  // hardware thread; at most 64). The tree is identical for
+                                  // any count.
 };
 
 // What build() did. ok == false leaves the octree empty and says why in `error`.
@@ -246,6 +247,7 @@ class Octree {
                           const OctreeBuildParams& params = {});
   // Rebuilds from the triangles already stored with new parameters (the input need not be kept).
   // Gives the same tree as build() with the same input and parameters. Cheap enough for a slider.
+  // Triangles a previous build dropped (dropDegenerate) are gone: they stay dropped.
   OctreeBuildReport rebuild(const OctreeBuildParams& params);
   void clear();
 

@@ -40,6 +40,9 @@ struct BuildRecord {
 };
 
 using detail::kQuantMax;
+
+// More threads than this only add start-up cost (the work is split into about 4 per thread).
+constexpr uint32_t kMaxBuildThreads = 64;
 using detail::QuantAxis;
 
 struct WorkItem {
@@ -466,8 +469,8 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     all.grow(b);
   }
   std::vector<uint32_t> parents;
-  const uint32_t requestedThreads =
-      params.threads != 0 ? params.threads : std::max(1u, std::thread::hardware_concurrency());
+  const uint32_t requestedThreads = std::min(
+      kMaxBuildThreads, params.threads != 0 ? params.threads : std::max(1u, std::thread::hardware_concurrency()));
   uint32_t threadsUsed = 1;
   if (n > 0) {
     preFirst.reserve(n / 2 + 2);
