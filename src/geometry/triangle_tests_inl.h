@@ -33,8 +33,11 @@ inline glm::vec3 closestPointOnSegment(const glm::vec3& p, const glm::vec3& a, c
   const glm::vec3 ab = b - a;
   const float den = lengthSq(ab);
   if (!(den > 0.0f)) return a;
-  float t = dot3(p - a, ab) / den;
-  t = std::clamp(t, 0.0f, 1.0f);
+  const float t = dot3(p - a, ab) / den;
+  // The end points exactly (a + (b - a) * 1 need not round to b, which would put the nearest
+  // point outside the segment's bounding box).
+  if (!(t > 0.0f)) return a;
+  if (t >= 1.0f) return b;
   return a + ab * t;
 }
 
