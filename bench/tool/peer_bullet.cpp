@@ -28,6 +28,7 @@
 
 #include "bench_types.h"
 #include "bullet_alloc.h"
+#include "bullet_mesh.h"
 #include "geometry/triangle_tests.h"
 
 namespace ofps::bench {
@@ -38,8 +39,6 @@ double nowMs() {
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
-constexpr uint32_t kPartBits = 20;  // triangles per part: 2^20 (< Bullet's 2^21 limit)
-constexpr uint32_t kPartSize = 1u << kPartBits;
 
 btVector3 bt(const glm::vec3& v) { return btVector3(v.x, v.y, v.z); }
 glm::vec3 gl(const btVector3& v) { return glm::vec3(v.x(), v.y(), v.z()); }
@@ -49,8 +48,7 @@ struct NearestRayCallback final : btTriangleRaycastCallback {
       : btTriangleRaycastCallback(from, to, 0) {}
   btScalar reportHit(const btVector3& /*normal*/, btScalar hitFraction, int partId,
                      int triangleIndex) override {
-    const uint32_t tri = (static_cast<uint32_t>(partId) << kPartBits) +
-                         static_cast<uint32_t>(triangleIndex);
+    const uint32_t tri = bulletTriangleId(partId, triangleIndex);
     if (!hit || hitFraction < fraction || (hitFraction == fraction && tri < triangle)) {
       hit = true;
       fraction = hitFraction;
@@ -90,28 +88,11 @@ class BulletEngine final : public Engine {
 
   bool build(const Mesh& mesh, uint32_t /*threads*/, BuildInfo& outInfo,
              std::string& outError) override {
-    const uint32_t triangles = mesh.triangleCount();
-    if (static_cast<uint64_t>(triangles) > (uint64_t{1} << (kPartBits + 10))) {
-      outError = "level too large for Bullet's quantized BVH (1024 parts of 2^20 triangles)";
-      return false;
-    }
+    if (!bulletMeshFits(mesh.triangleCount(), outError)) return false;
     const int64_t live0 = bulletLiveBytes();
     resetBulletPeak();
     const double t0 = nowMs();
-    meshInterface_ = new btTriangleIndexVertexArray();
-    for (uint32_t first = 0; first < triangles; first += kPartSize) {
-      btIndexedMesh part;
-      part.m_numTriangles = static_cast<int>(std::min(kPartSize, triangles - first));
-      part.m_triangleIndexBase =
-          reinterpret_cast<const unsigned char*>(mesh.indices.data() + 3 * size_t{first});
-      part.m_triangleIndexStride = 3 * sizeof(uint32_t);
-      part.m_numVertices = static_cast<int>(mesh.positions.size());
-      part.m_vertexBase = reinterpret_cast<const unsigned char*>(mesh.positions.data());
-      part.m_vertexStride = sizeof(glm::vec3);
-      part.m_indexType = PHY_INTEGER;
-      part.m_vertexType = PHY_FLOAT;
-      meshInterface_->addIndexedMesh(part, PHY_INTEGER);
-    }
+    meshInterface_ = makeBulletMesh(mesh);
     shape_ = new btBvhTriangleMeshShape(meshInterface_, /*useQuantizedAabbCompression=*/true,
                                         /*buildBvh=*/true);
     const double t1 = nowMs();

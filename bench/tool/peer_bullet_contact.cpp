@@ -63,6 +63,7 @@
 
 #include "bench_types.h"
 #include "bullet_alloc.h"
+#include "bullet_mesh.h"
 
 namespace ofps::bench {
 namespace {
@@ -72,14 +73,9 @@ double nowMs() {
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
-constexpr uint32_t kPartBits = 20;  // triangles per part: 2^20 (< Bullet's 2^21 limit)
-constexpr uint32_t kPartSize = 1u << kPartBits;
 
 btVector3 bt(const glm::vec3& v) { return btVector3(v.x, v.y, v.z); }
 
-uint32_t triangleId(int partId, int triangleIndex) {
-  return (static_cast<uint32_t>(partId) << kPartBits) + static_cast<uint32_t>(triangleIndex);
-}
 
 // Nearest hit, plus the triangle the closest hit was on.
 struct NearestRayCallback final : btCollisionWorld::ClosestRayResultCallback {
@@ -90,7 +86,7 @@ struct NearestRayCallback final : btCollisionWorld::ClosestRayResultCallback {
     // Bullet only reports hits at or below m_closestHitFraction, so this one is the nearest yet.
     const btCollisionWorld::LocalShapeInfo* info = result.m_localShapeInfo;
     triangle = info && info->m_triangleIndex >= 0
-                   ? triangleId(info->m_shapePart, info->m_triangleIndex)
+                   ? bulletTriangleId(info->m_shapePart, info->m_triangleIndex)
                    : kNoTriangle;
     return ClosestRayResultCallback::addSingleResult(result, normalInWorldSpace);
   }
@@ -109,7 +105,7 @@ struct TriangleContactCallback final : btCollisionWorld::ContactResultCallback {
     const bool levelIsOne = wrap1->getCollisionObject() == level;
     const int part = levelIsOne ? partId1 : partId0;
     const int index = levelIsOne ? index1 : index0;
-    if (part >= 0 && index >= 0) triangles.push_back(triangleId(part, index));
+    if (part >= 0 && index >= 0) triangles.push_back(bulletTriangleId(part, index));
     return 0;  // ignored by contactTest
   }
   const btCollisionObject* level;
@@ -146,11 +142,7 @@ class BulletContactEngine final : public Engine {
 
   bool build(const Mesh& mesh, uint32_t /*threads*/, BuildInfo& outInfo,
              std::string& outError) override {
-    const uint32_t triangles = mesh.triangleCount();
-    if (static_cast<uint64_t>(triangles) > (uint64_t{1} << (kPartBits + 10))) {
-      outError = "level too large for Bullet's quantized BVH (1024 parts of 2^20 triangles)";
-      return false;
-    }
+    if (!bulletMeshFits(mesh.triangleCount(), outError)) return false;
     const int64_t live0 = bulletLiveBytes();
     resetBulletPeak();
     const double t0 = nowMs();
@@ -167,20 +159,7 @@ class BulletContactEngine final : public Engine {
     resetBulletPeak();
 
     // The level's share.
-    meshInterface_ = new btTriangleIndexVertexArray();
-    for (uint32_t first = 0; first < triangles; first += kPartSize) {
-      btIndexedMesh part;
-      part.m_numTriangles = static_cast<int>(std::min(kPartSize, triangles - first));
-      part.m_triangleIndexBase =
-          reinterpret_cast<const unsigned char*>(mesh.indices.data() + 3 * size_t{first});
-      part.m_triangleIndexStride = 3 * sizeof(uint32_t);
-      part.m_numVertices = static_cast<int>(mesh.positions.size());
-      part.m_vertexBase = reinterpret_cast<const unsigned char*>(mesh.positions.data());
-      part.m_vertexStride = sizeof(glm::vec3);
-      part.m_indexType = PHY_INTEGER;
-      part.m_vertexType = PHY_FLOAT;
-      meshInterface_->addIndexedMesh(part, PHY_INTEGER);
-    }
+    meshInterface_ = makeBulletMesh(mesh);
     shape_ = new btBvhTriangleMeshShape(meshInterface_, /*useQuantizedAabbCompression=*/true,
                                         /*buildBvh=*/true);
     shape_->setMargin(0);  // the default already; the triangles' margin in contact tests
