@@ -66,9 +66,10 @@ inline uint32_t laneMask(uint32_t count) { return count >= 4 ? 0xFu : (1u << cou
 struct RaySlab4 {
   simd::F4 origin[3];
   simd::F4 invDir[3];
-  bool negative[3];  // direction component negative (or -0): the max face is the near one
+  size_t nearPlane[3], farPlane[3];  // bounds plane (0..5, octree.h) of each axis's near, far face
+  simd::F4 nearGrow[3], farGrow[3];  // sweeps: faces moved out by the shape's half extents
 
-  RaySlab4(const glm::vec3& o, const glm::vec3& d) {
+  RaySlab4(const glm::vec3& o, const glm::vec3& d, const glm::vec3& grow = glm::vec3(0.0f)) {
     for (int k = 0; k < 3; ++k) {
       // A zero component (or one too small for its inverse to be finite) gives +-inf: the slab
       // then spans (-inf, +inf) for an origin strictly inside it and nothing for an origin outside.
@@ -76,24 +77,37 @@ struct RaySlab4 {
       // the ray runs inside the closed slab.
       origin[k] = simd::splat(o[k]);
       invDir[k] = simd::splat(1.0f / d[k]);
-      negative[k] = std::signbit(d[k]);
+      // The near face is the max face for a negative direction (or -0), chosen once per ray, so
+      // the boxes' planes are read in near/far order (no per-box select).
+      const bool negative = std::signbit(d[k]);
+      const size_t uk = static_cast<size_t>(k);
+      nearPlane[k] = negative ? uk + 3 : uk;
+      farPlane[k] = negative ? uk : uk + 3;
+      nearGrow[k] = simd::splat(negative ? grow[k] : -grow[k]);
+      farGrow[k] = simd::splat(negative ? -grow[k] : grow[k]);
     }
   }
-  // Lanes whose closed box the ray meets within [tMin, tMax]; outNear = entry distance (clamped
-  // to >= tMin). The near face of each axis is chosen by the sign of the direction (the same for
-  // all four lanes). min/max return their second operand when either is NaN, so the running
-  // bounds go second: a NaN slab distance (origin in that face plane, zero direction component)
-  // leaves them unchanged. A +inf bound gives +-inf, which orders correctly.
-  uint32_t hit(const simd::F4 (&bmin)[3], const simd::F4 (&bmax)[3], float tMin, float tMax,
-               float (&outNear)[4]) const {
+  // Lanes of nodes first .. first + 3 whose closed box (grown, for Grow) the ray meets within
+  // [tMin, tMax]; outNear = entry distance (clamped to >= tMin). min/max return their second
+  // operand when either is NaN, so the running bounds go second: a NaN slab distance (origin in
+  // that face plane, zero direction component) leaves them unchanged. A +inf bound gives +-inf,
+  // which orders correctly. (Box coordinates are dequantized as loadBoxes() does, and a grown
+  // face is min - grow or max + grow, so the values are those of the box tests elsewhere.)
+  template <bool Grow = false>
+  uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, const Grid4& g, float tMin,
+               float tMax, float (&outNear)[4]) const {
     using simd::F4;
     F4 tn = simd::splat(-std::numeric_limits<float>::infinity());
     F4 tf = simd::splat(std::numeric_limits<float>::infinity());
     for (int k = 0; k < 3; ++k) {
-      const F4 n = ((negative[k] ? bmax[k] : bmin[k]) - origin[k]) * invDir[k];
-      const F4 f = ((negative[k] ? bmin[k] : bmax[k]) - origin[k]) * invDir[k];
-      tn = simd::max(n, tn);
-      tf = simd::min(f, tf);
+      F4 nearC = g.o[k] + simd::loadU16(planes + nearPlane[k] * stride + first) * g.s[k];
+      F4 farC = g.o[k] + simd::loadU16(planes + farPlane[k] * stride + first) * g.s[k];
+      if constexpr (Grow) {
+        nearC = nearC + nearGrow[k];
+        farC = farC + farGrow[k];
+      }
+      tn = simd::max((nearC - origin[k]) * invDir[k], tn);
+      tf = simd::min((farC - origin[k]) * invDir[k], tf);
     }
     tn = simd::max(tn * simd::splat(kShrink), simd::splat(tMin));
     tf = simd::min(tf * simd::splat(kWiden), simd::splat(tMax));
@@ -164,19 +178,20 @@ struct StackEntry {
   float key;  // entry distance / time / squared distance, smaller first
 };
 
-// Nearest-first traversal (ray, sweeps, closest point). keyOf(boxes, keys[4]) returns the lanes
-// whose key (entry distance, time, squared distance) is within the current bound, with the keys;
+// Nearest-first traversal (ray, sweeps, closest point). keyOf(first, keys[4]) returns the lanes
+// of nodes first .. first + 3 whose key (entry distance, time, squared distance) is within the
+// current bound, with the keys;
 // visit(node) tests the node's own triangles and may lower the bound, which `bound` reads back.
 // Of the children hit, the nearest is entered next without touching the stack; the others are
 // pushed farthest first. Popped entries whose key has fallen beyond the bound are dropped.
 // Returns the number of node boxes tested.
 template <class KeyFn, class Visit>
-uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* planes, size_t stride,
-                      const Grid4& grid, const float& bound, KeyFn&& keyOf, Visit&& visit) {
+uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& keyOf,
+                      Visit&& visit) {
   uint32_t tested = 1;
   {
     float keys[4];
-    if ((keyOf(loadBoxes(planes, stride, 0, grid), keys) & 1u) == 0) return tested;
+    if ((keyOf(0u, keys) & 1u) == 0) return tested;
   }
   StackEntry stack[kOctreeStackSize];
   uint32_t top = 0;
@@ -188,8 +203,7 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* planes, size
     uint32_t n = 0;
     for (uint32_t g = 0; g < l.childCount; g += 4) {
       float keys[4];
-      uint32_t mask = keyOf(loadBoxes(planes, stride, l.firstChild + g, grid), keys) &
-                      laneMask(l.childCount - g);
+      uint32_t mask = keyOf(l.firstChild + g, keys) & laneMask(l.childCount - g);
       // All four slots written, the count advanced by the hits: no branch per lane.
       const uint32_t lanes = packedLanes(mask);
       for (uint32_t j = 0; j < 4; ++j) {
@@ -392,8 +406,10 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   uint32_t bestSlot = kOctreeInvalidIndex;
   uint32_t bestOrig = kOctreeInvalidIndex;
   st.nodesVisited += nearestFirst(
-      links_.data(), planes, qStride_, grid, best,
-      [&](const Boxes4& b, float (&keys)[4]) { return slab.hit(b.min, b.max, 0.0f, best, keys); },
+      links_.data(), best,
+      [&](uint32_t first, float (&keys)[4]) {
+        return slab.hit(planes, qStride_, first, grid, 0.0f, best, keys);
+      },
       [&](uint32_t node) {
         if (trace != nullptr) trace->add(node);
         const OctreeNodeLinks& l = links_[node];
@@ -527,10 +543,8 @@ bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, u
   if (nodeCount() != 0 && tMax >= 0.0f && !(dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
     walkOverlap(
         [&](uint32_t first) {
-          const Boxes4 b0 = loadBoxes(planes, qStride_, first, grid);
-          const Boxes4 b1 = loadBoxes(planes, qStride_, first + 4, grid);
-          return slab.hit(b0.min, b0.max, 0.0f, tMax, keys) |
-                 (slab.hit(b1.min, b1.max, 0.0f, tMax, keys) << 4);
+          return slab.hit(planes, qStride_, first, grid, 0.0f, tMax, keys) |
+                 (slab.hit(planes, qStride_, first + 4, grid, 0.0f, tMax, keys) << 4);
         },
         [&](uint32_t bi, uint32_t) {
           float t[4];
@@ -804,27 +818,20 @@ bool sweepTraverse(const TreeView& v, const Aabb& levelBounds, uint32_t mask,
                    const glm::vec3& displacement, SweepTri&& sweepTri, SweepHit& outHit,
                    QueryStats* ioStats) {
   if (mask == 0) return false;
-  // The shape's box centre moves along a ray; node boxes grow by the shape's half extents.
-  const RaySlab4 slab(boxCenter, displacement);
-  // Node boxes also grow by a few ulps of the coordinates in play, so rounding in the slab test
-  // can never drop a node whose triangle ties the best time of impact (a shared edge or vertex).
+  // The shape's box centre moves along a ray; node boxes grow by the shape's half extents, and
+  // by a few ulps of the coordinates in play, so rounding in the slab test can never drop a node
+  // whose triangle ties the best time of impact (a shared edge or vertex).
   const float pad = 1e-6f * (std::max(maxAbs(levelBounds.min), maxAbs(levelBounds.max)) +
                              maxAbs(boxCenter) + maxAbs(boxHalf) + maxAbs(displacement));
-  simd::F4 grow[3];
-  splat3(boxHalf + glm::vec3(pad), grow);
+  const RaySlab4 slab(boxCenter, displacement, boxHalf + glm::vec3(pad));
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   BestSweep best;
   float bound = 1.0f;
-  auto keyOf = [&](const Boxes4& b, float (&keys)[4]) {
-    simd::F4 lo[3], hi[3];
-    for (int k = 0; k < 3; ++k) {
-      lo[k] = b.min[k] - grow[k];
-      hi[k] = b.max[k] + grow[k];
-    }
-    return slab.hit(lo, hi, 0.0f, bound, keys);
+  auto keyOf = [&](uint32_t first, float (&keys)[4]) {
+    return slab.hit<true>(v.planes, v.stride, first, v.grid, 0.0f, bound, keys);
   };
-  st.nodesVisited += nearestFirst(v.links, v.planes, v.stride, v.grid, bound, keyOf, [&](uint32_t node) {
+  st.nodesVisited += nearestFirst(v.links, bound, keyOf, [&](uint32_t node) {
     if (trace != nullptr) trace->add(node);
     const OctreeNodeLinks& l = v.links[node];
     for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
@@ -906,12 +913,12 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
   glm::vec3 bestPoint(0.0f);
   simd::F4 p4[3];
   splat3(p, p4);
-  auto keyOf = [&](const Boxes4& b, float (&keys)[4]) {
-    const simd::F4 d2 = distanceSquared4(b, p4);
+  auto keyOf = [&](uint32_t first, float (&keys)[4]) {
+    const simd::F4 d2 = distanceSquared4(loadBoxes(planes, qStride_, first, grid), p4);
     simd::store(keys, d2);
     return simd::lessEqual(d2, simd::splat(best2));
   };
-  st.nodesVisited += nearestFirst(links_.data(), planes, qStride_, grid, best2, keyOf, [&](uint32_t node) {
+  st.nodesVisited += nearestFirst(links_.data(), best2, keyOf, [&](uint32_t node) {
     if (trace != nullptr) trace->add(node);
     const OctreeNodeLinks& l = links_[node];
     for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
