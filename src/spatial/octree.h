@@ -10,8 +10,8 @@
 // Flat arrays with 32-bit indices (no pointers: the tree can be copied, saved or uploaded, and the
 // indices are half the size of pointers). 28 bytes per node, 40 per triangle.
 // - Children are contiguous: the children of node n are firstChild(n) .. firstChild(n) +
-//   childCount(n) - 1 (at most kOctreeMaxChildren = 16). Blocks of children are laid out depth-first, so a subtree's
-//   nodes sit close together. A traversal loads the bounds of all of a node's children at once
+//   childCount(n) - 1 (at most kOctreeMaxChildren = 16). Blocks of children are laid out
+//   depth-first, so a subtree's nodes sit close together. A traversal loads the bounds of all of a node's children at once
 //   and tests four at a time with SIMD (SSE2), instead of hopping from sibling to sibling.
 // - Node bounds are quantized to 16 bits per coordinate on one grid spanning the level's bounding
 //   box (65,535 steps per axis): box = origin + q * scale, rounded OUTWARD at build, so a node's

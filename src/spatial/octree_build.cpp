@@ -503,7 +503,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   // The octree as built, in preorder: node i owns slots [preFirst[i], preFirst[i + 1]). Now its
   // final form, as a temporary tree (t*) with explicit ranges and up to kOctreeMaxChildren children per node:
   std::vector<uint32_t> tFirst(preFirst.begin(), preFirst.end() - 1), tEnd(preFirst.begin() + 1, preFirst.end());
-  std::vector<uint32_t> tLevel(levels.begin(), levels.end());
+  std::vector<uint32_t> tLevel = std::move(levels);
   std::vector<uint32_t> tKids(static_cast<size_t>(nodeCount) * kOctreeMaxChildren), tKidCount(nodeCount, 0);
   std::vector<Aabb> tBox(nodeCount);
   for (uint32_t i = 1; i < nodeCount; ++i) {

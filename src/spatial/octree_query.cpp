@@ -1,6 +1,6 @@
-// Octree queries (contracts in octree.h). Every traversal here is iterative: overlap queries
-// walk the preorder with skip indices and no stack; nearest-first queries (ray, sweeps, closest
-// point) keep a fixed array of kOctreeStackSize entries on the C++ stack.
+// Octree queries (contracts in octree.h). Every traversal here is iterative and keeps a fixed
+// array of kOctreeStackSize entries on the C++ stack: overlap queries walk depth-first in
+// preorder (walkOverlap), ray, sweep and closest-point queries nearest first (nearestFirst).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -55,6 +55,16 @@ inline uint32_t packedLanes(uint32_t mask) {
   static constexpr uint8_t kTable[16] = {0x00, 0x00, 0x01, 0x04, 0x02, 0x08, 0x09, 0x24,
                                          0x03, 0x0C, 0x0D, 0x34, 0x0E, 0x38, 0x39, 0xE4};
   return kTable[mask];
+}
+
+// Writes make(i) to out[n], out[n + 1], ... for every lane i set in the 4-bit mask, in lane
+// order, and returns n plus their count. All four slots are written (out needs room for them)
+// and only the count depends on the mask: no branch per lane.
+template <class T, class Make>
+inline uint32_t appendLanes(T* out, uint32_t n, uint32_t mask, Make&& make) {
+  const uint32_t lanes = packedLanes(mask);
+  for (uint32_t j = 0; j < 4; ++j) out[n + j] = make((lanes >> (2 * j)) & 3u);
+  return n + laneCount(mask);
 }
 
 // Lanes 0 .. count-1 of a group of four.
@@ -127,13 +137,6 @@ inline simd::F4 distanceSquared4(const Boxes4& b, const simd::F4 (&p)[3]) {
   return sum;
 }
 
-// Lanes whose box overlaps the closed box [lo, hi].
-inline uint32_t boxesOverlap4(const Boxes4& b, const simd::F4 (&lo)[3], const simd::F4 (&hi)[3]) {
-  uint32_t m = 0xFu;
-  for (int k = 0; k < 3; ++k) m &= simd::lessEqual(b.min[k], hi[k]) & simd::lessEqual(lo[k], b.max[k]);
-  return m;
-}
-
 // Lanes (bit i: node first + i, i < 8) whose stored steps overlap the query's steps on every
 // axis: qmin <= qhi and qlo <= qmax, as unsigned 16-bit integers (the exact equivalent of the
 // float box test, octree_grid.h).
@@ -203,14 +206,8 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& 
     uint32_t n = 0;
     for (uint32_t g = 0; g < l.childCount; g += 4) {
       float keys[4];
-      uint32_t mask = keyOf(l.firstChild + g, keys) & laneMask(l.childCount - g);
-      // All four slots written, the count advanced by the hits: no branch per lane.
-      const uint32_t lanes = packedLanes(mask);
-      for (uint32_t j = 0; j < 4; ++j) {
-        const uint32_t i = (lanes >> (2 * j)) & 3u;
-        hits[n + j] = {l.firstChild + g + i, keys[i]};
-      }
-      n += laneCount(mask);
+      const uint32_t mask = keyOf(l.firstChild + g, keys) & laneMask(l.childCount - g);
+      n = appendLanes(hits, n, mask, [&](uint32_t i) { return StackEntry{l.firstChild + g + i, keys[i]}; });
     }
     tested += l.childCount;
     if (n == 1) {
@@ -491,12 +488,8 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
           const uint32_t left = l.childCount - g;
           const uint32_t mask = nodeTest(l.firstChild + g) & (left >= 8 ? 0xFFu : (1u << left) - 1u);
           for (uint32_t half = 0; half < 8; half += 4) {
-            const uint32_t m4 = (mask >> half) & 0xFu;
-            const uint32_t lanes = packedLanes(m4);
-            for (uint32_t j = 0; j < 4; ++j) {
-              hits[n + j] = l.firstChild + g + half + ((lanes >> (2 * j)) & 3u);
-            }
-            n += laneCount(m4);
+            n = appendLanes(hits, n, (mask >> half) & 0xFu,
+                            [&](uint32_t i) { return l.firstChild + g + half + i; });
           }
         }
       }

@@ -37,8 +37,6 @@ inline F4 load(const float* p) { return {_mm_loadu_ps(p)}; }
 inline void store(float* out, F4 a) { _mm_storeu_ps(out, a.v); }
 inline uint32_t equal(F4 a, F4 b) { return static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpeq_ps(a.v, b.v))); }
 inline uint32_t less(F4 a, F4 b) { return static_cast<uint32_t>(_mm_movemask_ps(_mm_cmplt_ps(a.v, b.v))); }
-// Bit i set when lane i has its sign bit set (-0 and negative numbers).
-inline uint32_t signBits(F4 a) { return static_cast<uint32_t>(_mm_movemask_ps(a.v)); }
 // a with its sign flipped in the lanes where s has its sign bit set (an exact negation).
 inline F4 flipSign(F4 a, F4 s) { return {_mm_xor_ps(a.v, _mm_and_ps(s.v, _mm_set1_ps(-0.0f)))}; }
 // Lane masks (all bits set where true) and selection, for branch-free region tests.
@@ -49,9 +47,6 @@ inline M4 le(F4 a, F4 b) { return {_mm_cmple_ps(a.v, b.v)}; }
 inline M4 ge(F4 a, F4 b) { return {_mm_cmpge_ps(a.v, b.v)}; }
 inline M4 gt(F4 a, F4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
 inline M4 operator&(M4 a, M4 b) { return {_mm_and_ps(a.v, b.v)}; }
-inline M4 operator|(M4 a, M4 b) { return {_mm_or_ps(a.v, b.v)}; }
-inline M4 andNot(M4 a, M4 b) { return {_mm_andnot_ps(a.v, b.v)}; }  // b and not a
-inline uint32_t bits(M4 m) { return static_cast<uint32_t>(_mm_movemask_ps(m.v)); }
 // m ? a : b, lane by lane.
 inline F4 select(M4 m, F4 a, F4 b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
 // Four consecutive unsigned 16-bit values (8 bytes at p) as floats (exact).
@@ -98,11 +93,6 @@ inline M4 le(F4 a, F4 b) { return {{a.v[0] <= b.v[0], a.v[1] <= b.v[1], a.v[2] <
 inline M4 ge(F4 a, F4 b) { return {{a.v[0] >= b.v[0], a.v[1] >= b.v[1], a.v[2] >= b.v[2], a.v[3] >= b.v[3]}}; }
 inline M4 gt(F4 a, F4 b) { return {{a.v[0] > b.v[0], a.v[1] > b.v[1], a.v[2] > b.v[2], a.v[3] > b.v[3]}}; }
 inline M4 operator&(M4 a, M4 b) { return {{a.v[0] && b.v[0], a.v[1] && b.v[1], a.v[2] && b.v[2], a.v[3] && b.v[3]}}; }
-inline M4 operator|(M4 a, M4 b) { return {{a.v[0] || b.v[0], a.v[1] || b.v[1], a.v[2] || b.v[2], a.v[3] || b.v[3]}}; }
-inline M4 andNot(M4 a, M4 b) { return {{!a.v[0] && b.v[0], !a.v[1] && b.v[1], !a.v[2] && b.v[2], !a.v[3] && b.v[3]}}; }
-inline uint32_t bits(M4 m) {
-  return (m.v[0] ? 1u : 0u) | (m.v[1] ? 2u : 0u) | (m.v[2] ? 4u : 0u) | (m.v[3] ? 8u : 0u);
-}
 inline F4 select(M4 m, F4 a, F4 b) {
   return {{m.v[0] ? a.v[0] : b.v[0], m.v[1] ? a.v[1] : b.v[1], m.v[2] ? a.v[2] : b.v[2], m.v[3] ? a.v[3] : b.v[3]}};
 }
@@ -114,11 +104,6 @@ inline uint32_t equal(F4 a, F4 b) {
 inline uint32_t less(F4 a, F4 b) {
   uint32_t m = 0;
   for (int i = 0; i < 4; ++i) m |= (a.v[i] < b.v[i] ? 1u : 0u) << i;
-  return m;
-}
-inline uint32_t signBits(F4 a) {
-  uint32_t m = 0;
-  for (int i = 0; i < 4; ++i) m |= (std::bit_cast<uint32_t>(a.v[i]) >> 31) << i;
   return m;
 }
 
