@@ -657,7 +657,7 @@ uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStat
     const glm::vec3 hip = box.max + glm::vec3(maxExtent_ + rangeMargin(size, box.max));
     const int32_t lo[3] = {coord(lop.x), coord(lop.y), coord(lop.z)};
     const int32_t hi[3] = {coord(hip.x), coord(hip.y), coord(hip.z)};
-    const bool fast = finite3(box.min) && finite3(box.max);
+    [[maybe_unused]] const bool fast = finite3(box.min) && finite3(box.max);  // SSE2 path only
     auto gap2 = [](int, int32_t) { return 0.0f; };
     auto cellHits = [&](const GridCell& cell) -> bool {
       st.candidates += cell.count;
