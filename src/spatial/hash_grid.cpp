@@ -17,6 +17,17 @@ namespace ofps {
 
 namespace {
 
+// Emits into a caller's buffer: writes the first out.size() ids and counts them all.
+struct CollectInto {
+  std::span<uint32_t> out;
+  uint32_t count = 0;
+  bool operator()(uint32_t id) {
+    if (count < out.size()) out[count] = id;
+    ++count;
+    return true;
+  }
+};
+
 // Pool entry: the id, with the top bit set for a box (ids are below 2^31, see the header).
 constexpr uint32_t kPoolBoxBit = 0x80000000u;
 constexpr uint32_t kPoolIdMask = 0x7FFFFFFFu;
@@ -728,34 +739,16 @@ uint32_t HashGrid::queryAabb(const Aabb& box, GridVisitor visitor, void* context
 
 uint32_t HashGrid::collectRadius(const glm::vec3& center, float radius, std::span<uint32_t> out,
                                  GridQueryStats* ioStats) const {
-  uint32_t n = 0;
-  uint32_t* data = out.data();
-  const size_t cap = out.size();
-  radiusImpl(
-      center, radius,
-      [&](uint32_t id) {
-        if (n < cap) data[n] = id;
-        ++n;
-        return true;
-      },
-      ioStats);
-  return n;
+  CollectInto collect{out};
+  radiusImpl(center, radius, collect, ioStats);
+  return collect.count;
 }
 
 uint32_t HashGrid::collectAabb(const Aabb& box, std::span<uint32_t> out,
                                GridQueryStats* ioStats) const {
-  uint32_t n = 0;
-  uint32_t* data = out.data();
-  const size_t cap = out.size();
-  aabbImpl(
-      box,
-      [&](uint32_t id) {
-        if (n < cap) data[n] = id;
-        ++n;
-        return true;
-      },
-      ioStats);
-  return n;
+  CollectInto collect{out};
+  aabbImpl(box, collect, ioStats);
+  return collect.count;
 }
 
 uint32_t HashGrid::kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
@@ -956,18 +949,9 @@ uint32_t HashGrid::cullFrustum(const Frustum& frustum, GridVisitor visitor, void
 
 uint32_t HashGrid::cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
                                GridQueryStats* ioStats) const {
-  uint32_t n = 0;
-  uint32_t* data = out.data();
-  const size_t cap = out.size();
-  cullImpl(
-      frustum,
-      [&](uint32_t id) {
-        if (n < cap) data[n] = id;
-        ++n;
-        return true;
-      },
-      ioStats);
-  return n;
+  CollectInto collect{out};
+  cullImpl(frustum, collect, ioStats);
+  return collect.count;
 }
 
 bool HashGrid::validate(std::string* outError) const {
