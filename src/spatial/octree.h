@@ -414,6 +414,11 @@ class Octree {
   template <class NodeTest, class LaneTest, class TriTest, class Report>
   uint32_t walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&& triTest, Report&& report,
                        uint32_t layerMask, QueryStats* ioStats) const;
+  // Nearest-first walk shared by the sweeps (octree_query.cpp).
+  template <class SweepTri>
+  bool sweepWalk(const glm::vec3& boxCenter, const glm::vec3& boxHalf,
+                 const glm::vec3& displacement, uint32_t mask, SweepTri&& sweepTri,
+                 SweepHit& outHit, QueryStats* ioStats) const;
   // Lanes of block b that are in layerMask, among `lanes`.
   uint32_t laneLayers(uint32_t b, uint32_t lanes, uint32_t layerMask) const {
     if (layers_.empty()) return lanes;

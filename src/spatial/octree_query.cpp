@@ -793,28 +793,18 @@ struct BestSweep {
 
 }  // namespace
 
-namespace {
-
-// What a nearest-first traversal outside the class needs of the octree.
-struct TreeView {
-  const OctreeNodeLinks* links;
-  const uint16_t* planes;
-  size_t stride;
-  Grid4 grid;
-  const std::vector<uint32_t>& layers;
-  const std::vector<uint32_t>& orig;
-};
-
+// Nearest-first walk shared by the sweeps: the shape's bounding box (centre, half extents) moves
+// by displacement; sweepTri(slot, contact, depth) tests one triangle.
 template <class SweepTri>
-bool sweepTraverse(const TreeView& v, const Aabb& levelBounds, uint32_t mask,
-                   const glm::vec3& boxCenter, const glm::vec3& boxHalf,
-                   const glm::vec3& displacement, SweepTri&& sweepTri, SweepHit& outHit,
-                   QueryStats* ioStats) {
-  if (mask == 0) return false;
+bool Octree::sweepWalk(const glm::vec3& boxCenter, const glm::vec3& boxHalf,
+                       const glm::vec3& displacement, uint32_t mask, SweepTri&& sweepTri,
+                       SweepHit& outHit, QueryStats* ioStats) const {
+  if (empty() || mask == 0) return false;
+  const Grid4 grid(qOrigin_, qScale_);
   // The shape's box centre moves along a ray; node boxes grow by the shape's half extents, and
   // by a few ulps of the coordinates in play, so rounding in the slab test can never drop a node
   // whose triangle ties the best time of impact (a shared edge or vertex).
-  const float pad = 1e-6f * (std::max(maxAbs(levelBounds.min), maxAbs(levelBounds.max)) +
+  const float pad = 1e-6f * (std::max(maxAbs(rootBounds_.min), maxAbs(rootBounds_.max)) +
                              maxAbs(boxCenter) + maxAbs(boxHalf) + maxAbs(displacement));
   const RaySlab4 slab(boxCenter, displacement, boxHalf + glm::vec3(pad));
   QueryStats st;
@@ -822,20 +812,20 @@ bool sweepTraverse(const TreeView& v, const Aabb& levelBounds, uint32_t mask,
   BestSweep best;
   float bound = 1.0f;
   auto keyOf = [&](uint32_t first, float (&keys)[4]) {
-    return slab.hit<true>(v.planes, v.stride, first, v.grid, 0.0f, bound, keys);
+    return slab.hit<true>(qBounds_.data(), qStride_, first, grid, 0.0f, bound, keys);
   };
-  st.nodesVisited += nearestFirst(v.links, bound, keyOf, [&](uint32_t node) {
+  st.nodesVisited += nearestFirst(links_.data(), bound, keyOf, [&](uint32_t node) {
     if (trace != nullptr) trace->add(node);
-    const OctreeNodeLinks& l = v.links[node];
+    const OctreeNodeLinks& l = links_[node];
     for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
-      if (!inMask(v.layers, s, mask)) continue;
+      if (!inMask(layers_, s, mask)) continue;
       ++st.trianglesTested;
       SweepContact c;
       float depth = 0.0f;
-      if (sweepTri(s, c, depth) && best.better(c, depth, v.orig[s])) {
+      if (sweepTri(s, c, depth) && best.better(c, depth, originalIndex_[s])) {
         best.contact = c;
         best.depth = depth;
-        best.triangle = v.orig[s];
+        best.triangle = originalIndex_[s];
         bound = c.toi;
       }
     }
@@ -852,15 +842,11 @@ bool sweepTraverse(const TreeView& v, const Aabb& levelBounds, uint32_t mask,
   outHit.startsOverlapping = best.contact.startsOverlapping;
   return true;
 }
-}  // namespace
 
 bool Octree::sweepSphere(const glm::vec3& center, float radius, const glm::vec3& displacement,
                          uint32_t layerMask, SweepHit& outHit, QueryStats* ioStats) const {
-  if (empty()) return false;
-  const TreeView view{links_.data(), qBounds_.data(), qStride_, Grid4(qOrigin_, qScale_), layers_, originalIndex_};
-  return sweepTraverse(
-      view, rootBounds_, layerMask, center, glm::vec3(radius),
-      displacement,
+  return sweepWalk(
+      center, glm::vec3(radius), displacement, layerMask,
       [&](uint32_t s, SweepContact& c, float& depth) {
         if (!sweepSphereTriangle(center, radius, displacement, triangle(s), c)) return false;
         if (c.startsOverlapping) {
@@ -876,10 +862,8 @@ bool Octree::sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                           const glm::vec3& displacement, uint32_t layerMask, SweepHit& outHit,
                           QueryStats* ioStats) const {
   const glm::vec3 half = glm::abs(b - a) * 0.5f + glm::vec3(radius);
-  if (empty()) return false;
-  const TreeView view{links_.data(), qBounds_.data(), qStride_, Grid4(qOrigin_, qScale_), layers_, originalIndex_};
-  return sweepTraverse(
-      view, rootBounds_, layerMask, (a + b) * 0.5f, half, displacement,
+  return sweepWalk(
+      (a + b) * 0.5f, half, displacement, layerMask,
       [&](uint32_t s, SweepContact& c, float& depth) {
         if (!sweepCapsuleTriangle(a, b, radius, displacement, triangle(s), c)) return false;
         if (c.startsOverlapping) {
