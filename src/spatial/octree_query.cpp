@@ -49,26 +49,13 @@ inline Boxes4 loadBoxes(const uint16_t* planes, size_t stride, uint32_t first, c
 // Number of lanes set in a 4-bit mask (std::popcount is a library call without -mpopcnt).
 inline uint32_t laneCount(uint32_t mask) { return (0x4332322132212110ull >> (4 * mask)) & 0xFu; }
 
-// The set lanes of a 4-bit mask, packed: lane of the j-th set bit in bits 2j..2j+1 (so a
-// traversal can append every hit child without a branch per lane).
-inline uint32_t packedLanes(uint32_t mask) {
-  static constexpr uint8_t kTable[16] = {0x00, 0x00, 0x01, 0x04, 0x02, 0x08, 0x09, 0x24,
-                                         0x03, 0x0C, 0x0D, 0x34, 0x0E, 0x38, 0x39, 0xE4};
-  return kTable[mask];
+// Number of bits set in a 16-bit mask (std::popcount is a library call without -mpopcnt).
+inline uint32_t bitCount16(uint32_t m) {
+  m = m - ((m >> 1) & 0x5555u);
+  m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
+  m = (m + (m >> 4)) & 0x0F0Fu;
+  return (m + (m >> 8)) & 0x1Fu;
 }
-
-// Writes make(i) to out[n], out[n + 1], ... for every lane i set in the 4-bit mask, in lane
-// order, and returns n plus their count. All four slots are written (out needs room for them)
-// and only the count depends on the mask: no branch per lane.
-template <class T, class Make>
-inline uint32_t appendLanes(T* out, uint32_t n, uint32_t mask, Make&& make) {
-  const uint32_t lanes = packedLanes(mask);
-  for (uint32_t j = 0; j < 4; ++j) out[n + j] = make((lanes >> (2 * j)) & 3u);
-  return n + laneCount(mask);
-}
-
-// Lanes 0 .. count-1 of a group of four.
-inline uint32_t laneMask(uint32_t count) { return count >= 4 ? 0xFu : (1u << count) - 1u; }
 
 // Ray against four boxes, robust to zero direction components and to rounding (the far distance
 // is widened by 1 + 2 gamma(3) and the near one shrunk by as much, Ize 2013 / pbrt-v3 §3.9.2, so
@@ -105,7 +92,7 @@ struct RaySlab4 {
   // face is min - grow or max + grow, so the values are those of the box tests elsewhere.)
   template <bool Grow = false>
   uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, const Grid4& g, float tMin,
-               float tMax, float (&outNear)[4]) const {
+               float tMax, float* outNear) const {
     using simd::F4;
     F4 tn = simd::splat(-std::numeric_limits<float>::infinity());
     F4 tf = simd::splat(std::numeric_limits<float>::infinity());
@@ -176,17 +163,14 @@ inline void splat3(const glm::vec3& v, simd::F4 (&out)[3]) {
   for (int k = 0; k < 3; ++k) out[k] = simd::splat(v[k]);
 }
 
-struct StackEntry {
-  uint32_t node;
-  float key;  // entry distance / time / squared distance, smaller first
-};
-
-// Nearest-first traversal (ray, sweeps, closest point). keyOf(first, keys[4]) returns the lanes
-// of nodes first .. first + 3 whose key (entry distance, time, squared distance) is within the
-// current bound, with the keys;
+// Nearest-first traversal (ray, sweeps, closest point). keyOf(first, keys) returns the lanes of
+// nodes first .. first + 3 whose key (entry distance, time, squared distance: always >= 0) is
+// within the current bound, and writes the four keys to keys[0..3];
 // visit(node) tests the node's own triangles and may lower the bound, which `bound` reads back.
 // Of the children hit, the nearest is entered next without touching the stack; the others are
 // pushed farthest first. Popped entries whose key has fallen beyond the bound are dropped.
+// A stack entry packs a key's bits above its node index: keys are never negative, so the
+// entries order as (key, node) do, and a sort compares one integer.
 // Returns the number of node boxes tested.
 template <class KeyFn, class Visit>
 uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& keyOf,
@@ -196,44 +180,63 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& 
     float keys[4];
     if ((keyOf(0u, keys) & 1u) == 0) return tested;
   }
-  StackEntry stack[kOctreeStackSize];
+  uint64_t stack[kOctreeStackSize + 4];  // + room for the network's four unconditional writes
   uint32_t top = 0;
   uint32_t node = 0;
   for (;;) {
     visit(node);
     const OctreeNodeLinks& l = links[node];
-    StackEntry hits[kOctreeMaxChildren + 4];  // + room for the last group's unconditional writes
-    uint32_t n = 0;
-    for (uint32_t g = 0; g < l.childCount; g += 4) {
-      float keys[4];
-      const uint32_t mask = keyOf(l.firstChild + g, keys) & laneMask(l.childCount - g);
-      n = appendLanes(hits, n, mask, [&](uint32_t i) { return StackEntry{l.firstChild + g + i, keys[i]}; });
-    }
+    float keys[kOctreeMaxChildren];
+    uint32_t mask = 0;
+    for (uint32_t g = 0; g < l.childCount; g += 4) mask |= keyOf(l.firstChild + g, keys + g) << g;
+    mask &= (1u << l.childCount) - 1u;
     tested += l.childCount;
-    if (n == 1) {
-      node = hits[0].node;
-      continue;
-    }
-    if (n > 1) {
-      // Insertion sort, largest key first; the last (nearest) is entered now.
-      for (uint32_t i = 1; i < n; ++i) {
-        const StackEntry e = hits[i];
-        uint32_t j = i;
-        while (j > 0 && hits[j - 1].key < e.key) {
-          hits[j] = hits[j - 1];
-          --j;
-        }
-        hits[j] = e;
+    if (mask != 0) {
+      const uint32_t n = bitCount16(mask);
+      if (n == 1) {
+        node = l.firstChild + static_cast<uint32_t>(std::countr_zero(mask));
+        continue;
       }
-      for (uint32_t i = 0; i + 1 < n; ++i) stack[top++] = hits[i];
-      node = hits[n - 1].node;
+      uint64_t hits[kOctreeMaxChildren] = {};
+      for (uint32_t k = 0; k < kOctreeMaxChildren; ++k) {
+        const uint32_t i = static_cast<uint32_t>(std::countr_zero(mask));
+        hits[k] = (static_cast<uint64_t>(std::bit_cast<uint32_t>(keys[i])) << 32) | (l.firstChild + i);
+        mask &= mask - 1;
+        if (mask == 0) break;
+      }
+      if (n <= 4) {
+        // Sorting network (five compare-exchanges, no branches), largest first; the unused
+        // entries are 0 and sort last, so the n entries pushed are the real ones.
+        auto cx = [&](uint32_t a, uint32_t b) {
+          const uint64_t x = hits[a], y = hits[b];
+          hits[a] = x > y ? x : y;
+          hits[b] = x > y ? y : x;
+        };
+        cx(0, 1);
+        cx(2, 3);
+        cx(0, 2);
+        cx(1, 3);
+        cx(1, 2);
+        for (uint32_t i = 0; i < 4; ++i) stack[top + i] = hits[i];
+      } else {
+        // Rank sort: entry i goes to the position given by the number of entries larger than
+        // it, so the stack holds them largest first.
+        for (uint32_t i = 0; i < n; ++i) {
+          uint32_t rank = 0;
+          for (uint32_t j = 0; j < n; ++j) rank += hits[j] > hits[i] ? 1u : 0u;
+          stack[top + rank] = hits[i];
+        }
+      }
+      // The nearest ends on top, where it is entered now.
+      top += n - 1;
+      node = static_cast<uint32_t>(stack[top]);
       continue;
     }
     for (;;) {
       if (top == 0) return tested;
-      const StackEntry e = stack[--top];
-      if (e.key <= bound) {
-        node = e.node;
+      const uint64_t e = stack[--top];
+      if (std::bit_cast<float>(static_cast<uint32_t>(e >> 32)) <= bound) {
+        node = static_cast<uint32_t>(e);
         break;
       }
     }
@@ -244,10 +247,14 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& 
 // the range; stops (returning false) when f returns false.
 template <class F>
 inline bool forBlocks(uint32_t first, uint32_t end, F&& f) {
-  for (uint32_t b = first >> 2; b * 4 < end; ++b) {
-    const uint32_t lo = first > b * 4 ? first - b * 4 : 0;
-    const uint32_t hi = end < b * 4 + 4 ? end - b * 4 : 4;
-    if (!f(b, ((1u << hi) - 1u) & ~((1u << lo) - 1u))) return false;
+  if (first >= end) return true;
+  const uint32_t fb = first >> 2, lb = (end - 1) >> 2;
+  const uint32_t firstLanes = (0xFu << (first & 3u)) & 0xFu;
+  const uint32_t lastLanes = 0xFu >> (3u - ((end - 1) & 3u));
+  for (uint32_t b = fb; b <= lb; ++b) {
+    uint32_t lanes = b == fb ? firstLanes : 0xFu;
+    lanes &= b == lb ? lastLanes : 0xFu;
+    if (!f(b, lanes)) return false;
   }
   return true;
 }
@@ -369,7 +376,6 @@ inline uint32_t rayTriangle4(const Ray4& r, const OctreeTriangleBlock& blk, floa
   const uint32_t reject = simd::equal(det, zero) | simd::less(u, zero) | simd::less(vv, zero) |
                           simd::less(det, u + vv) | simd::less(tt, zero) |
                           simd::less(tMax4 * det * simd::splat(1.0000005f), tt);
-  if (reject == 0xFu) return 0;
   const F4 t = tt / det;
   simd::store(outT, t);
   return ~reject & simd::lessEqual(t, tMax4) & 0xFu;
@@ -404,7 +410,7 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   uint32_t bestOrig = kOctreeInvalidIndex;
   st.nodesVisited += nearestFirst(
       links_.data(), best,
-      [&](uint32_t first, float (&keys)[4]) {
+      [&](uint32_t first, float* keys) {
         return slab.hit(planes, qStride_, first, grid, 0.0f, best, keys);
       },
       [&](uint32_t node) {
@@ -480,24 +486,17 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
         return true;
       });
       if (!go) break;
-      uint32_t n = 0;
-      uint32_t hits[kOctreeMaxChildren + 8];
-      if (l.childCount != 0) {
-        st.nodesVisited += l.childCount;
-        for (uint32_t g = 0; g < l.childCount; g += 8) {
-          const uint32_t left = l.childCount - g;
-          const uint32_t mask = nodeTest(l.firstChild + g) & (left >= 8 ? 0xFFu : (1u << left) - 1u);
-          for (uint32_t half = 0; half < 8; half += 4) {
-            n = appendLanes(hits, n, (mask >> half) & 0xFu,
-                            [&](uint32_t i) { return l.firstChild + g + half + i; });
-          }
-        }
-      }
-      if (n != 0) {
+      uint32_t mask = 0;
+      for (uint32_t g = 0; g < l.childCount; g += 8) mask |= nodeTest(l.firstChild + g) << g;
+      mask &= (1u << l.childCount) - 1u;
+      st.nodesVisited += l.childCount;
+      if (mask != 0) {
         // The first child hit is entered next; the others are pushed last-first.
-        node = hits[0];
-        for (uint32_t j = 1; j < n; ++j) stack[top + n - 1 - j] = hits[j];
-        top += n - 1;
+        node = l.firstChild + static_cast<uint32_t>(std::countr_zero(mask));
+        mask &= mask - 1;
+        uint32_t k = top + bitCount16(mask);
+        top = k;
+        for (; mask != 0; mask &= mask - 1) stack[--k] = l.firstChild + static_cast<uint32_t>(std::countr_zero(mask));
         continue;
       }
       more = top > 0;
@@ -811,7 +810,7 @@ bool Octree::sweepWalk(const glm::vec3& boxCenter, const glm::vec3& boxHalf,
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   BestSweep best;
   float bound = 1.0f;
-  auto keyOf = [&](uint32_t first, float (&keys)[4]) {
+  auto keyOf = [&](uint32_t first, float* keys) {
     return slab.hit<true>(qBounds_.data(), qStride_, first, grid, 0.0f, bound, keys);
   };
   st.nodesVisited += nearestFirst(links_.data(), bound, keyOf, [&](uint32_t node) {
@@ -890,7 +889,7 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
   glm::vec3 bestPoint(0.0f);
   simd::F4 p4[3];
   splat3(p, p4);
-  auto keyOf = [&](uint32_t first, float (&keys)[4]) {
+  auto keyOf = [&](uint32_t first, float* keys) {
     const simd::F4 d2 = distanceSquared4(loadBoxes(planes, qStride_, first, grid), p4);
     simd::store(keys, d2);
     return simd::lessEqual(d2, simd::splat(best2));
