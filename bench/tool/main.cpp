@@ -16,6 +16,7 @@
 #include "bench_types.h"
 #include "harness.h"
 #include "query_file.h"
+#include "spatial/octree.h"
 #include "tiling.h"
 
 namespace {
@@ -29,6 +30,7 @@ int fail(const std::string& message) {
 
 int main(int argc, char** argv) {
   using namespace ofps::bench;
+  using ofps::OctreeSimd;
   using Json = nlohmann::ordered_json;
   CLI::App app{
       "octree_bench: build the octree over LEVEL.obj, answer every query of QUERIES "
@@ -73,6 +75,12 @@ int main(int argc, char** argv) {
                  "tile LEVEL to each size (e.g. 10k,100k,1M,10M), move each query into a random "
                  "copy, and report build and query rates per size (no RESULTS, no --oracle)");
   app.add_option("--json", jsonPath, "also write the JSON to this file");
+  std::string simd = "auto";
+  app.add_option("--simd", simd,
+                 "octree query kernels: auto (the widest this CPU runs), baseline (four lanes, "
+                 "SSE2) or avx2 (eight-lane ray casts); JSON 'simd' says which ran")
+      ->check(CLI::IsMember({"auto", "baseline", "avx2"}))
+      ->default_val("auto");
   bool quiet = false;
   app.add_flag("--quiet", quiet, "no human-readable summary on stderr");
   try {
@@ -84,6 +92,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   opt.printSummary = !quiet;
+  if (simd != "auto") {
+    const OctreeSimd wanted = simd == "avx2" ? OctreeSimd::kAvx2 : OctreeSimd::kBaseline;
+    if (!ofps::octreeUseSimd(wanted)) return fail("--simd " + simd + ": not available on this CPU or build");
+  }
 
   std::string error;
   Mesh level;
@@ -104,6 +116,7 @@ int main(int argc, char** argv) {
   j["machine"] = machineJson();
   j["rounds"] = opt.rounds;
   j["build_rounds"] = opt.buildRounds;
+  j["simd"] = ofps::octreeSimdName(ofps::octreeSimd());
   int status = 0;
 
   if (!scaling.empty()) {

@@ -133,6 +133,27 @@ struct alignas(16) OctreeTriangleBlock {
 };
 static_assert(sizeof(OctreeTriangleBlock) == 144, "OctreeTriangleBlock must stay 144 bytes");
 
+// ---- SIMD kernels -------------------------------------------------------------------------------
+// Every query runs four-lane kernels: SSE2 on x86-64, plain C++ elsewhere. Ray casts also have an
+// eight-lane AVX2 kernel (octree_query_avx2.cpp; GCC on x86-64), chosen at run time when the CPU
+// has AVX2: it tests eight children and two triangle blocks at a time. Both perform the same
+// IEEE operations per lane, so they give the same bits (tests/spatial/test_octree_simd.cpp).
+enum class OctreeSimd : uint8_t {
+  kBaseline,  // four lanes: SSE2, or scalar code without it
+  kAvx2,      // eight lanes for ray casts (other queries stay on the baseline kernels)
+};
+// The kernels queries use now: the widest the CPU and build support, unless octreeUseSimd()
+// chose another. Thread-safe.
+OctreeSimd octreeSimd();
+// Whether this CPU and build can run `simd` (kBaseline always can).
+bool octreeSimdAvailable(OctreeSimd simd);
+// Selects the kernels for every octree in the process (tests and octree_bench --simd compare
+// them). Returns false, changing nothing, when `simd` is not available. Thread-safe, but a query
+// already running finishes on the kernels it started with.
+bool octreeUseSimd(OctreeSimd simd);
+// "avx2", or "sse2" ("scalar" where SSE2 is absent) for kBaseline.
+const char* octreeSimdName(OctreeSimd simd);
+
 struct OctreeBuildParams {
   uint32_t trianglesPerLeaf = 8;  // a node with at most this many triangles is a leaf (>= 1)
   uint32_t maxLevel = 16;         // deepest level (root = 0); clamped to kOctreeMaxLevel
@@ -414,6 +435,10 @@ class Octree {
   template <class NodeTest, class LaneTest, class TriTest, class Report>
   uint32_t walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&& triTest, Report&& report,
                        uint32_t layerMask, QueryStats* ioStats) const;
+  // raycast() on the eight-lane kernels (octree_query_avx2.cpp); called only when
+  // octreeSimd() is kAvx2.
+  bool raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
+                   RayHit& outHit, QueryStats* ioStats) const;
   // Nearest-first walk shared by the sweeps (octree_query.cpp).
   template <class SweepTri>
   bool sweepWalk(const glm::vec3& boxCenter, const glm::vec3& boxHalf,

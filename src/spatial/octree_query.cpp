@@ -14,6 +14,8 @@
 namespace ofps {
 namespace {
 
+#include "spatial/octree_traversal_inl.h"
+
 // 1 + 2 gamma(3) with gamma(n) = n u / (1 - n u), u = eps / 2.
 constexpr float kUnitRoundoff = std::numeric_limits<float>::epsilon() * 0.5f;
 constexpr float kWiden = 1.0f + 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
@@ -44,17 +46,6 @@ inline Boxes4 loadBoxes(const uint16_t* planes, size_t stride, uint32_t first, c
     b.max[k] = g.o[k] + simd::loadU16(planes + (uk + 3) * stride + first) * g.s[k];
   }
   return b;
-}
-
-// Number of lanes set in a 4-bit mask (std::popcount is a library call without -mpopcnt).
-inline uint32_t laneCount(uint32_t mask) { return (0x4332322132212110ull >> (4 * mask)) & 0xFu; }
-
-// Number of bits set in a 16-bit mask (std::popcount is a library call without -mpopcnt).
-inline uint32_t bitCount16(uint32_t m) {
-  m = m - ((m >> 1) & 0x5555u);
-  m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
-  m = (m + (m >> 4)) & 0x0F0Fu;
-  return (m + (m >> 8)) & 0x1Fu;
 }
 
 // Ray against four boxes, robust to zero direction components and to rounding (the far distance
@@ -161,102 +152,6 @@ inline uint32_t stepsOverlap8(const uint16_t* planes, size_t stride, uint32_t fi
 
 inline void splat3(const glm::vec3& v, simd::F4 (&out)[3]) {
   for (int k = 0; k < 3; ++k) out[k] = simd::splat(v[k]);
-}
-
-// Nearest-first traversal (ray, sweeps, closest point). keyOf(first, keys) returns the lanes of
-// nodes first .. first + 3 whose key (entry distance, time, squared distance: always >= 0) is
-// within the current bound, and writes the four keys to keys[0..3];
-// visit(node) tests the node's own triangles and may lower the bound, which `bound` reads back.
-// Of the children hit, the nearest is entered next without touching the stack; the others are
-// pushed farthest first. Popped entries whose key has fallen beyond the bound are dropped.
-// A stack entry packs a key's bits above its node index: keys are never negative, so the
-// entries order as (key, node) do, and a sort compares one integer.
-// Returns the number of node boxes tested.
-template <class KeyFn, class Visit>
-uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& keyOf,
-                      Visit&& visit) {
-  uint32_t tested = 1;
-  {
-    float keys[4];
-    if ((keyOf(0u, keys) & 1u) == 0) return tested;
-  }
-  uint64_t stack[kOctreeStackSize + 4];  // + room for the network's four unconditional writes
-  uint32_t top = 0;
-  uint32_t node = 0;
-  for (;;) {
-    visit(node);
-    const OctreeNodeLinks& l = links[node];
-    float keys[kOctreeMaxChildren];
-    uint32_t mask = 0;
-    for (uint32_t g = 0; g < l.childCount; g += 4) mask |= keyOf(l.firstChild + g, keys + g) << g;
-    mask &= (1u << l.childCount) - 1u;
-    tested += l.childCount;
-    if (mask != 0) {
-      const uint32_t n = bitCount16(mask);
-      if (n == 1) {
-        node = l.firstChild + static_cast<uint32_t>(std::countr_zero(mask));
-        continue;
-      }
-      uint64_t hits[kOctreeMaxChildren] = {};
-      for (uint32_t k = 0; k < kOctreeMaxChildren; ++k) {
-        const uint32_t i = static_cast<uint32_t>(std::countr_zero(mask));
-        hits[k] = (static_cast<uint64_t>(std::bit_cast<uint32_t>(keys[i])) << 32) | (l.firstChild + i);
-        mask &= mask - 1;
-        if (mask == 0) break;
-      }
-      if (n <= 4) {
-        // Sorting network (five compare-exchanges, no branches), largest first; the unused
-        // entries are 0 and sort last, so the n entries pushed are the real ones.
-        auto cx = [&](uint32_t a, uint32_t b) {
-          const uint64_t x = hits[a], y = hits[b];
-          hits[a] = x > y ? x : y;
-          hits[b] = x > y ? y : x;
-        };
-        cx(0, 1);
-        cx(2, 3);
-        cx(0, 2);
-        cx(1, 3);
-        cx(1, 2);
-        for (uint32_t i = 0; i < 4; ++i) stack[top + i] = hits[i];
-      } else {
-        // Rank sort: entry i goes to the position given by the number of entries larger than
-        // it, so the stack holds them largest first.
-        for (uint32_t i = 0; i < n; ++i) {
-          uint32_t rank = 0;
-          for (uint32_t j = 0; j < n; ++j) rank += hits[j] > hits[i] ? 1u : 0u;
-          stack[top + rank] = hits[i];
-        }
-      }
-      // The nearest ends on top, where it is entered now.
-      top += n - 1;
-      node = static_cast<uint32_t>(stack[top]);
-      continue;
-    }
-    for (;;) {
-      if (top == 0) return tested;
-      const uint64_t e = stack[--top];
-      if (std::bit_cast<float>(static_cast<uint32_t>(e >> 32)) <= bound) {
-        node = static_cast<uint32_t>(e);
-        break;
-      }
-    }
-  }
-}
-
-// Calls f(block, lanes) for the blocks of four slots covering [first, end), with the lanes in
-// the range; stops (returning false) when f returns false.
-template <class F>
-inline bool forBlocks(uint32_t first, uint32_t end, F&& f) {
-  if (first >= end) return true;
-  const uint32_t fb = first >> 2, lb = (end - 1) >> 2;
-  const uint32_t firstLanes = (0xFu << (first & 3u)) & 0xFu;
-  const uint32_t lastLanes = 0xFu >> (3u - ((end - 1) & 3u));
-  for (uint32_t b = fb; b <= lb; ++b) {
-    uint32_t lanes = b == fb ? firstLanes : 0xFu;
-    lanes &= b == lb ? lastLanes : 0xFu;
-    if (!f(b, lanes)) return false;
-  }
-  return true;
 }
 
 inline void loadBlock(const OctreeTriangleBlock& b, simd::F4 (&v)[9]) {
@@ -399,6 +294,7 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   if (nc == 0 || layerMask == 0 || !(tMax >= 0.0f) || (dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
     return false;
   }
+  if (octreeSimd() == OctreeSimd::kAvx2) return raycastAvx2(origin, dir, tMax, layerMask, outHit, ioStats);
   const RaySlab4 slab(origin, dir);
   const Ray4 ray4(origin, dir);
   const Grid4 grid(qOrigin_, qScale_);
@@ -408,7 +304,7 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   float best = tMax;
   uint32_t bestSlot = kOctreeInvalidIndex;
   uint32_t bestOrig = kOctreeInvalidIndex;
-  st.nodesVisited += nearestFirst(
+  st.nodesVisited += nearestFirst<4>(
       links_.data(), best,
       [&](uint32_t first, float* keys) {
         return slab.hit(planes, qStride_, first, grid, 0.0f, best, keys);
@@ -416,7 +312,7 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
       [&](uint32_t node) {
         if (trace != nullptr) trace->add(node);
         const OctreeNodeLinks& l = links_[node];
-        forBlocks(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
+        forBlocks<1>(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
           lanes = laneLayers(b, lanes, layerMask);
           st.trianglesTested += laneCount(lanes);
           float t[4];
@@ -471,7 +367,7 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
     while (more) {
       if (trace != nullptr) trace->add(node);
       const OctreeNodeLinks& l = links[node];
-      const bool go = forBlocks(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
+      const bool go = forBlocks<1>(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
         lanes = laneLayers(b, lanes, layerMask);
         st.trianglesTested += laneCount(lanes);
         uint32_t m = lanes != 0 ? laneTest(b, lanes) & lanes : 0u;
@@ -813,7 +709,7 @@ bool Octree::sweepWalk(const glm::vec3& boxCenter, const glm::vec3& boxHalf,
   auto keyOf = [&](uint32_t first, float* keys) {
     return slab.hit<true>(qBounds_.data(), qStride_, first, grid, 0.0f, bound, keys);
   };
-  st.nodesVisited += nearestFirst(links_.data(), bound, keyOf, [&](uint32_t node) {
+  st.nodesVisited += nearestFirst<4>(links_.data(), bound, keyOf, [&](uint32_t node) {
     if (trace != nullptr) trace->add(node);
     const OctreeNodeLinks& l = links_[node];
     for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
@@ -894,7 +790,7 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
     simd::store(keys, d2);
     return simd::lessEqual(d2, simd::splat(best2));
   };
-  st.nodesVisited += nearestFirst(links_.data(), best2, keyOf, [&](uint32_t node) {
+  st.nodesVisited += nearestFirst<4>(links_.data(), best2, keyOf, [&](uint32_t node) {
     if (trace != nullptr) trace->add(node);
     const OctreeNodeLinks& l = links_[node];
     for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {

@@ -1,0 +1,120 @@
+// Traversal loops shared by the octree's query kernels (octree_query.cpp, and the eight-lane
+// kernels of octree_query_avx2.cpp): nearest-first child ordering and walking a node's triangle
+// blocks. Included INSIDE an anonymous namespace of namespace ofps by each of those files, after
+// their standard headers, so that every kernel file compiles its own copy with its own
+// instruction set (octree_query_avx2.cpp includes it under #pragma GCC target("avx2")) and no
+// copy can be shared between them by the linker.
+// Needs: <bit>, <cstdint>, spatial/octree.h.
+
+// Number of lanes set in a 4-bit mask (std::popcount is a library call without -mpopcnt).
+inline uint32_t laneCount(uint32_t mask) { return (0x4332322132212110ull >> (4 * mask)) & 0xFu; }
+
+// Number of bits set in a 16-bit mask (std::popcount is a library call without -mpopcnt).
+inline uint32_t bitCount16(uint32_t m) {
+  m = m - ((m >> 1) & 0x5555u);
+  m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
+  m = (m + (m >> 4)) & 0x0F0Fu;
+  return (m + (m >> 8)) & 0x1Fu;
+}
+
+// Nearest-first traversal (ray, sweeps, closest point), testing kGroup (4 or 8) children at a
+// time. keyOf(first, keys) returns the lanes of nodes first .. first + kGroup - 1 whose key (entry distance, time, squared distance: always >= 0) is
+// within the current bound, and writes their keys to keys[0 .. kGroup - 1];
+// visit(node) tests the node's own triangles and may lower the bound, which `bound` reads back.
+// Of the children hit, the nearest is entered next without touching the stack; the others are
+// pushed farthest first. Popped entries whose key has fallen beyond the bound are dropped.
+// A stack entry packs a key's bits above its node index: keys are never negative, so the
+// entries order as (key, node) do, and a sort compares one integer.
+// Returns the number of node boxes tested.
+template <uint32_t kGroup, class KeyFn, class Visit>
+uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& keyOf,
+                      Visit&& visit) {
+  uint32_t tested = 1;
+  {
+    float keys[kGroup];
+    if ((keyOf(0u, keys) & 1u) == 0) return tested;
+  }
+  uint64_t stack[kOctreeStackSize + 4];  // + room for the network's four unconditional writes
+  uint32_t top = 0;
+  uint32_t node = 0;
+  for (;;) {
+    visit(node);
+    const OctreeNodeLinks& l = links[node];
+    float keys[kOctreeMaxChildren];
+    uint32_t mask = 0;
+    for (uint32_t g = 0; g < l.childCount; g += kGroup) mask |= keyOf(l.firstChild + g, keys + g) << g;
+    mask &= (1u << l.childCount) - 1u;
+    tested += l.childCount;
+    if (mask != 0) {
+      const uint32_t n = bitCount16(mask);
+      if (n == 1) {
+        node = l.firstChild + static_cast<uint32_t>(std::countr_zero(mask));
+        continue;
+      }
+      uint64_t hits[kOctreeMaxChildren] = {};
+      for (uint32_t k = 0; k < kOctreeMaxChildren; ++k) {
+        const uint32_t i = static_cast<uint32_t>(std::countr_zero(mask));
+        hits[k] = (static_cast<uint64_t>(std::bit_cast<uint32_t>(keys[i])) << 32) | (l.firstChild + i);
+        mask &= mask - 1;
+        if (mask == 0) break;
+      }
+      if (n <= 4) {
+        // Sorting network (five compare-exchanges, no branches), largest first; the unused
+        // entries are 0 and sort last, so the n entries pushed are the real ones.
+        auto cx = [&](uint32_t a, uint32_t b) {
+          const uint64_t x = hits[a], y = hits[b];
+          hits[a] = x > y ? x : y;
+          hits[b] = x > y ? y : x;
+        };
+        cx(0, 1);
+        cx(2, 3);
+        cx(0, 2);
+        cx(1, 3);
+        cx(1, 2);
+        for (uint32_t i = 0; i < 4; ++i) stack[top + i] = hits[i];
+      } else {
+        // Rank sort: entry i goes to the position given by the number of entries larger than
+        // it, so the stack holds them largest first.
+        for (uint32_t i = 0; i < n; ++i) {
+          uint32_t rank = 0;
+          for (uint32_t j = 0; j < n; ++j) rank += hits[j] > hits[i] ? 1u : 0u;
+          stack[top + rank] = hits[i];
+        }
+      }
+      // The nearest ends on top, where it is entered now.
+      top += n - 1;
+      node = static_cast<uint32_t>(stack[top]);
+      continue;
+    }
+    for (;;) {
+      if (top == 0) return tested;
+      const uint64_t e = stack[--top];
+      if (std::bit_cast<float>(static_cast<uint32_t>(e >> 32)) <= bound) {
+        node = static_cast<uint32_t>(e);
+        break;
+      }
+    }
+  }
+}
+
+// Calls f(b, lanes) for the blocks of four slots covering [first, end), kStep blocks at a time
+// (b, b + 1, ..., b + kStep - 1; lanes bit 4j + i: slot i of block b + j, set for the slots in
+// the range, so a block past the range has no lanes); stops (returning false) when f does.
+template <uint32_t kStep, class F>
+inline bool forBlocks(uint32_t first, uint32_t end, F&& f) {
+  if (first >= end) return true;
+  const uint32_t fb = first >> 2, lb = (end - 1) >> 2;
+  const uint32_t firstLanes = (0xFu << (first & 3u)) & 0xFu;
+  const uint32_t lastLanes = 0xFu >> (3u - ((end - 1) & 3u));
+  for (uint32_t b = fb; b <= lb; b += kStep) {
+    uint32_t lanes = 0;
+    for (uint32_t j = 0; j < kStep; ++j) {
+      uint32_t m = b + j <= lb ? 0xFu : 0u;
+      m &= b + j == fb ? firstLanes : 0xFu;
+      m &= b + j == lb ? lastLanes : 0xFu;
+      lanes |= m << (4 * j);
+    }
+    if (!f(b, lanes)) return false;
+  }
+  return true;
+}
