@@ -104,6 +104,35 @@ struct RaySlab4 {
   }
 };
 
+// Ray against four boxes in grid steps (RayGridPlanes, octree_traversal_inl.h): the ray cast's
+// node test. Same result contract as RaySlab4::hit with tMin = 0 (conservative, entry distance
+// >= 0); only for rays whose RayGridPlanes are ok.
+struct RayGridSlab4 {
+  simd::F4 a[3], bNear[3], bFar[3];
+  size_t nearPlane[3], farPlane[3];
+  RayGridSlab4(const RayGridPlanes& g, const glm::vec3& d) {
+    for (int k = 0; k < 3; ++k) {
+      a[k] = simd::splat(g.a[k]);
+      bNear[k] = simd::splat(g.bNear[k]);
+      bFar[k] = simd::splat(g.bFar[k]);
+      const bool negative = std::signbit(d[k]);
+      const size_t uk = static_cast<size_t>(k);
+      nearPlane[k] = negative ? uk + 3 : uk;
+      farPlane[k] = negative ? uk : uk + 3;
+    }
+  }
+  uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, float tMax, float* outNear) const {
+    simd::F4 tn = simd::splat(0.0f);
+    simd::F4 tf = simd::splat(tMax);
+    for (int k = 0; k < 3; ++k) {
+      tn = simd::max(simd::loadU16(planes + nearPlane[k] * stride + first) * a[k] + bNear[k], tn);
+      tf = simd::min(simd::loadU16(planes + farPlane[k] * stride + first) * a[k] + bFar[k], tf);
+    }
+    simd::store(outNear, tn);
+    return simd::lessEqual(tn, tf);
+  }
+};
+
 // Squared distances from p to four boxes (0 inside), as distanceSquared(Aabb, p) computes them.
 inline simd::F4 distanceSquared4(const Boxes4& b, const simd::F4 (&p)[3]) {
   using simd::F4;
@@ -295,7 +324,9 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
     return false;
   }
   if (octreeSimd() == OctreeSimd::kAvx2) return raycastAvx2(origin, dir, tMax, layerMask, outHit, ioStats);
-  const RaySlab4 slab(origin, dir);
+  const RayGridPlanes gridPlanes(origin, dir, qOrigin_, qScale_);
+  const RayGridSlab4 gridSlab(gridPlanes, dir);
+  const RaySlab4 slab(origin, dir);  // for rays with a zero (or tiny) direction component
   const Ray4 ray4(origin, dir);
   const Grid4 grid(qOrigin_, qScale_);
   const uint16_t* planes = qBounds_.data();
@@ -307,7 +338,8 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   st.nodesVisited += nearestFirst<4>(
       links_.data(), best,
       [&](uint32_t first, float* keys) {
-        return slab.hit(planes, qStride_, first, grid, 0.0f, best, keys);
+        return gridPlanes.ok ? gridSlab.hit(planes, qStride_, first, best, keys)
+                             : slab.hit(planes, qStride_, first, grid, 0.0f, best, keys);
       },
       [&](uint32_t node) {
         if (trace != nullptr) trace->add(node);
@@ -422,6 +454,8 @@ bool Octree::quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t
 
 bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                     QueryStats* ioStats) const {
+  const RayGridPlanes gridPlanes(origin, dir, qOrigin_, qScale_);
+  const RayGridSlab4 gridSlab(gridPlanes, dir);  // the node test raycast() uses, so both agree
   const RaySlab4 slab(origin, dir);
   const Ray4 ray4(origin, dir);
   const Grid4 grid(qOrigin_, qScale_);
@@ -431,6 +465,10 @@ bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, u
   if (nodeCount() != 0 && tMax >= 0.0f && !(dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
     walkOverlap(
         [&](uint32_t first) {
+          if (gridPlanes.ok) {
+            return gridSlab.hit(planes, qStride_, first, tMax, keys) |
+                   (gridSlab.hit(planes, qStride_, first + 4, tMax, keys) << 4);
+          }
           return slab.hit(planes, qStride_, first, grid, 0.0f, tMax, keys) |
                  (slab.hit(planes, qStride_, first + 4, grid, 0.0f, tMax, keys) << 4);
         },

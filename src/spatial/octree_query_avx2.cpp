@@ -88,17 +88,25 @@ inline __m256 loadU16x8(const uint16_t* p) {
   return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(x));
 }
 
-// RaySlab4::hit (octree_query.cpp) on eight consecutive nodes: the same expression per lane.
+// The ray cast's node test on eight consecutive nodes: RayGridSlab4::hit (octree_query.cpp) when
+// the ray's RayGridPlanes are ok, else RaySlab4::hit; the same expressions per lane.
 struct RaySlab8 {
-  __m256 origin[3], invDir[3], gridOrigin[3], gridScale[3];
+  __m256 origin[3], invDir[3], gridOrigin[3], gridScale[3];  // RaySlab4
+  __m256 a[3], bNear[3], bFar[3];                            // RayGridSlab4
   size_t nearPlane[3], farPlane[3];
+  bool grid;
 
-  RaySlab8(const glm::vec3& o, const glm::vec3& d, const glm::vec3& qOrigin, const glm::vec3& qScale) {
+  RaySlab8(const glm::vec3& o, const glm::vec3& d, const glm::vec3& qOrigin, const glm::vec3& qScale,
+           const RayGridPlanes& g)
+      : grid(g.ok) {
     for (int k = 0; k < 3; ++k) {
       origin[k] = _mm256_set1_ps(o[k]);
       invDir[k] = _mm256_set1_ps(1.0f / d[k]);
       gridOrigin[k] = _mm256_set1_ps(qOrigin[k]);
       gridScale[k] = _mm256_set1_ps(qScale[k]);
+      a[k] = _mm256_set1_ps(g.a[k]);
+      bNear[k] = _mm256_set1_ps(g.bNear[k]);
+      bFar[k] = _mm256_set1_ps(g.bFar[k]);
       const bool negative = std::signbit(d[k]);
       const size_t uk = static_cast<size_t>(k);
       nearPlane[k] = negative ? uk + 3 : uk;
@@ -107,19 +115,31 @@ struct RaySlab8 {
   }
 
   uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, float tMax, float* outNear) const {
-    __m256 tn = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
-    __m256 tf = _mm256_set1_ps(std::numeric_limits<float>::infinity());
-    for (int k = 0; k < 3; ++k) {
-      const __m256 nearC = _mm256_add_ps(
-          gridOrigin[k], _mm256_mul_ps(loadU16x8(planes + nearPlane[k] * stride + first), gridScale[k]));
-      const __m256 farC = _mm256_add_ps(
-          gridOrigin[k], _mm256_mul_ps(loadU16x8(planes + farPlane[k] * stride + first), gridScale[k]));
-      // max/min return their second operand when either is NaN, as SSE's do (RaySlab4).
-      tn = _mm256_max_ps(_mm256_mul_ps(_mm256_sub_ps(nearC, origin[k]), invDir[k]), tn);
-      tf = _mm256_min_ps(_mm256_mul_ps(_mm256_sub_ps(farC, origin[k]), invDir[k]), tf);
+    __m256 tn, tf;
+    if (grid) {
+      tn = _mm256_setzero_ps();
+      tf = _mm256_set1_ps(tMax);
+      for (int k = 0; k < 3; ++k) {
+        tn = _mm256_max_ps(
+            _mm256_add_ps(_mm256_mul_ps(loadU16x8(planes + nearPlane[k] * stride + first), a[k]), bNear[k]), tn);
+        tf = _mm256_min_ps(
+            _mm256_add_ps(_mm256_mul_ps(loadU16x8(planes + farPlane[k] * stride + first), a[k]), bFar[k]), tf);
+      }
+    } else {
+      tn = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
+      tf = _mm256_set1_ps(std::numeric_limits<float>::infinity());
+      for (int k = 0; k < 3; ++k) {
+        const __m256 nearC = _mm256_add_ps(
+            gridOrigin[k], _mm256_mul_ps(loadU16x8(planes + nearPlane[k] * stride + first), gridScale[k]));
+        const __m256 farC = _mm256_add_ps(
+            gridOrigin[k], _mm256_mul_ps(loadU16x8(planes + farPlane[k] * stride + first), gridScale[k]));
+        // max/min return their second operand when either is NaN, as SSE's do (RaySlab4).
+        tn = _mm256_max_ps(_mm256_mul_ps(_mm256_sub_ps(nearC, origin[k]), invDir[k]), tn);
+        tf = _mm256_min_ps(_mm256_mul_ps(_mm256_sub_ps(farC, origin[k]), invDir[k]), tf);
+      }
+      tn = _mm256_max_ps(_mm256_mul_ps(tn, _mm256_set1_ps(kShrink)), _mm256_setzero_ps());
+      tf = _mm256_min_ps(_mm256_mul_ps(tf, _mm256_set1_ps(kWiden)), _mm256_set1_ps(tMax));
     }
-    tn = _mm256_max_ps(_mm256_mul_ps(tn, _mm256_set1_ps(kShrink)), _mm256_setzero_ps());
-    tf = _mm256_min_ps(_mm256_mul_ps(tf, _mm256_set1_ps(kWiden)), _mm256_set1_ps(tMax));
     _mm256_storeu_ps(outNear, tn);
     return mask8(_mm256_cmp_ps(tn, tf, _CMP_LE_OS));
   }
@@ -186,7 +206,7 @@ inline uint32_t rayTriangle8(const Ray8& r, const OctreeTriangleBlock& b0,
 
 bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax,
                          uint32_t layerMask, RayHit& outHit, QueryStats* ioStats) const {
-  const RaySlab8 slab(origin, dir, qOrigin_, qScale_);
+  const RaySlab8 slab(origin, dir, qOrigin_, qScale_, RayGridPlanes(origin, dir, qOrigin_, qScale_));
   const Ray8 ray8(origin, dir);
   const uint16_t* planes = qBounds_.data();
   const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;
