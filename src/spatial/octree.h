@@ -12,7 +12,8 @@
 // - Children are contiguous: the children of node n are firstChild(n) .. firstChild(n) +
 //   childCount(n) - 1 (at most kOctreeMaxChildren = 16). Blocks of children are laid out
 //   depth-first, so a subtree's nodes sit close together. A traversal loads the bounds of all of a node's children at once
-//   and tests four at a time with SIMD (SSE2), instead of hopping from sibling to sibling.
+//   and tests four at a time with SIMD (SSE2; eight with AVX2 for ray casts, "SIMD kernels"
+//   below), instead of hopping from sibling to sibling.
 // - Node bounds are quantized to 16 bits per coordinate on one grid spanning the level's bounding
 //   box (65,535 steps per axis): box = origin + q * scale, rounded OUTWARD at build, so a node's
 //   quantized box always contains every triangle of its subtree (checked at build against the
@@ -23,7 +24,9 @@
 //   consecutive children load with one read per plane (bench/micro/RESULTS.md). Overlap
 //   queries go further: they convert their box to grid steps once (octree_grid.h: the grid's
 //   value() is monotone, so this is exactly the float test) and compare 16-bit integers, eight
-//   children at a time; rays, sweeps and closest point dequantize four boxes at a time.
+//   children at a time; ray casts take their slab distances straight from the steps (one
+//   multiply and one add per plane, with a rigorous margin: RayGridPlanes in
+//   octree_traversal_inl.h); sweeps and closest point dequantize four boxes at a time.
 // - Triangles are permuted into depth-first preorder: every node owns one contiguous range of
 //   triangle slots (its own triangles), immediately followed by its children's subtree ranges in
 //   child order, so its whole subtree is one contiguous range too. The renderer orders its index
@@ -82,7 +85,9 @@
 // (rebuild()) takes a few ms for 40 k triangles.
 //
 // ---- Queries ------------------------------------------------------------------------------------
-// Every traversal keeps a fixed stack (no allocation) and tests a node's children four at a time.
+// Every traversal keeps a fixed stack (no allocation) and tests a node's children four (or eight)
+// at a time. Nearest-first walks gather the children hit as a bit mask, and order them with a
+// branch-free sorting network (stack entries pack the key's bits above the node index).
 // Every query: takes a layer mask (a triangle is considered when (triangleLayers & mask) != 0;
 // triangles built without layers have all 32 bits set); allocates nothing; throws nothing; is
 // const and safe to call from many threads at once; returns values the caller owns; and, when
