@@ -49,7 +49,9 @@ bool octreeSimdAvailable(OctreeSimd simd) {
   return simd == OctreeSimd::kBaseline || detectSimd() == OctreeSimd::kAvx2;
 }
 
-OctreeSimd octreeSimd() { return activeSimd().load(std::memory_order_relaxed); }
+OctreeSimd octreeSimd() {
+  return activeSimd().load(std::memory_order_relaxed);
+}
 
 bool octreeUseSimd(OctreeSimd simd) {
   if (!octreeSimdAvailable(simd)) return false;
@@ -80,7 +82,9 @@ constexpr float kUnitRoundoff = std::numeric_limits<float>::epsilon() * 0.5f;
 constexpr float kWiden = 1.0f + 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
 constexpr float kShrink = 1.0f - 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
 
-inline uint32_t mask8(__m256 m) { return static_cast<uint32_t>(_mm256_movemask_ps(m)); }
+inline uint32_t mask8(__m256 m) {
+  return static_cast<uint32_t>(_mm256_movemask_ps(m));
+}
 
 // Eight consecutive unsigned 16-bit values (16 bytes at p) as floats (exact).
 inline __m256 loadU16x8(const uint16_t* p) {
@@ -96,8 +100,8 @@ struct RaySlab8 {
   size_t nearPlane[3], farPlane[3];
   bool grid;
 
-  RaySlab8(const glm::vec3& o, const glm::vec3& d, const glm::vec3& qOrigin, const glm::vec3& qScale,
-           const RayGridPlanes& g)
+  RaySlab8(const glm::vec3& o, const glm::vec3& d, const glm::vec3& qOrigin,
+           const glm::vec3& qScale, const RayGridPlanes& g)
       : grid(g.ok) {
     for (int k = 0; k < 3; ++k) {
       origin[k] = _mm256_set1_ps(o[k]);
@@ -114,25 +118,32 @@ struct RaySlab8 {
     }
   }
 
-  uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, float tMax, float* outNear) const {
+  uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, float tMax,
+               float* outNear) const {
     __m256 tn, tf;
     if (grid) {
       tn = _mm256_setzero_ps();
       tf = _mm256_set1_ps(tMax);
       for (int k = 0; k < 3; ++k) {
         tn = _mm256_max_ps(
-            _mm256_add_ps(_mm256_mul_ps(loadU16x8(planes + nearPlane[k] * stride + first), a[k]), bNear[k]), tn);
+            _mm256_add_ps(_mm256_mul_ps(loadU16x8(planes + nearPlane[k] * stride + first), a[k]),
+                          bNear[k]),
+            tn);
         tf = _mm256_min_ps(
-            _mm256_add_ps(_mm256_mul_ps(loadU16x8(planes + farPlane[k] * stride + first), a[k]), bFar[k]), tf);
+            _mm256_add_ps(_mm256_mul_ps(loadU16x8(planes + farPlane[k] * stride + first), a[k]),
+                          bFar[k]),
+            tf);
       }
     } else {
       tn = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
       tf = _mm256_set1_ps(std::numeric_limits<float>::infinity());
       for (int k = 0; k < 3; ++k) {
         const __m256 nearC = _mm256_add_ps(
-            gridOrigin[k], _mm256_mul_ps(loadU16x8(planes + nearPlane[k] * stride + first), gridScale[k]));
+            gridOrigin[k],
+            _mm256_mul_ps(loadU16x8(planes + nearPlane[k] * stride + first), gridScale[k]));
         const __m256 farC = _mm256_add_ps(
-            gridOrigin[k], _mm256_mul_ps(loadU16x8(planes + farPlane[k] * stride + first), gridScale[k]));
+            gridOrigin[k],
+            _mm256_mul_ps(loadU16x8(planes + farPlane[k] * stride + first), gridScale[k]));
         // max/min return their second operand when either is NaN, as SSE's do (RaySlab4).
         tn = _mm256_max_ps(_mm256_mul_ps(_mm256_sub_ps(nearC, origin[k]), invDir[k]), tn);
         tf = _mm256_min_ps(_mm256_mul_ps(_mm256_sub_ps(farC, origin[k]), invDir[k]), tf);
@@ -175,14 +186,18 @@ inline uint32_t rayTriangle8(const Ray8& r, const OctreeTriangleBlock& b0,
                              const OctreeTriangleBlock& b1, float tMax, float* outT) {
   __m256 v[9];
   for (int k = 0; k < 9; ++k) {
-    v[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(b0.c[k])), _mm_load_ps(b1.c[k]), 1);
+    v[k] =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(b0.c[k])), _mm_load_ps(b1.c[k]), 1);
   }
-  const __m256 e1[3] = {_mm256_sub_ps(v[3], v[0]), _mm256_sub_ps(v[4], v[1]), _mm256_sub_ps(v[5], v[2])};
-  const __m256 e2[3] = {_mm256_sub_ps(v[6], v[0]), _mm256_sub_ps(v[7], v[1]), _mm256_sub_ps(v[8], v[2])};
+  const __m256 e1[3] = {_mm256_sub_ps(v[3], v[0]), _mm256_sub_ps(v[4], v[1]),
+                        _mm256_sub_ps(v[5], v[2])};
+  const __m256 e2[3] = {_mm256_sub_ps(v[6], v[0]), _mm256_sub_ps(v[7], v[1]),
+                        _mm256_sub_ps(v[8], v[2])};
   // p = d x e2, q = tv x e1, in rayTriangle4's operand order.
   const __m256 p[3] = {cross(r.d, e2, 1, 2), cross(r.d, e2, 2, 0), cross(r.d, e2, 0, 1)};
   const __m256 sdet = dot(e1, p);
-  const __m256 tv[3] = {_mm256_sub_ps(r.o[0], v[0]), _mm256_sub_ps(r.o[1], v[1]), _mm256_sub_ps(r.o[2], v[2])};
+  const __m256 tv[3] = {_mm256_sub_ps(r.o[0], v[0]), _mm256_sub_ps(r.o[1], v[1]),
+                        _mm256_sub_ps(r.o[2], v[2])};
   const __m256 q[3] = {cross(tv, e1, 1, 2), cross(tv, e1, 2, 0), cross(tv, e1, 0, 1)};
   const __m256 det = flipSign(sdet, sdet);
   const __m256 u = flipSign(dot(tv, p), sdet);
@@ -191,12 +206,14 @@ inline uint32_t rayTriangle8(const Ray8& r, const OctreeTriangleBlock& b0,
   const __m256 zero = _mm256_setzero_ps();
   const __m256 tMax8 = _mm256_set1_ps(tMax);
   const __m256 reject = _mm256_or_ps(
-      _mm256_or_ps(_mm256_or_ps(_mm256_cmp_ps(det, zero, _CMP_EQ_OQ), _mm256_cmp_ps(u, zero, _CMP_LT_OS)),
-                   _mm256_or_ps(_mm256_cmp_ps(vv, zero, _CMP_LT_OS),
-                                _mm256_cmp_ps(det, _mm256_add_ps(u, vv), _CMP_LT_OS))),
-      _mm256_or_ps(_mm256_cmp_ps(tt, zero, _CMP_LT_OS),
-                   _mm256_cmp_ps(_mm256_mul_ps(_mm256_mul_ps(tMax8, det), _mm256_set1_ps(1.0000005f)), tt,
-                                 _CMP_LT_OS)));
+      _mm256_or_ps(
+          _mm256_or_ps(_mm256_cmp_ps(det, zero, _CMP_EQ_OQ), _mm256_cmp_ps(u, zero, _CMP_LT_OS)),
+          _mm256_or_ps(_mm256_cmp_ps(vv, zero, _CMP_LT_OS),
+                       _mm256_cmp_ps(det, _mm256_add_ps(u, vv), _CMP_LT_OS))),
+      _mm256_or_ps(
+          _mm256_cmp_ps(tt, zero, _CMP_LT_OS),
+          _mm256_cmp_ps(_mm256_mul_ps(_mm256_mul_ps(tMax8, det), _mm256_set1_ps(1.0000005f)), tt,
+                        _CMP_LT_OS)));
   const __m256 t = _mm256_div_ps(tt, det);
   _mm256_storeu_ps(outT, t);
   return ~mask8(reject) & mask8(_mm256_cmp_ps(t, tMax8, _CMP_LE_OS)) & 0xFFu;
@@ -206,7 +223,8 @@ inline uint32_t rayTriangle8(const Ray8& r, const OctreeTriangleBlock& b0,
 
 bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax,
                          uint32_t layerMask, RayHit& outHit, QueryStats* ioStats) const {
-  const RaySlab8 slab(origin, dir, qOrigin_, qScale_, RayGridPlanes(origin, dir, qOrigin_, qScale_));
+  const RaySlab8 slab(origin, dir, qOrigin_, qScale_,
+                      RayGridPlanes(origin, dir, qOrigin_, qScale_));
   const Ray8 ray8(origin, dir);
   const uint16_t* planes = qBounds_.data();
   const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;
@@ -222,7 +240,8 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
         if (trace != nullptr) trace->add(node);
         const OctreeNodeLinks& l = links_[node];
         forBlocks<2>(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
-          lanes = laneLayers(b, lanes & 0xFu, layerMask) | (laneLayers(b + 1, lanes >> 4, layerMask) << 4);
+          lanes = laneLayers(b, lanes & 0xFu, layerMask) |
+                  (laneLayers(b + 1, lanes >> 4, layerMask) << 4);
           st.trianglesTested += bitCount16(lanes);
           float t[8];
           // Block b + 1 may lie past the last block (then it has no lanes): read b again.

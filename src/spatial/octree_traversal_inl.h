@@ -7,7 +7,9 @@
 // Needs: <bit>, <cmath>, <cstdint>, <limits>, spatial/octree.h.
 
 // Number of lanes set in a 4-bit mask (std::popcount is a library call without -mpopcnt).
-inline uint32_t laneCount(uint32_t mask) { return (0x4332322132212110ull >> (4 * mask)) & 0xFu; }
+inline uint32_t laneCount(uint32_t mask) {
+  return (0x4332322132212110ull >> (4 * mask)) & 0xFu;
+}
 
 // Number of bits set in a 16-bit mask (std::popcount is a library call without -mpopcnt).
 inline uint32_t bitCount16(uint32_t m) {
@@ -45,7 +47,8 @@ struct RayGridPlanes {
       const float offset = gridOrigin[k] - origin[k];
       a[k] = gridScale[k] * r;
       const float b = offset * r;
-      const float e = kMargin * (kMaxStep * gridScale[k] + std::fabs(offset) + std::fabs(gridOrigin[k])) *
+      const float e = kMargin *
+                      (kMaxStep * gridScale[k] + std::fabs(offset) + std::fabs(gridOrigin[k])) *
                       std::fabs(r);
       bNear[k] = b - e;
       bFar[k] = b + e;
@@ -56,13 +59,13 @@ struct RayGridPlanes {
 };
 
 // Nearest-first traversal (ray, sweeps, closest point), testing kGroup (4 or 8) children at a
-// time. keyOf(first, keys) returns the lanes of nodes first .. first + kGroup - 1 whose key (entry distance, time, squared distance: always >= 0) is
-// within the current bound, and writes their keys to keys[0 .. kGroup - 1];
-// visit(node) tests the node's own triangles and may lower the bound, which `bound` reads back.
-// Of the children hit, the nearest is entered next without touching the stack; the others are
-// pushed farthest first. Popped entries whose key has fallen beyond the bound are dropped.
-// A stack entry packs a key's bits above its node index: keys are never negative, so the
-// entries order as (key, node) do, and a sort compares one integer.
+// time. keyOf(first, keys) returns the lanes of nodes first .. first + kGroup - 1 whose key
+// (entry distance, time, squared distance: always >= 0) is within the current bound, and writes
+// their keys to keys[0 .. kGroup - 1]; visit(node) tests the node's own triangles and may lower
+// the bound, which `bound` reads back. Of the children hit, the nearest is entered next without
+// touching the stack; the others are pushed farthest first. Popped entries whose key has fallen
+// beyond the bound are dropped. A stack entry packs a key's bits above its node index: keys are
+// never negative, so the entries order as (key, node) do, and a sort compares one integer.
 // Returns the number of node boxes tested.
 template <uint32_t kGroup, class KeyFn, class Visit>
 uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& keyOf,
@@ -80,7 +83,8 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& 
     const OctreeNodeLinks& l = links[node];
     float keys[kOctreeMaxChildren];
     uint32_t mask = 0;
-    for (uint32_t g = 0; g < l.childCount; g += kGroup) mask |= keyOf(l.firstChild + g, keys + g) << g;
+    for (uint32_t g = 0; g < l.childCount; g += kGroup)
+      mask |= keyOf(l.firstChild + g, keys + g) << g;
     mask &= (1u << l.childCount) - 1u;
     tested += l.childCount;
     if (mask != 0) {
@@ -92,7 +96,8 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& 
       uint64_t hits[kOctreeMaxChildren] = {};
       for (uint32_t k = 0; k < kOctreeMaxChildren; ++k) {
         const uint32_t i = static_cast<uint32_t>(std::countr_zero(mask));
-        hits[k] = (static_cast<uint64_t>(std::bit_cast<uint32_t>(keys[i])) << 32) | (l.firstChild + i);
+        hits[k] =
+            (static_cast<uint64_t>(std::bit_cast<uint32_t>(keys[i])) << 32) | (l.firstChild + i);
         mask &= mask - 1;
         if (mask == 0) break;
       }

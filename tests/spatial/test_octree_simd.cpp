@@ -8,14 +8,13 @@
 
 #include <cstddef>
 #include <cstring>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
 #include <limits>
 #include <random>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <glm/geometric.hpp>
-#include <glm/vec3.hpp>
 
 #include "spatial/octree.h"
 #include "support/random_soup.h"
@@ -49,7 +48,9 @@ RayAnswer castWith(OctreeSimd simd, const Octree& octree, const glm::vec3& o, co
   return a;
 }
 
-bool sameBits(const glm::vec3& a, const glm::vec3& b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
+bool sameBits(const glm::vec3& a, const glm::vec3& b) {
+  return std::memcmp(&a, &b, sizeof(a)) == 0;
+}
 
 // Casts one ray under both kernels; returns an empty string when they agree bit for bit.
 std::string compareKernels(const Octree& octree, const glm::vec3& o, const glm::vec3& d, float tMax,
@@ -105,15 +106,19 @@ TEST_F(OctreeSimdTest, RandomSoupsGiveTheSameBits) {
         Octree octree;
         OctreeBuildParams params;
         params.trianglesPerLeaf = leaf;
-        octree.build(tris, withLayers ? std::span<const uint32_t>(layers) : std::span<const uint32_t>(), params);
+        octree.build(tris,
+                     withLayers ? std::span<const uint32_t>(layers) : std::span<const uint32_t>(),
+                     params);
         test::QueryPlacer place(tris, box, seed * 31u + leaf);
         for (uint32_t i = 0; i < 400; ++i) {
           const glm::vec3 o = place.nearSurface(3.0f, 0.3f);
           const glm::vec3 d = place.unitVector() * place.uniform(0.1f, 4.0f);
-          const float tMax = (i % 5 == 0) ? std::numeric_limits<float>::infinity() : place.uniform(0.0f, 30.0f);
+          const float tMax =
+              (i % 5 == 0) ? std::numeric_limits<float>::infinity() : place.uniform(0.0f, 30.0f);
           const uint32_t mask = withLayers ? static_cast<uint32_t>(rng() % 16u) : kOctreeAllLayers;
           const std::string why = compareKernels(octree, o, d, tMax, mask);
-          ASSERT_TRUE(why.empty()) << "seed " << seed << " leaf " << leaf << " ray " << i << ":" << why;
+          ASSERT_TRUE(why.empty())
+              << "seed " << seed << " leaf " << leaf << " ray " << i << ":" << why;
           ++rays;
         }
       }
@@ -138,8 +143,8 @@ TEST_F(OctreeSimdTest, AxisRaysInFacePlanesGiveTheSameBits) {
   uint32_t rays = 0;
   auto check = [&](const glm::vec3& o, const glm::vec3& d) {
     const std::string why = compareKernels(octree, o, d, 40.0f, kOctreeAllLayers);
-    ASSERT_TRUE(why.empty()) << "origin (" << o.x << ", " << o.y << ", " << o.z << "), dir ("
-                             << d.x << ", " << d.y << ", " << d.z << "):" << why;
+    ASSERT_TRUE(why.empty()) << "origin (" << o.x << ", " << o.y << ", " << o.z << "), dir (" << d.x
+                             << ", " << d.y << ", " << d.z << "):" << why;
     ++rays;
   };
   for (uint32_t node = 0; node < octree.nodeCount(); ++node) {
@@ -167,9 +172,12 @@ TEST_F(OctreeSimdTest, AxisRaysInFacePlanesGiveTheSameBits) {
     for (float c : planes) {
       for (const glm::vec3& d : axes) {
         glm::vec3 o;
-        if (d.x != 0.0f) o = {-9.0f * d.x, a, c};
-        else if (d.y != 0.0f) o = {a, -9.0f * d.y, c};
-        else o = {a, c, -9.0f * d.z};
+        if (d.x != 0.0f)
+          o = {-9.0f * d.x, a, c};
+        else if (d.y != 0.0f)
+          o = {a, -9.0f * d.y, c};
+        else
+          o = {a, c, -9.0f * d.z};
         check(o, d);
         if (::testing::Test::HasFatalFailure()) return;
       }
@@ -190,13 +198,15 @@ TEST_F(OctreeSimdTest, EmptyAndTinyOctreesGiveTheSameBits) {
     test::QueryPlacer place(tris, test::boundsOf(tris), static_cast<uint32_t>(n));
     for (uint32_t i = 0; i < 200; ++i) {
       const glm::vec3 o = place.nearSurface(2.0f, 0.2f);
-      const std::string why = compareKernels(octree, o, place.unitVector(), 50.0f, kOctreeAllLayers);
+      const std::string why =
+          compareKernels(octree, o, place.unitVector(), 50.0f, kOctreeAllLayers);
       ASSERT_TRUE(why.empty()) << n << " triangles, ray " << i << ":" << why;
     }
   }
 }
 
-class OctreeSimdLevelTest : public OctreeSimdTest, public ::testing::WithParamInterface<const char*> {};
+class OctreeSimdLevelTest : public OctreeSimdTest,
+                            public ::testing::WithParamInterface<const char*> {};
 
 TEST_P(OctreeSimdLevelTest, SharedLevelGivesTheSameBits) {
   std::vector<Triangle> tris;
