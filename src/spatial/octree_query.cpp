@@ -332,14 +332,12 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   const uint16_t* planes = qBounds_.data();
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
-  float best = tMax;
-  uint32_t bestSlot = kOctreeInvalidIndex;
-  uint32_t bestOrig = kOctreeInvalidIndex;
+  RayBest best(tMax);
   st.nodesVisited += nearestFirst<4>(
-      links_.data(), best,
+      links_.data(), best.t,
       [&](uint32_t first, float* keys) {
-        return gridPlanes.ok ? gridSlab.hit(planes, qStride_, first, best, keys)
-                             : slab.hit(planes, qStride_, first, grid, 0.0f, best, keys);
+        return gridPlanes.ok ? gridSlab.hit(planes, qStride_, first, best.t, keys)
+                             : slab.hit(planes, qStride_, first, grid, 0.0f, best.t, keys);
       },
       [&](uint32_t node) {
         if (trace != nullptr) trace->add(node);
@@ -348,31 +346,12 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
           lanes = laneLayers(b, lanes, layerMask);
           st.trianglesTested += laneCount(lanes);
           float t[4];
-          uint32_t hit = rayTriangle4(ray4, blocks_[b], best, t) & lanes;
-          while (hit != 0) {
-            const uint32_t i = static_cast<uint32_t>(std::countr_zero(hit));
-            hit &= hit - 1;
-            const uint32_t s = 4 * b + i;
-            const uint32_t o = originalIndex_[s];
-            if (t[i] < best || (t[i] == best && o < bestOrig)) {
-              best = t[i];
-              bestSlot = s;
-              bestOrig = o;
-            }
-          }
+          uint32_t hit = rayTriangle4(ray4, blocks_[b], best.t, t) & lanes;
+          best.take(hit, t, 4 * b, originalIndex_.data());
           return true;
         });
       });
-  if (ioStats) {
-    ioStats->nodesVisited += st.nodesVisited;
-    ioStats->trianglesTested += st.trianglesTested;
-  }
-  if (bestSlot == kOctreeInvalidIndex) return false;
-  outHit.t = best;
-  outHit.triangle = bestOrig;
-  outHit.point = origin + dir * best;
-  outHit.normal = triangleNormalFacing(triangle(bestSlot), origin);
-  return true;
+  return best.finish(*this, origin, dir, st, ioStats, outHit);
 }
 
 // ---- Overlap ------------------------------------------------------------------------------------

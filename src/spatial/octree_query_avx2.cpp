@@ -230,12 +230,10 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
   const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
-  float best = tMax;
-  uint32_t bestSlot = kOctreeInvalidIndex;
-  uint32_t bestOrig = kOctreeInvalidIndex;
+  RayBest best(tMax);
   st.nodesVisited += nearestFirst<8>(
-      links_.data(), best,
-      [&](uint32_t first, float* keys) { return slab.hit(planes, qStride_, first, best, keys); },
+      links_.data(), best.t,
+      [&](uint32_t first, float* keys) { return slab.hit(planes, qStride_, first, best.t, keys); },
       [&](uint32_t node) {
         if (trace != nullptr) trace->add(node);
         const OctreeNodeLinks& l = links_[node];
@@ -246,31 +244,12 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
           float t[8];
           // Block b + 1 may lie past the last block (then it has no lanes): read b again.
           const uint32_t b1 = std::min(b + 1, lastBlock);
-          uint32_t hit = rayTriangle8(ray8, blocks_[b], blocks_[b1], best, t) & lanes;
-          while (hit != 0) {
-            const uint32_t i = static_cast<uint32_t>(std::countr_zero(hit));
-            hit &= hit - 1;
-            const uint32_t s = 4 * b + i;
-            const uint32_t o = originalIndex_[s];
-            if (t[i] < best || (t[i] == best && o < bestOrig)) {
-              best = t[i];
-              bestSlot = s;
-              bestOrig = o;
-            }
-          }
+          uint32_t hit = rayTriangle8(ray8, blocks_[b], blocks_[b1], best.t, t) & lanes;
+          best.take(hit, t, 4 * b, originalIndex_.data());
           return true;
         });
       });
-  if (ioStats) {
-    ioStats->nodesVisited += st.nodesVisited;
-    ioStats->trianglesTested += st.trianglesTested;
-  }
-  if (bestSlot == kOctreeInvalidIndex) return false;
-  outHit.t = best;
-  outHit.triangle = bestOrig;
-  outHit.point = origin + dir * best;
-  outHit.normal = triangleNormalFacing(triangle(bestSlot), origin);
-  return true;
+  return best.finish(*this, origin, dir, st, ioStats, outHit);
 }
 
 #pragma GCC pop_options

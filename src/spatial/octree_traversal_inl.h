@@ -4,7 +4,7 @@
 // their standard headers, so that every kernel file compiles its own copy with its own
 // instruction set (octree_query_avx2.cpp includes it under #pragma GCC target("avx2")) and no
 // copy can be shared between them by the linker.
-// Needs: <bit>, <cmath>, <cstdint>, <limits>, spatial/octree.h.
+// Needs: <bit>, <cmath>, <cstdint>, <limits>, geometry/triangle_tests.h, spatial/octree.h.
 
 // Number of lanes set in a 4-bit mask (std::popcount is a library call without -mpopcnt).
 inline uint32_t laneCount(uint32_t mask) {
@@ -55,6 +55,42 @@ struct RayGridPlanes {
       // q a + b must stay finite for every q: check the largest magnitude it can take.
       ok = ok && std::isfinite(kMaxStep * std::fabs(a[k]) + std::fabs(b) + e);
     }
+  }
+};
+
+// The nearest hit so far of a ray cast. Equal distances go to the lower original index, so the
+// answer does not depend on the order in which nodes and lanes are tested.
+struct RayBest {
+  float t;
+  uint32_t slot = kOctreeInvalidIndex;
+  uint32_t original = kOctreeInvalidIndex;
+  explicit RayBest(float tMax) : t(tMax) {}
+  // Takes the hits in the lane mask `hit` (lane i: slot firstSlot + i at distance ts[i]).
+  void take(uint32_t hit, const float* ts, uint32_t firstSlot, const uint32_t* originalIndex) {
+    while (hit != 0) {
+      const uint32_t i = static_cast<uint32_t>(std::countr_zero(hit));
+      hit &= hit - 1;
+      const uint32_t o = originalIndex[firstSlot + i];
+      if (ts[i] < t || (ts[i] == t && o < original)) {
+        t = ts[i];
+        slot = firstSlot + i;
+        original = o;
+      }
+    }
+  }
+  // Adds st to *ioStats (when given) and fills outHit from the best hit; false on a miss.
+  bool finish(const Octree& octree, const glm::vec3& origin, const glm::vec3& dir,
+              const QueryStats& st, QueryStats* ioStats, RayHit& outHit) const {
+    if (ioStats) {
+      ioStats->nodesVisited += st.nodesVisited;
+      ioStats->trianglesTested += st.trianglesTested;
+    }
+    if (slot == kOctreeInvalidIndex) return false;
+    outHit.t = t;
+    outHit.triangle = original;
+    outHit.point = origin + dir * t;
+    outHit.normal = triangleNormalFacing(octree.triangle(slot), origin);
+    return true;
   }
 };
 
