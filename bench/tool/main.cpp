@@ -108,6 +108,10 @@ int main(int argc, char** argv) {
     std::ofstream probe(resultsPath, std::ios::binary | std::ios::trunc);
     if (!probe) return fail(resultsPath + ": cannot open for writing");
   }
+  if (!jsonPath.empty()) {
+    std::ofstream probe(jsonPath, std::ios::binary | std::ios::trunc);
+    if (!probe) return fail(jsonPath + ": cannot open for writing");
+  }
 
   Json j;
   j["tool"] = "octree_bench";

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -25,6 +26,11 @@ const char* kindName(Kind kind) {
 namespace {
 
 bool readFile(const std::string& path, std::string& out, std::string& outError) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    outError = path + ": is a directory, not a query file";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     outError = path + ": cannot open file";

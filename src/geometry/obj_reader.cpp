@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -91,6 +92,12 @@ ObjReadResult parseObj(std::string_view text, std::string_view name) {
 }
 
 ObjReadResult readObj(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    ObjReadResult r;
+    r.error = path + ": is a directory, not an OBJ file";
+    return r;
+  }
   std::ifstream f(path, std::ios::binary);
   if (!f) {
     ObjReadResult r;

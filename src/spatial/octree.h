@@ -139,10 +139,20 @@ struct alignas(16) OctreeTriangleBlock {
 static_assert(sizeof(OctreeTriangleBlock) == 144, "OctreeTriangleBlock must stay 144 bytes");
 
 // ---- SIMD kernels -------------------------------------------------------------------------------
-// Every query runs four-lane kernels: SSE2 on x86-64, plain C++ elsewhere. Ray casts also have an
-// eight-lane AVX2 kernel (octree_query_avx2.cpp; GCC on x86-64), chosen at run time when the CPU
-// has AVX2: it tests eight children and two triangle blocks at a time. Both perform the same
-// IEEE operations per lane, so they give the same bits (tests/spatial/test_octree_simd.cpp).
+// The baseline kernels, which every query has, use SSE2 on x86-64 (four floats per operation:
+// four child boxes, or four triangles of a block; overlap queries compare node boxes as 16-bit
+// integers, eight per operation) and plain C++ elsewhere (ARM included: no NEON path yet).
+// Ray casts (raycast, not rayAny) also have an AVX2 kernel, eight floats per operation
+// (octree_query_avx2.cpp). It is compiled only by GCC on x86-64; with Clang or MSVC,
+// octreeSimdAvailable(kAvx2) is false and everything runs on the baseline. The CPU is checked
+// once, on the first query or octreeSimd*() call.
+// Both kernels perform the same IEEE single-precision operations per lane, so they return the
+// same bits (tests/spatial/test_octree_simd.cpp). That, and the exactness of every query,
+// REQUIRES compiling the core with floating-point contraction off (-ffp-contract=off, which the
+// octree_core CMake target sets PUBLIC for GCC and Clang) and without -ffast-math: a fused
+// multiply-add or a reassociated sum changes the rounding the box tests are proved against.
+// Engines normally leave the choice alone (the widest available is taken); octreeUseSimd() is
+// for tests and benchmarks, and applies to the whole process.
 enum class OctreeSimd : uint8_t {
   kBaseline,  // four lanes: SSE2, or scalar code without it
   kAvx2,      // eight lanes for ray casts (other queries stay on the baseline kernels)

@@ -46,7 +46,8 @@ std::atomic<OctreeSimd>& activeSimd() {
 }  // namespace
 
 bool octreeSimdAvailable(OctreeSimd simd) {
-  return simd == OctreeSimd::kBaseline || detectSimd() == OctreeSimd::kAvx2;
+  static const OctreeSimd widest = detectSimd();
+  return simd == OctreeSimd::kBaseline || widest == OctreeSimd::kAvx2;
 }
 
 OctreeSimd octreeSimd() {

@@ -118,6 +118,17 @@ elif case == "script_trace":
         expect(zs[-1] < 8.0 - 2.0, f"walking forward (yaw 0 = -Z) moved the feet along -Z: {zs[-1]}")
         code2, _ = run("--headless", "--script", script, "--trace", trace + "2")
         expect(open(trace).read() == open(trace + "2").read(), "same script, same trace")
+        # The example walk the README shows (assets/walk.script) runs, goes north through the
+        # doorway (the wall at z = 20, arena.features.json) and then west.
+        shipped = os.path.join(source_dir, "assets", "walk.script")
+        walk = os.path.join(tmp, "walk.csv")
+        code3, text3 = run("--headless", "--script", shipped, "--trace", walk,
+                           os.path.join(source_dir, "assets", "arena.glb"))
+        expect(code3 == 0, f"assets/walk.script runs (got {code3})", text3)
+        rows = [r.split(",") for r in open(walk).read().splitlines()[1:]]
+        expect(abs(float(rows[-1][0]) - 7.0) < 1e-9, "the walk ends at 7 s", rows[-1])
+        expect(max(float(r[3]) for r in rows) > 21.0, "the walk passed the doorway (z > 21)")
+        expect(float(rows[-1][1]) < -15.0, f"then went west (x = {rows[-1][1]})")
 elif case == "bad_script":
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "bad.script")
