@@ -378,6 +378,8 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
     while (more) {
       if (trace != nullptr) trace->add(node);
       const OctreeNodeLinks& l = links[node];
+      // As in nearestFirst: the children's links, for the next step (octree_traversal_inl.h).
+      for (uint32_t c = 0; c < l.childCount; c += 4) __builtin_prefetch(&links[l.firstChild + c]);
       const bool go = forBlocks<1>(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
         lanes = laneLayers(b, lanes, layerMask);
         st.trianglesTested += laneCount(lanes);

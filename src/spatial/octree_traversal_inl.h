@@ -115,8 +115,13 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& 
   uint32_t top = 0;
   uint32_t node = 0;
   for (;;) {
-    visit(node);
     const OctreeNodeLinks& l = links[node];
+    // The next node entered is one of these children: fetch their links (contiguous, one cache
+    // line per four) while their boxes and this node's triangles are tested. On levels that fit
+    // in cache this changes nothing; on ons-reborn (124k triangles) rays gain ~5 %, on the 10M
+    // tiling ~25 %, where each of those loads is otherwise a memory latency on the critical path.
+    for (uint32_t c = 0; c < l.childCount; c += 4) __builtin_prefetch(&links[l.firstChild + c]);
+    visit(node);
     float keys[kOctreeMaxChildren];
     uint32_t mask = 0;
     for (uint32_t g = 0; g < l.childCount; g += kGroup)
