@@ -16,11 +16,6 @@ namespace {
 
 #include "spatial/octree_traversal_inl.h"
 
-// 1 + 2 gamma(3) with gamma(n) = n u / (1 - n u), u = eps / 2.
-constexpr float kUnitRoundoff = std::numeric_limits<float>::epsilon() * 0.5f;
-constexpr float kWiden = 1.0f + 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
-constexpr float kShrink = 1.0f - 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
-
 // Dequantization of four consecutive nodes' bounds: box = origin + q * scale (octree.h).
 struct Grid4 {
   simd::F4 o[3], s[3];
@@ -110,15 +105,13 @@ struct RaySlab4 {
 struct RayGridSlab4 {
   simd::F4 a[3], bNear[3], bFar[3];
   size_t nearPlane[3], farPlane[3];
-  RayGridSlab4(const RayGridPlanes& g, const glm::vec3& d) {
+  explicit RayGridSlab4(const RayGridPlanes& g) {
     for (int k = 0; k < 3; ++k) {
       a[k] = simd::splat(g.a[k]);
       bNear[k] = simd::splat(g.bNear[k]);
       bFar[k] = simd::splat(g.bFar[k]);
-      const bool negative = std::signbit(d[k]);
-      const size_t uk = static_cast<size_t>(k);
-      nearPlane[k] = negative ? uk + 3 : uk;
-      farPlane[k] = negative ? uk : uk + 3;
+      nearPlane[k] = g.nearPlane[k];
+      farPlane[k] = g.farPlane[k];
     }
   }
   uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, float tMax, float* outNear) const {
@@ -325,7 +318,7 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   }
   if (octreeSimd() == OctreeSimd::kAvx2) return raycastAvx2(origin, dir, tMax, layerMask, outHit, ioStats);
   const RayGridPlanes gridPlanes(origin, dir, qOrigin_, qScale_);
-  const RayGridSlab4 gridSlab(gridPlanes, dir);
+  const RayGridSlab4 gridSlab(gridPlanes);
   const RaySlab4 slab(origin, dir);  // for rays with a zero (or tiny) direction component
   const Ray4 ray4(origin, dir);
   const Grid4 grid(qOrigin_, qScale_);
@@ -436,7 +429,7 @@ bool Octree::quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t
 bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                     QueryStats* ioStats) const {
   const RayGridPlanes gridPlanes(origin, dir, qOrigin_, qScale_);
-  const RayGridSlab4 gridSlab(gridPlanes, dir);  // the node test raycast() uses, so both agree
+  const RayGridSlab4 gridSlab(gridPlanes);  // the node test raycast() uses, so both agree
   const RaySlab4 slab(origin, dir);
   const Ray4 ray4(origin, dir);
   const Grid4 grid(qOrigin_, qScale_);

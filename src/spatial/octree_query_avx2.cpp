@@ -78,11 +78,6 @@ namespace {
 
 #include "spatial/octree_traversal_inl.h"
 
-// Same constants as octree_query.cpp's RaySlab4: 1 -+ 2 gamma(3).
-constexpr float kUnitRoundoff = std::numeric_limits<float>::epsilon() * 0.5f;
-constexpr float kWiden = 1.0f + 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
-constexpr float kShrink = 1.0f - 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
-
 inline uint32_t mask8(__m256 m) {
   return static_cast<uint32_t>(_mm256_movemask_ps(m));
 }
@@ -101,21 +96,19 @@ struct RaySlab8 {
   size_t nearPlane[3], farPlane[3];
   bool grid;
 
-  RaySlab8(const glm::vec3& o, const glm::vec3& d, const glm::vec3& qOrigin,
-           const glm::vec3& qScale, const RayGridPlanes& g)
+  RaySlab8(const glm::vec3& o, const glm::vec3& qOrigin, const glm::vec3& qScale,
+           const RayGridPlanes& g)
       : grid(g.ok) {
     for (int k = 0; k < 3; ++k) {
       origin[k] = _mm256_set1_ps(o[k]);
-      invDir[k] = _mm256_set1_ps(1.0f / d[k]);
+      invDir[k] = _mm256_set1_ps(g.invDir[k]);
       gridOrigin[k] = _mm256_set1_ps(qOrigin[k]);
       gridScale[k] = _mm256_set1_ps(qScale[k]);
       a[k] = _mm256_set1_ps(g.a[k]);
       bNear[k] = _mm256_set1_ps(g.bNear[k]);
       bFar[k] = _mm256_set1_ps(g.bFar[k]);
-      const bool negative = std::signbit(d[k]);
-      const size_t uk = static_cast<size_t>(k);
-      nearPlane[k] = negative ? uk + 3 : uk;
-      farPlane[k] = negative ? uk : uk + 3;
+      nearPlane[k] = g.nearPlane[k];
+      farPlane[k] = g.farPlane[k];
     }
   }
 
@@ -224,8 +217,7 @@ inline uint32_t rayTriangle8(const Ray8& r, const OctreeTriangleBlock& b0,
 
 bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax,
                          uint32_t layerMask, RayHit& outHit, QueryStats* ioStats) const {
-  const RaySlab8 slab(origin, dir, qOrigin_, qScale_,
-                      RayGridPlanes(origin, dir, qOrigin_, qScale_));
+  const RaySlab8 slab(origin, qOrigin_, qScale_, RayGridPlanes(origin, dir, qOrigin_, qScale_));
   const Ray8 ray8(origin, dir);
   const uint16_t* planes = qBounds_.data();
   const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;

@@ -19,6 +19,12 @@ inline uint32_t bitCount16(uint32_t m) {
   return (m + (m >> 8)) & 0x1Fu;
 }
 
+// The dequantizing slab test's relative margins (RaySlab4 in octree_query.cpp, and its eight-lane
+// twin): 1 -+ 2 gamma(3) with gamma(n) = n u / (1 - n u), u = eps / 2.
+constexpr float kUnitRoundoff = std::numeric_limits<float>::epsilon() * 0.5f;
+constexpr float kWiden = 1.0f + 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
+constexpr float kShrink = 1.0f - 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * kUnitRoundoff);
+
 // A ray's slab distances to the octree's quantized box planes, evaluated straight from the
 // 16-bit steps: the distance to the plane of step q on axis k is taken as q a[k] + b[k], one
 // multiply and one add per plane instead of dequantizing it first (box = origin + q * scale)
@@ -35,15 +41,25 @@ inline uint32_t bitCount16(uint32_t m) {
 // level's extent along the ray. ok is false when a direction component is zero or so small that
 // any of these is not finite; the caller then uses the dequantizing test (RaySlab4), which
 // handles those exactly.
+// Both the grid-plane and the dequantizing ray tests read each axis's bounds planes in near/far
+// order: the near face is the max face for a negative direction component (or -0), chosen once
+// per ray (no per-box select); invDir is 1 / dir per axis, as both tests use it.
 struct RayGridPlanes {
   float a[3], bNear[3], bFar[3];
+  float invDir[3];
+  size_t nearPlane[3], farPlane[3];  // bounds plane (0..5, octree.h) of each axis's near, far face
   bool ok = true;
   RayGridPlanes(const glm::vec3& origin, const glm::vec3& dir, const glm::vec3& gridOrigin,
                 const glm::vec3& gridScale) {
     constexpr float kMaxStep = 65535.0f;
     constexpr float kMargin = 16.0f * std::numeric_limits<float>::epsilon() * 0.5f;  // 2 x 8u
     for (int k = 0; k < 3; ++k) {
+      const bool negative = std::signbit(dir[k]);
+      const size_t uk = static_cast<size_t>(k);
+      nearPlane[k] = negative ? uk + 3 : uk;
+      farPlane[k] = negative ? uk : uk + 3;
       const float r = 1.0f / dir[k];
+      invDir[k] = r;
       const float offset = gridOrigin[k] - origin[k];
       a[k] = gridScale[k] * r;
       const float b = offset * r;
