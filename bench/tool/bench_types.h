@@ -8,19 +8,18 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 namespace ofps::bench {
 
 enum class Kind : uint8_t { Ray = 0, Sphere = 1, Capsule = 2, Box = 3 };
 inline constexpr size_t kKindCount = 4;
 inline constexpr std::array<Kind, kKindCount> kAllKinds = {Kind::Ray, Kind::Sphere, Kind::Capsule,
-                                                          Kind::Box};
+                                                           Kind::Box};
 const char* kindName(Kind kind);  // "ray", "sphere", "capsule", "box"
 
 // One query. Field use by kind:
@@ -50,6 +49,11 @@ struct Mesh {
   std::vector<glm::vec3> positions;
   std::vector<uint32_t> indices;  // 3 per triangle
   uint32_t triangleCount() const { return static_cast<uint32_t>(indices.size() / 3); }
+  // Bytes of the vertex and index arrays: a peer that builds over them in place (both Bullet
+  // engines) reports this as its meshBytes.
+  size_t bytes() const {
+    return positions.size() * sizeof(glm::vec3) + indices.size() * sizeof(uint32_t);
+  }
 };
 
 // Queries grouped by kind (each kind contiguous, for timing) plus the file order (for results).

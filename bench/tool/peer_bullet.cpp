@@ -99,8 +99,7 @@ class BulletEngine final : public Engine {
     outInfo.buildMs = t1 - t0;
     outInfo.bytes = static_cast<size_t>(bulletLiveBytes() - live0);
     outInfo.peakBuildBytes = static_cast<size_t>(bulletPeakBytes() - live0);
-    outInfo.meshBytes = mesh.positions.size() * sizeof(glm::vec3) +
-                        mesh.indices.size() * sizeof(uint32_t);
+    outInfo.meshBytes = mesh.bytes();
     outInfo.threads = 1;
     outInfo.notes = "Bullet " + std::to_string(btGetVersion()) +
                     ", btBvhTriangleMeshShape (quantized) over btTriangleIndexVertexArray; rays "

@@ -178,8 +178,7 @@ class BulletContactEngine final : public Engine {
     outInfo.fixedBytes = static_cast<size_t>(liveWorld - live0) + sizeof(*config_) +
                          sizeof(*dispatcher_) + sizeof(*broadphase_) + sizeof(*world_) +
                          sizeof(QueryObjects);
-    outInfo.meshBytes = mesh.positions.size() * sizeof(glm::vec3) +
-                        mesh.indices.size() * sizeof(uint32_t);
+    outInfo.meshBytes = mesh.bytes();
     outInfo.threads = 1;
     outInfo.notes =
         "Bullet " + std::to_string(btGetVersion()) +
