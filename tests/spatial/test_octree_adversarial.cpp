@@ -375,6 +375,25 @@ struct Checker {
   }
 };
 
+// Counts summed over many Checkers, with the reports of the first failures.
+struct Totals {
+  uint32_t queries = 0, hits = 0, failures = 0, oracleRounding = 0;
+  std::string reports;
+  void add(const Checker& ck) {
+    queries += ck.queries;
+    hits += ck.hits;
+    failures += ck.failures;
+    oracleRounding += ck.oracleRounding;
+    if (ck.failures != 0 && reports.size() < 6000) reports += ck.report();
+  }
+  // No disagreement, and brute force's own rounding beyond a triangle's box rare (a query
+  // endpoint within an ulp of a vertex).
+  void expectExact() const {
+    EXPECT_EQ(failures, 0u) << reports;
+    EXPECT_LE(oracleRounding * 10000, queries) << oracleRounding << " in " << queries;
+  }
+};
+
 // Points of interest on a triangle: vertices, edge midpoints, the centroid, a random point.
 std::vector<glm::vec3> featuresOf(const Triangle& t, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
@@ -660,8 +679,7 @@ TEST(OctreeAdversarial, TinySoupsMatchTheOracleExactly) {
                                   {"tiny", 1e-6f, glm::vec3(0)},
                                   {"large", 1e8f, glm::vec3(0)},
                                   {"odd", 3.7f, glm::vec3(0.1f, 0.2f, 0.3f)}};
-  uint32_t totalQueries = 0, totalHits = 0, totalFailures = 0, totalOracleRounding = 0;
-  std::string reports;
+  Totals total;
   for (uint32_t kind = 0; kind < kSoupKinds; ++kind) {
     for (uint32_t count = 1; count <= 9; ++count) {
       std::mt19937 rng(1000u * kind + count);
@@ -691,30 +709,23 @@ TEST(OctreeAdversarial, TinySoupsMatchTheOracleExactly) {
               ck.soup = hex(tris);
               runQueries(ck, tris, 2.0f * tr.scale, 7u * count + perLeaf + 13u * maxLevel, 2, withLayers,
                          perLeaf == 1 && maxLevel == 3);
-              totalQueries += ck.queries;
-              totalHits += ck.hits;
-              totalFailures += ck.failures;
-              totalOracleRounding += ck.oracleRounding;
-              if (ck.failures != 0 && reports.size() < 6000) reports += ck.report();
+              total.add(ck);
             }
           }
         }
       }
     }
   }
-  EXPECT_EQ(totalFailures, 0u) << reports;
-  // Brute force's own rounding beyond a triangle's box: rare (a query endpoint within an ulp of a
-  // vertex).
-  EXPECT_LE(totalOracleRounding * 10000, totalQueries) << totalOracleRounding << " in " << totalQueries;
+  total.expectExact();
   // The queries aim at the geometry: a good share must hit.
-  EXPECT_GT(totalHits * 4, totalQueries) << totalHits << " hits in " << totalQueries;
+  EXPECT_GT(total.hits * 4, total.queries) << total.hits << " hits in " << total.queries;
 }
 
 // Mixed soups of tens to hundreds of triangles: wide nodes (collapse), leaves of kept triangles,
 // nodes whose children fill partial groups of four, with every small build and looseness.
 TEST(OctreeAdversarial, MediumSoupsMatchTheOracleExactly) {
-  uint32_t totalQueries = 0, totalFailures = 0, totalOracleRounding = 0, maxChildren = 0;
-  std::string reports;
+  Totals total;
+  uint32_t maxChildren = 0;
   for (const uint32_t count : {13u, 31u, 64u, 150u}) {
     std::mt19937 rng(77u + count);
     std::vector<Triangle> tris;
@@ -745,17 +756,13 @@ TEST(OctreeAdversarial, MediumSoupsMatchTheOracleExactly) {
             for (uint32_t n = 0; n < o.nodeCount(); ++n) maxChildren = std::max(maxChildren, o.childCount(n));
             Checker ck{o, brute, what};
             runQueries(ck, tris, 2.0f, count + perLeaf * 5u + maxLevel, 1, withLayers, perLeaf == 1);
-            totalQueries += ck.queries;
-            totalFailures += ck.failures;
-            totalOracleRounding += ck.oracleRounding;
-            if (ck.failures != 0 && reports.size() < 6000) reports += ck.report();
+            total.add(ck);
           }
         }
       }
     }
   }
-  EXPECT_EQ(totalFailures, 0u) << reports;
-  EXPECT_LE(totalOracleRounding * 10000, totalQueries) << totalOracleRounding << " in " << totalQueries;
+  total.expectExact();
   EXPECT_GE(maxChildren, 9u) << "no wide node was built";
 }
 
