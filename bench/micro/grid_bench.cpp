@@ -209,6 +209,21 @@ void BM_GridRefreshQueryCache(benchmark::State& state) {
 }
 BENCHMARK(BM_GridRefreshQueryCache)->ArgsProduct({{10000, 100000}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
+// Brute force's radius query: every object whose sphere meets the query sphere around p; the
+// first `cap` ids go to out. Returns how many there are.
+uint32_t bruteRadiusQuery(const Cloud& c, const glm::vec3& p, uint32_t* out, uint32_t cap) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < c.pos.size(); ++i) {
+    const glm::vec3 d = c.pos[i] - p;
+    const float rr = kQueryRadius + c.radius[i];
+    if (d.x * d.x + d.y * d.y + d.z * d.z <= rr * rr) {
+      if (n < cap) out[n] = i;
+      ++n;
+    }
+  }
+  return n;
+}
+
 void BM_RadiusQueryClusterSplitBrute(benchmark::State& state) {
   const Cloud c = makeCloud(10000, true, 2);
   const std::vector<glm::vec3> queries = clusterQueries(c, state.range(0) == 0);
@@ -217,15 +232,7 @@ void BM_RadiusQueryClusterSplitBrute(benchmark::State& state) {
   for (auto _ : state) {
     q = q + 1 == queries.size() ? 0 : q + 1;
     const glm::vec3 p = queries[q];
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < c.pos.size(); ++i) {
-      const glm::vec3 d = c.pos[i] - p;
-      const float rr = kQueryRadius + c.radius[i];
-      if (d.x * d.x + d.y * d.y + d.z * d.z <= rr * rr) {
-        if (n < 512) out[n] = i;
-        ++n;
-      }
-    }
+    const uint32_t n = bruteRadiusQuery(c, p, out, 512);
     benchmark::DoNotOptimize(n);
     benchmark::DoNotOptimize(out);
   }
@@ -240,15 +247,7 @@ void BM_RadiusQueryBrute(benchmark::State& state) {
   for (auto _ : state) {
     q = (q + 7) % 10000u;
     const glm::vec3 p = c.pos[q];
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < c.pos.size(); ++i) {
-      const glm::vec3 d = c.pos[i] - p;
-      const float rr = kQueryRadius + c.radius[i];
-      if (d.x * d.x + d.y * d.y + d.z * d.z <= rr * rr) {
-        if (n < 256) out[n] = i;
-        ++n;
-      }
-    }
+    const uint32_t n = bruteRadiusQuery(c, p, out, 256);
     benchmark::DoNotOptimize(n);
     benchmark::DoNotOptimize(out);
   }

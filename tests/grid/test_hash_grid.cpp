@@ -61,6 +61,17 @@ struct Scenario {
   uint32_t seed = 1;
 };
 
+// Boxes up to twice the cells (SmallCellsLargeBoxes below says why this scenario matters).
+Scenario smallCellsLargeBoxes(uint32_t seed) {
+  Scenario s;
+  s.cellSize = 0.5f;
+  s.maxHalf = 1.0f;
+  s.extent = 8.0f;
+  s.count = 2000;
+  s.seed = seed;
+  return s;
+}
+
 class Cloudy {
  public:
   explicit Cloudy(const Scenario& s) : s_(s), rng_(s.seed), grid_(s.cellSize) {
@@ -272,13 +283,7 @@ TEST(GridOracle, CellSizeChangeKeepsAnswers) {
 // once (farther than a sphere of that radius would), so a query that skips cells by distance must
 // grow them by maxExtent per axis. (Growing them by a sphere of radius maxExtent fails here.)
 TEST(GridOracle, SmallCellsLargeBoxes) {
-  Scenario s;
-  s.cellSize = 0.5f;
-  s.maxHalf = 1.0f;
-  s.extent = 8.0f;
-  s.count = 2000;
-  s.seed = 12;
-  Cloudy c(s);
+  Cloudy c(smallCellsLargeBoxes(12));
   c.fill();
   uint32_t nonEmpty = 0, total = 0;
   GridQueryStats st;
@@ -294,15 +299,10 @@ TEST(GridOracle, SmallCellsLargeBoxes) {
 // after churn that made it stale, on uniform, clustered and large-box clouds.
 TEST(GridOracle, QueryCacheKeepsAnswers) {
   for (int kind = 0; kind < 3; ++kind) {
-    Scenario s;
-    s.seed = 20 + static_cast<uint32_t>(kind);
+    const uint32_t seed = 20 + static_cast<uint32_t>(kind);
+    Scenario s = kind == 2 ? smallCellsLargeBoxes(seed) : Scenario{};
+    s.seed = seed;
     if (kind == 1) s.cloud = Cloud::Clustered;
-    if (kind == 2) {
-      s.cellSize = 0.5f;
-      s.maxHalf = 1.0f;
-      s.extent = 8.0f;
-      s.count = 2000;
-    }
     Cloudy c(s);
     c.fill();
     uint32_t nonEmpty = 0, total = 0;
