@@ -52,22 +52,18 @@ struct RaySlab4 {
   size_t nearPlane[3], farPlane[3];  // bounds plane (0..5, octree.h) of each axis's near, far face
   simd::F4 nearGrow[3], farGrow[3];  // sweeps: faces moved out by the shape's half extents
 
-  RaySlab4(const glm::vec3& o, const glm::vec3& d, const glm::vec3& grow = glm::vec3(0.0f)) {
+  RaySlab4(const glm::vec3& o, const RayAxes& ax, const glm::vec3& grow = glm::vec3(0.0f)) {
     for (int k = 0; k < 3; ++k) {
-      // A zero component (or one too small for its inverse to be finite) gives +-inf: the slab
-      // then spans (-inf, +inf) for an origin strictly inside it and nothing for an origin outside.
-      // An origin exactly in one of its face planes gives 0 * inf = NaN there, which hit() drops:
-      // the ray runs inside the closed slab.
+      // A zero direction component gives invDir +-inf: the slab then spans (-inf, +inf) for an
+      // origin strictly inside it and nothing for an origin outside. An origin exactly in one of
+      // its face planes gives 0 * inf = NaN there, which hit() drops: the ray runs inside the
+      // closed slab.
       origin[k] = simd::splat(o[k]);
-      invDir[k] = simd::splat(1.0f / d[k]);
-      // The near face is the max face for a negative direction (or -0), chosen once per ray, so
-      // the boxes' planes are read in near/far order (no per-box select).
-      const bool negative = std::signbit(d[k]);
-      const size_t uk = static_cast<size_t>(k);
-      nearPlane[k] = negative ? uk + 3 : uk;
-      farPlane[k] = negative ? uk : uk + 3;
-      nearGrow[k] = simd::splat(negative ? grow[k] : -grow[k]);
-      farGrow[k] = simd::splat(negative ? -grow[k] : grow[k]);
+      invDir[k] = simd::splat(ax.invDir[k]);
+      nearPlane[k] = ax.nearPlane[k];
+      farPlane[k] = ax.farPlane[k];
+      nearGrow[k] = simd::splat(ax.negative[k] ? grow[k] : -grow[k]);
+      farGrow[k] = simd::splat(ax.negative[k] ? -grow[k] : grow[k]);
     }
   }
   // Lanes of nodes first .. first + 3 whose closed box (grown, for Grow) the ray meets within
@@ -110,8 +106,8 @@ struct RayGridSlab4 {
       a[k] = simd::splat(g.a[k]);
       bNear[k] = simd::splat(g.bNear[k]);
       bFar[k] = simd::splat(g.bFar[k]);
-      nearPlane[k] = g.nearPlane[k];
-      farPlane[k] = g.farPlane[k];
+      nearPlane[k] = g.axes.nearPlane[k];
+      farPlane[k] = g.axes.farPlane[k];
     }
   }
   uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, float tMax, float* outNear) const {
@@ -319,7 +315,7 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   if (octreeSimd() == OctreeSimd::kAvx2) return raycastAvx2(origin, dir, tMax, layerMask, outHit, ioStats);
   const RayGridPlanes gridPlanes(origin, dir, qOrigin_, qScale_);
   const RayGridSlab4 gridSlab(gridPlanes);
-  const RaySlab4 slab(origin, dir);  // for rays with a zero (or tiny) direction component
+  const RaySlab4 slab(origin, gridPlanes.axes);  // rays with a zero (or tiny) dir component
   const Ray4 ray4(origin, dir);
   const Grid4 grid(qOrigin_, qScale_);
   const uint16_t* planes = qBounds_.data();
@@ -430,7 +426,7 @@ bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, u
                     QueryStats* ioStats) const {
   const RayGridPlanes gridPlanes(origin, dir, qOrigin_, qScale_);
   const RayGridSlab4 gridSlab(gridPlanes);  // the node test raycast() uses, so both agree
-  const RaySlab4 slab(origin, dir);
+  const RaySlab4 slab(origin, gridPlanes.axes);
   const Ray4 ray4(origin, dir);
   const Grid4 grid(qOrigin_, qScale_);
   const uint16_t* planes = qBounds_.data();
@@ -713,7 +709,7 @@ bool Octree::sweepWalk(const glm::vec3& boxCenter, const glm::vec3& boxHalf,
   // whose triangle ties the best time of impact (a shared edge or vertex).
   const float pad = 1e-6f * (std::max(maxAbs(rootBounds_.min), maxAbs(rootBounds_.max)) +
                              maxAbs(boxCenter) + maxAbs(boxHalf) + maxAbs(displacement));
-  const RaySlab4 slab(boxCenter, displacement, boxHalf + glm::vec3(pad));
+  const RaySlab4 slab(boxCenter, RayAxes(displacement), boxHalf + glm::vec3(pad));
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   BestSweep best;

@@ -101,14 +101,14 @@ struct RaySlab8 {
       : grid(g.ok) {
     for (int k = 0; k < 3; ++k) {
       origin[k] = _mm256_set1_ps(o[k]);
-      invDir[k] = _mm256_set1_ps(g.invDir[k]);
+      invDir[k] = _mm256_set1_ps(g.axes.invDir[k]);
       gridOrigin[k] = _mm256_set1_ps(qOrigin[k]);
       gridScale[k] = _mm256_set1_ps(qScale[k]);
       a[k] = _mm256_set1_ps(g.a[k]);
       bNear[k] = _mm256_set1_ps(g.bNear[k]);
       bFar[k] = _mm256_set1_ps(g.bFar[k]);
-      nearPlane[k] = g.nearPlane[k];
-      farPlane[k] = g.farPlane[k];
+      nearPlane[k] = g.axes.nearPlane[k];
+      farPlane[k] = g.axes.farPlane[k];
     }
   }
 

@@ -41,25 +41,36 @@ constexpr float kShrink = 1.0f - 2.0f * (3.0f * kUnitRoundoff) / (1.0f - 3.0f * 
 // level's extent along the ray. ok is false when a direction component is zero or so small that
 // any of these is not finite; the caller then uses the dequantizing test (RaySlab4), which
 // handles those exactly.
-// Both the grid-plane and the dequantizing ray tests read each axis's bounds planes in near/far
-// order: the near face is the max face for a negative direction component (or -0), chosen once
-// per ray (no per-box select); invDir is 1 / dir per axis, as both tests use it.
-struct RayGridPlanes {
-  float a[3], bNear[3], bFar[3];
+// A ray's per-axis setup, shared by every slab test (RaySlab4, RayGridPlanes, RaySlab8): 1 / dir
+// per axis, and the bounds plane (0..5, octree.h) of each axis's near and far face. The near face
+// is the max face for a negative direction component (or -0), chosen once per ray, so the boxes'
+// planes are read in near/far order (no per-box select).
+struct RayAxes {
   float invDir[3];
-  size_t nearPlane[3], farPlane[3];  // bounds plane (0..5, octree.h) of each axis's near, far face
+  size_t nearPlane[3], farPlane[3];
+  bool negative[3];
+  explicit RayAxes(const glm::vec3& dir) {
+    for (int k = 0; k < 3; ++k) {
+      invDir[k] = 1.0f / dir[k];  // +-inf for a zero component (or one too small)
+      negative[k] = std::signbit(dir[k]);
+      const size_t uk = static_cast<size_t>(k);
+      nearPlane[k] = negative[k] ? uk + 3 : uk;
+      farPlane[k] = negative[k] ? uk : uk + 3;
+    }
+  }
+};
+
+struct RayGridPlanes {
+  RayAxes axes;
+  float a[3], bNear[3], bFar[3];
   bool ok = true;
   RayGridPlanes(const glm::vec3& origin, const glm::vec3& dir, const glm::vec3& gridOrigin,
-                const glm::vec3& gridScale) {
+                const glm::vec3& gridScale)
+      : axes(dir) {
     constexpr float kMaxStep = 65535.0f;
     constexpr float kMargin = 16.0f * std::numeric_limits<float>::epsilon() * 0.5f;  // 2 x 8u
     for (int k = 0; k < 3; ++k) {
-      const bool negative = std::signbit(dir[k]);
-      const size_t uk = static_cast<size_t>(k);
-      nearPlane[k] = negative ? uk + 3 : uk;
-      farPlane[k] = negative ? uk : uk + 3;
-      const float r = 1.0f / dir[k];
-      invDir[k] = r;
+      const float r = axes.invDir[k];
       const float offset = gridOrigin[k] - origin[k];
       a[k] = gridScale[k] * r;
       const float b = offset * r;
