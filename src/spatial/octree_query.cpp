@@ -95,13 +95,19 @@ struct RaySlab4 {
   }
 };
 
-// Ray against four boxes in grid steps (RayGridPlanes, octree_traversal_inl.h): the ray cast's
-// node test. Same result contract as RaySlab4::hit with tMin = 0 (conservative, entry distance
-// >= 0); only for rays whose RayGridPlanes are ok.
-struct RayGridSlab4 {
+// The ray cast's (and rayAny's) node test on four consecutive nodes: slab distances straight
+// from the grid steps (RayGridPlanes, octree_traversal_inl.h) when the ray's are ok, else the
+// dequantizing RaySlab4. Same result contract as RaySlab4::hit with tMin = 0 (conservative,
+// entry distance >= 0). RaySlab8 (octree_query_avx2.cpp) is its eight-lane twin.
+struct RayNodeTest4 {
   simd::F4 a[3], bNear[3], bFar[3];
   size_t nearPlane[3], farPlane[3];
-  explicit RayGridSlab4(const RayGridPlanes& g) {
+  bool gridOk;
+  RaySlab4 slab;  // rays with a zero (or tiny) direction component
+  Grid4 grid;
+  RayNodeTest4(const glm::vec3& origin, const RayGridPlanes& g, const glm::vec3& qOrigin,
+               const glm::vec3& qScale)
+      : gridOk(g.ok), slab(origin, g.axes), grid(qOrigin, qScale) {
     for (int k = 0; k < 3; ++k) {
       a[k] = simd::splat(g.a[k]);
       bNear[k] = simd::splat(g.bNear[k]);
@@ -111,6 +117,7 @@ struct RayGridSlab4 {
     }
   }
   uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, float tMax, float* outNear) const {
+    if (!gridOk) return slab.hit(planes, stride, first, grid, 0.0f, tMax, outNear);
     simd::F4 tn = simd::splat(0.0f);
     simd::F4 tf = simd::splat(tMax);
     for (int k = 0; k < 3; ++k) {
@@ -313,21 +320,15 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
     return false;
   }
   if (octreeSimd() == OctreeSimd::kAvx2) return raycastAvx2(origin, dir, tMax, layerMask, outHit, ioStats);
-  const RayGridPlanes gridPlanes(origin, dir, qOrigin_, qScale_);
-  const RayGridSlab4 gridSlab(gridPlanes);
-  const RaySlab4 slab(origin, gridPlanes.axes);  // rays with a zero (or tiny) dir component
+  const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_, qScale_);
   const Ray4 ray4(origin, dir);
-  const Grid4 grid(qOrigin_, qScale_);
   const uint16_t* planes = qBounds_.data();
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   RayBest best(tMax);
   st.nodesVisited += nearestFirst<4>(
       links_.data(), best.t,
-      [&](uint32_t first, float* keys) {
-        return gridPlanes.ok ? gridSlab.hit(planes, qStride_, first, best.t, keys)
-                             : slab.hit(planes, qStride_, first, grid, 0.0f, best.t, keys);
-      },
+      [&](uint32_t first, float* keys) { return nodes.hit(planes, qStride_, first, best.t, keys); },
       [&](uint32_t node) {
         if (trace != nullptr) trace->add(node);
         const OctreeNodeLinks& l = links_[node];
@@ -424,23 +425,17 @@ bool Octree::quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t
 
 bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                     QueryStats* ioStats) const {
-  const RayGridPlanes gridPlanes(origin, dir, qOrigin_, qScale_);
-  const RayGridSlab4 gridSlab(gridPlanes);  // the node test raycast() uses, so both agree
-  const RaySlab4 slab(origin, gridPlanes.axes);
+  // raycast()'s node test, so both agree.
+  const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_, qScale_);
   const Ray4 ray4(origin, dir);
-  const Grid4 grid(qOrigin_, qScale_);
   const uint16_t* planes = qBounds_.data();
   float keys[4];
   bool found = false;
   if (nodeCount() != 0 && tMax >= 0.0f && !(dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
     walkOverlap(
         [&](uint32_t first) {
-          if (gridPlanes.ok) {
-            return gridSlab.hit(planes, qStride_, first, tMax, keys) |
-                   (gridSlab.hit(planes, qStride_, first + 4, tMax, keys) << 4);
-          }
-          return slab.hit(planes, qStride_, first, grid, 0.0f, tMax, keys) |
-                 (slab.hit(planes, qStride_, first + 4, grid, 0.0f, tMax, keys) << 4);
+          return nodes.hit(planes, qStride_, first, tMax, keys) |
+                 (nodes.hit(planes, qStride_, first + 4, tMax, keys) << 4);
         },
         [&](uint32_t bi, uint32_t) {
           float t[4];

@@ -88,11 +88,11 @@ inline __m256 loadU16x8(const uint16_t* p) {
   return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(x));
 }
 
-// The ray cast's node test on eight consecutive nodes: RayGridSlab4::hit (octree_query.cpp) when
-// the ray's RayGridPlanes are ok, else RaySlab4::hit; the same expressions per lane.
+// The ray cast's node test on eight consecutive nodes: RayNodeTest4::hit (octree_query.cpp), the
+// same expressions per lane.
 struct RaySlab8 {
   __m256 origin[3], invDir[3], gridOrigin[3], gridScale[3];  // RaySlab4
-  __m256 a[3], bNear[3], bFar[3];                            // RayGridSlab4
+  __m256 a[3], bNear[3], bFar[3];                            // RayNodeTest4
   size_t nearPlane[3], farPlane[3];
   bool grid;
 
