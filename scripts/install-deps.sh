@@ -6,17 +6,41 @@
 #
 #   scripts/install-deps.sh            required packages
 #   scripts/install-deps.sh --peers    also Embree 3 and Bullet for `octree_bench --compare`
+#   scripts/install-deps.sh --ci       also what .ci/run itself uses (debootstrap)
+#   scripts/install-deps.sh --list     print the required packages and install nothing
+#
+# The build's packages are checked, not remembered: scripts/derive_deps.py maps every header,
+# library, CMake package and program the build used to its Debian package and fails when one is
+# not listed here (CI runs it after every build).
 set -euo pipefail
 
 packages=(
+  # toolchain and build tools
   build-essential cmake ninja-build ccache pkg-config python3
-  libglfw3-dev libglm-dev libassimp-dev libimgui-dev python3-glad
-  libstb-dev libcli11-dev nlohmann-json3-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
-  libgl-dev libgl1-mesa-dri xvfb xauth
+  # libraries whose headers or link-time files the build reads directly
+  libglfw3-dev libglm-dev libassimp-dev libimgui-dev libstb-dev libcli11-dev nlohmann-json3-dev
+  libgl-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
+  # on Assimp's link line through its CMake package (libassimp-dev does not depend on zlib1g-dev)
+  zlib1g-dev libminizip-dev libdraco-dev
+  # glad's generator, run at build time (cmake/Glad.cmake)
+  python3-glad
+  # only at run time, invisible to the build: Mesa's software OpenGL driver (dlopen'ed by
+  # libGL), and the virtual X server for the no-display path (xvfb-run needs xauth)
+  libgl1-mesa-dri xvfb xauth
 )
-if [[ "${1:-}" == "--peers" ]]; then
-  packages+=(libembree-dev libbullet-dev)
-fi
+case "${1:-}" in
+  --peers) packages+=(libembree-dev libbullet-dev) ;;
+  --ci) packages+=(debootstrap) ;;
+  --list)
+    printf '%s\n' "${packages[@]}"
+    exit 0
+    ;;
+  "") ;;
+  *)
+    echo "install-deps: unknown option '$1' (use --peers, --ci or --list)" >&2
+    exit 2
+    ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

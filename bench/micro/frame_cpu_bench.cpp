@@ -4,8 +4,8 @@
 // iteration moves the camera to the next of 256 pre-chosen poses at eye height inside the level,
 // so visible sets vary as in play. Counters: nodes visited, runs and triangles drawn per frame.
 //
-// Levels: the shared canonical OBJs (Quake ones converted to Y-up metres); ons-reborn, the
-// largest, when LEVELS_CACHE (default /work/levels-cache) holds it (see bench/README.md).
+// Levels: the shared canonical OBJs (Quake ones converted to Y-up metres), ons-reborn (the
+// largest) included; OCTREE_FPS_SHARED_DIR in the environment overrides the configured folder.
 
 #include <benchmark/benchmark.h>
 
@@ -35,11 +35,9 @@ struct FrameLevel {
 };
 
 std::string levelPath(const std::string& name) {
-  if (name == "ons-reborn") {
-    const char* cache = std::getenv("LEVELS_CACHE");
-    return std::string(cache != nullptr ? cache : "/work/levels-cache") + "/ons-reborn/ons-reborn.obj";
-  }
-  return std::string(OCTREE_FPS_SHARED_DIR) + "/levels/" + name + "/" + name + ".obj";
+  const char* env = std::getenv("OCTREE_FPS_SHARED_DIR");
+  const std::string shared = env != nullptr && *env != '\0' ? env : OCTREE_FPS_SHARED_DIR;
+  return shared + "/levels/" + name + "/" + name + ".obj";
 }
 
 FrameLevel& load(const std::string& name) {

@@ -5,8 +5,8 @@
 #
 # Query files: ../shared/bench/genqueries.py, 10000 queries of each kind, seed 1, the character
 # radius from ../shared/levels/SOURCES.md (0.35 m for collision-world, 16 u for the Quake levels).
-# ons-reborn is used when LEVELS_CACHE (default /work/levels-cache) holds it: fetch it with
-#   ../shared/levels/fetch-debian-levels.sh /work/levels-cache ons-reborn
+# Levels come from the shared folder (OCTREE_FPS_SHARED_DIR, default ../shared beside the
+# checkout), ons-reborn included; a level that is not there is skipped with a message.
 # Generated query and result files go to WORK_DIR (default a temporary directory), never the repo.
 set -euo pipefail
 build=${1:?usage: run_levels.sh BUILD_DIR [OUT_DIR]}
@@ -14,7 +14,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 out=${2:-$repo/bench/results}
 shared=${OCTREE_FPS_SHARED_DIR:-$repo/../shared}
-cache=${LEVELS_CACHE:-/work/levels-cache}
 work=${WORK_DIR:-$(mktemp -d)}
 n=${QUERIES_PER_KIND:-10000}
 bench=$build/octree_bench
@@ -37,4 +36,4 @@ run() {  # name obj radius
 run collision-world "$shared/levels/collision-world/collision-world.obj" 0.35
 run oa_dm1 "$shared/levels/oa_dm1/oa_dm1.obj" 16
 run oa_dm5 "$shared/levels/oa_dm5/oa_dm5.obj" 16
-run ons-reborn "$cache/ons-reborn/ons-reborn.obj" 16
+run ons-reborn "$shared/levels/ons-reborn/ons-reborn.obj" 16

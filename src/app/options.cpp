@@ -91,7 +91,7 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   cli.add_flag("--query-overlay", o.queryOverlay,
                "Start showing the nodes and triangles the character's queries touch (Q)");
   cli.add_option("--script", o.scriptPath,
-                 "Drive the character with an input script (SCRIPT.md); quits at its end");
+                 "Drive the character with an input script (docs/script-format.md); quits at its end");
   cli.add_option("--trace", o.tracePath, "Write the character's state after every step (CSV)");
   cli.add_option("--spawn-props", o.spawnProps, "Spawn N random props over the level at start")
       ->check(CLI::Range(0u, 100000u));

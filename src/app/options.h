@@ -31,7 +31,7 @@ struct DemoOptions {
   bool hidePanel = false;           // --no-panel
   bool queryOverlay = false;        // --query-overlay: show what the character's queries touch
   std::string swapTo;               // --swap-to PATH: load PATH in the background after frame 5
-  std::string scriptPath;           // --script FILE (../shared/controller/SCRIPT.md)
+  std::string scriptPath;           // --script FILE (docs/script-format.md)
   std::string tracePath;            // --trace OUT.csv
   std::string propsPath;            // --props OUT.csv: every prop's final state
   std::string propsTracePath;       // --props-trace OUT.csv: every prop after every step

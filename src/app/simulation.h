@@ -1,6 +1,6 @@
 #pragma once
 // The demo's character simulation, shared by the windowed and headless paths: a controller on
-// the session's octree, driven either by a script (--script, SCRIPT.md) or by live input, with
+// the session's octree, driven either by a script (--script, docs/script-format.md) or by live input, with
 // the trace (--trace) collected as it runs. The math is all in src/controller; this only wires
 // a level session, parameters and output files together.
 #include <memory>

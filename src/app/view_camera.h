@@ -1,6 +1,6 @@
 #pragma once
 // The demo's view: the character's eye plus yaw/pitch from the mouse. Frame: right-handed, Y up,
-// metres, radians. Yaw 0 looks along -Z and yaw +pi/2 along -X (controller/SCRIPT.md).
+// metres, radians. Yaw 0 looks along -Z and yaw +pi/2 along -X (docs/script-format.md).
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 

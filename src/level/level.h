@@ -86,7 +86,7 @@ struct Level {
   size_t triangleCount() const { return collisionLayers.size(); }
 };
 
-// Height below which a falling character respawns (controller/SCRIPT.md): the level's lowest
+// Height below which a falling character respawns (docs/script-format.md): the level's lowest
 // point minus 50 m. World Y, metres.
 inline constexpr float kKillPlaneDepth = 50.0f;
 inline float killPlaneY(const Level& level) { return level.boundsMin.y - kKillPlaneDepth; }

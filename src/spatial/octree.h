@@ -361,7 +361,7 @@ class Octree {
   // motion is free. A shape that overlaps at t = 0 returns toi = 0, startsOverlapping = true and
   // the push-out direction of its deepest contact. Nothing tunnels at any speed.
   // Touching counts as overlapping (closed sets), so a shape resting exactly on the floor gets
-  // toi = 0: a controller should keep a small skin distance (SCRIPT.md `skin`) between its
+  // toi = 0: a controller should keep a small skin distance (the script parameter `skin`) between its
   // shape and the level, or sweep a shape shrunk by the skin.
   bool sweepSphere(const glm::vec3& center, float radius, const glm::vec3& displacement,
                    uint32_t layerMask, SweepHit& outHit, QueryStats* ioStats = nullptr) const;

@@ -85,10 +85,24 @@ elif case == "stats_shared_levels":
         print(f"SKIP [{case}]: no shared levels at {shared_dir}/levels "
               "(set OCTREE_FPS_SHARED_DIR)")
         sys.exit(77)
+    # The demo remembers --up/--scale in LEVEL.import.json beside the level: load copies, so
+    # nothing is written into the shared folder and no stray settings file there steers a run.
+    copies = tempfile.mkdtemp(prefix="octree-fps-test-levels-")
+    atexit.register(shutil.rmtree, copies, True)
     for rel, triangles, flags in levels:
-        path = os.path.join(shared_dir, "levels", rel)
-        expect(os.path.exists(path), f"shared level {path} exists")
+        source = os.path.join(shared_dir, "levels", rel)
+        expect(os.path.exists(source), f"shared level {source} exists")
+        beside = source + ".import.json"
+        before = os.stat(beside).st_mtime_ns if os.path.exists(beside) else None
+        path = os.path.join(copies, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        shutil.copyfile(source, path)
         stats, text = stats_for(path, *flags)
+        if flags:
+            expect(os.path.exists(path + ".import.json"),
+                   f"--up/--scale were remembered beside the copy ({path}.import.json)", text)
+        after = os.stat(beside).st_mtime_ns if os.path.exists(beside) else None
+        expect(after == before, f"nothing was written beside the shared level ({beside})", text)
         expect(stats["level"]["triangles"] == triangles,
                f"{rel}: {stats['level']['triangles']} triangles, SOURCES.md says {triangles}", text)
         lo, hi = stats["level"]["bounds"]
@@ -96,7 +110,7 @@ elif case == "stats_shared_levels":
         expect(height < max(hi[0] - lo[0], hi[2] - lo[2]),
                f"{rel}: Y extent {height} should be the smallest (right way up)", text)
 elif case == "script_trace":
-    # SCRIPT.md: header, a t = 0 row, then one row per fixed step until `end`.
+    # docs/script-format.md: header, a t = 0 row, then one row per fixed step until `end`.
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "walk.script")
         with open(script, "w") as f:
@@ -107,7 +121,7 @@ elif case == "script_trace":
         expect(code == 0, f"scripted run exits 0 (got {code})", text)
         rows = open(trace).read().splitlines()
         expect(rows[0] == "t,x,y,z,vx,vy,vz,grounded,crouched,flying,respawned",
-               "trace header is SCRIPT.md's", rows[0])
+               "trace header is docs/script-format.md's", rows[0])
         expect(len(rows) == 1 + 1 + 150, f"1 + 150 steps at 100 Hz, got {len(rows) - 1} rows")
         first = rows[1].split(",")
         expect([float(v) for v in first[1:4]] == [0.0, 0.0, 8.0], "t = 0 row is the spawn", rows[1])

@@ -80,8 +80,8 @@ class SharedLevels : public ::testing::TestWithParam<SharedLevel> {};
 
 TEST_P(SharedLevels, GuessedFrameMatchesSources) {
   const SharedLevel& s = GetParam();
-  const std::string path = test::sharedPath(std::string("levels/") + s.file);
-  if (!test::fileExists(path)) GTEST_SKIP() << path << " not present";
+  const std::string path = test::sharedLevelCopy(std::string("levels/") + s.file);
+  if (path.empty()) GTEST_SKIP() << s.file << " not in the shared folder";
   LevelLoadOptions o;
   o.rememberSettings = false;
   const LevelLoadResult r = loadLevel(path, o);
@@ -90,12 +90,12 @@ TEST_P(SharedLevels, GuessedFrameMatchesSources) {
 
 TEST_P(SharedLevels, ExplicitFrameMatchesSources) {
   const SharedLevel& s = GetParam();
-  const std::string path = test::sharedPath(std::string("levels/") + s.file);
-  if (!test::fileExists(path)) GTEST_SKIP() << path << " not present";
+  const std::string path = test::sharedLevelCopy(std::string("levels/") + s.file);
+  if (path.empty()) GTEST_SKIP() << s.file << " not in the shared folder";
   LevelLoadOptions o;
   o.upAxis = s.up;
   o.scale = s.scale;
-  o.rememberSettings = false;  // the shared folder is read-only and must stay untouched
+  o.rememberSettings = false;  // keep every test's load independent of the others
   const LevelLoadResult r = loadLevel(path, o);
   checkLevel(s, r);
   ASSERT_TRUE(r.ok());
@@ -116,8 +116,8 @@ INSTANTIATE_TEST_SUITE_P(Levels, SharedLevels, ::testing::ValuesIn(kLevels),
 TEST(SharedLevels, QuakeLevelIsRotatedNotMirrored) {
   // A vertex (x, y, z) of the Z-up file must land at (x, z, -y) * 0.0254: a rotation about X
   // keeps the frame right-handed, so triangle winding (and facing) is preserved.
-  const std::string path = test::sharedPath("levels/oa_dm1/oa_dm1.obj");
-  if (!test::fileExists(path)) GTEST_SKIP();
+  const std::string path = test::sharedLevelCopy("levels/oa_dm1/oa_dm1.obj");
+  if (path.empty()) GTEST_SKIP();
   const ObjReadResult canon = readObj(path);
   ASSERT_TRUE(canon.ok) << canon.error;
   LevelLoadOptions o;
@@ -133,9 +133,9 @@ TEST(SharedLevels, RoundTripGlbAgainstCanonicalObj) {
   // The canonical OBJ (assimp export -ptv, read here by the core's own OBJ reader, no Assimp)
   // and the original GLB through the loader give the same triangles. The GLB's node transforms
   // (scale 1.3708, translation (8.83, -7.50, 60.54)) must have been applied.
-  const std::string glb = test::sharedPath("levels/collision-world/collision-world.glb");
-  const std::string obj = test::sharedPath("levels/collision-world/collision-world.obj");
-  if (!test::fileExists(glb) || !test::fileExists(obj)) GTEST_SKIP();
+  const std::string glb = test::sharedLevelCopy("levels/collision-world/collision-world.glb");
+  const std::string obj = test::sharedLevelCopy("levels/collision-world/collision-world.obj");
+  if (glb.empty() || obj.empty()) GTEST_SKIP();
   const ObjReadResult canon = readObj(obj);
   ASSERT_TRUE(canon.ok) << canon.error;
   const LevelLoadResult r = loadLevel(glb);
@@ -147,8 +147,8 @@ TEST(SharedLevels, RoundTripObjLoaderAgainstCanonicalReader) {
   // Through Assimp (no frame change) the canonical OBJ gives exactly its own triangles, the
   // zero-area ones included.
   for (const char* file : {"levels/oa_dm1/oa_dm1.obj", "levels/oa_dm5/oa_dm5.obj"}) {
-    const std::string path = test::sharedPath(file);
-    if (!test::fileExists(path)) continue;
+    const std::string path = test::sharedLevelCopy(file);
+    if (path.empty()) continue;
     const ObjReadResult canon = readObj(path);
     ASSERT_TRUE(canon.ok) << canon.error;
     LevelLoadOptions o;

@@ -68,8 +68,8 @@ TEST(SpawnSearch, ArenaWithoutSpawnNodeGetsAStandableSpot) {
 
 TEST(SpawnSearch, QuakeLevelsSpawnInsideNotOnTheSkyRoof) {
   for (const char* file : {"levels/oa_dm1/oa_dm1.obj", "levels/oa_dm5/oa_dm5.obj"}) {
-    const std::string path = test::sharedPath(file);
-    if (!test::fileExists(path)) continue;
+    const std::string path = test::sharedLevelCopy(file);
+    if (path.empty()) continue;
     LevelLoadOptions o;
     o.rememberSettings = false;
     const LevelLoadResult r = loadLevel(path, o);
