@@ -50,7 +50,7 @@ mkdir -p "$sys"
 tar -C "$sys" -xzf "$base"
 
 # This machine's apt sources and name resolution.
-rm -rf "$sys/etc/apt/sources.list.d" "$sys/etc/apt/apt.conf.d"
+rm -rf "$sys/etc/apt/sources.list" "$sys/etc/apt/sources.list.d" "$sys/etc/apt/apt.conf.d"
 cp -a /etc/apt/sources.list.d /etc/apt/apt.conf.d "$sys/etc/apt/"
 [[ -f /etc/apt/sources.list ]] && cp /etc/apt/sources.list "$sys/etc/apt/sources.list"
 cp /etc/resolv.conf /etc/hosts "$sys/etc/"

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "geometry/triangle_tests.h"
 
@@ -420,13 +421,141 @@ TEST(PrimitiveReference, SphereAndCapsuleContactsSeparate) {
       ASSERT_NEAR(after, r, 1e-4) << i;  // exactly touching: the minimal push
     }
     if (capsuleTriangleContact(a, b, rf, t, c)) {
-      const glm::vec3 o = c.normal * c.depth;
-      glm::vec3 s, q;
-      const double after = std::sqrt(static_cast<double>(closestPointsSegmentTriangle(a + o, b + o, t, s, q)));
+      const D3 o = d3(c.normal) * static_cast<double>(c.depth);
+      const double after = refSegmentTriangle(d3(a) + o, d3(b) + o, t);
       ASSERT_GE(after, r - 1e-4) << i;  // separated (touching)
     }
   }
   EXPECT_GT(pushed, 500);
+}
+
+// ---- Push-out minimality, by support functions -------------------------------------------------
+// For convex A (the shape pushed) and B (the triangle), the push along unit n that separates them
+// (down to touching) is h(n) = max over B of n.x - min over A of n.x, and the penetration depth,
+// the shortest separating translation, is the minimum of h over all unit n. The reference
+// minimises h over 2,000 Fibonacci-sphere directions and refines the best few by pattern search:
+// nothing here uses the SAT axes or the closest-point code under test.
+struct PushShape {
+  int kind;  // 0 sphere (a), 1 capsule (a, b), 2 box (a = centre, b = half extents)
+  D3 a, b;
+  double r;
+};
+
+double minAlong(const PushShape& s, D3 n) {
+  if (s.kind == 0) return dot(n, s.a) - s.r;
+  if (s.kind == 1) return std::min(dot(n, s.a), dot(n, s.b)) - s.r;
+  return dot(n, s.a) - (std::fabs(n.x) * s.b.x + std::fabs(n.y) * s.b.y + std::fabs(n.z) * s.b.z);
+}
+
+double requiredPush(const PushShape& s, const Triangle& t, D3 n) {
+  const double maxB = std::max({dot(n, d3(t.v0)), dot(n, d3(t.v1)), dot(n, d3(t.v2))});
+  return maxB - minAlong(s, n);
+}
+
+D3 unitFromAngles(double theta, double phi) {
+  return {std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi)};
+}
+
+double referencePenetrationDepth(const PushShape& s, const Triangle& t) {
+  constexpr int kDirections = 2000;
+  std::vector<std::pair<double, int>> coarse;
+  coarse.reserve(kDirections);
+  const double golden = M_PI * (3.0 - std::sqrt(5.0));
+  auto fib = [&](int k) {
+    const double y = 1.0 - 2.0 * (k + 0.5) / kDirections;
+    return std::pair<double, double>(std::acos(y), golden * k);
+  };
+  for (int k = 0; k < kDirections; ++k) {
+    const auto [th, ph] = fib(k);
+    coarse.push_back({requiredPush(s, t, unitFromAngles(th, ph)), k});
+  }
+  std::partial_sort(coarse.begin(), coarse.begin() + 6, coarse.end());
+  double best = coarse[0].first;
+  for (int start = 0; start < 6; ++start) {
+    auto [th, ph] = fib(coarse[start].second);
+    double value = coarse[start].first;
+    for (double step = 0.1; step > 1e-7; step *= 0.5) {
+      bool moved = true;
+      while (moved) {
+        moved = false;
+        for (const auto& [dt, dp] : {std::pair{step, 0.0}, {-step, 0.0}, {0.0, step}, {0.0, -step}}) {
+          const double v = requiredPush(s, t, unitFromAngles(th + dt, ph + dp));
+          if (v < value - 1e-12) {
+            value = v;
+            th += dt;
+            ph += dp;
+            moved = true;
+          }
+        }
+      }
+    }
+    best = std::min(best, value);
+  }
+  return best;
+}
+
+// Does the closed segment [p, q] cross or touch the triangle's interior, clearly (not within
+// `margin` of an edge)? Plane crossing in double, then barycentric signs.
+int segmentCrossesTriangle(D3 p, D3 q, const Triangle& t, double margin) {
+  const D3 a = d3(t.v0), b = d3(t.v1), c = d3(t.v2);
+  const D3 n = cross(b - a, c - a);
+  const double nn = dot(n, n);
+  if (nn == 0) return -1;
+  const double len = std::sqrt(nn);
+  const double dp = dot(p - a, n) / len, dq = dot(q - a, n) / len;
+  if ((dp > margin && dq > margin) || (dp < -margin && dq < -margin)) return 0;
+  if (std::fabs(dp - dq) < margin) return -1;  // nearly in the plane: ambiguous
+  const D3 x = p + (q - p) * (dp / (dp - dq));
+  const double w0 = dot(cross(c - b, x - b), n) / len, w1 = dot(cross(a - c, x - c), n) / len,
+               w2 = dot(cross(b - a, x - a), n) / len;
+  const double m = std::min({w0, w1, w2});
+  if (std::fabs(m) < margin || std::fabs(dp) < margin || std::fabs(dq) < margin) return -1;
+  return m > 0 ? 1 : 0;
+}
+
+TEST(PrimitiveReference, PushOutsAreMinimal) {
+  std::mt19937 rng(108);
+  std::uniform_real_distribution<float> ur(0.1f, 1.0f), uh(0.05f, 0.8f);
+  int checked[3] = {0, 0, 0}, crossings = 0;
+  for (int i = 0; i < 9000; ++i) {
+    const Triangle t = randomTriangle(rng);
+    const int kind = i % 3;
+    const glm::vec3 a = randomPoint(rng, 1.5f), b = a + randomPoint(rng, 1.0f);
+    const glm::vec3 half(uh(rng), uh(rng), uh(rng));
+    const float rf = ur(rng);
+    TriangleContact c;
+    bool got = false;
+    PushShape shape{kind, d3(a), d3(b), rf};
+    if (kind == 0) got = sphereTriangleContact(a, rf, t, c);
+    if (kind == 1) got = capsuleTriangleContact(a, b, rf, t, c);
+    if (kind == 2) {
+      shape.b = d3(half);
+      shape.r = 0;
+      got = boxTriangleContact(Aabb::fromCenterHalfExtents(a, half), t, c);
+    }
+    if (!got) continue;
+    const D3 n = d3(c.normal);
+    ASSERT_NEAR(std::sqrt(dot(n, n)), 1.0, 1e-5) << i;
+    // Pushing by depth along the normal just separates: neither short of it nor past it.
+    const double along = requiredPush(shape, t, n);
+    ASSERT_NEAR(c.depth, along, 2e-4) << "shape " << kind << " case " << i;
+    const int crossing = kind == 1 ? segmentCrossesTriangle(d3(a), d3(b), t, 1e-3) : 0;
+    if (crossing == -1 || (kind == 1 && isDegenerateTriangle(t))) continue;
+    if (crossing == 1) {
+      // The documented exception: a segment through the face is pushed along the face normal,
+      // to the side of its midpoint, which is the shorter of the two normal pushes.
+      ++crossings;
+      ASSERT_LE(c.depth, requiredPush(shape, t, n * -1.0) + 2e-4) << i;
+      continue;
+    }
+    // Everything else: no shorter translation separates.
+    ASSERT_LE(c.depth, referencePenetrationDepth(shape, t) + 2e-4) << "shape " << kind << " case " << i;
+    ++checked[kind];
+  }
+  EXPECT_GT(checked[0], 300);
+  EXPECT_GT(checked[1], 300);
+  EXPECT_GT(checked[2], 300);
+  EXPECT_GT(crossings, 20);
 }
 
 TEST(PrimitiveReference, SweepsAgreeWithSampledDistance) {
@@ -465,8 +594,22 @@ TEST(PrimitiveReference, SweepsAgreeWithSampledDistance) {
         const double s = c.toi * k / samples;
         ASSERT_GE(distAt(s), r - 2e-3) << i << " at " << s;
       }
-      const glm::vec3 dd = (a + d * c.toi) - c.point;
-      (void)dd;
+      // The contact point is on the triangle, a radius away from the moved shape, and the normal
+      // points from it to the shape's nearest point and against the motion.
+      const D3 off = d3(d) * static_cast<double>(c.toi);
+      const D3 a1 = d3(a) + off, b1 = d3(b) + off, pt = d3(c.point);
+      ASSERT_LT(refPointTriangle(pt, t), 2e-3) << i;
+      ASSERT_NEAR(refPointSegment(pt, a1, b1), r, 2e-3 + stepTol) << i;
+      const D3 ab = b1 - a1;
+      const double l = dot(ab, ab);
+      const double u = l > 0 ? std::clamp(dot(pt - a1, ab) / l, 0.0, 1.0) : 0.0;
+      const D3 toShape = (a1 + ab * u) - pt;
+      const double len = std::sqrt(dot(toShape, toShape));
+      ASSERT_NEAR(std::sqrt(dot(d3(c.normal), d3(c.normal))), 1.0, 1e-4) << i;
+      if (len > 1e-2 && r > 0.05) {
+        ASSERT_GT(dot(toShape, d3(c.normal)) / len, 0.999) << i;
+      }
+      ASSERT_LE(dot(d3(c.normal), d3(d)), 1e-3 * std::sqrt(dot(d3(d), d3(d)))) << i;
     } else {
       ++misses;
       for (int k = 0; k <= samples; ++k) {
