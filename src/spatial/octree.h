@@ -424,14 +424,24 @@ class Octree {
   // Bytes held: node links and bounds, triangles, original indices, layers (sizes, not capacities).
   size_t bytes() const;
 
-  // Checks every invariant: every node but the root is the child of exactly one node, levels
-  // increase by one, children's bounds inside the parent's, every triangle inside its node's
-  // bounds, bounds as tight as the quantization allows, own and child ranges partition the slots
-  // in preorder, no node deeper than maxLevel, the permutation is a permutation. Returns false
-  // with a message. O(n).
+  // Checks every invariant: every node but the root is the child of exactly one node, children's
+  // levels not above their parent's, children's bounds inside the parent's, every triangle
+  // inside its node's bounds, bounds as tight as the quantization allows, own and child ranges
+  // partition the slots in preorder, the permutation is a permutation; and the build rules
+  // against params(): no node deeper than maxLevel, the looseness rule (a triangle in a node of
+  // level L >= 1 passed its parent's test, so its bounding box's largest edge is at most
+  // looseness x the level-L cell's edge, the cell edges being the root cube's halved per level),
+  // and the leaf rule (a leaf holding more than trianglesPerLeaf triangles is at maxLevel, or its
+  // centroids coincide, or it holds triangles kept in their node: then at most 8 x (minimum
+  // child size - 1) of them are small enough to have gone down at every level above maxLevel).
+  // Returns false with a message. O(n). The exact assignment of every triangle to its leaf is
+  // checked in the tests against an independent recursive build (test_octree_build.cpp).
   bool validate(std::string* outError = nullptr) const;
 
  private:
+  friend struct OctreeTestAccess;  // tests corrupt an octree on purpose to see validate() fail
+  bool validateBuildRules(std::string* outError) const;
+
   template <class F>
   static bool thunk(void* context, uint32_t triangle) {
     F& f = *static_cast<std::remove_reference_t<F>*>(context);

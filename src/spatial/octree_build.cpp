@@ -642,6 +642,58 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   return r;
 }
 
+// The rules of octree.h that the build follows, checked on the final form (see validate()).
+bool Octree::validateBuildRules(std::string* outError) const {
+  auto fail = [&](const std::string& msg) {
+    if (outError) *outError = msg;
+    return false;
+  };
+  const uint32_t leafSize = std::max(1u, params_.trianglesPerLeaf);
+  const uint32_t maxLevel = std::min(params_.maxLevel, kOctreeMaxLevel);
+  const float looseness = params_.looseness >= 0.0f ? params_.looseness : 1.0f;
+  const uint32_t minChild = leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u);
+  const glm::vec3 ext = rootBounds_.size();
+  const float rootHalf = std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f;
+  // The build halves the cell per level (exact in float), and keeps a triangle in a node of
+  // level L when its size exceeds looseness x the level-L cell's half edge.
+  auto keepSizeAt = [&](uint32_t level) { return std::ldexp(rootHalf, -static_cast<int>(level)) * looseness; };
+  auto sizeOf = [](const Triangle& t) {
+    const glm::vec3 s = t.bounds().size();
+    return std::max(s.x, std::max(s.y, s.z));
+  };
+  const float tiny = maxLevel >= 1 ? keepSizeAt(maxLevel - 1) : 0.0f;
+  for (uint32_t i = 0; i < nodeCount(); ++i) {
+    const std::string at = "node " + std::to_string(i) + ": ";
+    const uint32_t level = links_[i].level;
+    if (level > maxLevel) return fail(at + "deeper than maxLevel");
+    const TriangleRange own = ownRange(i);
+    if (level >= 1) {
+      const float limit = keepSizeAt(level - 1);
+      for (uint32_t s = own.first; s < own.first + own.count; ++s) {
+        if (sizeOf(triangle(s)) > limit) {
+          return fail(at + "triangle slot " + std::to_string(s) + " is larger than looseness x its cell's edge" +
+                      " at level " + std::to_string(level) + ": it should have been kept above");
+        }
+      }
+    }
+    if (!isLeaf(i) || own.count <= leafSize || level >= maxLevel) continue;
+    Aabb centroids;
+    uint32_t small = 0;
+    for (uint32_t s = own.first; s < own.first + own.count; ++s) {
+      const Triangle t = triangle(s);
+      centroids.grow(t.bounds().center());
+      small += sizeOf(t) <= tiny ? 1u : 0u;
+    }
+    if (centroids.min == centroids.max) continue;
+    if (small > 8u * (minChild - 1u)) {
+      return fail(at + "leaf holds " + std::to_string(own.count) + " triangles (trianglesPerLeaf " +
+                  std::to_string(leafSize) + ") at level " + std::to_string(level) + " below maxLevel, " +
+                  std::to_string(small) + " of them small enough to split");
+    }
+  }
+  return true;
+}
+
 bool Octree::validate(std::string* outError) const {
   auto fail = [&](const std::string& msg) {
     if (outError) *outError = msg;
@@ -681,7 +733,6 @@ bool Octree::validate(std::string* outError) const {
     const OctreeNodeLinks& l = links_[i];
     const std::string at = "node " + std::to_string(i) + ": ";
     if (l.ownEnd < l.firstTriangle || l.ownEnd > n) return fail(at + "own range out of order");
-    if (l.level > params_.maxLevel) return fail(at + "deeper than maxLevel");
     if (l.childCount > kOctreeMaxChildren) return fail(at + "too many children");
     if (l.childCount == 0) continue;
     if (l.firstChild <= i || l.firstChild + l.childCount > nc) return fail(at + "children out of range");
@@ -722,6 +773,7 @@ bool Octree::validate(std::string* outError) const {
     }
   }
   if (tight[0].min != rootBounds_.min || tight[0].max != rootBounds_.max) return fail("level bounds not tight");
+  if (!validateBuildRules(outError)) return false;
   // The permutation is a permutation of distinct original indices.
   std::vector<uint32_t> sorted(originalIndex_.begin(), originalIndex_.end());
   std::sort(sorted.begin(), sorted.end());
