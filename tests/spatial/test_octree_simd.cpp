@@ -52,11 +52,13 @@ bool sameBits(const glm::vec3& a, const glm::vec3& b) {
   return std::memcmp(&a, &b, sizeof(a)) == 0;
 }
 
-// Casts one ray under both kernels; returns an empty string when they agree bit for bit.
+// Casts one ray under both kernels; returns an empty string when they agree bit for bit. Counts
+// the baseline's hits and misses in *ioHitsMisses, so a test can check that it exercised both.
 std::string compareKernels(const Octree& octree, const glm::vec3& o, const glm::vec3& d, float tMax,
-                           uint32_t mask) {
+                           uint32_t mask, uint32_t (&ioHitsMisses)[2]) {
   const RayAnswer base = castWith(OctreeSimd::kBaseline, octree, o, d, tMax, mask);
   const RayAnswer wide = castWith(OctreeSimd::kAvx2, octree, o, d, tMax, mask);
+  ++ioHitsMisses[base.hit ? 0 : 1];
   std::string why;
   if (base.hit != wide.hit) why += " hit differs;";
   if (base.hit && wide.hit) {
@@ -94,7 +96,7 @@ TEST(OctreeSimdSelection, BaselineIsAlwaysAvailableAndSelectable) {
 }
 
 TEST_F(OctreeSimdTest, RandomSoupsGiveTheSameBits) {
-  uint32_t rays = 0;
+  uint32_t hitsMisses[2] = {0, 0};
   for (uint32_t seed = 1; seed <= 6; ++seed) {
     const std::vector<Triangle> tris = test::makeRandomSoup(seed);
     std::mt19937 rng(seed * 7919u);
@@ -116,15 +118,16 @@ TEST_F(OctreeSimdTest, RandomSoupsGiveTheSameBits) {
           const float tMax =
               (i % 5 == 0) ? std::numeric_limits<float>::infinity() : place.uniform(0.0f, 30.0f);
           const uint32_t mask = withLayers ? static_cast<uint32_t>(rng() % 16u) : kOctreeAllLayers;
-          const std::string why = compareKernels(octree, o, d, tMax, mask);
+          const std::string why = compareKernels(octree, o, d, tMax, mask, hitsMisses);
           ASSERT_TRUE(why.empty())
               << "seed " << seed << " leaf " << leaf << " ray " << i << ":" << why;
-          ++rays;
         }
       }
     }
   }
-  EXPECT_EQ(rays, 6u * 4u * 2u * 400u);
+  // Both outcomes were compared many times (a soup the rays all miss would prove little).
+  EXPECT_GT(hitsMisses[0], 2000u);
+  EXPECT_GT(hitsMisses[1], 2000u);
 }
 
 // Rays along an axis whose origin lies exactly in faces of node boxes (the dequantized bounds the
@@ -140,12 +143,11 @@ TEST_F(OctreeSimdTest, AxisRaysInFacePlanesGiveTheSameBits) {
   ASSERT_GT(octree.nodeCount(), 20u);
   const glm::vec3 axes[] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
   std::mt19937 rng(99);
-  uint32_t rays = 0;
+  uint32_t hitsMisses[2] = {0, 0};
   auto check = [&](const glm::vec3& o, const glm::vec3& d) {
-    const std::string why = compareKernels(octree, o, d, 40.0f, kOctreeAllLayers);
+    const std::string why = compareKernels(octree, o, d, 40.0f, kOctreeAllLayers, hitsMisses);
     ASSERT_TRUE(why.empty()) << "origin (" << o.x << ", " << o.y << ", " << o.z << "), dir (" << d.x
                              << ", " << d.y << ", " << d.z << "):" << why;
-    ++rays;
   };
   for (uint32_t node = 0; node < octree.nodeCount(); ++node) {
     const Aabb b = octree.nodeBounds(node);
@@ -183,12 +185,14 @@ TEST_F(OctreeSimdTest, AxisRaysInFacePlanesGiveTheSameBits) {
       }
     }
   }
-  EXPECT_EQ(rays, octree.nodeCount() * 30u + 5u * 5u * 6u);
+  EXPECT_GT(hitsMisses[0], octree.nodeCount() * 3u);
+  EXPECT_GT(hitsMisses[1], octree.nodeCount() * 3u);
 }
 
 TEST_F(OctreeSimdTest, EmptyAndTinyOctreesGiveTheSameBits) {
   Octree empty;
-  EXPECT_TRUE(compareKernels(empty, {0, 0, 0}, {1, 0, 0}, 10.0f, kOctreeAllLayers).empty());
+  uint32_t hitsMisses[2] = {0, 0};
+  EXPECT_TRUE(compareKernels(empty, {0, 0, 0}, {1, 0, 0}, 10.0f, kOctreeAllLayers, hitsMisses).empty());
   // One to nine triangles: every partial block and the last block read on its own.
   const std::vector<Triangle> soup = test::makeRandomSoup(5);
   for (size_t n = 1; n <= 9; ++n) {
@@ -199,10 +203,11 @@ TEST_F(OctreeSimdTest, EmptyAndTinyOctreesGiveTheSameBits) {
     for (uint32_t i = 0; i < 200; ++i) {
       const glm::vec3 o = place.nearSurface(2.0f, 0.2f);
       const std::string why =
-          compareKernels(octree, o, place.unitVector(), 50.0f, kOctreeAllLayers);
+          compareKernels(octree, o, place.unitVector(), 50.0f, kOctreeAllLayers, hitsMisses);
       ASSERT_TRUE(why.empty()) << n << " triangles, ray " << i << ":" << why;
     }
   }
+  EXPECT_GT(hitsMisses[0], 100u);  // the tiny octrees are hit, not only missed
 }
 
 class OctreeSimdLevelTest : public OctreeSimdTest,
@@ -217,16 +222,14 @@ TEST_P(OctreeSimdLevelTest, SharedLevelGivesTheSameBits) {
   const Aabb box = test::boundsOf(tris);
   const float diagonal = glm::length(box.max - box.min);
   test::QueryPlacer place(tris, box, 2024u);
-  uint32_t hits = 0;
+  uint32_t hitsMisses[2] = {0, 0};
   for (uint32_t i = 0; i < 3000; ++i) {
     const glm::vec3 o = place.nearSurface(0.05f * diagonal, 0.5f);
     const glm::vec3 d = place.unitVector();
-    RayHit h;
-    hits += octree.raycast(o, d, diagonal, kOctreeAllLayers, h) ? 1u : 0u;
-    const std::string diff = compareKernels(octree, o, d, diagonal, kOctreeAllLayers);
+    const std::string diff = compareKernels(octree, o, d, diagonal, kOctreeAllLayers, hitsMisses);
     ASSERT_TRUE(diff.empty()) << GetParam() << " ray " << i << ":" << diff;
   }
-  EXPECT_GT(hits, 0u);  // the rays do reach the level
+  EXPECT_GT(hitsMisses[0], 300u);  // the rays do reach the level
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, OctreeSimdLevelTest,
