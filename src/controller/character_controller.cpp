@@ -98,6 +98,7 @@ void CharacterController::teleport(const glm::vec3& feet, float yaw) {
   feet_ = feet;
   prevFeet_ = feet;
   velocity_ = glm::vec3(0.0f);
+  movedVelocity_ = glm::vec3(0.0f);
   yaw_ = yaw;
   grounded_ = false;
   inCrevice_ = false;
@@ -295,65 +296,89 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
   return blocked;
 }
 
-bool CharacterController::probeGround(const Octree& octree, const glm::vec3& feet,
-                                      float distance, float fromY, float& outGap,
-                                      glm::vec3& outNormal, float& outSupportY,
-                                      bool& outWalkable) {
-  glm::vec3 a, b;
-  segmentAt(feet, currentHeight(), a, b);
-  SweepHit hit;
-  ++stats_.queryCount;
-  if (!sweepAll(octree, a, b, params_.radius, glm::vec3(0.0f, -distance, 0.0f), hit)) {
-    return false;
-  }
-  outGap = hit.startsOverlapping ? 0.0f : hit.toi * distance;
-  outSupportY = hit.point.y;
-  outNormal = hit.normal;
-  outWalkable = isWalkable(hit.normal);
-  // Only a contact low on the round bottom (at most 60 degrees from straight down), or one
-  // the character walked off from above (fromY at or above it), counts: a capsule whose hip
-  // leans on a step's nose is not standing on it.
-  const bool lowContact = hit.normal.y >= 0.5f || fromY >= hit.point.y - params_.skin;
-  if (!outWalkable && hit.normal.y > 0.0f && lowContact) {
-    // The capsule's round bottom rests on an edge or a vertex (a step's nose): the contact
-    // normal leans, so judge the surfaces that meet there with two short rays just beside the
-    // contact, toward the capsule's axis and away from it. An edge of walkable ground supports
-    // the character (it stands on a step's nose, and walks off it smoothly instead of falling);
-    // a too-steep face does not, whichever side is tested.
-    const float skin = params_.skin;
-    glm::vec3 toAxis = glm::vec3(feet.x, hit.point.y, feet.z) - hit.point;
-    const float d = glm::length(toAxis);
-    toAxis = d > 0.0f ? toAxis * (skin / d) : glm::vec3(0.0f);
-    for (float side : {1.0f, -1.0f}) {
-      const glm::vec3 origin = hit.point + toAxis * side + glm::vec3(0.0f, skin, 0.0f);
-      RayHit ray;
-      ++stats_.queryCount;
-      if (octree.raycast(origin, glm::vec3(0.0f, -1.0f, 0.0f), 2.0f * skin, params_.layerMask,
-                         ray, &stats_.queries) &&
-          isWalkable(ray.normal)) {
-        outNormal = ray.normal;
-        outSupportY = ray.point.y;
-        outWalkable = true;
-        break;
-      }
-      if (d == 0.0f) break;
+bool CharacterController::walkableFaceAt(const Octree& octree, const glm::vec3& point,
+                                         const glm::vec3& feet) {
+  // Short rays straight down at the contact point and a skin to each side of it (toward the
+  // capsule's axis and away): one of the faces meeting at an edge or vertex is hit by one of
+  // them. The contact point itself is tried first, which settles a face contact in one ray.
+  const float skin = params_.skin;
+  glm::vec3 toAxis = glm::vec3(feet.x, point.y, feet.z) - point;
+  const float d = glm::length(toAxis);
+  toAxis = d > 0.0f ? toAxis * (skin / d) : glm::vec3(0.0f);
+  for (float side : {0.0f, 1.0f, -1.0f}) {
+    if (side != 0.0f && d == 0.0f) break;
+    const glm::vec3 origin = point + toAxis * side + glm::vec3(0.0f, skin, 0.0f);
+    RayHit ray;
+    ++stats_.queryCount;
+    if (octree.raycast(origin, glm::vec3(0.0f, -1.0f, 0.0f), 2.0f * skin, params_.layerMask, ray,
+                       &stats_.queries) &&
+        isWalkable(ray.normal)) {
+      return true;
     }
   }
+  return false;
+}
+
+bool CharacterController::probeGround(const Octree& octree, const glm::vec3& feet,
+                                      float distance, GroundProbe& out) {
+  glm::vec3 a, b;
+  const float r = params_.radius, skin = params_.skin;
+  const float h = currentHeight();
+  out = {};
+  // Sweep the capsule grown by the ground gap down from a little above the feet: where it
+  // touches, the real capsule rests exactly kGroundGap * skin from the contact, whether the
+  // feet start above or (after a slide that stopped at an angle) a little below that height.
+  // The path from the lifted start down is free, so moving the feet there is safe.
+  for (float lift : {2.0f * skin, 0.0f}) {
+    const float total = lift + distance;
+    segmentAt(feet + glm::vec3(0.0f, lift, 0.0f), h, a, b);
+    SweepHit hit;
+    ++stats_.queryCount;
+    if (!sweepAll(octree, a, b, r + kGroundGap * skin, glm::vec3(0.0f, -total, 0.0f), hit)) {
+      return false;
+    }
+    if (hit.startsOverlapping) continue;  // a ceiling within the lift, or closer than the gap
+    out.restY = feet.y + lift - hit.toi * total;
+    out.point = hit.point;
+    out.normal = hit.normal;
+    break;
+  }
+  if (out.normal == glm::vec3(0.0f)) {
+    // Too tight for the gap (a low ceiling, a crevice): the real capsule, touching.
+    segmentAt(feet, h, a, b);
+    SweepHit hit;
+    ++stats_.queryCount;
+    if (!sweepAll(octree, a, b, r, glm::vec3(0.0f, -distance, 0.0f), hit)) return false;
+    out.restY = feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance);
+    out.point = hit.point;
+    out.normal = hit.normal;
+    out.tight = true;
+  }
+  out.contactWalkable = isWalkable(out.normal);
+  // Edges and vertices count by their contact normal, and only where a walkable face meets
+  // (so a spike or a ridge of steep faces never holds the character up). A moving obstacle
+  // (a prop) has no faces in the octree: its contact normal alone decides.
+  if (lastHitObstacle_) {
+    out.faceWalkable = out.contactWalkable;
+  } else if (out.normal.y > 0.0f) {
+    out.faceWalkable = walkableFaceAt(octree, out.point, feet);
+  }
+  out.supports = out.contactWalkable && out.faceWalkable;
   return true;
 }
 
 bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start,
                                     const glm::vec3& disp, const glm::vec3& plainEnd,
-                                    glm::vec3& outFeet) {
-  const float wantedLen = glm::length(horizontal(disp));
+                                    glm::vec3& outFeet, bool& outOnNose) {
+  // Up by step_height, across by the horizontal part of the real displacement (never more: a
+  // step never moves the character farther than its velocity allows), down onto what is there.
+  // Kept only when it gains height onto walkable ground (or onto the nose of a step whose top
+  // is walkable) that the plain slide did not reach; landing on the same floor is no step.
+  const glm::vec3 across = horizontal(disp);
+  const float wantedLen = glm::length(across);
   const float skin = params_.skin;
   if (wantedLen <= skin * 1e-3f) return false;
-  const glm::vec3 dir = horizontal(disp) / wantedLen;
-  // A step is taken with at least kStepForward * radius of forward motion: a slow walk would
-  // otherwise put only the capsule's rounded side over the step's nose, where it cannot stand.
-  const float acrossLen = std::max(wantedLen, kStepForward * params_.radius);
-  const glm::vec3 across = dir * acrossLen;
-  // Up, as far as the ceiling allows.
+  const glm::vec3 dir = across / wantedLen;
   SweepHit hit;
   float up = 0.0f;
   if (sweep(octree, start, glm::vec3(0.0f, params_.stepHeight, 0.0f), false, up, hit) &&
@@ -361,32 +386,24 @@ bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start
     return false;
   }
   if (up <= skin) return false;
-  // Across.
   glm::vec3 p = start + glm::vec3(0.0f, up, 0.0f);
   glm::vec3 ignoredVelocity = across;
   slideMove(octree, p, across, ignoredVelocity, false);
-  // Down onto the step (or back to the start level).
-  float down = 0.0f;
-  if (!sweep(octree, p, glm::vec3(0.0f, -(up + skin), 0.0f), false, down, hit) ||
-      hit.startsOverlapping) {
-    return false;
-  }
-  p.y -= down;
-  float gap = 0.0f, supportY = 0.0f;
-  glm::vec3 n;
-  bool walkable = false;
-  if (!probeGround(octree, p, 2.0f * kRestGap * skin, -std::numeric_limits<float>::infinity(),
-                   gap, n, supportY, walkable) ||
-      !walkable) {
-    return false;
-  }
+  GroundProbe g;
+  if (!probeGround(octree, p, up + 2.0f * skin, g) || g.tight) return false;
+  p.y = g.restY;
+  if (p.y - start.y <= 0.25f * skin) return false;  // the same floor (or lower): not a step
   // Higher than a step: the rise is measured between the surfaces (the ground the character
   // stood on and the one it would stand on), not the feet, which hang lower on a step's nose.
-  if (supportY - groundY_ > params_.stepHeight + 1e-4f * (1.0f + std::abs(groundY_))) return false;
+  if (g.point.y - groundY_ > params_.stepHeight + 1e-4f * (1.0f + std::abs(groundY_))) {
+    return false;
+  }
+  if (!g.supports && !(g.normal.y > 0.0f && g.faceWalkable)) return false;
   const float steppedProgress = glm::dot(horizontal(p - start), dir);
   const float plainProgress = glm::dot(horizontal(plainEnd - start), dir);
   if (steppedProgress <= plainProgress + 0.01f * wantedLen) return false;
   outFeet = p;
+  outOnNose = !g.supports;
   return true;
 }
 
@@ -403,6 +420,7 @@ void CharacterController::flyStep(const CharacterInput& input, float dt) {
   const float speed = 2.0f * (input.sprint ? params_.sprintSpeed : params_.walkSpeed);
   velocity_ = approach(velocity_, wish * speed, params_.accel * dt);
   feet_ += velocity_ * dt;
+  movedVelocity_ = velocity_;
   crouched_ = false;
   grounded_ = false;
   onSteep_ = false;
@@ -419,6 +437,7 @@ void CharacterController::step(const Octree& octree, const CharacterInput& input
 
 bool CharacterController::sweepAll(const Octree& octree, const glm::vec3& a, const glm::vec3& b,
                                    float radius, const glm::vec3& disp, SweepHit& outHit) {
+  lastHitObstacle_ = false;
   bool hit = octree.sweepCapsule(a, b, radius, disp, params_.layerMask, outHit, &stats_.queries);
   if (obstacles_ != nullptr && !(hit && outHit.startsOverlapping)) {
     SweepHit other;
@@ -427,6 +446,7 @@ bool CharacterController::sweepAll(const Octree& octree, const glm::vec3& a, con
         (!hit || other.toi < outHit.toi)) {
       outHit = other;
       hit = true;
+      lastHitObstacle_ = true;
     }
   }
   return hit;
@@ -459,7 +479,10 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   // 2. Resolve an overlap before moving.
   if (depenetrate(octree, feet_, glm::vec3(0.0f))) stats_.depenetrated = true;
 
-  // 3. Velocity from input, gravity and jump.
+  // 3. Velocity from input, gravity and jump. The displacement is the exact integral of the
+  // velocity over the step under its constant accelerations (the approach toward the target,
+  // gravity), each held until its target or cap is reached part way through: a jump's arc and a
+  // start from rest cover the same ground at any tick rate.
   const bool wasGrounded = grounded_;
   const float cy = std::cos(input.yaw), sy = std::sin(input.yaw);
   const glm::vec3 forward(-sy, 0.0f, -cy), right(cy, 0.0f, -sy);
@@ -468,68 +491,90 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   const float wishLen = glm::length(wish);
   if (wishLen > 0.0f) wish /= wishLen;
   const float speed = crouched_ ? p.crouchSpeed : (input.sprint ? p.sprintSpeed : p.walkSpeed);
-  glm::vec3 vh = horizontal(velocity_);
+  const glm::vec3 vh0 = horizontal(velocity_);
+  float hAccel = 0.0f;
   if (wasGrounded) {
-    vh = approach(vh, wish * speed, p.accel * dt);
+    hAccel = p.accel;
   } else if (wishLen > 0.0f) {
-    vh = approach(vh, wish * speed, p.airControl * p.accel * dt);
+    hAccel = p.airControl * p.accel;
   }
+  const glm::vec3 vh = hAccel > 0.0f ? approach(vh0, wish * speed, hAccel * dt) : vh0;
+  const float hTau = hAccel > 0.0f ? std::min(glm::length(vh - vh0) / hAccel, dt) : 0.0f;
+  const glm::vec3 dispH = vh * dt - (vh - vh0) * (0.5f * hTau);
   // Held up in a crevice (see below), gravity keeps pulling so that the support is re-checked.
   const bool wasInCrevice = wasGrounded && inCrevice_;
-  float vy = wasGrounded && !wasInCrevice
-                 ? 0.0f
-                 : std::max((wasInCrevice ? 0.0f : velocity_.y) - p.gravity * dt, -p.maxFallSpeed);
-  const float vyBeforeMove = vy;
+  float vy0 = wasGrounded || wasInCrevice ? 0.0f : velocity_.y;
   bool jumped = false;
   if ((jumpPressed || jumpBufferTimer_ > 1e-6f) && (wasGrounded || coyoteTimer_ > 1e-6f)) {
-    vy = p.jumpSpeed;
+    vy0 = p.jumpSpeed;
     jumped = true;
     jumpBufferTimer_ = 0.0f;
     coyoteTimer_ = 0.0f;
   }
   const bool groundMode = wasGrounded && !jumped && !wasInCrevice;
-  if (groundMode) vy = groundVertical(vh, groundNormal_);
+  float vy = 0.0f, dispY = 0.0f;
+  if (groundMode) {
+    vy = groundVertical(vh, groundNormal_);
+    dispY = groundVertical(dispH, groundNormal_);
+  } else {
+    vy = std::max(vy0 - p.gravity * dt, std::min(-p.maxFallSpeed, vy0));
+    const float vTau = p.gravity > 0.0f ? std::min((vy0 - vy) / p.gravity, dt) : 0.0f;
+    dispY = vy * dt + (vy0 - vy) * (0.5f * vTau);
+  }
+  const float vyBeforeMove = vy;
   velocity_ = glm::vec3(vh.x, vy, vh.z);
 
   // 4. Collide and slide; 5. stairs.
   const glm::vec3 start = feet_;
-  const glm::vec3 disp = velocity_ * dt;
+  const glm::vec3 disp(dispH.x, dispY, dispH.z);
   const bool blocked = slideMove(octree, feet_, disp, velocity_, groundMode);
+  bool onNose = false;
   if (groundMode && blocked && p.stepHeight > 0.0f) {
     glm::vec3 stepped;
-    if (tryStepUp(octree, start, disp, feet_, stepped)) {
+    if (tryStepUp(octree, start, disp, feet_, stepped, onNose)) {
       feet_ = stepped;
       velocity_ = glm::vec3(vh.x, 0.0f, vh.z);
       stats_.steppedUp = true;
     }
   }
 
-  // 6. Ground probe and snapping.
+  // 6. Ground: the support below decides `grounded` (a walkable contact: its contact normal
+  // within max_slope where a walkable face meets), and a grounded character rests exactly
+  // kGroundGap * skin above it (snapped down after a grounded step, so walking down stairs and
+  // ramps keeps to the ground). A step-up resting on a step's nose is grounded by the step.
   const float skin = p.skin;
-  const float probe = groundMode ? p.snapDistance + 2.0f * skin : 2.0f * skin;
   grounded_ = false;
   onSteep_ = false;
   groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
-  float gap = 0.0f, supportY = 0.0f;
-  glm::vec3 n;
-  bool walkable = false;
-  const float fromY = groundMode ? groundY_ : -std::numeric_limits<float>::infinity();
-  if (!jumped && probeGround(octree, feet_, probe, fromY, gap, n, supportY, walkable)) {
-    const bool landing = groundMode || velocity_.y <= 1e-3f;
-    if (walkable && landing && gap <= 2.0f * skin) {
-      grounded_ = true;
-    } else if (walkable && groundMode) {
-      feet_.y -= gap - kRestGap * skin;
-      grounded_ = true;
-      stats_.snapped = true;
+  if (stats_.steppedUp) {
+    GroundProbe g;
+    grounded_ = true;
+    if (!onNose && probeGround(octree, feet_, 2.0f * skin, g) && g.supports) {
+      groundNormal_ = g.normal;
+      groundY_ = g.point.y;
     }
-    if (grounded_) {
-      groundNormal_ = n;
-      groundY_ = supportY;
-      velocity_.y = groundVertical(velocity_, n);
-    } else if (gap <= 2.0f * skin) {
-      groundNormal_ = n;
-      onSteep_ = !walkable;
+    velocity_.y = groundVertical(velocity_, groundNormal_);
+  } else if (!jumped) {
+    const float probe = groundMode ? p.snapDistance + 2.0f * skin : 2.0f * skin;
+    GroundProbe g;
+    if (probeGround(octree, feet_, probe, g)) {
+      const bool landing = groundMode || velocity_.y <= 1e-3f;
+      const float drop = feet_.y - g.restY;
+      if (g.supports && landing && drop <= skin) {
+        grounded_ = true;
+      } else if (g.supports && groundMode) {
+        grounded_ = true;
+        stats_.snapped = true;
+      }
+      if (grounded_) {
+        feet_.y = g.restY;
+        groundNormal_ = g.normal;
+        groundY_ = g.point.y;
+        velocity_.y = groundVertical(velocity_, g.normal);
+      } else if (drop <= skin) {
+        groundNormal_ = g.normal;
+        onSteep_ = !g.supports;
+      }
     }
   }
 
@@ -549,6 +594,8 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   coyoteTimer_ = grounded_ ? p.coyoteTime : std::max(coyoteTimer_ - dt, 0.0f);
   if (!jumped) jumpBufferTimer_ = std::max(jumpBufferTimer_ - dt, 0.0f);
 
+  movedVelocity_ = (feet_ - prevFeet_) / dt;
+
   // 7. Kill plane.
   if (feet_.y < killPlaneY_) {
     feet_ = spawnFeet_;
@@ -561,6 +608,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     jumpBufferTimer_ = 0.0f;
     groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
     respawned_ = true;
+    movedVelocity_ = glm::vec3(0.0f);
     prevEye_ = eye();
   }
 }
