@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstdio>
+#define DBG(...) (std::getenv("CTL_DBG") ? std::fprintf(stderr, __VA_ARGS__) : 0)
+#include <cstdlib>
 
 #include <glm/geometric.hpp>
 
@@ -329,6 +332,7 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
   // touches, the real capsule rests exactly kGroundGap * skin from the contact, whether the
   // feet start above or (after a slide that stopped at an angle) a little below that height.
   // The path from the lifted start down is free, so moving the feet there is safe.
+  float usedLift = 0.0f;
   for (float lift : {2.0f * skin, 0.0f}) {
     const float total = lift + distance;
     segmentAt(feet + glm::vec3(0.0f, lift, 0.0f), h, a, b);
@@ -341,6 +345,7 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
     out.restY = feet.y + lift - hit.toi * total;
     out.point = hit.point;
     out.normal = hit.normal;
+    usedLift = lift;
     break;
   }
   if (out.normal == glm::vec3(0.0f)) {
@@ -354,17 +359,45 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
     out.normal = hit.normal;
     out.tight = true;
   }
-  out.contactWalkable = isWalkable(out.normal);
+  judgeSupport(octree, feet, out);
+  if (!out.supports && !out.tight) {
+    // The first contact is beside the capsule rather than under it (a step's nose in front of a
+    // capsule standing on the floor, closer than the ground gap but at least the skin away, as
+    // every slide leaves it). Look past it with the capsule grown by the skin alone: a support
+    // found that way is where the character rests, the gap made up above it, which keeps
+    // the side contact at least the skin away.
+    const float total = usedLift + distance;
+    segmentAt(feet + glm::vec3(0.0f, usedLift, 0.0f), h, a, b);
+    SweepHit hit;
+    ++stats_.queryCount;
+    if (sweepAll(octree, a, b, r + skin, glm::vec3(0.0f, -total, 0.0f), hit) &&
+        !hit.startsOverlapping) {
+      GroundProbe under;
+      under.point = hit.point;
+      under.normal = hit.normal;
+      judgeSupport(octree, feet, under);
+      if (under.supports) {
+        under.restY = feet.y + usedLift - hit.toi * total +
+                      (kGroundGap - 1.0f) * skin / std::max(hit.normal.y, 0.5f);
+        out = under;
+      }
+    }
+  }
+  return true;
+}
+
+void CharacterController::judgeSupport(const Octree& octree, const glm::vec3& feet,
+                                       GroundProbe& io) {
+  io.contactWalkable = isWalkable(io.normal);
   // Edges and vertices count by their contact normal, and only where a walkable face meets
   // (so a spike or a ridge of steep faces never holds the character up). A moving obstacle
   // (a prop) has no faces in the octree: its contact normal alone decides.
   if (lastHitObstacle_) {
-    out.faceWalkable = out.contactWalkable;
-  } else if (out.normal.y > 0.0f) {
-    out.faceWalkable = walkableFaceAt(octree, out.point, feet);
+    io.faceWalkable = io.contactWalkable;
+  } else if (io.normal.y > 0.0f) {
+    io.faceWalkable = walkableFaceAt(octree, io.point, feet);
   }
-  out.supports = out.contactWalkable && out.faceWalkable;
-  return true;
+  io.supports = io.contactWalkable && io.faceWalkable;
 }
 
 bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start,
@@ -385,14 +418,17 @@ bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start
       hit.startsOverlapping) {
     return false;
   }
-  if (up <= skin) return false;
+  if (up <= skin) { DBG("up %f\n", up); return false; }
   glm::vec3 p = start + glm::vec3(0.0f, up, 0.0f);
   glm::vec3 ignoredVelocity = across;
   slideMove(octree, p, across, ignoredVelocity, false);
   GroundProbe g;
-  if (!probeGround(octree, p, up + 2.0f * skin, g) || g.tight) return false;
+  if (!probeGround(octree, p, up + 2.0f * skin, g) || g.tight) { DBG("probe fail up=%f\n", up); return false; }
+  DBG("step: up=%f p=(%f %f) restY=%f pt.y=%f n=(%f %f) sup=%d face=%d groundY=%f\n", up, p.y, p.z, g.restY, g.point.y, g.normal.z, g.normal.y, g.supports, g.faceWalkable, groundY_);
   p.y = g.restY;
-  if (p.y - start.y <= 0.25f * skin) return false;  // the same floor (or lower): not a step
+  // A step gains height onto a higher surface: landing on the floor walked on (a slide along a
+  // wall) or lower is no step, whatever the forward move gained.
+  if (p.y <= start.y || g.point.y <= groundY_ + 0.25f * skin) return false;
   // Higher than a step: the rise is measured between the surfaces (the ground the character
   // stood on and the one it would stand on), not the feet, which hang lower on a step's nose.
   if (g.point.y - groundY_ > params_.stepHeight + 1e-4f * (1.0f + std::abs(groundY_))) {
@@ -529,6 +565,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   const glm::vec3 disp(dispH.x, dispY, dispH.z);
   const bool blocked = slideMove(octree, feet_, disp, velocity_, groundMode);
   bool onNose = false;
+  DBG("groundMode=%d blocked=%d disp=(%f %f %f)\n", groundMode, blocked, disp.x, disp.y, disp.z);
   if (groundMode && blocked && p.stepHeight > 0.0f) {
     glm::vec3 stepped;
     if (tryStepUp(octree, start, disp, feet_, stepped, onNose)) {
@@ -560,6 +597,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     if (probeGround(octree, feet_, probe, g)) {
       const bool landing = groundMode || velocity_.y <= 1e-3f;
       const float drop = feet_.y - g.restY;
+      DBG("ground: feet=(%f %f) restY=%f pt=(%f %f) n=(%f %f) sup=%d face=%d tight=%d\n", feet_.y, feet_.z, g.restY, g.point.y, g.point.z, g.normal.z, g.normal.y, g.supports, g.faceWalkable, g.tight);
       if (g.supports && landing && drop <= skin) {
         grounded_ = true;
       } else if (g.supports && groundMode) {
@@ -567,7 +605,8 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
         stats_.snapped = true;
       }
       if (grounded_) {
-        feet_.y = g.restY;
+        // Already at rest (within float noise of the probe): keep the feet bit-stable.
+        if (std::abs(feet_.y - g.restY) > 1e-3f * skin) feet_.y = g.restY;
         groundNormal_ = g.normal;
         groundY_ = g.point.y;
         velocity_.y = groundVertical(velocity_, g.normal);

@@ -208,6 +208,9 @@ class CharacterController {
   // is within distance.
   bool probeGround(const Octree& octree, const glm::vec3& feet, float distance,
                    GroundProbe& out);
+  // Fills io's contactWalkable, faceWalkable and supports from its point and normal (the
+  // obstacle flag of the last sweepAll tells an obstacle's contact).
+  void judgeSupport(const Octree& octree, const glm::vec3& feet, GroundProbe& io);
   // A walkable face at `point` (down-rays at it and a skin to each side of it).
   bool walkableFaceAt(const Octree& octree, const glm::vec3& point, const glm::vec3& feet);
   bool isWalkable(const glm::vec3& n) const;

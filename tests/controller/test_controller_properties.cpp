@@ -23,6 +23,7 @@
 #include <vector>
 
 #include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 
 #include "controller/character_controller.h"
 #include "controller/controller_params.h"
@@ -40,7 +41,7 @@ const float kRates[] = {30.0f, 60.0f, 120.0f, 240.0f, 500.0f};
 
 glm::vec3 closestOnTriangle(const glm::vec3& p, const Triangle& t) {
   // Voronoi regions of the triangle (vertices, edges, face), written out directly.
-  const glm::vec3 a = t.a, b = t.b, c = t.c;
+  const glm::vec3 a = t.v0, b = t.v1, c = t.v2;
   const glm::vec3 ab = b - a, ac = c - a, ap = p - a;
   const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
   if (d1 <= 0 && d2 <= 0) return a;
@@ -93,7 +94,7 @@ Contact segmentTriangle(const glm::vec3& lo, float length, const Triangle& t) {
   return best;
 }
 
-glm::vec3 faceNormal(const Triangle& t) { return glm::normalize(glm::cross(t.b - t.a, t.c - t.a)); }
+glm::vec3 faceNormal(const Triangle& t) { return glm::normalize(glm::cross(t.v1 - t.v0, t.v2 - t.v0)); }
 
 struct Level {
   MeshBuilder mesh;
