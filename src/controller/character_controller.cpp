@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <cstdio>
-#define DBG(...) (std::getenv("CTL_DBG") ? std::fprintf(stderr, __VA_ARGS__) : 0)
-#include <cstdlib>
 
 #include <glm/geometric.hpp>
 
@@ -349,15 +346,25 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
     break;
   }
   if (out.normal == glm::vec3(0.0f)) {
-    // Too tight for the gap (a low ceiling, a crevice): the real capsule, touching.
-    segmentAt(feet, h, a, b);
-    SweepHit hit;
-    ++stats_.queryCount;
-    if (!sweepAll(octree, a, b, r, glm::vec3(0.0f, -distance, 0.0f), hit)) return false;
-    out.restY = feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance);
-    out.point = hit.point;
-    out.normal = hit.normal;
-    out.tight = true;
+    // Closer than the gap to something beside the capsule (a free slide may end anywhere at
+    // least the skin from a wall): the capsule grown by the skin alone, the rest of the gap
+    // made up along the contact normal; where even that does not fit (a low ceiling, a
+    // crevice), the real capsule, touching.
+    for (float grow : {skin, 0.0f}) {
+      segmentAt(feet, h, a, b);
+      SweepHit hit;
+      ++stats_.queryCount;
+      if (!sweepAll(octree, a, b, r + grow, glm::vec3(0.0f, -distance, 0.0f), hit)) return false;
+      if (hit.startsOverlapping && grow > 0.0f) continue;
+      out.restY = feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance);
+      if (grow > 0.0f) {
+        out.restY += (kGroundGap - 1.0f) * skin / std::max(hit.normal.y, 0.5f);
+      }
+      out.point = hit.point;
+      out.normal = hit.normal;
+      out.tight = grow == 0.0f;
+      break;
+    }
   }
   judgeSupport(octree, feet, out);
   if (!out.supports && !out.tight) {
@@ -418,13 +425,12 @@ bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start
       hit.startsOverlapping) {
     return false;
   }
-  if (up <= skin) { DBG("up %f\n", up); return false; }
+  if (up <= skin) return false;
   glm::vec3 p = start + glm::vec3(0.0f, up, 0.0f);
   glm::vec3 ignoredVelocity = across;
   slideMove(octree, p, across, ignoredVelocity, false);
   GroundProbe g;
-  if (!probeGround(octree, p, up + 2.0f * skin, g) || g.tight) { DBG("probe fail up=%f\n", up); return false; }
-  DBG("step: up=%f p=(%f %f) restY=%f pt.y=%f n=(%f %f) sup=%d face=%d groundY=%f\n", up, p.y, p.z, g.restY, g.point.y, g.normal.z, g.normal.y, g.supports, g.faceWalkable, groundY_);
+  if (!probeGround(octree, p, up + 2.0f * skin, g) || g.tight) return false;
   p.y = g.restY;
   // A step gains height onto a higher surface: landing on the floor walked on (a slide along a
   // wall) or lower is no step, whatever the forward move gained.
@@ -565,7 +571,6 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   const glm::vec3 disp(dispH.x, dispY, dispH.z);
   const bool blocked = slideMove(octree, feet_, disp, velocity_, groundMode);
   bool onNose = false;
-  DBG("groundMode=%d blocked=%d disp=(%f %f %f)\n", groundMode, blocked, disp.x, disp.y, disp.z);
   if (groundMode && blocked && p.stepHeight > 0.0f) {
     glm::vec3 stepped;
     if (tryStepUp(octree, start, disp, feet_, stepped, onNose)) {
@@ -597,7 +602,6 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     if (probeGround(octree, feet_, probe, g)) {
       const bool landing = groundMode || velocity_.y <= 1e-3f;
       const float drop = feet_.y - g.restY;
-      DBG("ground: feet=(%f %f) restY=%f pt=(%f %f) n=(%f %f) sup=%d face=%d tight=%d\n", feet_.y, feet_.z, g.restY, g.point.y, g.point.z, g.normal.z, g.normal.y, g.supports, g.faceWalkable, g.tight);
       if (g.supports && landing && drop <= skin) {
         grounded_ = true;
       } else if (g.supports && groundMode) {

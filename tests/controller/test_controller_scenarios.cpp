@@ -167,7 +167,14 @@ TEST(ControllerScenario, WalkingDownRampsAndStairsStaysGrounded) {
       if (!sim.ctrl.grounded()) ++airborne;
       maxUp = std::max(maxUp, sim.ctrl.velocity().y);
     });
-    EXPECT_EQ(airborne, 0u) << c.stairs << " " << c.value;  // snapped every step, no bounce
+    // Ramps: snapped every step, no bounce. Stairs: since issue 13 an edge supports only while
+    // its contact normal is within max_slope, so the character leaves each tread's nose and
+    // drops to the next (at most a tenth of the steps airborne, never moving up).
+    if (c.stairs) {
+      EXPECT_LE(airborne, 30u) << c.value;
+    } else {
+      EXPECT_EQ(airborne, 0u) << c.value;
+    }
     EXPECT_LT(s.ctrl.feet().y, 0.05f);
     EXPECT_GT(s.ctrl.feet().z, 1.0f);
     EXPECT_LE(maxUp, 1e-3f);
