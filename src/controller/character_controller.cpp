@@ -99,6 +99,7 @@ void CharacterController::teleport(const glm::vec3& feet, float yaw) {
   prevFeet_ = feet;
   velocity_ = glm::vec3(0.0f);
   movedVelocity_ = glm::vec3(0.0f);
+  mayOverlap_ = true;
   yaw_ = yaw;
   grounded_ = false;
   inCrevice_ = false;
@@ -111,6 +112,7 @@ void CharacterController::teleport(const glm::vec3& feet, float yaw) {
 
 void CharacterController::setFlying(bool flying) {
   flying_ = flying;
+  mayOverlap_ = true;
   grounded_ = false;
   coyoteTimer_ = 0.0f;
 }
@@ -164,9 +166,10 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
   glm::vec3 a, b;
   segmentAt(ioFeet, h, a, b);
   // Is the skin clear? (The capsule grown by the skin touching the level is the resting state.)
+  // One round answers that (and whether the deepest contact only touches).
   PushOut probe;
   ++stats_.queryCount;
-  if (!octree.capsuleIntersect(a, b, r + skin, params_.layerMask, probe, &stats_.queries)) {
+  if (!octree.capsuleIntersect(a, b, r + skin, params_.layerMask, probe, &stats_.queries, 1)) {
     return false;
   }
   if (probe.depth == 0.0f) {
@@ -192,7 +195,7 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
   }
   // Push out the capsule grown by a little more than the skin, so that it rests with the skin
   // clear (a crevice pushes up its bisector). That may be impossible (a slot narrower than the
-  // grown capsule): then the exact push-out of the real capsule, which only makes it touch.
+  // grown capsule): then the push-out of the real capsule grown by a twentieth of the skin.
   PushOut grown;
   ++stats_.queryCount;
   octree.capsuleIntersect(a, b, r + kRestGap * skin, params_.layerMask, grown, &stats_.queries);
@@ -201,9 +204,15 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
     ioFeet = candidate;
     return true;
   }
+  // The real capsule grown by a twentieth of the skin, so that afterwards it does not touch (a
+  // touching capsule starts every sweep overlapping). The skin does not fit here: the rest of
+  // this step's sweeps use the real capsule (skinBlocked_), instead of failing the same
+  // push-out again on every slide iteration.
+  skinBlocked_ = true;
   PushOut exact;
   ++stats_.queryCount;
-  if (octree.capsuleIntersect(a, b, r, params_.layerMask, exact, &stats_.queries) &&
+  if (octree.capsuleIntersect(a, b, r + 0.05f * skin, params_.layerMask, exact,
+                              &stats_.queries) &&
       exact.depth > 0.0f) {
     ioFeet += exact.normal * exact.depth;
     return true;
@@ -248,7 +257,8 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
   const float minMove = params_.skin * 1e-3f;
   ClipPlanes planes;
   bool blocked = false;
-  bool tight = false;
+  bool tight = skinBlocked_;
+  bool depenetrated = false;
   slideHitFloor_ = false;
   glm::vec3 remaining = disp;
   for (uint32_t it = 0; it < kMaxSlideIterations; ++it) {
@@ -262,13 +272,17 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
     }
     const glm::vec3 n = hit.normal;
     if (hit.startsOverlapping) {
-      // Closer than the skin at the start: push out and sweep again. If the skin cannot be
-      // cleared (a tight spot), sweep the real capsule from now on.
-      if (depenetrate(octree, ioFeet, n)) {
+      // Closer than the skin at the start: push out (once per slide: a second overlap means
+      // the skin does not fit) and sweep again; else sweep the real capsule from now on. The
+      // real capsule overlapping too: stay put rather than sweep again.
+      if (tight) break;
+      if (!depenetrated && depenetrate(octree, ioFeet, n)) {
         stats_.depenetrated = true;
+        depenetrated = true;
       } else {
         tight = true;
       }
+      tight = tight || skinBlocked_;
     } else {
       const float len = std::sqrt(len2);
       const glm::vec3 dir = remaining / len;
@@ -350,16 +364,19 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
     // least the skin from a wall): the capsule grown by the skin alone, the rest of the gap
     // made up along the contact normal; where even that does not fit (a low ceiling, a
     // crevice), the real capsule, touching.
+    // The real capsule's path down to its contact is free, so any height between that contact
+    // and the feet is safe: the tight case rests the gap above the contact, or stays where the
+    // slide left it when that is lower; it never puts the capsule touching the level (a capsule
+    // that touches starts every later sweep overlapping and could no longer move).
     for (float grow : {skin, 0.0f}) {
       segmentAt(feet, h, a, b);
       SweepHit hit;
       ++stats_.queryCount;
       if (!sweepAll(octree, a, b, r + grow, glm::vec3(0.0f, -distance, 0.0f), hit)) return false;
       if (hit.startsOverlapping && grow > 0.0f) continue;
-      out.restY = feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance);
-      if (grow > 0.0f) {
-        out.restY += (kGroundGap - 1.0f) * skin / std::max(hit.normal.y, 0.5f);
-      }
+      const float lift = (kGroundGap * skin - grow) / std::max(hit.normal.y, 0.5f);
+      out.restY = feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance) + lift;
+      if (grow == 0.0f) out.restY = std::min(out.restY, feet.y);
       out.point = hit.point;
       out.normal = hit.normal;
       out.tight = grow == 0.0f;
@@ -429,6 +446,11 @@ bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start
   glm::vec3 p = start + glm::vec3(0.0f, up, 0.0f);
   glm::vec3 ignoredVelocity = across;
   slideMove(octree, p, across, ignoredVelocity, false);
+  // No further than the plain slide (a wall taller than a step): no step, and no ground probe
+  // (the common case of walking into a wall costs two sweeps, not a probe too).
+  const float steppedProgress = glm::dot(horizontal(p - start), dir);
+  const float plainProgress = glm::dot(horizontal(plainEnd - start), dir);
+  if (steppedProgress <= plainProgress + 0.01f * wantedLen) return false;
   GroundProbe g;
   if (!probeGround(octree, p, up + 2.0f * skin, g) || g.tight) return false;
   p.y = g.restY;
@@ -441,9 +463,6 @@ bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start
     return false;
   }
   if (!g.supports && !(g.normal.y > 0.0f && g.faceWalkable)) return false;
-  const float steppedProgress = glm::dot(horizontal(p - start), dir);
-  const float plainProgress = glm::dot(horizontal(plainEnd - start), dir);
-  if (steppedProgress <= plainProgress + 0.01f * wantedLen) return false;
   outFeet = p;
   outOnNose = !g.supports;
   return true;
@@ -498,6 +517,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   stats_ = {};
   stats_.queries.trace = trace_;
   respawned_ = false;
+  skinBlocked_ = false;
   prevFeet_ = feet_;
   prevEye_ = eye();
   yaw_ = input.yaw;
@@ -506,6 +526,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   prevJumpHeld_ = input.jump;
   if (flying_) {
     flyStep(input, dt);
+    mayOverlap_ = true;
     return;
   }
   const ControllerParams& p = params_;
@@ -516,10 +537,11 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     crouched_ = true;
   } else if (crouched_ && !overlapsAt(octree, feet_, p.height, p.radius)) {
     crouched_ = false;
+    mayOverlap_ = true;  // the taller capsule's skin may touch
   }
 
-  // 2. Resolve an overlap before moving.
-  if (depenetrate(octree, feet_, glm::vec3(0.0f))) stats_.depenetrated = true;
+  // 2. Resolve an overlap before moving (only where one may be: see mayOverlap_).
+  if (mayOverlap_ && depenetrate(octree, feet_, glm::vec3(0.0f))) stats_.depenetrated = true;
 
   // 3. Velocity from input, gravity and jump. The displacement is the exact integral of the
   // velocity over the step under its constant accelerations (the approach toward the target,
@@ -638,6 +660,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   if (!jumped) jumpBufferTimer_ = std::max(jumpBufferTimer_ - dt, 0.0f);
 
   movedVelocity_ = (feet_ - prevFeet_) / dt;
+  mayOverlap_ = skinBlocked_;
 
   // 7. Kill plane.
   if (feet_.y < killPlaneY_) {
@@ -651,6 +674,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     jumpBufferTimer_ = 0.0f;
     groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
     respawned_ = true;
+    mayOverlap_ = true;
     movedVelocity_ = glm::vec3(0.0f);
     prevEye_ = eye();
   }

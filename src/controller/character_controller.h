@@ -117,7 +117,10 @@ class CharacterController {
   // Parameters may change between steps (the demo's sliders). A height or radius change takes
   // effect at the next step, which pushes the capsule out if it now overlaps.
   const ControllerParams& params() const { return params_; }
-  void setParams(const ControllerParams& params) { params_ = params; }
+  void setParams(const ControllerParams& params) {
+    params_ = params;
+    mayOverlap_ = true;
+  }
 
   // Where a respawn puts the character (feet, world) and its yaw (radians).
   void setSpawn(const glm::vec3& feet, float yaw);
@@ -239,6 +242,11 @@ class CharacterController {
   bool respawned_ = false;
   bool prevJumpHeld_ = false;
   bool lastHitObstacle_ = false;  // the last sweepAll's contact was an obstacle's
+  bool skinBlocked_ = false;      // this step found the skin cannot be cleared (a tight spot)
+  // The capsule may overlap the level at the next step's start (a teleport, a parameter or
+  // height change, a respawn, a tight spot): only then does the step begin with a push-out
+  // query. Steps that end normally leave the skin clear (their sweeps keep it so).
+  bool mayOverlap_ = true;
   glm::vec3 movedVelocity_{0.0f};
   ControllerStepStats stats_;
   const CharacterObstacles* obstacles_ = nullptr;  // set for the duration of step()
