@@ -253,7 +253,7 @@ bool CharacterController::sweep(const Octree& octree, const glm::vec3& feet,
 
 bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
                                     const glm::vec3& disp, glm::vec3& ioVelocity,
-                                    bool groundMode) {
+                                    bool groundMode, const glm::vec3& wish) {
   const float minMove = params_.skin * 1e-3f;
   ClipPlanes planes;
   bool blocked = false;
@@ -261,6 +261,7 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
   bool depenetrated = false;
   slideHitFloor_ = false;
   glm::vec3 remaining = disp;
+  const glm::vec3 velocityIn = ioVelocity;
   for (uint32_t it = 0; it < kMaxSlideIterations; ++it) {
     const float len2 = glm::dot(remaining, remaining);
     if (len2 <= minMove * minMove) break;
@@ -306,6 +307,17 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
     remaining = clipAgainst(planes, n, remaining, walk);
     ioVelocity = clipAgainst(planes, n, ioVelocity, walk);
     if (n.y < -0.01f) ioVelocity.y = std::min(ioVelocity.y, 0.0f);  // a ceiling ends the rise
+    // Clipped against two planes in turn the motion may turn back against the step's own or
+    // against the walk (one clip never turns back: v' . v = |v|^2 - (v . n)^2 >= 0). In an
+    // obtuse corner the slide along one wall, deflected by the other, runs out of the corner
+    // and the walk brings it back: an oscillation that never settles. Stop dead instead
+    // (Quake's SV_FlyMove: "velocity against the original velocity").
+    if (glm::dot(remaining, disp) <= 0.0f || glm::dot(remaining, wish) < 0.0f) {
+      remaining = glm::vec3(0.0f);
+    }
+    if (glm::dot(ioVelocity, velocityIn) < 0.0f || glm::dot(ioVelocity, wish) < 0.0f) {
+      ioVelocity = glm::vec3(0.0f);
+    }
   }
   return blocked;
 }
@@ -445,7 +457,7 @@ bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start
   if (up <= skin) return false;
   glm::vec3 p = start + glm::vec3(0.0f, up, 0.0f);
   glm::vec3 ignoredVelocity = across;
-  slideMove(octree, p, across, ignoredVelocity, false);
+  slideMove(octree, p, across, ignoredVelocity, false, dir);
   // No further than the plain slide (a wall taller than a step): no step, and no ground probe
   // (the common case of walking into a wall costs two sweeps, not a probe too).
   const float steppedProgress = glm::dot(horizontal(p - start), dir);
@@ -591,7 +603,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   // 4. Collide and slide; 5. stairs.
   const glm::vec3 start = feet_;
   const glm::vec3 disp(dispH.x, dispY, dispH.z);
-  const bool blocked = slideMove(octree, feet_, disp, velocity_, groundMode);
+  const bool blocked = slideMove(octree, feet_, disp, velocity_, groundMode, wish);
   bool onNose = false;
   if (groundMode && blocked && p.stepHeight > 0.0f) {
     glm::vec3 stepped;

@@ -184,10 +184,12 @@ class CharacterController {
   // zero. Returns true when it moved the feet.
   bool depenetrate(const Octree& octree, glm::vec3& ioFeet, const glm::vec3& hint);
   bool overlapsAt(const Octree& octree, const glm::vec3& feet, float height, float radius);
-  // Collide-and-slide from ioFeet by disp; clips ioVelocity against the same planes. Returns
-  // true when a too-steep plane (a wall, a riser) blocked the motion.
+  // Collide-and-slide from ioFeet by disp; clips ioVelocity against the same planes. wish: the
+  // walk's direction (unit, horizontal) or zero; motion that two clips turn against it or
+  // against disp stops (a corner). Returns true when a too-steep plane (a wall, a riser)
+  // blocked the motion.
   bool slideMove(const Octree& octree, glm::vec3& ioFeet, const glm::vec3& disp,
-                 glm::vec3& ioVelocity, bool groundMode);
+                 glm::vec3& ioVelocity, bool groundMode, const glm::vec3& wish);
   // One sweep from feet by disp of the capsule grown by the skin (the real one when `tight`).
   // Returns false when the path is free (outMoved = |disp|); else the hit and how far the
   // capsule may move along disp (0 when it starts overlapping).

@@ -39,30 +39,6 @@ const float kRates[] = {30.0f, 60.0f, 120.0f, 240.0f, 500.0f};
 
 // ---- Independent reference geometry --------------------------------------------------------
 
-glm::vec3 closestOnTriangle(const glm::vec3& p, const Triangle& t) {
-  // Voronoi regions of the triangle (vertices, edges, face), written out directly.
-  const glm::vec3 a = t.v0, b = t.v1, c = t.v2;
-  const glm::vec3 ab = b - a, ac = c - a, ap = p - a;
-  const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
-  if (d1 <= 0 && d2 <= 0) return a;
-  const glm::vec3 bp = p - b;
-  const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
-  if (d3 >= 0 && d4 <= d3) return b;
-  const float vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
-  const glm::vec3 cp = p - c;
-  const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
-  if (d6 >= 0 && d5 <= d6) return c;
-  const float vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
-  const float va = d3 * d6 - d5 * d4;
-  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
-    return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-  }
-  const float den = 1.0f / (va + vb + vc);
-  return a + ab * (vb * den) + ac * (vc * den);
-}
-
 // Closest pair between a vertical segment [lo, hi] (x, z fixed) and a triangle: the distance is
 // minimised over the segment's height by golden-section search on the convex function
 // h -> dist(point at h, triangle), refined to well below 0.1 mm.
@@ -279,16 +255,16 @@ TEST(ControllerProperty, WallsAtFiveToEightyFiveDegreesNeverSpeedUp) {
   EXPECT_GE(slid, 40u);  // meaningful: the slides did happen
 }
 
-// DISABLED (issue 13, found by this test and not yet fixed): at 500 Hz in 90-120 degree corners the ground probe's
-// fallback leaves the capsule touching the floor (gap 0); the 170 degree case spawns overlapping.
-TEST(ControllerProperty, DISABLED_CornersOfThirtyToHundredSeventyDegreesSettle) {
+// Walking into the corner's vertex ends at rest there: the last 0.5 s moves less than 1 mm (a
+// wide corner used to deflect the slide along one wall out along the other, and back).
+TEST(ControllerProperty, CornersOfThirtyToHundredSeventyDegreesSettle) {
   for (float angle : {30.0f, 60.0f, 90.0f, 120.0f, 150.0f, 170.0f}) {
     // Two walls meeting at the origin, opening toward +Z with `angle` between them.
     Level lv;
     addGround(lv.mesh);
     const float half = 0.5f * angle;
     for (float side : {-1.0f, 1.0f}) {
-      const float yaw = side * (90.0f - half);  // wall direction's angle from +Z
+      const float yaw = side * half;  // wall direction's angle from +Z (the opening's axis)
       const glm::vec3 dir(std::sin(yaw * kDeg), 0.0f, std::cos(yaw * kDeg));
       const glm::vec3 out(side * dir.z, 0.0f, -side * dir.x);  // away from the opening
       rotatedBox(lv.mesh, dir * 5.0f + out * 0.25f, {0.25f, 1.5f, 5.0f}, yaw);
