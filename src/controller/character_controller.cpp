@@ -260,6 +260,7 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
   bool tight = skinBlocked_;
   bool depenetrated = false;
   slideHitFloor_ = false;
+  glm::vec3 firstSteepUp(0.0f);
   glm::vec3 remaining = disp;
   const glm::vec3 velocityIn = ioVelocity;
   for (uint32_t it = 0; it < kMaxSlideIterations; ++it) {
@@ -292,7 +293,15 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
     }
     const bool walkable = isWalkable(n);
     if (!walkable && n.y > -0.01f) blocked = true;
-    if (n.y > 0.0f) slideHitFloor_ = true;
+    // A crevice: two different too-steep planes facing up (a vertex or an edge whose contact
+    // normal is steep is one plane; a walkable-looking contact normal on a spike is none).
+    if (n.y > 0.0f && !walkable) {
+      if (glm::dot(firstSteepUp, firstSteepUp) == 0.0f) {
+        firstSteepUp = n;
+      } else if (glm::dot(firstSteepUp, n) < 0.9999f) {
+        slideHitFloor_ = true;
+      }
+    }
     // A too-steep plane facing up is also a vertical wall (its horizontal normal): walking into
     // it stops instead of sliding up, while gravity still slides down along the real plane.
     const glm::vec3 nh = horizontal(n);
@@ -354,9 +363,11 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
   // Sweep the capsule grown by the ground gap down from a little above the feet: where it
   // touches, the real capsule rests exactly kGroundGap * skin from the contact, whether the
   // feet start above or (after a slide that stopped at an angle) a little below that height.
-  // The path from the lifted start down is free, so moving the feet there is safe.
+  // The path from the lifted start down is free, so moving the feet there is safe. Never from
+  // the feet themselves: resting, the grown capsule starts exactly touching the ground there,
+  // where a sweep may miss the face and find an edge beyond it (oa_dm5: 2.3 cm into the floor).
   float usedLift = 0.0f;
-  for (float lift : {2.0f * skin, 0.0f}) {
+  for (float lift : {2.0f * skin, 0.5f * skin}) {
     const float total = lift + distance;
     segmentAt(feet + glm::vec3(0.0f, lift, 0.0f), h, a, b);
     SweepHit hit;
@@ -396,28 +407,32 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
     }
   }
   judgeSupport(octree, feet, out);
-  if (!out.supports && !out.tight) {
-    // The first contact is beside the capsule rather than under it (a step's nose in front of a
-    // capsule standing on the floor, closer than the ground gap but at least the skin away, as
-    // every slide leaves it). Look past it with the capsule grown by the skin alone: a support
-    // found that way is where the character rests, the gap made up above it, which keeps
-    // the side contact at least the skin away.
+  // The first contact is beside the capsule rather than under it: a step's nose in front of a
+  // capsule standing on the floor, or a steep face slid down onto the floor (closer than the
+  // ground gap, but at least the skin away, as every slide leaves it). Look past it, first with
+  // the capsule grown by the skin (which keeps the side contact the skin away: a step's nose
+  // still stops it, which the stair step-up relies on), then with the capsule grown by a
+  // twentieth of the skin, accepted only within the skin below the feet (a floor met at the
+  // foot of a steep face). A support found either way is where the character rests, the gap
+  // made up above it.
+  for (float grow : {skin, 0.05f * skin}) {
+    if (out.supports || out.tight) break;
     const float total = usedLift + distance;
     segmentAt(feet + glm::vec3(0.0f, usedLift, 0.0f), h, a, b);
     SweepHit hit;
     ++stats_.queryCount;
-    if (sweepAll(octree, a, b, r + skin, glm::vec3(0.0f, -total, 0.0f), hit) &&
-        !hit.startsOverlapping) {
-      GroundProbe under;
-      under.point = hit.point;
-      under.normal = hit.normal;
-      judgeSupport(octree, feet, under);
-      if (under.supports) {
-        under.restY = feet.y + usedLift - hit.toi * total +
-                      (kGroundGap - 1.0f) * skin / std::max(hit.normal.y, 0.5f);
-        out = under;
-      }
+    if (!sweepAll(octree, a, b, r + grow, glm::vec3(0.0f, -total, 0.0f), hit) ||
+        hit.startsOverlapping) {
+      continue;
     }
+    GroundProbe under;
+    under.point = hit.point;
+    under.normal = hit.normal;
+    under.restY = feet.y + usedLift - hit.toi * total +
+                  (kGroundGap * skin - grow) / std::max(hit.normal.y, 0.5f);
+    if (grow < skin && under.restY < feet.y - skin) continue;
+    judgeSupport(octree, feet, under);
+    if (under.supports) out = under;
   }
   return true;
 }
@@ -655,7 +670,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     }
   }
 
-  // Held up by steep contacts only (a V-shaped crevice): the move cancelled the fall entirely,
+  // Held up by two steep contacts (a V-shaped crevice): the move cancelled the fall entirely,
   // so the character stands there (friction, and it may walk or jump out) instead of sliding
   // forever along the crease. Gravity stays on there, so this is re-checked every step.
   inCrevice_ = false;

@@ -237,7 +237,7 @@ class CharacterController {
   float jumpBufferTimer_ = 0.0f;
   bool grounded_ = false;
   bool inCrevice_ = false;      // grounded_ by the crevice rule (steep contacts cancel the fall)
-  bool slideHitFloor_ = false;  // the last slideMove hit a plane facing up
+  bool slideHitFloor_ = false;  // the last slideMove hit two different steep planes facing up
   bool onSteep_ = false;
   bool crouched_ = false;
   bool flying_ = false;
