@@ -105,6 +105,7 @@ void CharacterController::teleport(const glm::vec3& feet, float yaw) {
   inCrevice_ = false;
   onSteep_ = false;
   groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
+  groundFaceNormal_ = groundNormal_;
   coyoteTimer_ = 0.0f;
   jumpBufferTimer_ = 0.0f;
   prevEye_ = eye();
@@ -144,6 +145,14 @@ void CharacterController::segmentAt(const glm::vec3& feet, float height, glm::ve
   const float r = params_.radius;
   a = feet + glm::vec3(0.0f, r, 0.0f);
   b = feet + glm::vec3(0.0f, std::max(height - r, r), 0.0f);
+}
+
+float CharacterController::groundWalkVertical(const glm::vec3& vh) const {
+  // On a face both normals agree. On an edge the contact normal tilts: walking toward the edge
+  // it points back at the character (a climb over the edge, which overshoots and launches the
+  // character off a stair's nose at a low tick rate: the face's level walk is taken), walking
+  // away from it forward (following it down: taken, so walking down stairs keeps to them).
+  return std::min(groundVertical(vh, groundNormal_), groundVertical(vh, groundFaceNormal_));
 }
 
 bool CharacterController::isWalkable(const glm::vec3& n) const {
@@ -321,10 +330,15 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
     // obtuse corner the slide along one wall, deflected by the other, runs out of the corner
     // and the walk brings it back: an oscillation that never settles. Stop dead instead
     // (Quake's SV_FlyMove: "velocity against the original velocity").
-    if (glm::dot(remaining, disp) <= 0.0f || glm::dot(remaining, wish) < 0.0f) {
+    // Against the walk only counts on the ground: in the air gravity may slide the character
+    // down a steep face away from where it walks (off a step's nose it leans on).
+    const auto againstWalk = [&](const glm::vec3& m) {
+      return groundMode && glm::dot(horizontal(m), wish) < 0.0f;
+    };
+    if (glm::dot(remaining, disp) <= 0.0f || againstWalk(remaining)) {
       remaining = glm::vec3(0.0f);
     }
-    if (glm::dot(ioVelocity, velocityIn) < 0.0f || glm::dot(ioVelocity, wish) < 0.0f) {
+    if (glm::dot(ioVelocity, velocityIn) < 0.0f || againstWalk(ioVelocity)) {
       ioVelocity = glm::vec3(0.0f);
     }
   }
@@ -332,7 +346,7 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
 }
 
 bool CharacterController::walkableFaceAt(const Octree& octree, const glm::vec3& point,
-                                         const glm::vec3& feet) {
+                                         const glm::vec3& feet, glm::vec3& outFaceNormal) {
   // Short rays straight down at the contact point and a skin to each side of it (toward the
   // capsule's axis and away): one of the faces meeting at an edge or vertex is hit by one of
   // them. The contact point itself is tried first, which settles a face contact in one ray.
@@ -348,6 +362,7 @@ bool CharacterController::walkableFaceAt(const Octree& octree, const glm::vec3& 
     if (octree.raycast(origin, glm::vec3(0.0f, -1.0f, 0.0f), 2.0f * skin, params_.layerMask, ray,
                        &stats_.queries) &&
         isWalkable(ray.normal)) {
+      outFaceNormal = ray.normal;
       return true;
     }
   }
@@ -430,7 +445,14 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
     under.normal = hit.normal;
     under.restY = feet.y + usedLift - hit.toi * total +
                   (kGroundGap * skin - grow) / std::max(hit.normal.y, 0.5f);
-    if (grow < skin && under.restY < feet.y - skin) continue;
+    // The closer look may only lower the capsule where it stays clear of the skin everywhere
+    // (one overlap query, on this rare path): otherwise the character is not grounded yet and
+    // the next slide brings it down along the side contact.
+    if (grow < skin && (under.restY < feet.y - skin ||
+                        overlapsAt(octree, glm::vec3(feet.x, under.restY, feet.z), h,
+                                   r + (1.0f - 0.05f) * skin))) {
+      continue;
+    }
     judgeSupport(octree, feet, under);
     if (under.supports) out = under;
   }
@@ -445,8 +467,9 @@ void CharacterController::judgeSupport(const Octree& octree, const glm::vec3& fe
   // (a prop) has no faces in the octree: its contact normal alone decides.
   if (lastHitObstacle_) {
     io.faceWalkable = io.contactWalkable;
+    io.faceNormal = io.normal;
   } else if (io.normal.y > 0.0f) {
-    io.faceWalkable = walkableFaceAt(octree, io.point, feet);
+    io.faceWalkable = walkableFaceAt(octree, io.point, feet, io.faceNormal);
   }
   io.supports = io.contactWalkable && io.faceWalkable;
 }
@@ -605,8 +628,8 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   const bool groundMode = wasGrounded && !jumped && !wasInCrevice;
   float vy = 0.0f, dispY = 0.0f;
   if (groundMode) {
-    vy = groundVertical(vh, groundNormal_);
-    dispY = groundVertical(dispH, groundNormal_);
+    vy = groundWalkVertical(vh);
+    dispY = groundWalkVertical(dispH);
   } else {
     vy = std::max(vy0 - p.gravity * dt, std::min(-p.maxFallSpeed, vy0));
     const float vTau = p.gravity > 0.0f ? std::min((vy0 - vy) / p.gravity, dt) : 0.0f;
@@ -637,14 +660,16 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   grounded_ = false;
   onSteep_ = false;
   groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
+  groundFaceNormal_ = groundNormal_;
   if (stats_.steppedUp) {
     GroundProbe g;
     grounded_ = true;
     if (!onNose && probeGround(octree, feet_, 2.0f * skin, g) && g.supports) {
       groundNormal_ = g.normal;
+      groundFaceNormal_ = g.faceNormal;
       groundY_ = g.point.y;
     }
-    velocity_.y = groundVertical(velocity_, groundNormal_);
+    velocity_.y = groundWalkVertical(velocity_);
   } else if (!jumped) {
     const float probe = groundMode ? p.snapDistance + 2.0f * skin : 2.0f * skin;
     GroundProbe g;
@@ -661,8 +686,9 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
         // Already at rest (within float noise of the probe): keep the feet bit-stable.
         if (std::abs(feet_.y - g.restY) > 1e-3f * skin) feet_.y = g.restY;
         groundNormal_ = g.normal;
+        groundFaceNormal_ = g.faceNormal;
         groundY_ = g.point.y;
-        velocity_.y = groundVertical(velocity_, g.normal);
+        velocity_.y = groundWalkVertical(velocity_);
       } else if (drop <= skin) {
         groundNormal_ = g.normal;
         onSteep_ = !g.supports;
@@ -680,6 +706,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     inCrevice_ = true;
     velocity_.y = 0.0f;
     groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
+    groundFaceNormal_ = groundNormal_;
   }
 
   // Grace timers.
@@ -700,6 +727,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     coyoteTimer_ = 0.0f;
     jumpBufferTimer_ = 0.0f;
     groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
+    groundFaceNormal_ = groundNormal_;
     respawned_ = true;
     mayOverlap_ = true;
     movedVelocity_ = glm::vec3(0.0f);

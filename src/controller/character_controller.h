@@ -206,6 +206,8 @@ class CharacterController {
     glm::vec3 normal{0.0f};         // contact normal (unit, toward the capsule)
     bool contactWalkable = false;   // the contact normal is within max_slope
     bool faceWalkable = false;      // a walkable face meets at the contact point
+    glm::vec3 faceNormal{0.0f, 1.0f, 0.0f};  // that face's normal: the ground walked along (on
+                                             // an edge, the contact normal would tilt the walk)
     bool supports = false;          // both: a walkable contact
     bool tight = false;             // no room for the gap: restY is where the capsule touches
   };
@@ -217,8 +219,11 @@ class CharacterController {
   // obstacle flag of the last sweepAll tells an obstacle's contact).
   void judgeSupport(const Octree& octree, const glm::vec3& feet, GroundProbe& io);
   // A walkable face at `point` (down-rays at it and a skin to each side of it).
-  bool walkableFaceAt(const Octree& octree, const glm::vec3& point, const glm::vec3& feet);
+  bool walkableFaceAt(const Octree& octree, const glm::vec3& point, const glm::vec3& feet,
+                      glm::vec3& outFaceNormal);
   bool isWalkable(const glm::vec3& n) const;
+  // Vertical velocity of a grounded walk vh along the ground (see the definition).
+  float groundWalkVertical(const glm::vec3& vh) const;
   void segmentAt(const glm::vec3& feet, float height, glm::vec3& a, glm::vec3& b) const;
 
   ControllerParams params_;
@@ -227,6 +232,7 @@ class CharacterController {
   glm::vec3 prevEye_{0.0f};
   glm::vec3 velocity_{0.0f};
   glm::vec3 groundNormal_{0.0f, 1.0f, 0.0f};
+  glm::vec3 groundFaceNormal_{0.0f, 1.0f, 0.0f};  // the walkable face met at the support
   glm::vec3 spawnFeet_{0.0f};
   float spawnYaw_ = 0.0f;
   float groundY_ = 0.0f;  // height of the ground's support point at the last grounded probe
