@@ -208,8 +208,11 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
   PushOut grown;
   ++stats_.queryCount;
   octree.capsuleIntersect(a, b, r + kRestGap * skin, params_.layerMask, grown, &stats_.queries);
+  // An unresolved push-out (its rounds ran out, e.g. pushed to and fro in a floor/ceiling
+  // wedge) still moved the capsule out part of the way: kept too where the real capsule is
+  // clear there (going to the real capsule instead let the wedge squeeze it to touching).
   const glm::vec3 candidate = ioFeet + grown.normal * grown.depth;
-  if (grown.resolved && !overlapsAt(octree, candidate, h, r)) {
+  if (grown.depth > 0.0f && !overlapsAt(octree, candidate, h, r)) {
     ioFeet = candidate;
     return true;
   }
@@ -413,8 +416,11 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
       if (!sweepAll(octree, a, b, r + grow, glm::vec3(0.0f, -distance, 0.0f), hit)) return false;
       if (hit.startsOverlapping && grow > 0.0f) continue;
       const float lift = (kGroundGap * skin - grow) / std::max(hit.normal.y, 0.5f);
-      out.restY = feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance) + lift;
-      if (grow == 0.0f) out.restY = std::min(out.restY, feet.y);
+      // Never above the feet here: only the path below them is known to be free (raising the
+      // capsule to the full gap under a low sloped ceiling ratcheted it into the wedge), and
+      // the gap stays between the skin and kGroundGap * skin.
+      out.restY = std::min(feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance) + lift,
+                           feet.y);
       out.point = hit.point;
       out.normal = hit.normal;
       out.tight = grow == 0.0f;
@@ -445,6 +451,7 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
     under.normal = hit.normal;
     under.restY = feet.y + usedLift - hit.toi * total +
                   (kGroundGap * skin - grow) / std::max(hit.normal.y, 0.5f);
+    if (grow == skin) under.restY = std::min(under.restY, feet.y);  // as in the fallback above
     // The closer look may only lower the capsule where it stays clear of the skin everywhere
     // (one overlap query, on this rare path): otherwise the character is not grounded yet and
     // the next slide brings it down along the side contact.
