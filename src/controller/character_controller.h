@@ -101,6 +101,8 @@ struct ControllerStepStats {
 
 // Sweeps per collide-and-slide loop (Quake uses 4; one more for a crease after a corner).
 inline constexpr uint32_t kMaxSlideIterations = 5;
+// Probes locating where a step walked off a ledge (the fall's start within 1/16 of the step).
+inline constexpr uint32_t kLedgeBisections = 4;
 // A moved capsule stops with a gap of kRestGap * skin to what it hit (the margin past the skin
 // keeps the next sweep of the capsule grown by the skin from starting in contact).
 inline constexpr float kRestGap = 1.04f;
@@ -179,6 +181,9 @@ class CharacterController {
   bool sweepAll(const Octree& octree, const glm::vec3& a, const glm::vec3& b, float radius,
                 const glm::vec3& disp, SweepHit& outHit);
   void flyStep(const CharacterInput& input, float dt);
+  // The grounded step from `start` to feet_ walked off a ledge: finds where the support ended
+  // and applies gravity for the rest of the step (the fall starts there, at any tick rate).
+  void fallFromLedge(const Octree& octree, const glm::vec3& start, float dt);
   // Pushes the capsule out so that the skin is clear (or, where the skin cannot fit, so that
   // the capsule just touches). hint: the contact normal of a sweep that started overlapping, or
   // zero. Returns true when it moved the feet.
@@ -214,7 +219,7 @@ class CharacterController {
   // Sweeps down at most `distance` below the feet for the support. Returns false when nothing
   // is within distance.
   bool probeGround(const Octree& octree, const glm::vec3& feet, float distance,
-                   GroundProbe& out);
+                   GroundProbe& out, bool seePastNose = false);
   // Fills io's contactWalkable, faceWalkable and supports from its point and normal (the
   // obstacle flag of the last sweepAll tells an obstacle's contact).
   void judgeSupport(const Octree& octree, const glm::vec3& feet, GroundProbe& io);
@@ -224,6 +229,8 @@ class CharacterController {
   bool isWalkable(const glm::vec3& n) const;
   // Vertical velocity of a grounded walk vh along the ground (see the definition).
   float groundWalkVertical(const glm::vec3& vh) const;
+  // Vertical displacement of a grounded walk by dispH (exact over an edge; see the definition).
+  float groundWalkDisplacementY(const glm::vec3& dispH) const;
   void segmentAt(const glm::vec3& feet, float height, glm::vec3& a, glm::vec3& b) const;
 
   ControllerParams params_;
@@ -236,6 +243,7 @@ class CharacterController {
   glm::vec3 spawnFeet_{0.0f};
   float spawnYaw_ = 0.0f;
   float groundY_ = 0.0f;  // height of the ground's support point at the last grounded probe
+  glm::vec3 groundPoint_{0.0f};  // that support point (world)
   float killPlaneY_;
   float yaw_ = 0.0f;
   float pitch_ = 0.0f;
@@ -255,6 +263,7 @@ class CharacterController {
   // height change, a respawn, a tight spot): only then does the step begin with a push-out
   // query. Steps that end normally leave the skin clear (their sweeps keep it so).
   bool mayOverlap_ = true;
+  bool justPlaced_ = true;  // teleported or respawned: the next step looks for ground first
   glm::vec3 movedVelocity_{0.0f};
   ControllerStepStats stats_;
   const CharacterObstacles* obstacles_ = nullptr;  // set for the duration of step()
