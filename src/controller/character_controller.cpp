@@ -210,7 +210,7 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
     // tolerance: step back along the contact normal `hint` (from a sweep that started
     // overlapping) and sweep forward again to the exact contact, stopping at the rest gap.
     if (glm::dot(hint, hint) == 0.0f) return false;
-    const float lift = 2.0f * kRestGap * skin;
+    const float lift = 2.0f * restGap(skin);
     const glm::vec3 from = ioFeet + hint * lift;
     SweepHit back;
     glm::vec3 fa, fb;
@@ -221,7 +221,7 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
       return false;  // the contact is gone from the swept path: leave it to the sweeps
     }
     if (back.startsOverlapping) return false;
-    const float moved = std::max(back.toi * lift - (kRestGap - 1.0f) * skin, 0.0f);
+    const float moved = std::max(back.toi * lift - (restGap(skin) - skin), 0.0f);
     ioFeet = from - hint * moved;
     return true;
   }
@@ -230,7 +230,7 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
   // grown capsule): then the push-out of the real capsule grown by a twentieth of the skin.
   PushOut grown;
   ++stats_.queryCount;
-  octree.capsuleIntersect(a, b, r + kRestGap * skin, params_.layerMask, grown, &stats_.queries);
+  octree.capsuleIntersect(a, b, r + restGap(skin), params_.layerMask, grown, &stats_.queries);
   // An unresolved push-out (its rounds ran out, e.g. pushed to and fro in a floor/ceiling
   // wedge) still moved the capsule out part of the way: kept too where the real capsule is
   // clear there (going to the real capsule instead let the wedge squeeze it to touching).
@@ -276,11 +276,11 @@ bool CharacterController::sweep(const Octree& octree, const glm::vec3& feet,
     return true;
   }
   // Stop short of the time of impact so that the contact plane is a little farther than the skin
-  // (kRestGap): the next sweep does not start touching. By convexity of the distance the
+  // (restGap): the next sweep does not start touching. By convexity of the distance the
   // triangle is at least that far too; never back past the start (the path before is free).
   const float travel = outHit.toi * len;
   const float approachRate = len > 0.0f ? -glm::dot(disp, outHit.normal) / len : 0.0f;
-  const float margin = (tight ? kRestGap : kRestGap - 1.0f) * skin;
+  const float margin = tight ? restGap(skin) : restGap(skin) - skin;
   const float backoff = approachRate > 0.0f ? margin / approachRate : margin;
   outMoved = std::max(travel - backoff, 0.0f);
   return true;
@@ -402,7 +402,7 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
   const float h = currentHeight();
   out = {};
   // Sweep the capsule grown by the ground gap down from a little above the feet: where it
-  // touches, the real capsule rests exactly kGroundGap * skin from the contact, whether the
+  // touches, the real capsule rests exactly groundGap(skin) from the contact, whether the
   // feet start above or (after a slide that stopped at an angle) a little below that height.
   // The path from the lifted start down is free, so moving the feet there is safe. Never from
   // the feet themselves: resting, the grown capsule starts exactly touching the ground there,
@@ -413,7 +413,7 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
     segmentAt(feet + glm::vec3(0.0f, lift, 0.0f), h, a, b);
     SweepHit hit;
     ++stats_.queryCount;
-    if (!sweepAll(octree, a, b, r + kGroundGap * skin, glm::vec3(0.0f, -total, 0.0f), hit)) {
+    if (!sweepAll(octree, a, b, r + groundGap(skin), glm::vec3(0.0f, -total, 0.0f), hit)) {
       return false;
     }
     if (hit.startsOverlapping) continue;  // a ceiling within the lift, or closer than the gap
@@ -438,10 +438,10 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
       ++stats_.queryCount;
       if (!sweepAll(octree, a, b, r + grow, glm::vec3(0.0f, -distance, 0.0f), hit)) return false;
       if (hit.startsOverlapping && grow > 0.0f) continue;
-      const float lift = (kGroundGap * skin - grow) / std::max(hit.normal.y, 0.5f);
+      const float lift = (groundGap(skin) - grow) / std::max(hit.normal.y, 0.5f);
       // Never above the feet here: only the path below them is known to be free (raising the
       // capsule to the full gap under a low sloped ceiling ratcheted it into the wedge), and
-      // the gap stays between the skin and kGroundGap * skin.
+      // the gap stays between the skin and groundGap(skin).
       out.restY = std::min(feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance) + lift,
                            feet.y);
       out.point = hit.point;
@@ -474,7 +474,7 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
     under.point = hit.point;
     under.normal = hit.normal;
     under.restY = feet.y + usedLift - hit.toi * total +
-                  (kGroundGap * skin - grow) / std::max(hit.normal.y, 0.5f);
+                  (groundGap(skin) - grow) / std::max(hit.normal.y, 0.5f);
     if (grow == skin) under.restY = std::min(under.restY, feet.y);  // as in the fallback above
     // The closer look may only lower the capsule where it stays clear of the skin everywhere
     // (one overlap query, on this rare path): otherwise the character is not grounded yet and
@@ -725,7 +725,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
 
   // 6. Ground: the support below decides `grounded` (a walkable contact: its contact normal
   // within max_slope where a walkable face meets), and a grounded character rests exactly
-  // kGroundGap * skin above it (snapped down after a grounded step, so walking down stairs and
+  // groundGap(skin) above it (snapped down after a grounded step, so walking down stairs and
   // ramps keeps to the ground). A step-up resting on a step's nose is grounded by the step.
   const float skin = p.skin;
   grounded_ = false;

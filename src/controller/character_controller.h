@@ -22,7 +22,7 @@
 //     step's displacement is the exact integral of that motion (each acceleration held until
 //     its target or cap is reached within the step), so paths agree across tick rates.
 //  4. Move: collide-and-slide (Fauerby 2003 / Quake's PM_SlideMove): sweep the capsule grown by
-//     the skin to the time of impact, back off so the contact is kRestGap * skin away (never
+//     the skin to the time of impact, back off so the contact is restGap(skin) away (never
 //     past the start), clip the remaining motion and the velocity against every plane hit this
 //     step (two planes: along their crease; three: stop), repeat up to kMaxSlideIterations.
 //     Clipping only removes motion, so sliding never speeds the character up. On the ground,
@@ -35,7 +35,7 @@
 //     skin / 4) onto walkable ground, or onto the nose of a step whose top face is walkable,
 //     no higher than step_height above the ground walked on, and got further than the plain
 //     move: a slide along a wall that lands on the same floor is never a "step".
-//  6. Ground: sweep the capsule grown by kGroundGap * skin down (by snap_distance after a
+//  6. Ground: sweep the capsule grown by groundGap(skin) down (by snap_distance after a
 //     grounded step, so walking down stairs and ramps keeps to the ground). Grounded when the
 //     contact is walkable: its CONTACT NORMAL (from the level's closest point toward the capsule
 //     axis) is within max_slope, and a walkable face meets at the contact point. So an edge or
@@ -44,7 +44,7 @@
 //     spikes and ridges whose faces are all too steep never support it (it slides off). The one
 //     exception: the step a stair step-up ends on a step's nose (its contact normal still
 //     steeper, part way over the nose) is grounded; standing still there, the next step is not.
-//     Grounded, the feet are put exactly kGroundGap * skin above the contact: one rest height
+//     Grounded, the feet are put exactly groundGap(skin) above the contact: one rest height
 //     after any history (spawn, landing, step-up, crouch, snap).
 //  7. Kill plane: below it the character respawns at the spawn point with zero velocity.
 // Sources: Fauerby, "Improved Collision detection and Response" (2003); id Software, Quake III
@@ -54,6 +54,7 @@
 // Thread-safety: a controller is a plain value; step() reads the octree only (const queries), so
 // many controllers may step on one octree from many threads.
 
+#include <algorithm>
 #include <cstdint>
 
 #include <glm/vec3.hpp>
@@ -103,14 +104,17 @@ struct ControllerStepStats {
 inline constexpr uint32_t kMaxSlideIterations = 5;
 // Probes locating where a step walked off a ledge (the fall's start within 1/16 of the step).
 inline constexpr uint32_t kLedgeBisections = 4;
-// A moved capsule stops with a gap of kRestGap * skin to what it hit (the margin past the skin
-// keeps the next sweep of the capsule grown by the skin from starting in contact).
-inline constexpr float kRestGap = 1.04f;
-// Standing on walkable ground, the gap between capsule and ground is kGroundGap * skin after
-// every step, whatever happened before (spawn, landing, step-up, crouch, snap): one rest height
-// (Jolt's mCharacterPadding idea). Between 1 and kRestGap so that the ground probe, a sweep of
-// the capsule grown by kGroundGap * skin, starts clear of walls resting kRestGap * skin away.
-inline constexpr float kGroundGap = 1.02f;
+// Standing on walkable ground, the gap between capsule and ground is groundGap(skin) after every
+// step, whatever happened before (spawn, landing, step-up, crouch, snap): one rest height (Jolt's
+// mCharacterPadding idea), skin + 0.4 mm at most (2 % of the skin below 2 cm), so the gap is the
+// skin within 1 mm for every skin. A moved capsule stops restGap(skin) from what it hit (skin +
+// 0.8 mm at most): the margin past the skin keeps the next sweep of the capsule grown by the skin
+// from starting in contact, and the ground probe (a sweep of the capsule grown by groundGap)
+// clear of walls the slide left. Lengths in metres.
+inline constexpr float kGroundMargin = 0.0004f;  // m, largest groundGap - skin
+inline constexpr float kRestMargin = 0.0008f;    // m, largest restGap - skin
+inline float groundGap(float skin) { return skin + std::min(0.02f * skin, kGroundMargin); }
+inline float restGap(float skin) { return skin + std::min(0.04f * skin, kRestMargin); }
 
 class CharacterController {
  public:
@@ -206,7 +210,7 @@ class CharacterController {
                  const glm::vec3& plainEnd, glm::vec3& outFeet, bool& outOnNose);
   // What supports the capsule from below (see probeGround).
   struct GroundProbe {
-    float restY = 0.0f;             // feet height resting kGroundGap * skin above the contact
+    float restY = 0.0f;             // feet height resting groundGap(skin) above the contact
     glm::vec3 point{0.0f};          // contact point on the level
     glm::vec3 normal{0.0f};         // contact normal (unit, toward the capsule)
     bool contactWalkable = false;   // the contact normal is within max_slope

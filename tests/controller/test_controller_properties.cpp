@@ -306,7 +306,8 @@ TEST(ControllerProperty, StairsBesideAWallAreClimbedAtWalkSpeed) {
       w.input.forward = true;
       w.run(2.0f, chk, label("stairs beside a wall", a, hz));
       EXPECT_EQ(chk.failures, 0u) << chk.first;
-      EXPECT_NEAR(w.ctrl.feet().y, 1.5f + 0.02f * 1.02f, kTol) << a << " " << hz;
+      EXPECT_NEAR(w.ctrl.feet().y, 1.5f + 0.02f, kTol)  // rest gap: the skin within 1 mm
+          << a << " " << hz;
       EXPECT_TRUE(w.ctrl.grounded());
       EXPECT_LT(w.ctrl.feet().z, -3.0f) << a << " " << hz;
     }
@@ -328,16 +329,16 @@ TEST(ControllerProperty, LedgesUpToOneAndAHalfStepHeights) {
       w.run(1.5f, chk, label("ledge up", k, hz));
       const bool climbs = rise <= def.stepHeight + 1e-4f;
       if (climbs) {
-        EXPECT_NEAR(w.ctrl.feet().y, rise + def.skin * kGroundGap, kTol) << k << " " << hz;
+        EXPECT_NEAR(w.ctrl.feet().y, rise + def.skin, kTol) << k << " " << hz;
       } else {
-        EXPECT_NEAR(w.ctrl.feet().y, def.skin * kGroundGap, kTol) << k << " " << hz;
+        EXPECT_NEAR(w.ctrl.feet().y, def.skin, kTol) << k << " " << hz;
         EXPECT_GT(w.ctrl.feet().z, 0.3f) << k << " " << hz;
       }
       // And back down off it (walking off the ledge; the fall from where the edge contact gets
       // too steep has time to land).
       w.input.yaw = 180.0f * kDeg;
       w.run(2.0f, chk, label("ledge down", k, hz));
-      EXPECT_NEAR(w.ctrl.feet().y, def.skin * kGroundGap, kTol) << k << " " << hz;
+      EXPECT_NEAR(w.ctrl.feet().y, def.skin, kTol) << k << " " << hz;
       EXPECT_EQ(chk.failures, 0u) << chk.first;
     }
   }
@@ -364,7 +365,7 @@ TEST(ControllerProperty, LeavesALedgeWhereTheEdgeContactGetsTooSteep) {
         if (!w.ctrl.grounded()) leftAt = -w.ctrl.feet().z;
       }
       EXPECT_EQ(chk.failures, 0u) << chk.first;
-      const float expected = (p.radius + p.skin * kGroundGap) * std::sin(slope * kDeg);
+      const float expected = (p.radius + p.skin) * std::sin(slope * kDeg);
       EXPECT_NEAR(leftAt, expected, p.walkSpeed / hz + 2e-3f) << slope << " " << hz;
     }
   }
@@ -475,7 +476,7 @@ TEST(ControllerProperty, EveryParameterAloneAtItsRangeEndsWorks) {
   Level lv;
   addGround(lv.mesh);
   lv.build();
-  uint32_t runs = 0;
+  uint32_t runs = 0, grounded = 0;
   for (const ControllerParamInfo& info : controllerParamInfos()) {
     for (float v : {info.minValue, info.maxValue}) {
       if (std::string(info.name) == "tick_hz" && v > 600.0f) continue;  // run time only
@@ -495,10 +496,16 @@ TEST(ControllerProperty, EveryParameterAloneAtItsRangeEndsWorks) {
       in.forward = true;
       for (int i = 0; i < 60; ++i) c.step(lv.octree, in, p.tickSeconds());
       EXPECT_TRUE(std::isfinite(c.feet().x) && std::isfinite(c.feet().y)) << info.name;
+      // One rest height for every skin (0.1 mm to 0.5 m): the skin within 1 mm.
+      if (c.grounded()) {
+        ++grounded;
+        EXPECT_NEAR(c.feet().y, p.skin, kTol) << info.name << " = " << v;
+      }
       ++runs;
     }
   }
   EXPECT_EQ(runs, 2 * controllerParamInfos().size() - 1);
+  EXPECT_GT(grounded, runs * 3 / 4);  // meaningful: most ended standing on the floor
 }
 
 TEST(ControllerProperty, DependentDefaultsFollowTheSetParameters) {

@@ -279,7 +279,7 @@ TEST(ControllerScenario, SeamsBetweenCoplanarTrianglesNeitherBumpNorCatch) {
   // Sliding along the wall keeps the along-wall part of the sprint (7 cos 30) with no catches.
   EXPECT_NEAR(minSpeedZ, 7.0f * std::cos(glm::radians(30.0f)), 0.05f);
   EXPECT_LE(s.ctrl.feet().x, 3.0f - 0.35f - s.ctrl.params().skin + 1e-4f);
-  EXPECT_GE(s.ctrl.feet().x, 3.0f - 0.35f - kRestGap * s.ctrl.params().skin - 1e-4f);
+  EXPECT_GE(s.ctrl.feet().x, 3.0f - 0.35f - restGap(s.ctrl.params().skin) - 1e-4f);
   EXPECT_EQ(s.penetratingSteps, 0u);
 }
 
