@@ -98,11 +98,15 @@ void CharacterController::teleport(const glm::vec3& feet, float yaw) {
   feet_ = feet;
   prevFeet_ = feet;
   velocity_ = glm::vec3(0.0f);
+  movedVelocity_ = glm::vec3(0.0f);
+  mayOverlap_ = true;
+  justPlaced_ = true;
   yaw_ = yaw;
   grounded_ = false;
   inCrevice_ = false;
   onSteep_ = false;
   groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
+  groundFaceNormal_ = groundNormal_;
   coyoteTimer_ = 0.0f;
   jumpBufferTimer_ = 0.0f;
   prevEye_ = eye();
@@ -110,6 +114,7 @@ void CharacterController::teleport(const glm::vec3& feet, float yaw) {
 
 void CharacterController::setFlying(bool flying) {
   flying_ = flying;
+  mayOverlap_ = true;
   grounded_ = false;
   coyoteTimer_ = 0.0f;
 }
@@ -143,6 +148,36 @@ void CharacterController::segmentAt(const glm::vec3& feet, float height, glm::ve
   b = feet + glm::vec3(0.0f, std::max(height - r, r), 0.0f);
 }
 
+float CharacterController::groundWalkVertical(const glm::vec3& vh) const {
+  // On a face both normals agree. On an edge the contact normal tilts: walking toward the edge
+  // it points back at the character (a climb over the edge, which overshoots and launches the
+  // character off a stair's nose at a low tick rate: the face's level walk is taken), walking
+  // away from it forward (following it down: taken, so walking down stairs keeps to them).
+  return std::min(groundVertical(vh, groundNormal_), groundVertical(vh, groundFaceNormal_));
+}
+
+float CharacterController::groundWalkDisplacementY(const glm::vec3& dispH) const {
+  // Walking away from an edge the support (ground) point is fixed while the bottom sphere rolls
+  // over it: its centre follows the circle of radius Rg (the sphere and the gap) about the
+  // edge, up to where the contact normal reaches max_slope (the character leaves the ground
+  // there). Followed exactly, not along the tangent (which dropped 0.15 m in one 30 Hz step and
+  // made the fall off a ledge start lower at low tick rates).
+  const glm::vec3 nh = horizontal(groundNormal_);
+  const float nhLen = glm::length(nh);
+  const bool edge = glm::dot(groundNormal_, groundFaceNormal_) < 0.9999f && nhLen > 1e-6f;
+  if (edge && groundVertical(dispH, groundNormal_) < groundVertical(dispH, groundFaceNormal_)) {
+    const glm::vec3 u = nh / nhLen;
+    const glm::vec3 centre = feet_ + glm::vec3(0.0f, params_.radius, 0.0f);
+    const float d0 = glm::dot(horizontal(centre - groundPoint_), u);
+    const float h0 = centre.y - groundPoint_.y;
+    const float rg2 = d0 * d0 + h0 * h0;
+    const float dMax = std::sqrt(rg2) * std::sin(params_.maxSlopeDeg * kDegToRad);
+    const float d1 = std::min(d0 + glm::dot(dispH, u), std::max(dMax, d0));
+    if (d1 > d0 && h0 > 0.0f) return std::sqrt(std::max(rg2 - d1 * d1, 0.0f)) - h0;
+  }
+  return groundWalkVertical(dispH);
+}
+
 bool CharacterController::isWalkable(const glm::vec3& n) const {
   // A 1e-4 tolerance on the cosine (about 0.01 degrees at 45) so that a ramp built at exactly
   // max_slope is walkable despite rounding in its normal.
@@ -163,9 +198,10 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
   glm::vec3 a, b;
   segmentAt(ioFeet, h, a, b);
   // Is the skin clear? (The capsule grown by the skin touching the level is the resting state.)
+  // One round answers that (and whether the deepest contact only touches).
   PushOut probe;
   ++stats_.queryCount;
-  if (!octree.capsuleIntersect(a, b, r + skin, params_.layerMask, probe, &stats_.queries)) {
+  if (!octree.capsuleIntersect(a, b, r + skin, params_.layerMask, probe, &stats_.queries, 1)) {
     return false;
   }
   if (probe.depth == 0.0f) {
@@ -174,7 +210,7 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
     // tolerance: step back along the contact normal `hint` (from a sweep that started
     // overlapping) and sweep forward again to the exact contact, stopping at the rest gap.
     if (glm::dot(hint, hint) == 0.0f) return false;
-    const float lift = 2.0f * kRestGap * skin;
+    const float lift = 2.0f * restGap(skin);
     const glm::vec3 from = ioFeet + hint * lift;
     SweepHit back;
     glm::vec3 fa, fb;
@@ -185,24 +221,33 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
       return false;  // the contact is gone from the swept path: leave it to the sweeps
     }
     if (back.startsOverlapping) return false;
-    const float moved = std::max(back.toi * lift - (kRestGap - 1.0f) * skin, 0.0f);
+    const float moved = std::max(back.toi * lift - (restGap(skin) - skin), 0.0f);
     ioFeet = from - hint * moved;
     return true;
   }
   // Push out the capsule grown by a little more than the skin, so that it rests with the skin
   // clear (a crevice pushes up its bisector). That may be impossible (a slot narrower than the
-  // grown capsule): then the exact push-out of the real capsule, which only makes it touch.
+  // grown capsule): then the push-out of the real capsule grown by a twentieth of the skin.
   PushOut grown;
   ++stats_.queryCount;
-  octree.capsuleIntersect(a, b, r + kRestGap * skin, params_.layerMask, grown, &stats_.queries);
+  octree.capsuleIntersect(a, b, r + restGap(skin), params_.layerMask, grown, &stats_.queries);
+  // An unresolved push-out (its rounds ran out, e.g. pushed to and fro in a floor/ceiling
+  // wedge) still moved the capsule out part of the way: kept too where the real capsule is
+  // clear there (going to the real capsule instead let the wedge squeeze it to touching).
   const glm::vec3 candidate = ioFeet + grown.normal * grown.depth;
-  if (grown.resolved && !overlapsAt(octree, candidate, h, r)) {
+  if (grown.depth > 0.0f && !overlapsAt(octree, candidate, h, r)) {
     ioFeet = candidate;
     return true;
   }
+  // The real capsule grown by a twentieth of the skin, so that afterwards it does not touch (a
+  // touching capsule starts every sweep overlapping). The skin does not fit here: the rest of
+  // this step's sweeps use the real capsule (skinBlocked_), instead of failing the same
+  // push-out again on every slide iteration.
+  skinBlocked_ = true;
   PushOut exact;
   ++stats_.queryCount;
-  if (octree.capsuleIntersect(a, b, r, params_.layerMask, exact, &stats_.queries) &&
+  if (octree.capsuleIntersect(a, b, r + 0.05f * skin, params_.layerMask, exact,
+                              &stats_.queries) &&
       exact.depth > 0.0f) {
     ioFeet += exact.normal * exact.depth;
     return true;
@@ -231,11 +276,11 @@ bool CharacterController::sweep(const Octree& octree, const glm::vec3& feet,
     return true;
   }
   // Stop short of the time of impact so that the contact plane is a little farther than the skin
-  // (kRestGap): the next sweep does not start touching. By convexity of the distance the
+  // (restGap): the next sweep does not start touching. By convexity of the distance the
   // triangle is at least that far too; never back past the start (the path before is free).
   const float travel = outHit.toi * len;
   const float approachRate = len > 0.0f ? -glm::dot(disp, outHit.normal) / len : 0.0f;
-  const float margin = (tight ? kRestGap : kRestGap - 1.0f) * skin;
+  const float margin = tight ? restGap(skin) : restGap(skin) - skin;
   const float backoff = approachRate > 0.0f ? margin / approachRate : margin;
   outMoved = std::max(travel - backoff, 0.0f);
   return true;
@@ -243,13 +288,16 @@ bool CharacterController::sweep(const Octree& octree, const glm::vec3& feet,
 
 bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
                                     const glm::vec3& disp, glm::vec3& ioVelocity,
-                                    bool groundMode) {
+                                    bool groundMode, const glm::vec3& wish) {
   const float minMove = params_.skin * 1e-3f;
   ClipPlanes planes;
   bool blocked = false;
-  bool tight = false;
+  bool tight = skinBlocked_;
+  bool depenetrated = false;
   slideHitFloor_ = false;
+  glm::vec3 firstSteepUp(0.0f);
   glm::vec3 remaining = disp;
+  const glm::vec3 velocityIn = ioVelocity;
   for (uint32_t it = 0; it < kMaxSlideIterations; ++it) {
     const float len2 = glm::dot(remaining, remaining);
     if (len2 <= minMove * minMove) break;
@@ -261,13 +309,17 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
     }
     const glm::vec3 n = hit.normal;
     if (hit.startsOverlapping) {
-      // Closer than the skin at the start: push out and sweep again. If the skin cannot be
-      // cleared (a tight spot), sweep the real capsule from now on.
-      if (depenetrate(octree, ioFeet, n)) {
+      // Closer than the skin at the start: push out (once per slide: a second overlap means
+      // the skin does not fit) and sweep again; else sweep the real capsule from now on. The
+      // real capsule overlapping too: stay put rather than sweep again.
+      if (tight) break;
+      if (!depenetrated && depenetrate(octree, ioFeet, n)) {
         stats_.depenetrated = true;
+        depenetrated = true;
       } else {
         tight = true;
       }
+      tight = tight || skinBlocked_;
     } else {
       const float len = std::sqrt(len2);
       const glm::vec3 dir = remaining / len;
@@ -276,7 +328,15 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
     }
     const bool walkable = isWalkable(n);
     if (!walkable && n.y > -0.01f) blocked = true;
-    if (n.y > 0.0f) slideHitFloor_ = true;
+    // A crevice: two different too-steep planes facing up (a vertex or an edge whose contact
+    // normal is steep is one plane; a walkable-looking contact normal on a spike is none).
+    if (n.y > 0.0f && !walkable) {
+      if (glm::dot(firstSteepUp, firstSteepUp) == 0.0f) {
+        firstSteepUp = n;
+      } else if (glm::dot(firstSteepUp, n) < 0.9999f) {
+        slideHitFloor_ = true;
+      }
+    }
     // A too-steep plane facing up is also a vertical wall (its horizontal normal): walking into
     // it stops instead of sliding up, while gravity still slides down along the real plane.
     const glm::vec3 nh = horizontal(n);
@@ -291,69 +351,172 @@ bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
     remaining = clipAgainst(planes, n, remaining, walk);
     ioVelocity = clipAgainst(planes, n, ioVelocity, walk);
     if (n.y < -0.01f) ioVelocity.y = std::min(ioVelocity.y, 0.0f);  // a ceiling ends the rise
+    // Clipped against two planes in turn the motion may turn back against the step's own or
+    // against the walk (one clip never turns back: v' . v = |v|^2 - (v . n)^2 >= 0). In an
+    // obtuse corner the slide along one wall, deflected by the other, runs out of the corner
+    // and the walk brings it back: an oscillation that never settles. Stop dead instead
+    // (Quake's SV_FlyMove: "velocity against the original velocity").
+    // Against the walk only counts on the ground: in the air gravity may slide the character
+    // down a steep face away from where it walks (off a step's nose it leans on).
+    const auto againstWalk = [&](const glm::vec3& m) {
+      return groundMode && glm::dot(horizontal(m), wish) < 0.0f;
+    };
+    if (glm::dot(remaining, disp) <= 0.0f || againstWalk(remaining)) {
+      remaining = glm::vec3(0.0f);
+    }
+    if (glm::dot(ioVelocity, velocityIn) < 0.0f || againstWalk(ioVelocity)) {
+      ioVelocity = glm::vec3(0.0f);
+    }
   }
   return blocked;
 }
 
-bool CharacterController::probeGround(const Octree& octree, const glm::vec3& feet,
-                                      float distance, float fromY, float& outGap,
-                                      glm::vec3& outNormal, float& outSupportY,
-                                      bool& outWalkable) {
-  glm::vec3 a, b;
-  segmentAt(feet, currentHeight(), a, b);
-  SweepHit hit;
-  ++stats_.queryCount;
-  if (!sweepAll(octree, a, b, params_.radius, glm::vec3(0.0f, -distance, 0.0f), hit)) {
-    return false;
-  }
-  outGap = hit.startsOverlapping ? 0.0f : hit.toi * distance;
-  outSupportY = hit.point.y;
-  outNormal = hit.normal;
-  outWalkable = isWalkable(hit.normal);
-  // Only a contact low on the round bottom (at most 60 degrees from straight down), or one
-  // the character walked off from above (fromY at or above it), counts: a capsule whose hip
-  // leans on a step's nose is not standing on it.
-  const bool lowContact = hit.normal.y >= 0.5f || fromY >= hit.point.y - params_.skin;
-  if (!outWalkable && hit.normal.y > 0.0f && lowContact) {
-    // The capsule's round bottom rests on an edge or a vertex (a step's nose): the contact
-    // normal leans, so judge the surfaces that meet there with two short rays just beside the
-    // contact, toward the capsule's axis and away from it. An edge of walkable ground supports
-    // the character (it stands on a step's nose, and walks off it smoothly instead of falling);
-    // a too-steep face does not, whichever side is tested.
-    const float skin = params_.skin;
-    glm::vec3 toAxis = glm::vec3(feet.x, hit.point.y, feet.z) - hit.point;
-    const float d = glm::length(toAxis);
-    toAxis = d > 0.0f ? toAxis * (skin / d) : glm::vec3(0.0f);
-    for (float side : {1.0f, -1.0f}) {
-      const glm::vec3 origin = hit.point + toAxis * side + glm::vec3(0.0f, skin, 0.0f);
-      RayHit ray;
-      ++stats_.queryCount;
-      if (octree.raycast(origin, glm::vec3(0.0f, -1.0f, 0.0f), 2.0f * skin, params_.layerMask,
-                         ray, &stats_.queries) &&
-          isWalkable(ray.normal)) {
-        outNormal = ray.normal;
-        outSupportY = ray.point.y;
-        outWalkable = true;
-        break;
-      }
-      if (d == 0.0f) break;
+bool CharacterController::walkableFaceAt(const Octree& octree, const glm::vec3& point,
+                                         const glm::vec3& feet, glm::vec3& outFaceNormal) {
+  // Short rays straight down at the contact point and a skin to each side of it (toward the
+  // capsule's axis and away): one of the faces meeting at an edge or vertex is hit by one of
+  // them. The contact point itself is tried first, which settles a face contact in one ray.
+  const float skin = params_.skin;
+  glm::vec3 toAxis = glm::vec3(feet.x, point.y, feet.z) - point;
+  const float d = glm::length(toAxis);
+  toAxis = d > 0.0f ? toAxis * (skin / d) : glm::vec3(0.0f);
+  for (float side : {0.0f, 1.0f, -1.0f}) {
+    if (side != 0.0f && d == 0.0f) break;
+    const glm::vec3 origin = point + toAxis * side + glm::vec3(0.0f, skin, 0.0f);
+    RayHit ray;
+    ++stats_.queryCount;
+    if (octree.raycast(origin, glm::vec3(0.0f, -1.0f, 0.0f), 2.0f * skin, params_.layerMask, ray,
+                       &stats_.queries) &&
+        isWalkable(ray.normal)) {
+      outFaceNormal = ray.normal;
+      return true;
     }
+  }
+  return false;
+}
+
+bool CharacterController::probeGround(const Octree& octree, const glm::vec3& feet,
+                                      float distance, GroundProbe& out, bool seePastNose) {
+  glm::vec3 a, b;
+  const float r = params_.radius, skin = params_.skin;
+  const float h = currentHeight();
+  out = {};
+  // Sweep the capsule grown by the ground gap down from a little above the feet: where it
+  // touches, the real capsule rests exactly groundGap(skin) from the contact, whether the
+  // feet start above or (after a slide that stopped at an angle) a little below that height.
+  // The path from the lifted start down is free, so moving the feet there is safe. Never from
+  // the feet themselves: resting, the grown capsule starts exactly touching the ground there,
+  // where a sweep may miss the face and find an edge beyond it (oa_dm5: 2.3 cm into the floor).
+  float usedLift = 0.0f;
+  for (float lift : {2.0f * skin, 0.5f * skin}) {
+    const float total = lift + distance;
+    segmentAt(feet + glm::vec3(0.0f, lift, 0.0f), h, a, b);
+    SweepHit hit;
+    ++stats_.queryCount;
+    if (!sweepAll(octree, a, b, r + groundGap(skin), glm::vec3(0.0f, -total, 0.0f), hit)) {
+      return false;
+    }
+    if (hit.startsOverlapping) continue;  // a ceiling within the lift, or closer than the gap
+    out.restY = feet.y + lift - hit.toi * total;
+    out.point = hit.point;
+    out.normal = hit.normal;
+    usedLift = lift;
+    break;
+  }
+  if (out.normal == glm::vec3(0.0f)) {
+    // Closer than the gap to something beside the capsule (a free slide may end anywhere at
+    // least the skin from a wall): the capsule grown by the skin alone, the rest of the gap
+    // made up along the contact normal; where even that does not fit (a low ceiling, a
+    // crevice), the real capsule, touching.
+    // The real capsule's path down to its contact is free, so any height between that contact
+    // and the feet is safe: the tight case rests the gap above the contact, or stays where the
+    // slide left it when that is lower; it never puts the capsule touching the level (a capsule
+    // that touches starts every later sweep overlapping and could no longer move).
+    for (float grow : {skin, 0.0f}) {
+      segmentAt(feet, h, a, b);
+      SweepHit hit;
+      ++stats_.queryCount;
+      if (!sweepAll(octree, a, b, r + grow, glm::vec3(0.0f, -distance, 0.0f), hit)) return false;
+      if (hit.startsOverlapping && grow > 0.0f) continue;
+      const float lift = (groundGap(skin) - grow) / std::max(hit.normal.y, 0.5f);
+      // Never above the feet here: only the path below them is known to be free (raising the
+      // capsule to the full gap under a low sloped ceiling ratcheted it into the wedge), and
+      // the gap stays between the skin and groundGap(skin).
+      out.restY = std::min(feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance) + lift,
+                           feet.y);
+      out.point = hit.point;
+      out.normal = hit.normal;
+      out.tight = grow == 0.0f;
+      break;
+    }
+  }
+  judgeSupport(octree, feet, out);
+  // The first contact is beside the capsule rather than under it: a step's nose in front of a
+  // capsule standing on the floor, or a steep face slid down onto the floor (closer than the
+  // ground gap, but at least the skin away, as every slide leaves it). Look past it, first with
+  // the capsule grown by the skin (which keeps the side contact the skin away: a step's nose
+  // still stops it, which the stair step-up relies on), then with the capsule grown by a
+  // twentieth of the skin, accepted within the skin below the feet (a floor met at the foot of
+  // a steep face), or anywhere within `distance` with seePastNose (the ground snap walking down
+  // stairs: the next tread past the nose just left). A support found either way is where the
+  // character rests, the gap made up above it.
+  for (float grow : {skin, 0.05f * skin}) {
+    if (out.supports || out.tight) break;
+    const float total = usedLift + distance;
+    segmentAt(feet + glm::vec3(0.0f, usedLift, 0.0f), h, a, b);
+    SweepHit hit;
+    ++stats_.queryCount;
+    if (!sweepAll(octree, a, b, r + grow, glm::vec3(0.0f, -total, 0.0f), hit) ||
+        hit.startsOverlapping) {
+      continue;
+    }
+    GroundProbe under;
+    under.point = hit.point;
+    under.normal = hit.normal;
+    under.restY = feet.y + usedLift - hit.toi * total +
+                  (groundGap(skin) - grow) / std::max(hit.normal.y, 0.5f);
+    if (grow == skin) under.restY = std::min(under.restY, feet.y);  // as in the fallback above
+    // The closer look may only lower the capsule where it stays clear of the skin everywhere
+    // (one overlap query, on this rare path): otherwise the character is not grounded yet and
+    // the next slide brings it down along the side contact.
+    if (grow < skin && ((!seePastNose && under.restY < feet.y - skin) ||
+                        overlapsAt(octree, glm::vec3(feet.x, under.restY, feet.z), h,
+                                   r + (1.0f - 0.05f) * skin))) {
+      continue;
+    }
+    judgeSupport(octree, feet, under);
+    if (under.supports) out = under;
   }
   return true;
 }
 
+void CharacterController::judgeSupport(const Octree& octree, const glm::vec3& feet,
+                                       GroundProbe& io) {
+  io.contactWalkable = isWalkable(io.normal);
+  // Edges and vertices count by their contact normal, and only where a walkable face meets
+  // (so a spike or a ridge of steep faces never holds the character up). A moving obstacle
+  // (a prop) has no faces in the octree: its contact normal alone decides.
+  if (lastHitObstacle_) {
+    io.faceWalkable = io.contactWalkable;
+    io.faceNormal = io.normal;
+  } else if (io.normal.y > 0.0f) {
+    io.faceWalkable = walkableFaceAt(octree, io.point, feet, io.faceNormal);
+  }
+  io.supports = io.contactWalkable && io.faceWalkable;
+}
+
 bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start,
                                     const glm::vec3& disp, const glm::vec3& plainEnd,
-                                    glm::vec3& outFeet) {
-  const float wantedLen = glm::length(horizontal(disp));
+                                    glm::vec3& outFeet, bool& outOnNose) {
+  // Up by step_height, across by the horizontal part of the real displacement (never more: a
+  // step never moves the character farther than its velocity allows), down onto what is there.
+  // Kept only when it gains height onto walkable ground (or onto the nose of a step whose top
+  // is walkable) that the plain slide did not reach; landing on the same floor is no step.
+  const glm::vec3 across = horizontal(disp);
+  const float wantedLen = glm::length(across);
   const float skin = params_.skin;
   if (wantedLen <= skin * 1e-3f) return false;
-  const glm::vec3 dir = horizontal(disp) / wantedLen;
-  // A step is taken with at least kStepForward * radius of forward motion: a slow walk would
-  // otherwise put only the capsule's rounded side over the step's nose, where it cannot stand.
-  const float acrossLen = std::max(wantedLen, kStepForward * params_.radius);
-  const glm::vec3 across = dir * acrossLen;
-  // Up, as far as the ceiling allows.
+  const glm::vec3 dir = across / wantedLen;
   SweepHit hit;
   float up = 0.0f;
   if (sweep(octree, start, glm::vec3(0.0f, params_.stepHeight, 0.0f), false, up, hit) &&
@@ -361,33 +524,52 @@ bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start
     return false;
   }
   if (up <= skin) return false;
-  // Across.
   glm::vec3 p = start + glm::vec3(0.0f, up, 0.0f);
   glm::vec3 ignoredVelocity = across;
-  slideMove(octree, p, across, ignoredVelocity, false);
-  // Down onto the step (or back to the start level).
-  float down = 0.0f;
-  if (!sweep(octree, p, glm::vec3(0.0f, -(up + skin), 0.0f), false, down, hit) ||
-      hit.startsOverlapping) {
-    return false;
-  }
-  p.y -= down;
-  float gap = 0.0f, supportY = 0.0f;
-  glm::vec3 n;
-  bool walkable = false;
-  if (!probeGround(octree, p, 2.0f * kRestGap * skin, -std::numeric_limits<float>::infinity(),
-                   gap, n, supportY, walkable) ||
-      !walkable) {
-    return false;
-  }
-  // Higher than a step: the rise is measured between the surfaces (the ground the character
-  // stood on and the one it would stand on), not the feet, which hang lower on a step's nose.
-  if (supportY - groundY_ > params_.stepHeight + 1e-4f * (1.0f + std::abs(groundY_))) return false;
+  slideMove(octree, p, across, ignoredVelocity, false, dir);
+  // No further than the plain slide (a wall taller than a step): no step, and no ground probe
+  // (the common case of walking into a wall costs two sweeps, not a probe too).
   const float steppedProgress = glm::dot(horizontal(p - start), dir);
   const float plainProgress = glm::dot(horizontal(plainEnd - start), dir);
   if (steppedProgress <= plainProgress + 0.01f * wantedLen) return false;
+  GroundProbe g;
+  if (!probeGround(octree, p, up + 2.0f * skin, g) || g.tight) return false;
+  p.y = g.restY;
+  // A step gains height onto a higher surface: landing on the floor walked on (a slide along a
+  // wall) or lower is no step, whatever the forward move gained.
+  if (p.y <= start.y || g.point.y <= groundY_ + 0.25f * skin) return false;
+  // Higher than a step: the rise is measured between the surfaces (the ground the character
+  // stood on and the one it would stand on), not the feet, which hang lower on a step's nose.
+  if (g.point.y - groundY_ > params_.stepHeight + 1e-4f * (1.0f + std::abs(groundY_))) {
+    return false;
+  }
+  if (!g.supports && !(g.normal.y > 0.0f && g.faceWalkable)) return false;
   outFeet = p;
+  outOnNose = !g.supports;
   return true;
+}
+
+void CharacterController::fallFromLedge(const Octree& octree, const glm::vec3& start,
+                                       float dt) {
+  // Bisection on the straight path from start to the feet for the last supported point
+  // (kLedgeBisections probes, on the step that walks off only): 1/16 of the step's length.
+  const glm::vec3 end = feet_;
+  float lo = 0.0f, hi = 1.0f;
+  for (uint32_t i = 0; i < kLedgeBisections; ++i) {
+    const float mid = 0.5f * (lo + hi);
+    GroundProbe g;
+    const bool supported =
+        probeGround(octree, start + (end - start) * mid, 2.0f * params_.skin, g) && g.supports;
+    (supported ? lo : hi) = mid;
+  }
+  // Gravity over the rest of the step, exactly integrated (from rest vertically).
+  const float tau = (1.0f - 0.5f * (lo + hi)) * dt;
+  const float vy = std::max(-params_.gravity * tau, -params_.maxFallSpeed);
+  const float tFree = std::min(-vy / params_.gravity, tau);
+  const float dispY = vy * tau + 0.5f * params_.gravity * tFree * tFree;
+  glm::vec3 velocity(0.0f, vy, 0.0f);
+  slideMove(octree, feet_, glm::vec3(0.0f, dispY, 0.0f), velocity, false, glm::vec3(0.0f));
+  velocity_.y = velocity.y;
 }
 
 void CharacterController::flyStep(const CharacterInput& input, float dt) {
@@ -403,6 +585,7 @@ void CharacterController::flyStep(const CharacterInput& input, float dt) {
   const float speed = 2.0f * (input.sprint ? params_.sprintSpeed : params_.walkSpeed);
   velocity_ = approach(velocity_, wish * speed, params_.accel * dt);
   feet_ += velocity_ * dt;
+  movedVelocity_ = velocity_;
   crouched_ = false;
   grounded_ = false;
   onSteep_ = false;
@@ -419,6 +602,7 @@ void CharacterController::step(const Octree& octree, const CharacterInput& input
 
 bool CharacterController::sweepAll(const Octree& octree, const glm::vec3& a, const glm::vec3& b,
                                    float radius, const glm::vec3& disp, SweepHit& outHit) {
+  lastHitObstacle_ = false;
   bool hit = octree.sweepCapsule(a, b, radius, disp, params_.layerMask, outHit, &stats_.queries);
   if (obstacles_ != nullptr && !(hit && outHit.startsOverlapping)) {
     SweepHit other;
@@ -427,6 +611,7 @@ bool CharacterController::sweepAll(const Octree& octree, const glm::vec3& a, con
         (!hit || other.toi < outHit.toi)) {
       outHit = other;
       hit = true;
+      lastHitObstacle_ = true;
     }
   }
   return hit;
@@ -436,6 +621,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   stats_ = {};
   stats_.queries.trace = trace_;
   respawned_ = false;
+  skinBlocked_ = false;
   prevFeet_ = feet_;
   prevEye_ = eye();
   yaw_ = input.yaw;
@@ -444,6 +630,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   prevJumpHeld_ = input.jump;
   if (flying_) {
     flyStep(input, dt);
+    mayOverlap_ = true;
     return;
   }
   const ControllerParams& p = params_;
@@ -454,12 +641,33 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     crouched_ = true;
   } else if (crouched_ && !overlapsAt(octree, feet_, p.height, p.radius)) {
     crouched_ = false;
+    mayOverlap_ = true;  // the taller capsule's skin may touch
   }
 
-  // 2. Resolve an overlap before moving.
-  if (depenetrate(octree, feet_, glm::vec3(0.0f))) stats_.depenetrated = true;
+  // 2. Resolve an overlap before moving (only where one may be: see mayOverlap_).
+  if (mayOverlap_ && depenetrate(octree, feet_, glm::vec3(0.0f))) stats_.depenetrated = true;
 
-  // 3. Velocity from input, gravity and jump.
+  // Just placed (teleport, spawn, respawn) on the ground: grounded from the start of this step,
+  // so that it walks with the ground's acceleration at once. Otherwise its first step is one of
+  // air control, a start lag of about a step's length: 9 cm at 30 Hz, 2 cm at 120 Hz.
+  if (justPlaced_) {
+    justPlaced_ = false;
+    GroundProbe g;
+    if (velocity_.y <= 0.0f && probeGround(octree, feet_, 2.0f * p.skin, g) && g.supports &&
+        feet_.y - g.restY <= p.skin) {
+      feet_.y = g.restY;
+      grounded_ = true;
+      groundNormal_ = g.normal;
+      groundFaceNormal_ = g.faceNormal;
+      groundY_ = g.point.y;
+      groundPoint_ = g.point;
+    }
+  }
+
+  // 3. Velocity from input, gravity and jump. The displacement is the exact integral of the
+  // velocity over the step under its constant accelerations (the approach toward the target,
+  // gravity), each held until its target or cap is reached part way through: a jump's arc and a
+  // start from rest cover the same ground at any tick rate.
   const bool wasGrounded = grounded_;
   const float cy = std::cos(input.yaw), sy = std::sin(input.yaw);
   const glm::vec3 forward(-sy, 0.0f, -cy), right(cy, 0.0f, -sy);
@@ -468,72 +676,107 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   const float wishLen = glm::length(wish);
   if (wishLen > 0.0f) wish /= wishLen;
   const float speed = crouched_ ? p.crouchSpeed : (input.sprint ? p.sprintSpeed : p.walkSpeed);
-  glm::vec3 vh = horizontal(velocity_);
+  const glm::vec3 vh0 = horizontal(velocity_);
+  float hAccel = 0.0f;
   if (wasGrounded) {
-    vh = approach(vh, wish * speed, p.accel * dt);
+    hAccel = p.accel;
   } else if (wishLen > 0.0f) {
-    vh = approach(vh, wish * speed, p.airControl * p.accel * dt);
+    hAccel = p.airControl * p.accel;
   }
+  const glm::vec3 vh = hAccel > 0.0f ? approach(vh0, wish * speed, hAccel * dt) : vh0;
+  const float hTau = hAccel > 0.0f ? std::min(glm::length(vh - vh0) / hAccel, dt) : 0.0f;
+  const glm::vec3 dispH = vh * dt - (vh - vh0) * (0.5f * hTau);
   // Held up in a crevice (see below), gravity keeps pulling so that the support is re-checked.
   const bool wasInCrevice = wasGrounded && inCrevice_;
-  float vy = wasGrounded && !wasInCrevice
-                 ? 0.0f
-                 : std::max((wasInCrevice ? 0.0f : velocity_.y) - p.gravity * dt, -p.maxFallSpeed);
-  const float vyBeforeMove = vy;
+  float vy0 = wasGrounded || wasInCrevice ? 0.0f : velocity_.y;
   bool jumped = false;
   if ((jumpPressed || jumpBufferTimer_ > 1e-6f) && (wasGrounded || coyoteTimer_ > 1e-6f)) {
-    vy = p.jumpSpeed;
+    vy0 = p.jumpSpeed;
     jumped = true;
     jumpBufferTimer_ = 0.0f;
     coyoteTimer_ = 0.0f;
   }
   const bool groundMode = wasGrounded && !jumped && !wasInCrevice;
-  if (groundMode) vy = groundVertical(vh, groundNormal_);
+  float vy = 0.0f, dispY = 0.0f;
+  if (groundMode) {
+    vy = groundWalkVertical(vh);
+    dispY = groundWalkDisplacementY(dispH);
+  } else {
+    vy = std::max(vy0 - p.gravity * dt, std::min(-p.maxFallSpeed, vy0));
+    const float vTau = p.gravity > 0.0f ? std::min((vy0 - vy) / p.gravity, dt) : 0.0f;
+    dispY = vy * dt + (vy0 - vy) * (0.5f * vTau);
+  }
+  const float vyBeforeMove = vy;
   velocity_ = glm::vec3(vh.x, vy, vh.z);
 
   // 4. Collide and slide; 5. stairs.
   const glm::vec3 start = feet_;
-  const glm::vec3 disp = velocity_ * dt;
-  const bool blocked = slideMove(octree, feet_, disp, velocity_, groundMode);
+  const glm::vec3 disp(dispH.x, dispY, dispH.z);
+  const bool blocked = slideMove(octree, feet_, disp, velocity_, groundMode, wish);
+  bool onNose = false;
   if (groundMode && blocked && p.stepHeight > 0.0f) {
     glm::vec3 stepped;
-    if (tryStepUp(octree, start, disp, feet_, stepped)) {
+    if (tryStepUp(octree, start, disp, feet_, stepped, onNose)) {
       feet_ = stepped;
       velocity_ = glm::vec3(vh.x, 0.0f, vh.z);
       stats_.steppedUp = true;
     }
   }
 
-  // 6. Ground probe and snapping.
+  // 6. Ground: the support below decides `grounded` (a walkable contact: its contact normal
+  // within max_slope where a walkable face meets), and a grounded character rests exactly
+  // groundGap(skin) above it (snapped down after a grounded step, so walking down stairs and
+  // ramps keeps to the ground). A step-up resting on a step's nose is grounded by the step.
   const float skin = p.skin;
-  const float probe = groundMode ? p.snapDistance + 2.0f * skin : 2.0f * skin;
   grounded_ = false;
   onSteep_ = false;
   groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
-  float gap = 0.0f, supportY = 0.0f;
-  glm::vec3 n;
-  bool walkable = false;
-  const float fromY = groundMode ? groundY_ : -std::numeric_limits<float>::infinity();
-  if (!jumped && probeGround(octree, feet_, probe, fromY, gap, n, supportY, walkable)) {
-    const bool landing = groundMode || velocity_.y <= 1e-3f;
-    if (walkable && landing && gap <= 2.0f * skin) {
-      grounded_ = true;
-    } else if (walkable && groundMode) {
-      feet_.y -= gap - kRestGap * skin;
-      grounded_ = true;
-      stats_.snapped = true;
+  groundFaceNormal_ = groundNormal_;
+  if (stats_.steppedUp) {
+    GroundProbe g;
+    grounded_ = true;
+    if (!onNose && probeGround(octree, feet_, 2.0f * skin, g) && g.supports) {
+      groundNormal_ = g.normal;
+      groundFaceNormal_ = g.faceNormal;
+      groundY_ = g.point.y;
+      groundPoint_ = g.point;
     }
-    if (grounded_) {
-      groundNormal_ = n;
-      groundY_ = supportY;
-      velocity_.y = groundVertical(velocity_, n);
-    } else if (gap <= 2.0f * skin) {
-      groundNormal_ = n;
-      onSteep_ = !walkable;
+    velocity_.y = groundWalkVertical(velocity_);
+  } else if (!jumped) {
+    const float probe = groundMode ? p.snapDistance + 2.0f * skin : 2.0f * skin;
+    GroundProbe g;
+    if (probeGround(octree, feet_, probe, g, groundMode)) {
+      const bool landing = groundMode || velocity_.y <= 1e-3f;
+      const float drop = feet_.y - g.restY;
+      if (g.supports && landing && drop <= skin) {
+        grounded_ = true;
+      } else if (g.supports && groundMode) {
+        grounded_ = true;
+        stats_.snapped = true;
+      }
+      if (grounded_) {
+        // Already at rest (within float noise of the probe): keep the feet bit-stable.
+        if (std::abs(feet_.y - g.restY) > 1e-3f * skin) feet_.y = g.restY;
+        groundNormal_ = g.normal;
+        groundFaceNormal_ = g.faceNormal;
+        groundY_ = g.point.y;
+        groundPoint_ = g.point;
+        velocity_.y = groundWalkVertical(velocity_);
+      } else if (drop <= skin) {
+        groundNormal_ = g.normal;
+        onSteep_ = !g.supports;
+      }
     }
   }
 
-  // Held up by steep contacts only (a V-shaped crevice): the move cancelled the fall entirely,
+  // Walked off the ground part way through this step (a ledge, not snapped to anything below):
+  // the fall starts where the support ended, not at the step's end, so that it starts at the
+  // same time at every tick rate (a whole step late is g t dt: 9 cm after a 1 m fall at 30 Hz).
+  if (groundMode && !grounded_ && !stats_.steppedUp && p.gravity > 0.0f) {
+    fallFromLedge(octree, start, dt);
+  }
+
+  // Held up by two steep contacts (a V-shaped crevice): the move cancelled the fall entirely,
   // so the character stands there (friction, and it may walk or jump out) instead of sliding
   // forever along the crease. Gravity stays on there, so this is re-checked every step.
   inCrevice_ = false;
@@ -543,11 +786,15 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     inCrevice_ = true;
     velocity_.y = 0.0f;
     groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
+    groundFaceNormal_ = groundNormal_;
   }
 
   // Grace timers.
   coyoteTimer_ = grounded_ ? p.coyoteTime : std::max(coyoteTimer_ - dt, 0.0f);
   if (!jumped) jumpBufferTimer_ = std::max(jumpBufferTimer_ - dt, 0.0f);
+
+  movedVelocity_ = (feet_ - prevFeet_) / dt;
+  mayOverlap_ = skinBlocked_;
 
   // 7. Kill plane.
   if (feet_.y < killPlaneY_) {
@@ -560,7 +807,11 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
     coyoteTimer_ = 0.0f;
     jumpBufferTimer_ = 0.0f;
     groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
+    groundFaceNormal_ = groundNormal_;
     respawned_ = true;
+    justPlaced_ = true;
+    mayOverlap_ = true;
+    movedVelocity_ = glm::vec3(0.0f);
     prevEye_ = eye();
   }
 }

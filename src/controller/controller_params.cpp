@@ -1,5 +1,6 @@
 #include "controller/controller_params.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -22,7 +23,8 @@ constexpr std::array kInfos = {
     F("radius", "m", 0.05f, 5.0f, &P::radius, "Capsule radius."),
     F("height", "m", 0.1f, 20.0f, &P::height, "Total standing height, feet to top."),
     F("crouch_height", "m", 0.1f, 20.0f, &P::crouchHeight, "Total height while crouched."),
-    F("eye_height", "m", 0.0f, 20.0f, &P::eyeHeight, "Eye above the feet, standing."),
+    F("eye_height", "m", 0.01f, 20.0f, &P::eyeHeight,
+      "Eye above the feet, standing (unset: follows height)."),
     F("step_height", "m", 0.0f, 5.0f, &P::stepHeight,
       "Highest step climbed without jumping; higher ones block."),
     F("max_slope", "deg", 0.0f, 89.0f, &P::maxSlopeDeg,
@@ -104,6 +106,46 @@ bool setParam(ControllerParams& params, std::string_view name, float value,
     params.*(info->member) = value;
   }
   return true;
+}
+
+ControllerParamMask controllerParamBit(std::string_view name) {
+  static_assert(kInfos.size() <= 32, "ControllerParamMask has one bit per parameter");
+  for (size_t i = 0; i < kInfos.size(); ++i) {
+    if (name == kInfos[i].name) return ControllerParamMask{1} << i;
+  }
+  return 0;
+}
+
+void applyDependentDefaults(ControllerParams& io, ControllerParamMask set,
+                            const ControllerParams& base) {
+  auto isSet = [set](const char* name) { return (set & controllerParamBit(name)) != 0; };
+  const bool r = isSet("radius"), h = isSet("height"), c = isSet("crouch_height"),
+             e = isSet("eye_height"), s = isSet("skin");
+  if (!r) {
+    float v = base.radius;
+    if (h) v = std::min(v, 0.5f * io.height);
+    if (c) v = std::min(v, 0.5f * io.crouchHeight);
+    if (s) v = std::max(v, 2.0f * io.skin);
+    io.radius = v;
+  }
+  if (!h) {
+    float v = std::max(base.height, 2.0f * io.radius);
+    if (c) v = std::max(v, io.crouchHeight);
+    if (e) v = std::max(v, io.eyeHeight);
+    io.height = v;
+  }
+  const float scale = base.height > 0.0f ? io.height / base.height : 1.0f;
+  if (!c) {
+    float v = base.crouchHeight * scale;
+    if (e) v = std::max(v, io.height - 0.5f * io.eyeHeight);
+    io.crouchHeight = std::clamp(v, std::min(2.0f * io.radius, io.height), io.height);
+  }
+  if (!e) {
+    float v = std::min(base.eyeHeight * scale, io.height);
+    if (v <= io.crouchDrop()) v = io.height - 0.5f * io.crouchHeight;
+    io.eyeHeight = v;
+  }
+  if (!s) io.skin = std::min(base.skin, 0.5f * io.radius);
 }
 
 bool validateParams(const ControllerParams& params, std::string* outError) {

@@ -96,6 +96,28 @@ bool getParam(const ControllerParams& params, std::string_view name, float& outV
 bool setParam(ControllerParams& params, std::string_view name, float value,
               std::string* outError = nullptr);
 
+// One bit per row of controllerParamInfos() (bit i: row i), for the set of parameters a user set.
+using ControllerParamMask = uint32_t;
+// The bit of `name`, or 0 for an unknown name.
+ControllerParamMask controllerParamBit(std::string_view name);
+
+// Dependent defaults: the capsule parameters a user did not set (not in `set`) follow the ones
+// they did, starting from `base` (the defaults they would otherwise keep), so that every
+// combination of set parameters that is valid by itself passes validateParams():
+//   radius        = base radius, at most height/2 and crouch_height/2 (when those are set), at
+//                   least 2 * skin (when skin is set);
+//   height        = base height, at least 2 * radius, crouch_height and eye_height (when set);
+//   crouch_height = base crouch_height scaled by height / base height, clamped to
+//                   [2 * radius, height]; when eye_height is set, at least height - eye_height / 2
+//                   (the crouched eye stays above the feet);
+//   eye_height    = base eye_height scaled by height / base height (1.65 of 1.8: 8.3 % below the
+//                   top); if that does not clear height - crouch_height, the middle of the
+//                   crouched capsule above that: height - crouch_height / 2;
+//   skin          = base skin, at most radius / 2.
+// Parameters that are set are never changed; other parameters have no dependencies.
+void applyDependentDefaults(ControllerParams& ioParams, ControllerParamMask set,
+                            const ControllerParams& base = {});
+
 // Checks the relations between parameters (height >= 2*radius, crouch_height in
 // [2*radius, height], eye_height in (0, height], ranges of every field). Returns false with a
 // message naming the parameters.

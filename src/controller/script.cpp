@@ -52,7 +52,8 @@ bool parseNumber(std::string_view token, double& out) {
 
 class Parser {
  public:
-  Parser(std::string_view name, const ControllerParams& base) : name_(name), params_(base) {}
+  Parser(std::string_view name, const ControllerParams& base)
+      : name_(name), base_(base), params_(base) {}
 
   ScriptParseResult run(std::string_view text) {
     ScriptParseResult result;
@@ -83,6 +84,7 @@ class Parser {
     }
     if (!script_.params.empty()) {
       std::string why;
+      applyDependentDefaults(params_, setMask_, base_);
       if (!validateParams(params_, &why)) {
         fail(script_.params.back().line, "parameters do not fit together: " + why);
         result.error = error_;
@@ -147,6 +149,7 @@ class Parser {
     std::string why;
     if (!setParam(params_, t[1], static_cast<float>(v), &why)) return fail(line, why);
     script_.params.push_back({std::string(t[1]), static_cast<float>(v), line});
+    setMask_ |= controllerParamBit(t[1]);
     return true;
   }
 
@@ -277,7 +280,9 @@ class Parser {
   }
 
   std::string_view name_;
+  ControllerParams base_;
   ControllerParams params_;
+  ControllerParamMask setMask_ = 0;
   Script script_;
   std::string error_;
   double lastTime_ = 0.0;
@@ -298,13 +303,16 @@ const char* scriptKeyName(ScriptKey key) {
 
 bool Script::applyParams(ControllerParams& ioParams, std::string* outError) const {
   ControllerParams p = ioParams;
+  ControllerParamMask set = 0;
   for (const ScriptParam& sp : params) {
     std::string why;
     if (!setParam(p, sp.name, sp.value, &why)) {
       if (outError) *outError = "line " + std::to_string(sp.line) + ": " + why;
       return false;
     }
+    set |= controllerParamBit(sp.name);
   }
+  applyDependentDefaults(p, set, ioParams);
   if (!validateParams(p, outError)) return false;
   ioParams = p;
   return true;

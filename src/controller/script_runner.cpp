@@ -58,7 +58,7 @@ TraceRow ScriptRunner::initialRow() const {
   TraceRow row;
   row.t = 0.0;
   row.feet = controller_.feet();
-  row.velocity = controller_.velocity();
+  row.velocity = controller_.movedVelocity();
   row.grounded = controller_.grounded();
   row.crouched = controller_.crouched();
   row.flying = controller_.flying();
@@ -116,7 +116,7 @@ TraceRow ScriptRunner::step(const Octree& octree, const CharacterObstacles* obst
   TraceRow row;
   row.t = static_cast<double>(stepIndex_) / hz_;
   row.feet = controller_.feet();
-  row.velocity = controller_.velocity();
+  row.velocity = controller_.movedVelocity();
   row.grounded = controller_.grounded();
   row.crouched = controller_.crouched();
   row.flying = controller_.flying();

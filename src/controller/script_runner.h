@@ -31,7 +31,7 @@ namespace ofps {
 struct TraceRow {
   double t = 0.0;               // s
   glm::vec3 feet{0.0f};         // m, the capsule's lowest point
-  glm::vec3 velocity{0.0f};     // m/s, after collision response
+  glm::vec3 velocity{0.0f};     // m/s, the step's real motion: position change / dt
   bool grounded = false;
   bool crouched = false;
   bool flying = false;

@@ -1,8 +1,53 @@
 #include "controller_test_util.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include <glm/geometric.hpp>
+
 namespace ofps::test {
+
+glm::vec3 closestOnTriangle(const glm::vec3& p, const Triangle& t) {
+  // Voronoi regions of the triangle (vertices, edges, face), written out directly.
+  const glm::vec3 a = t.v0, b = t.v1, c = t.v2;
+  const glm::vec3 ab = b - a, ac = c - a, ap = p - a;
+  const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const glm::vec3 bp = p - b;
+  const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const float vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
+  const glm::vec3 cp = p - c;
+  const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const float vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
+  const float va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+    return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+  }
+  const float den = 1.0f / (va + vb + vc);
+  return a + ab * (vb * den) + ac * (vc * den);
+}
+
+float segmentTriangleDistance(const glm::vec3& a, const glm::vec3& b, const Triangle& t) {
+  auto at = [&](float s) {
+    const glm::vec3 p = a + (b - a) * s;
+    return glm::length(p - closestOnTriangle(p, t));
+  };
+  float x0 = 0.0f, x1 = 1.0f;
+  const float g = 0.6180339887f;
+  for (int i = 0; i < 60 && x1 - x0 > 1e-6f; ++i) {
+    const float m1 = x1 - g * (x1 - x0), m2 = x0 + g * (x1 - x0);
+    if (at(m1) <= at(m2)) {
+      x1 = m2;
+    } else {
+      x0 = m1;
+    }
+  }
+  return std::min({at(0.5f * (x0 + x1)), at(0.0f), at(1.0f)});
+}
 
 void MeshBuilder::box(const glm::vec3& mn, const glm::vec3& mx) {
   const glm::vec3 p[8] = {{mn.x, mn.y, mn.z}, {mx.x, mn.y, mn.z}, {mx.x, mx.y, mn.z},

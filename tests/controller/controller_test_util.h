@@ -39,6 +39,14 @@ struct MeshBuilder {
   Octree build(uint32_t trianglesPerLeaf = 8) const;
 };
 
+// Closest point of triangle t to p, by its Voronoi regions (vertices, edges, face) written out
+// here, independent of src/geometry (a reference for the tests).
+glm::vec3 closestOnTriangle(const glm::vec3& p, const Triangle& t);
+// Distance between segment [a, b] and triangle t: golden-section search over the segment of the
+// convex function s -> |closest point - point at s|, refined below 1e-6 of the segment, with
+// both ends tried too. A reference, slow: for checking, not for queries.
+float segmentTriangleDistance(const glm::vec3& a, const glm::vec3& b, const Triangle& t);
+
 // One simulated character on one octree, with per-step invariant checks.
 struct Sim {
   const Octree& octree;

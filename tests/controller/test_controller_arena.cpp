@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <glm/geometric.hpp>
 
 #include "controller/script.h"
 #include "controller/script_runner.h"
@@ -179,6 +182,51 @@ TEST(ControllerArena, PitIsFallenIntoAndClimbedOutByItsStairs) {
   EXPECT_GE(r.minY, -2.0f);
   EXPECT_LT(r.minY, -1.9f);  // was in the pit
   EXPECT_EQ(r.penetratingRows, 0u);
+}
+
+// Issue 13: the same script at 30, 60, 120, 240 and 500 Hz gives the same path. Up the 20 cm
+// stairs, off the side of their landing (a 1 m fall), a jump, into the outer wall at 30 degrees
+// and along it; every command time is a multiple of 0.1 s, so it starts on a step at every rate.
+// Bound: 1 cm at every 0.1 s sample against the 500 Hz run, at 30, 60, 120 and 240 Hz (the
+// issue asks 5 cm; measured 4.5, 2.1, 0.9 and 0.7 mm). What makes it hold: the displacement
+// integrates the accelerations exactly; a character placed on the ground walks with the
+// ground's acceleration from its first step; rolling over an edge follows the circle about it
+// exactly; a fall off a ledge starts where the support ended within the step (bisection, 1/16
+// step). What remains is that 1/16 step and where within a step a contact falls.
+TEST(ControllerArena, SamePathAtEveryTickRate) {
+  const std::string body = spawnAt(-22.0f, 1.0f, 0.0f) +
+                           "at 0 hold forward\nat 1.3 look 60 0\nat 2.5 tap jump\nend 5\n";
+  auto sampled = [&](int hz) {
+    const WalkResult r = runScript("set tick_hz " + std::to_string(hz) + "\n" + body);
+    EXPECT_EQ(r.penetratingRows, 0u) << hz;
+    std::vector<glm::vec3> out;
+    const int every = hz / 10;
+    for (size_t i = 0; i < r.rows.size(); i += size_t(every)) out.push_back(r.rows[i].feet);
+    return out;
+  };
+  const std::vector<glm::vec3> ref = sampled(500);
+  ASSERT_EQ(ref.size(), 51u);
+  // Meaningful: it climbed (landing at 1 m), fell, and slid along the wall at x = -30.
+  EXPECT_GT(ref[12].y, 0.9f);
+  EXPECT_LT(ref.back().y, 0.05f);
+  EXPECT_NEAR(ref.back().x, -30.0f + 0.35f + 0.02f, 2e-3f);
+  for (int hz : {30, 60, 120, 240}) {
+    const std::vector<glm::vec3> path = sampled(hz);
+    ASSERT_EQ(path.size(), ref.size()) << hz;
+    float worst = 0.0f;
+    size_t worstAt = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+      const float d = glm::length(path[i] - ref[i]);
+      if (d > worst) {
+        worst = d;
+        worstAt = i;
+      }
+    }
+    std::printf("[tick-rate] %d Hz vs 500 Hz: worst %.4f m at t = %.1f s, end %.4f m\n", hz,
+                double(worst), 0.1 * double(worstAt),
+                double(glm::length(path.back() - ref.back())));
+    EXPECT_LT(worst, 0.01f) << hz << " Hz, at t = " << 0.1 * double(worstAt);
+  }
 }
 
 TEST(ControllerScript, TraceIsDeterministicAndInTheScriptFormat) {

@@ -167,7 +167,18 @@ TEST(ControllerScenario, WalkingDownRampsAndStairsStaysGrounded) {
       if (!sim.ctrl.grounded()) ++airborne;
       maxUp = std::max(maxUp, sim.ctrl.velocity().y);
     });
-    EXPECT_EQ(airborne, 0u) << c.stairs << " " << c.value;  // snapped every step, no bounce
+    // Ramps: snapped every step, no bounce. Stairs: since issue 13 an edge supports only while
+    // its contact normal is within max_slope, so the character leaves each tread's nose there
+    // and falls to the next (the nose blocks a snap straight down): airborne at most the time
+    // of a free fall by the rise per tread (a bound from above: it leaves the nose already
+    // lower than its top; measured 52 and 65 of 240 steps for 0.2 and 0.3 m), never moving up.
+    if (c.stairs) {
+      const float fallSteps = std::sqrt(2.0f * c.value / defaults().gravity) * defaults().tickHz;
+      EXPECT_LE(float(airborne), 6.0f * fallSteps) << c.value;
+      EXPECT_GT(airborne, 0u) << c.value;  // it did leave the noses (issue 13's rule)
+    } else {
+      EXPECT_EQ(airborne, 0u) << c.value;
+    }
     EXPECT_LT(s.ctrl.feet().y, 0.05f);
     EXPECT_GT(s.ctrl.feet().z, 1.0f);
     EXPECT_LE(maxUp, 1e-3f);
@@ -268,7 +279,7 @@ TEST(ControllerScenario, SeamsBetweenCoplanarTrianglesNeitherBumpNorCatch) {
   // Sliding along the wall keeps the along-wall part of the sprint (7 cos 30) with no catches.
   EXPECT_NEAR(minSpeedZ, 7.0f * std::cos(glm::radians(30.0f)), 0.05f);
   EXPECT_LE(s.ctrl.feet().x, 3.0f - 0.35f - s.ctrl.params().skin + 1e-4f);
-  EXPECT_GE(s.ctrl.feet().x, 3.0f - 0.35f - kRestGap * s.ctrl.params().skin - 1e-4f);
+  EXPECT_GE(s.ctrl.feet().x, 3.0f - 0.35f - restGap(s.ctrl.params().skin) - 1e-4f);
   EXPECT_EQ(s.penetratingSteps, 0u);
 }
 

@@ -67,7 +67,9 @@ TEST(ControllerScript, ErrorsNameTheLine) {
       {"prop cone 0 0 0 1\nend 1\n", "s:1: unknown prop shape 'cone'"},
       {"at 1.5x hold forward\nend 2\n", "s:1: '1.5x' is not a time"},
       {"at 2 hold forward\nend 1\n", "s:2: time 1 goes backwards"},
-      {"set height 0.5\nend 1\n", "s:1: parameters do not fit together"},
+      // Set together, height and radius must fit (height 0.5 alone is valid since issue 13:
+      // the unset eye and crouch heights follow it).
+      {"set height 0.5\nset radius 0.3\nend 1\n", "s:2: parameters do not fit together"},
       {"set triangles_per_leaf 2.5\nend 1\n", "s:1: triangles_per_leaf must be an integer"},
   };
   for (const Case& c : cases) {
