@@ -130,7 +130,7 @@ class CharacterController {
 
   // Where a respawn puts the character (feet, world) and its yaw (radians).
   void setSpawn(const glm::vec3& feet, float yaw);
-  // Falling with the feet below this Y respawns (SCRIPT.md: level's lowest point - 50 m).
+  // Falling with the feet below this Y respawns (docs/script-format.md: level's lowest point - 50 m).
   // Default: -infinity (never).
   void setKillPlaneY(float y) { killPlaneY_ = y; }
   float killPlaneY() const { return killPlaneY_; }

@@ -1,6 +1,6 @@
 #pragma once
 // Every tunable of the first-person character controller, in one plain struct, with the names of
-// ../shared/controller/SCRIPT.md (`set NAME VALUE` in a script, one slider each in the demo).
+// docs/script-format.md (`set NAME VALUE` in a script, one slider each in the demo).
 //
 // Units: metres, seconds, degrees for angles (as the script writes them), world frame Y up.
 // Defaults are tuned for a human-sized player with "game feel" rather than physical realism:
@@ -71,7 +71,7 @@ struct ControllerParams {
 
 // One row of the parameter table.
 struct ControllerParamInfo {
-  const char* name;     // SCRIPT.md name, e.g. "max_slope"
+  const char* name;     // docs/script-format.md name, e.g. "max_slope"
   const char* unit;     // "m", "m/s", "deg", "Hz", "" ...
   float minValue;       // inclusive range accepted by setParam (and a slider's range)
   float maxValue;
@@ -81,7 +81,7 @@ struct ControllerParamInfo {
   const char* help;     // one line for the UI's help marker
 };
 
-// Every script parameter, in SCRIPT.md order.
+// Every script parameter, in docs/script-format.md order.
 std::span<const ControllerParamInfo> controllerParamInfos();
 // The row for `name`, or nullptr.
 const ControllerParamInfo* findControllerParam(std::string_view name);
@@ -89,7 +89,7 @@ const ControllerParamInfo* findControllerParam(std::string_view name);
 // Reads a parameter by name as a float (integers converted). Returns false for an unknown name.
 bool getParam(const ControllerParams& params, std::string_view name, float& outValue);
 
-// Sets a parameter by SCRIPT.md name. Returns false with a message in *outError (if given) for
+// Sets a parameter by docs/script-format.md name. Returns false with a message in *outError (if given) for
 // an unknown name, a non-finite value, a value outside [minValue, maxValue] or a non-integer for
 // an integer parameter; params is then unchanged. Does not check relations between parameters:
 // call validateParams() once all are set.

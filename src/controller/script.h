@@ -1,5 +1,5 @@
 #pragma once
-// Parser for the controller's input scripts (../shared/controller/SCRIPT.md): parameters, spawn,
+// Parser for the controller's input scripts (docs/script-format.md): parameters, spawn,
 // props and timed key/look/fly/throw commands. Text in, a plain value out; never throws.
 // A script is untrusted input: every error names the line ("walk.script:12: unknown key 'jmp'")
 // and the caller exits with status 2 without simulating anything.
@@ -10,7 +10,7 @@
 // `prop` and `throw` are parsed and kept (Script::props; ScriptRunner records each throw), but
 // the controller does not simulate props: that is the props system's job.
 //
-// Rules checked here beyond SCRIPT.md's grammar (each an error naming the line):
+// Rules checked here beyond docs/script-format.md's grammar (each an error naming the line):
 // - `set`, `spawn` and `prop` come before the first `at`; `spawn` at most once;
 // - a `set` value must lie in the parameter's range (controllerParamInfos()), and the default
 //   parameters with every `set` applied must pass validateParams() (reported at the last `set`);
@@ -55,7 +55,7 @@ struct ScriptEvent {
 };
 
 struct ScriptParam {
-  std::string name;  // SCRIPT.md name, e.g. "step_height" (known to be valid)
+  std::string name;  // docs/script-format.md name, e.g. "step_height" (known to be valid)
   float value = 0.0f;
   uint32_t line = 0;
 };

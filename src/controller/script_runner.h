@@ -1,6 +1,6 @@
 #pragma once
 // Runs a parsed script (script.h) against an octree: the simulation behind
-// `octree_demo [--headless] --script FILE --trace OUT.csv LEVEL` (../shared/controller/SCRIPT.md).
+// `octree_demo [--headless] --script FILE --trace OUT.csv LEVEL` (docs/script-format.md).
 //
 // Timing: fixed steps of dt = 1/tick_hz. Step n (from 0) starts at n/tick_hz and ends at
 // (n+1)/tick_hz (computed in double, so "at 0.1" meets step 12 at 120 Hz exactly). Commands
@@ -27,7 +27,7 @@
 
 namespace ofps {
 
-// One trace row (SCRIPT.md): the state at the end of a step (t = 0: the spawned state).
+// One trace row (docs/script-format.md): the state at the end of a step (t = 0: the spawned state).
 struct TraceRow {
   double t = 0.0;               // s
   glm::vec3 feet{0.0f};         // m, the capsule's lowest point

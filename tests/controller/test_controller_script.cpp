@@ -1,4 +1,4 @@
-// Script parsing (SCRIPT.md): every command, and every error naming its line; the parameter
+// Script parsing (docs/script-format.md): every command, and every error naming its line; the parameter
 // table; the runner's timing rules (at T, tap = one step, end T) on a flat floor.
 
 #include <gtest/gtest.h>
