@@ -450,7 +450,9 @@ TEST(ControllerScenario, JumpHeightCoyoteTimeAndBuffer) {
       if (leftAt < 0 && !sim.ctrl.grounded()) leftAt = sim.time;
       if (sim.ctrl.velocity().y > 5.0f) jumped = true;
     });
-    (void)leftAt;
+    // The control run: walking off without pressing jump leaves the ground and never jumps.
+    EXPECT_GT(leftAt, 0.0) << "the character walked off the platform";
+    EXPECT_FALSE(jumped) << "no jump without a press";
     Sim t(o, defaults(), {0.0f, 0.0f, -4.0f});
     t.run(0.2);
     t.input.forward = true;

@@ -105,10 +105,10 @@ void soak(const SoakLevel& lv) {
   const float dt = params.tickSeconds();
   const float slack = params.radius + 0.1f;
   uint32_t grounded = 0, jumps = 0, respawns = 0, outside = 0, inside = 0, oracleChecks = 0;
-  uint32_t oracleMismatches = 0;
+  uint32_t oracleMismatches = 0, nonEmptyChecks = 0;
   std::set<std::pair<int, int>> cells;  // 2 m cells visited
   std::vector<uint32_t> scratch(64);
-  std::vector<uint32_t> bruteOut;
+  std::vector<uint32_t> bruteOut, nearOut(4096);
   const auto t0 = std::chrono::steady_clock::now();
   double stepSeconds = 0.0;
   for (uint32_t i = 0; i < kSoakSteps; ++i) {
@@ -152,29 +152,39 @@ void soak(const SoakLevel& lv) {
                     << f.x << ", " << f.y << ", " << f.z << "), " << n << " triangles";
     }
     if (i % kOracleEvery == 0) {
+      // The octree's answers the controller relies on, against brute force: the triangles near
+      // the capsule (within radius + 0.25 m: the floor under it, walls beside it), so that most
+      // checks compare non-empty sets.
       ++oracleChecks;
-      const uint32_t bn = brute.overlapCapsule(a, b, r, kOctreeAllLayers, bruteOut);
-      if (bn != n) {
+      const float rNear = params.radius + 0.25f;
+      const uint32_t nn = octree.collectCapsule(a, b, rNear, kOctreeAllLayers, nearOut);
+      const uint32_t bn = brute.overlapCapsule(a, b, rNear, kOctreeAllLayers, bruteOut);
+      nonEmptyChecks += nn > 0 ? 1 : 0;
+      std::vector<uint32_t> got(nearOut.begin(), nearOut.begin() + std::min<size_t>(nn, nearOut.size()));
+      std::sort(got.begin(), got.end());
+      std::vector<uint32_t> want(bruteOut.begin(), bruteOut.end());
+      std::sort(want.begin(), want.end());
+      if (nn > nearOut.size()) {
+        ADD_FAILURE() << "step " << i << ": " << nn << " triangles near the capsule, more than the buffer";
+      } else if (got != want) {
         // Settle a disagreement with a third, slow reference (controller_test_util's segment-
-        // triangle distance): it counts against the octree only when the reference agrees
-        // with the brute force. (The brute force reports degenerate slivers far from the
-        // capsule on oa_dm5, e.g. triangle 29316 from a capsule 17 m away.)
-        const uint32_t octreeCount = std::min<uint32_t>(n, uint32_t(scratch.size()));
-        std::vector<uint32_t> ids(scratch.begin(), scratch.begin() + octreeCount);
-        ids.insert(ids.end(), bruteOut.begin(), bruteOut.end());
+        // triangle distance): it counts against the octree only when the reference disagrees
+        // with the octree.
+        std::vector<uint32_t> ids = got;
+        ids.insert(ids.end(), want.begin(), want.end());
         std::sort(ids.begin(), ids.end());
         ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-        uint32_t reference = 0;
+        std::vector<uint32_t> reference;
         for (uint32_t id : ids) {
           const Triangle t{obj.mesh.positions[obj.mesh.indices[3 * id]],
                            obj.mesh.positions[obj.mesh.indices[3 * id + 1]],
                            obj.mesh.positions[obj.mesh.indices[3 * id + 2]]};
-          reference += segmentTriangleDistance(a, b, t) <= r ? 1 : 0;
+          if (segmentTriangleDistance(a, b, t) <= rNear) reference.push_back(id);
         }
-        if (reference != n && ++oracleMismatches <= 3) {
-          ADD_FAILURE() << "step " << i << ": capsule overlap at (" << f.x << ", " << f.y
-                        << ", " << f.z << "): octree " << n << " triangles, brute force " << bn
-                        << ", reference " << reference;
+        if (reference != got && ++oracleMismatches <= 3) {
+          ADD_FAILURE() << "step " << i << ": triangles near the capsule at (" << f.x << ", " << f.y
+                        << ", " << f.z << "): octree " << nn << ", brute force " << bn
+                        << ", reference " << reference.size();
         }
       }
     }
@@ -191,7 +201,8 @@ void soak(const SoakLevel& lv) {
   EXPECT_GT(cells.size(), 20u);
   EXPECT_GT(grounded, kSoakSteps / 4);
   EXPECT_GT(jumps, 50u);
-  EXPECT_EQ(oracleChecks, kSoakSteps / kOracleEvery);
+  // The oracle compared real neighbourhoods, not empty sets, on most checks.
+  EXPECT_GT(nonEmptyChecks, oracleChecks / 2) << nonEmptyChecks << " of " << oracleChecks;
 }
 
 TEST(ControllerSoak, CollisionWorld) { soak({"levels/collision-world/collision-world.obj", false}); }
