@@ -14,7 +14,8 @@ runs (stopping at the first failure), and the file is restored, whatever happens
   invalid   when the mutated code does not compile (the mutant is not a plausible bug).
 The kill rate is killed / (killed + survived).
 
-The build directory (default build-mutation/) is configured on first use with the tests only
+It edits the working tree it runs in: run it in a checkout you are not editing (a `git
+worktree` of the commit to test). The build directory (default build-mutation/) is configured on first use with the tests only
 (no demo, no benchmarks). A run over every mutant takes a while (each rebuild relinks every
 test executable): it is a tool for before a release or after a large change, not for every CI
 run. Exit status 0 when the kill rate is at least --min-kill-rate (default 0.95).
@@ -22,6 +23,7 @@ run. Exit status 0 when the kill rate is at least --min-kill-rate (default 0.95)
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -59,6 +61,11 @@ def test(build_dir, jobs, timeout):
 
 
 def main():
+    # A stopped run must still restore the file it mutated: SIGTERM unwinds like Ctrl-C, through
+    # the `finally` that writes the original back.
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+    signal.signal(signal.SIGTERM, interrupted)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("--mutants", default=os.path.join(ROOT, "scripts", "mutants.json"))
