@@ -30,7 +30,7 @@ struct CollectInto {
 
 // Pool entry: the id, with the top bit set for a box (ids are below 2^31, see the header).
 constexpr uint32_t kPoolBoxBit = 0x80000000u;
-constexpr uint32_t kPoolIdMask = 0x7FFFFFFFu;
+constexpr uint32_t kPoolIdMask = kGridPoolIdMask;
 
 inline void prefetchRead(const void* p) {
 #if defined(__GNUC__)
@@ -158,10 +158,16 @@ uint32_t HashGrid::findOrAddCell(int32_t x, int32_t y, int32_t z) {
   cell.z = z;
   cells_.push_back(cell);
   table_[i] = {key, c, 0};
+  cellGroup_.push_back(kGridNoGroup);
+  cellNext_.push_back(kGridInvalidIndex);
+  cellPrev_.push_back(kGridInvalidIndex);
+  cellHint_.push_back(kGridNoGroup);
+  attachCellGroup(c, kGridNoGroup);
   return c;
 }
 
 void HashGrid::removeCell(uint32_t c) {
+  detachCellGroup(c);
   const uint64_t mask = table_.size() - 1;
   // Find the slot and delete it by backward shift (no tombstones).
   uint64_t i = mixKey(cells_[c].key) & mask;
@@ -188,14 +194,106 @@ void HashGrid::removeCell(uint32_t c) {
     table_[k].cell = c;
     const GridCell& moved = cells_[c];
     for (uint32_t s = 0; s < moved.count; ++s) cell_[pool_[moved.head + s] & kPoolIdMask] = c;
+    // The moved cell keeps its group: its list neighbours (or its group's head) now point at c.
+    cellGroup_[c] = cellGroup_[last];
+    cellNext_[c] = cellNext_[last];
+    cellPrev_[c] = cellPrev_[last];
+    cellHint_[c] = cellHint_[last];
+    if (cellPrev_[c] != kGridInvalidIndex) {
+      cellNext_[cellPrev_[c]] = c;
+    } else {
+      groupHeadRef(cellGroup_[c]) = c;
+    }
+    if (cellNext_[c] != kGridInvalidIndex) cellPrev_[cellNext_[c]] = c;
   }
   cells_.pop_back();
+  cellGroup_.pop_back();
+  cellNext_.pop_back();
+  cellPrev_.pop_back();
+  cellHint_.pop_back();
   // Shrink when the cells fell below 1/8 of the table (hysteresis: grow happens at 1/2).
   if (table_.size() > 64 && cells_.size() * 8 < table_.size()) {
     uint32_t cap = 64;
     while (cap < cells_.size() * 4) cap *= 2;
     rehash(cap);
   }
+}
+
+void HashGrid::detachCellGroup(uint32_t c) {
+  const uint32_t g = cellGroup_[c];
+  const uint32_t prev = cellPrev_[c], next = cellNext_[c];
+  if (prev != kGridInvalidIndex) {
+    cellNext_[prev] = next;
+  } else {
+    groupHeadRef(g) = next;
+  }
+  if (next != kGridInvalidIndex) cellPrev_[next] = prev;
+  if (g == kGridNoGroup) {
+    --pendingCount_;
+  } else {
+    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) --groupSubtree_[a];
+  }
+  cellGroup_[c] = kGridNoGroup;
+  cellNext_[c] = cellPrev_[c] = kGridInvalidIndex;
+}
+
+void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
+  uint32_t& head = groupHeadRef(g);
+  cellGroup_[c] = g;
+  cellPrev_[c] = kGridInvalidIndex;
+  cellNext_[c] = head;
+  if (head != kGridInvalidIndex) cellPrev_[head] = c;
+  head = c;
+  if (g == kGridNoGroup) {
+    ++pendingCount_;
+  } else {
+    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) ++groupSubtree_[a];
+  }
+}
+
+void HashGrid::ungroupAll() {
+  pendingHead_ = kGridInvalidIndex;
+  pendingCount_ = 0;
+  std::fill(groupHead_.begin(), groupHead_.end(), kGridInvalidIndex);
+  std::fill(groupSubtree_.begin(), groupSubtree_.end(), 0u);
+  for (uint32_t c = 0; c < cells_.size(); ++c) attachCellGroup(c, kGridNoGroup);
+}
+
+void HashGrid::resetCellGroups(std::span<const uint32_t> parents, float extent) {
+  groupParent_.assign(parents.begin(), parents.end());
+  groupHead_.assign(parents.size(), kGridInvalidIndex);
+  groupSubtree_.assign(parents.size(), 0u);
+  groupExtent_ = extent;
+  ungroupAll();
+  if (maxExtent_ > groupExtent_) dropGroups();
+}
+
+void HashGrid::dropGroups() {
+  groupHead_.clear();
+  groupParent_.clear();
+  groupSubtree_.clear();
+  ungroupAll();
+}
+
+void HashGrid::setCellGroup(uint32_t cell, uint32_t group) {
+  assert(cell < cells_.size() && "HashGrid::setCellGroup: not an occupied cell index");
+  assert((group == kGridNoGroup || group < groupHead_.size()) &&
+         "HashGrid::setCellGroup: group out of range (call resetCellGroups first)");
+  if (cell >= cells_.size() || (group != kGridNoGroup && group >= groupHead_.size())) return;
+  if (cellGroup_[cell] == group) return;
+  detachCellGroup(cell);
+  attachCellGroup(cell, group);
+}
+
+void HashGrid::growExtent(float radius) {
+  if (!(radius > maxExtent_)) return;
+  maxExtent_ = radius;
+  // The groups were chosen for cells grown by groupExtent_: larger objects void them.
+  if (maxExtent_ > groupExtent_ && !groupHead_.empty()) dropGroups();
+}
+
+bool HashGrid::isBorderCell(const GridCell& cell) {
+  return std::max({std::abs(cell.x), std::abs(cell.y), std::abs(cell.z)}) == kGridCoordLimit;
 }
 
 namespace {
@@ -285,7 +383,7 @@ void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec
   o.halfExtents = halfExtents;
   o.radius = radius;
   o.isSphere = sphere ? 1u : 0u;
-  maxExtent_ = std::max(maxExtent_, radius);
+  growExtent(radius);
   link(id, coord(center.x), coord(center.y), coord(center.z));
   ++objectCount_;
 }
@@ -318,7 +416,7 @@ bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3&
   o.halfExtents = halfExtents;
   o.radius = radius;
   o.isSphere = sphere ? 1u : 0u;
-  maxExtent_ = std::max(maxExtent_, radius);
+  growExtent(radius);
   const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
   const uint64_t key = packGridKey(x, y, z);
   if (key == key_[id]) {  // early out: same cell
@@ -360,8 +458,11 @@ void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key
 #else
   (void)key;
 #endif
+  const uint32_t from = cellGroup_[cell_[id]];
   unlink(id);
   link(id, x, y, z);
+  const uint32_t c = cell_[id];
+  if (cells_[c].count == 1) cellHint_[c] = from;  // a new cell: remember where the object was
 }
 
 void HashGrid::clear() {
@@ -376,6 +477,15 @@ void HashGrid::clear() {
   table_.clear();
   objectCount_ = 0;
   maxExtent_ = 0.0f;
+  clearCellGroupLists();
+}
+
+void HashGrid::clearCellGroupLists() {
+  cellGroup_.clear();
+  cellNext_.clear();
+  cellPrev_.clear();
+  cellHint_.clear();
+  ungroupAll();  // no cells: empties every list
 }
 
 void HashGrid::setCellSize(float cellSize) {
@@ -395,13 +505,14 @@ void HashGrid::setCellSize(float cellSize) {
   freeBlocks_.clear();
   cells_.clear();
   table_.clear();
+  clearCellGroupLists();
   maxExtent_ = 0.0f;
   // Re-link in decreasing id order so that every cell's walk (last linked first) runs in
   // increasing id: the result depends only on the objects, not on the history of moves.
   for (size_t i = live.size(); i-- > 0;) {
     const uint32_t id = live[i];
     const GridObject& o = objects_[id];
-    maxExtent_ = std::max(maxExtent_, o.radius);
+    growExtent(o.radius);
     link(id, coord(o.center.x), coord(o.center.y), coord(o.center.z));
   }
 }
@@ -413,7 +524,10 @@ size_t HashGrid::bytes() const {
          (cell_.capacity() + pool_.capacity()) * sizeof(uint32_t) + freeLists +
          packs_.capacity() * sizeof(Pack) +
          cells_.capacity() * sizeof(GridCell) +
-         table_.capacity() * sizeof(Slot);
+         table_.capacity() * sizeof(Slot) +
+         (cellGroup_.capacity() + cellNext_.capacity() + cellPrev_.capacity() + cellHint_.capacity() +
+          groupHead_.capacity() + groupParent_.capacity() + groupSubtree_.capacity()) *
+             sizeof(uint32_t);
 }
 
 void HashGrid::refreshQueryCache() {
@@ -860,9 +974,7 @@ uint32_t HashGrid::cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats*
   };
   // A border cell holds everything beyond the coordinate range: no finite bounds, so its objects
   // are tested one by one.
-  auto isBorder = [](const GridCell& cell) {
-    return std::max({std::abs(cell.x), std::abs(cell.y), std::abs(cell.z)}) == kGridCoordLimit;
-  };
+  auto isBorder = [](const GridCell& cell) { return isBorderCell(cell); };
   const size_t nc = cells_.size();
   size_t first = 0;
 #if defined(OFPS_GRID_SSE2)
@@ -1020,6 +1132,71 @@ bool HashGrid::validate(std::string* outError) const {
     if (s.cell >= cells_.size() || cells_[s.cell].key != s.key) return fail("stale table slot");
   }
   if (used != cells_.size()) return fail("table slot count differs from the cell count");
+  return validateCellGroups(outError);
+}
+
+}  // namespace ofps
+
+namespace ofps {
+
+bool HashGrid::validateCellGroups(std::string* outError) const {
+  auto fail = [&](const std::string& m) {
+    if (outError) *outError = m;
+    return false;
+  };
+  const size_t nc = cells_.size(), ng = groupHead_.size();
+  if (cellGroup_.size() != nc || cellNext_.size() != nc || cellPrev_.size() != nc ||
+      cellHint_.size() != nc) {
+    return fail("cell group arrays differ in size from the cells");
+  }
+  if (groupParent_.size() != ng || groupSubtree_.size() != ng) {
+    return fail("group arrays differ in size");
+  }
+  if (ng > 0 && maxExtent_ > groupExtent_) return fail("groups kept past their extent");
+  // Walk every list (pending and each group): links both ways, each cell once, on its group's.
+  std::vector<uint8_t> seen(nc, 0);
+  std::vector<uint32_t> direct(ng, 0);
+  uint32_t listed = 0, pending = 0;
+  auto walk = [&](uint32_t g) -> bool {
+    uint32_t prev = kGridInvalidIndex;
+    for (uint32_t c = groupFirstCell(g); c != kGridInvalidIndex; c = cellNext_[c]) {
+      if (c >= nc) return fail("group list holds a cell index out of range");
+      if (seen[c]) return fail("cell " + std::to_string(c) + " listed twice (or a cycle)");
+      seen[c] = 1;
+      if (cellGroup_[c] != g) return fail("cell " + std::to_string(c) + " on another group's list");
+      if (cellPrev_[c] != prev) return fail("cell " + std::to_string(c) + " has a stale prev link");
+      prev = c;
+      ++listed;
+      if (g == kGridNoGroup) {
+        ++pending;
+      } else {
+        ++direct[g];
+      }
+    }
+    return true;
+  };
+  if (!walk(kGridNoGroup)) return false;
+  for (uint32_t g = 0; g < ng; ++g) {
+    if (!walk(g)) return false;
+  }
+  if (listed != nc) return fail("a cell is on no group list");
+  if (pending != pendingCount_) return fail("pending count differs from the pending list");
+  // Subtree counts: every group's direct cells added up its parent chain (the chain must end
+  // within ng steps: no cycles).
+  std::vector<uint32_t> subtree(ng, 0);
+  for (uint32_t g = 0; g < ng; ++g) {
+    uint32_t steps = 0;
+    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
+      if (a >= ng) return fail("group parent out of range");
+      if (++steps > ng) return fail("group parents form a cycle");
+      subtree[a] += direct[g];
+    }
+  }
+  for (uint32_t g = 0; g < ng; ++g) {
+    if (subtree[g] != groupSubtree_[g]) {
+      return fail("group " + std::to_string(g) + " subtree count is stale");
+    }
+  }
   return true;
 }
 

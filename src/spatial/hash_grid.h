@@ -55,6 +55,19 @@
 // reported) and bruteForceChecks (what a loop over every object would have tested:
 // objectCount() per query).
 //
+// ---- Cell groups (the props' frustum cull links every occupied cell to an octree node) ----------
+// A caller may partition the occupied cells into groups 0..groupCount()-1 that form a forest
+// (resetCellGroups: each group's parent, or kGridNoGroup for a root). The grid keeps, per group,
+// an intrusive doubly linked list of its cells and the number of cells in the group's subtree,
+// up to date through every cell creation, removal and swap: O(1) per cell event plus O(depth)
+// for the subtree counts. A new cell starts "pending" (group kGridNoGroup, on a list of its own)
+// until the caller assigns it with setCellGroup. A move that stays in its cell touches none of
+// this. The assignment is only valid for objects up to groupExtent() (the extent the caller grew
+// the cells by when it chose the groups): when maxExtent() grows past it, every cell goes back
+// to pending (O(cells), only when an object larger than all before arrives). setCellSize,
+// rebuild and clear make every cell pending too. Memory: 16 bytes per occupied cell, 12 per
+// group. Used by culling/props_cull.h (OctreeCellLinks); the grid knows nothing of octrees.
+//
 // ---- Threads, errors, allocation ------------------------------------------------------------------
 // Queries are const, allocate nothing, throw nothing and may run from many threads at once.
 // insert/remove/move/setCellSize/rebuild mutate (one thread, no concurrent queries); they may
@@ -84,6 +97,8 @@ namespace ofps {
 
 inline constexpr uint32_t kGridInvalidIndex = 0xFFFFFFFFu;
 inline constexpr uint32_t kGridMaxId = 0x7FFFFFFFu;  // ids are below 2^31
+inline constexpr uint32_t kGridNoGroup = 0xFFFFFFFFu;  // a pending cell's group; a root's parent
+inline constexpr uint32_t kGridPoolIdMask = 0x7FFFFFFFu;  // pool entry -> id (top bit: box)
 inline constexpr int32_t kGridCoordBits = 21;
 inline constexpr int32_t kGridCoordLimit = (1 << (kGridCoordBits - 1)) - 1;  // 1048575
 
@@ -161,6 +176,8 @@ class HashGrid {
     return id < cell_.size() && cell_[id] != kGridInvalidIndex;
   }
   const GridObject& object(uint32_t id) const { return objects_[id]; }
+  // One past the largest id slot (ids below it may or may not be in the grid: contains()).
+  uint32_t idEnd() const { return static_cast<uint32_t>(cell_.size()); }
   void clear();  // removes everything (keeps capacity)
 
   // ---- Parameters -------------------------------------------------------------------------------
@@ -244,6 +261,39 @@ class HashGrid {
   void cellOf(const glm::vec3& p, int32_t& outX, int32_t& outY, int32_t& outZ) const;
   // Dense index of the cell with these (clamped) coordinates, or kGridInvalidIndex.
   uint32_t findCell(int32_t x, int32_t y, int32_t z) const;
+  // Id of the i-th object of an occupied cell (i < cell.count), in link order.
+  uint32_t cellObject(const GridCell& cell, uint32_t i) const {
+    return pool_[cell.head + i] & kGridPoolIdMask;
+  }
+  // True for a cell at the coordinate limit on some axis: it holds everything beyond the range,
+  // so it has no finite bounds (queries test its objects one by one).
+  static bool isBorderCell(const GridCell& cell);
+
+  // ---- Cell groups (see "Cell groups" above) ----------------------------------------------------
+  // Sets the group forest (parents[g] < parents.size() or kGridNoGroup; no cycles: the caller's
+  // duty, validate() checks it) and the extent the assignment will hold for (>= maxExtent(), or
+  // the groups are dropped again at once); every cell becomes pending. O(cells + groups).
+  void resetCellGroups(std::span<const uint32_t> parents, float extent);
+  // Moves an occupied cell (dense index) to `group` (< groupCount(), or kGridNoGroup = pending).
+  // O(depth of the old and new group).
+  void setCellGroup(uint32_t cell, uint32_t group);
+  uint32_t groupCount() const { return static_cast<uint32_t>(groupHead_.size()); }
+  float groupExtent() const { return groupExtent_; }
+  uint32_t cellGroup(uint32_t cell) const { return cellGroup_[cell]; }
+  // First cell of a group's list (kGridNoGroup: the pending list), kGridInvalidIndex when empty;
+  // then nextCellInGroup until kGridInvalidIndex. Order: most recently assigned first.
+  uint32_t groupFirstCell(uint32_t group) const {
+    return group == kGridNoGroup ? pendingHead_ : groupHead_[group];
+  }
+  uint32_t nextCellInGroup(uint32_t cell) const { return cellNext_[cell]; }
+  // For a pending cell: the group of the cell its first object moved from (kGridNoGroup when it
+  // was inserted, or the cell came from a rebuild), a place to start looking for its group.
+  uint32_t cellGroupHint(uint32_t cell) const { return cellHint_[cell]; }
+  // Cells in the group and in every group below it.
+  uint32_t groupSubtreeCells(uint32_t group) const { return groupSubtree_[group]; }
+  uint32_t groupParent(uint32_t group) const { return groupParent_[group]; }
+  uint32_t pendingCells() const { return pendingCount_; }
+
   // Bytes held (capacities of the object slots, dense cells and hash table).
   size_t bytes() const;
   uint32_t tableCapacity() const { return static_cast<uint32_t>(table_.size()); }
@@ -280,6 +330,16 @@ class HashGrid {
   uint32_t findKey(uint64_t key) const;
   void removeCell(uint32_t cellIndex);
   void rehash(uint32_t capacity);
+  // Cell group lists: the head a group's list starts at; unlink a cell from its list (and its
+  // group's subtree counts); push it at the front of a group's list; every cell back to pending.
+  uint32_t& groupHeadRef(uint32_t group) { return group == kGridNoGroup ? pendingHead_ : groupHead_[group]; }
+  void detachCellGroup(uint32_t cell);
+  void attachCellGroup(uint32_t cell, uint32_t group);
+  void ungroupAll();
+  void dropGroups();  // no groups at all (every cell pending) until resetCellGroups
+  void clearCellGroupLists();
+  void growExtent(float radius);
+  bool validateCellGroups(std::string* outError) const;
   // Pool blocks: allocate / free a block of capacity entries (4 << k); the entry of an object.
   uint32_t allocBlock(uint32_t capacity);
   void freeBlock(uint32_t first, uint32_t capacity);
@@ -319,6 +379,12 @@ class HashGrid {
   std::vector<std::vector<uint32_t>> freeBlocks_;  // by k: first slots of free blocks of 4 << k
   std::vector<GridCell> cells_;      // dense occupied cells
   std::vector<Slot> table_;          // power-of-two open-addressed index of cells_
+  // Cell groups: by dense cell (moved along with the cell), and by group.
+  std::vector<uint32_t> cellGroup_, cellNext_, cellPrev_, cellHint_;
+  std::vector<uint32_t> groupHead_, groupParent_, groupSubtree_;
+  uint32_t pendingHead_ = kGridInvalidIndex;
+  uint32_t pendingCount_ = 0;
+  float groupExtent_ = 0.0f;
 };
 
 // Distance from p to the object's closed shape (0 inside).

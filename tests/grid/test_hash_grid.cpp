@@ -463,5 +463,100 @@ TEST(GridWork, FarFewerChecksThanBruteForce) {
   }
 }
 
+// ---- Cell groups (the props cull's links, culling/props_cull.h) ------------------------------------
+
+// Groups every pending cell by a rule of its coordinates (a chain of 4 groups: 0 <- 1 <- 2 <- 3,
+// plus a root 4), then churns the grid and checks validate() (lists both ways, subtree counts)
+// and that every cell keeps its group until it is emptied.
+TEST(GridGroups, ListsAndSubtreeCountsSurviveChurn) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-20.0f, 20.0f);
+  HashGrid g(1.0f);
+  const uint32_t parents[] = {kGridNoGroup, 0, 1, 2, kGridNoGroup};
+  auto rule = [](const GridCell& c) { return static_cast<uint32_t>((c.x + 1000) % 5); };
+  std::vector<glm::vec3> pos(3000);
+  std::vector<uint8_t> live(pos.size(), 0);
+  for (uint32_t i = 0; i < pos.size(); ++i) {
+    pos[i] = glm::vec3(u(rng), u(rng) * 0.2f, u(rng));
+    g.insertSphere(i, pos[i], 0.3f);
+    live[i] = 1;
+  }
+  g.resetCellGroups(parents, 0.5f);
+  EXPECT_EQ(g.pendingCells(), g.occupiedCells());
+  auto groupPending = [&] {
+    for (uint32_t c = g.groupFirstCell(kGridNoGroup); c != kGridInvalidIndex;
+         c = g.groupFirstCell(kGridNoGroup)) {
+      g.setCellGroup(c, rule(g.cells()[c]));
+    }
+  };
+  groupPending();
+  std::string error;
+  ASSERT_TRUE(g.validate(&error)) << error;
+  for (int round = 0; round < 40; ++round) {
+    for (uint32_t i = 0; i < pos.size(); ++i) {
+      const float r = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+      if (live[i] && r < 0.05f) {
+        g.remove(i);
+        live[i] = 0;
+      } else if (!live[i] && r < 0.5f) {
+        g.insertSphere(i, pos[i], 0.3f);
+        live[i] = 1;
+      } else if (live[i]) {
+        pos[i] += glm::vec3(u(rng), u(rng), u(rng)) * 0.03f;
+        g.move(i, pos[i]);
+      }
+    }
+    ASSERT_TRUE(g.validate(&error)) << "round " << round << ": " << error;
+    // Every grouped cell still carries the group its coordinates gave it (swaps moved it along).
+    uint32_t grouped = 0;
+    for (uint32_t c = 0; c < g.occupiedCells(); ++c) {
+      if (g.cellGroup(c) == kGridNoGroup) continue;
+      ++grouped;
+      ASSERT_EQ(g.cellGroup(c), rule(g.cells()[c])) << "round " << round;
+    }
+    EXPECT_EQ(grouped + g.pendingCells(), g.occupiedCells());
+    // Subtree counts: group 0 holds the chain 0..3.
+    uint32_t chain = 0;
+    for (uint32_t c = 0; c < g.occupiedCells(); ++c) chain += g.cellGroup(c) <= 3 ? 1u : 0u;
+    EXPECT_EQ(g.groupSubtreeCells(0), chain);
+    if (round % 2 == 0) groupPending();
+  }
+}
+
+TEST(GridGroups, LargerObjectOrRebucketMakesCellsPending) {
+  HashGrid g(1.0f);
+  for (uint32_t i = 0; i < 100; ++i) g.insertSphere(i, glm::vec3(static_cast<float>(i), 0, 0), 0.2f);
+  const uint32_t parents[] = {kGridNoGroup};
+  g.resetCellGroups(parents, 0.25f);
+  for (uint32_t c = g.groupFirstCell(kGridNoGroup); c != kGridInvalidIndex;
+       c = g.groupFirstCell(kGridNoGroup)) {
+    g.setCellGroup(c, 0);
+  }
+  EXPECT_EQ(g.groupSubtreeCells(0), 100u);
+  EXPECT_EQ(g.pendingCells(), 0u);
+  // Moves within a cell and to another cell keep the groups of the cells that stay.
+  EXPECT_FALSE(g.move(5, glm::vec3(5.5f, 0.0f, 0.0f)));
+  EXPECT_EQ(g.pendingCells(), 0u);
+  EXPECT_TRUE(g.move(5, glm::vec3(200.5f, 0.0f, 0.0f)));  // new cell: pending, old one gone
+  EXPECT_EQ(g.pendingCells(), 1u);
+  EXPECT_EQ(g.cellGroupHint(g.groupFirstCell(kGridNoGroup)), 0u);  // came from group 0
+  EXPECT_EQ(g.groupSubtreeCells(0), 99u);
+  // Larger than the extent the groups were made for: they are dropped.
+  g.insertSphere(500, glm::vec3(0.0f), 0.3f);
+  EXPECT_EQ(g.groupCount(), 0u);
+  EXPECT_EQ(g.pendingCells(), g.occupiedCells());
+  std::string error;
+  EXPECT_TRUE(g.validate(&error)) << error;
+  g.resetCellGroups(parents, 1.0f);
+  g.setCellGroup(0, 0);
+  g.setCellSize(2.0f);
+  EXPECT_EQ(g.pendingCells(), g.occupiedCells());
+  EXPECT_EQ(g.groupSubtreeCells(0), 0u);
+  EXPECT_TRUE(g.validate(&error)) << error;
+  g.clear();
+  EXPECT_EQ(g.pendingCells(), 0u);
+  EXPECT_TRUE(g.validate(&error)) << error;
+}
+
 }  // namespace
 }  // namespace ofps::test

@@ -1,0 +1,148 @@
+#pragma once
+// Props culled through the level's octree: one frustum traversal decides what is drawn, the
+// level's triangle ranges and the visible props together.
+//
+// Frame and units: world space, the level's units (the demo: metres, Y up, right-handed); the
+// grid and the octree must share them.
+//
+// ---- Links: every occupied grid cell belongs to one octree node ----------------------------------
+// A grid cell's objects lie inside its LOOSE bounds: the cell grown by the grid's largest object
+// extent (HashGrid::maxExtent), plus a relative padding of a few float steps that absorbs the
+// rounding of the cell assignment (so the bounds contain every object's box exactly as
+// classifyAabb sees it). OctreeCellLinks links the cell to the node found by descending from the
+// root into the SMALLEST child whose bounds (Octree::nodeBounds, the very boxes cullOctree
+// classifies) contain those loose bounds, until no child contains them: the deepest node on that
+// path. A cell whose loose bounds leave the root's bounds (props thrown out of the level, far
+// spawns, the grid's border cells) goes to the "outside" group, tested on its own.
+// Why this rule: a node's box contains the boxes of everything linked to it, so a node outside
+// the frustum hides its cells' props and a node inside shows them, both without a test; the
+// deeper the node, the smaller its box, so the sooner the traversal settles a cell. Among
+// overlapping children (the octree is loose) the smallest box is the likeliest to be settled
+// early (measured in bench/micro/GRID_RESULTS.md, "Props cull through the octree").
+// The links live in the grid (HashGrid "cell groups": group = node index, nodeCount() = the
+// outside group; per group a list of cells and a subtree cell count), so the grid keeps them
+// right through every cell creation, removal and swap; a new cell waits on the grid's pending
+// list until sync() links it, starting from the node of the cell its first prop came from
+// (climb to the first ancestor containing it, then descend). Pending cells are still culled
+// exactly (tested one by one), so a late sync() costs speed, never correctness.
+//
+// ---- The traversal ---------------------------------------------------------------------------------
+// cullLevelAndProps walks the octree exactly as cullOctree does (preorder, fixed stack, plane
+// masking, same classifyAabb arithmetic) and reports the same level ranges. At each node:
+// - outside: the node's subtree and every cell linked below it are skipped;
+// - fully inside: the level range is the whole subtree; every prop of every cell linked in the
+//   subtree is visible without a test (the subtree's nodes that hold cells, found through the
+//   subtree counts, are walked without classification);
+// - intersecting: each cell linked to the node is classified with the planes still active; an
+//   inside cell accepts its props, an intersecting one classifies each prop's box with the
+//   planes left after the cell.
+// Then the outside group and the pending cells are classified one by one with all six planes.
+// The answer is exactly brute force's: a prop is reported iff classifyAabb(frustum, its box)
+// is not Outside (monotone float arithmetic: a box inside another is never further out).
+// Cost: O(nodes the level's cull visits + cells linked to intersecting nodes + their props +
+// nodes holding cells below inside nodes + outside and pending cells).
+//
+// ---- Threads, allocation ----------------------------------------------------------------------------
+// cullLevelAndProps and validate are const: no allocation (validate allocates), no exceptions,
+// safe from many threads while nothing mutates. relink and sync mutate the grid (one thread, no
+// concurrent queries); relink allocates its parent table when the octree grows.
+//
+// Sources: Assarsson and Möller, "Optimized View Frustum Culling Algorithms for Bounding Boxes"
+// (2000) (p/n-vertex, plane masking); Ulrich, "Loose Octrees" (Game Programming Gems, 2000)
+// (objects kept at the deepest node whose loose bounds contain them).
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "culling/frustum.h"
+#include "geometry/aabb.h"
+
+namespace ofps {
+
+class HashGrid;
+class Octree;
+
+// One frame's props cull (added to, never reset by the cull).
+struct PropsCullStats {
+  uint64_t nodesVisited = 0;      // octree nodes classified (the level's traversal)
+  uint64_t cellsTested = 0;       // grid cells whose loose bounds were classified
+  uint64_t cellsOccupied = 0;     // grid cells holding props
+  uint64_t propsTested = 0;       // props whose box was classified
+  uint64_t visible = 0;           // props reported
+  uint64_t bruteForceChecks = 0;  // props a brute-force loop would classify (every prop)
+  PropsCullStats& operator+=(const PropsCullStats& o) {
+    nodesVisited += o.nodesVisited;
+    cellsTested += o.cellsTested;
+    cellsOccupied += o.cellsOccupied;
+    propsTested += o.propsTested;
+    visible += o.visible;
+    bruteForceChecks += o.bruteForceChecks;
+    return *this;
+  }
+};
+
+class OctreeCellLinks {
+ public:
+  // Links every occupied cell of grid to its node of octree (see the header comment). O(cells x
+  // depth x children). Call after the octree was (re)built or swapped. An empty octree puts
+  // every cell in the outside group.
+  void relink(HashGrid& grid, const Octree& octree);
+  // Links the grid's pending cells (created since the last sync); relinks everything when the
+  // octree is not the one linked (another build: node count, parameters or bounds differ) or
+  // the grid dropped its groups (a larger object arrived). O(pending cells x a few nodes).
+  void sync(HashGrid& grid, const Octree& octree);
+  // True when the grid's groups were made by this object for this octree and still hold
+  // (pending cells may exist: they are culled one by one).
+  bool linked(const HashGrid& grid, const Octree& octree) const;
+  // Group of the cells outside the level's bounds (= octree.nodeCount() when linked).
+  uint32_t outsideGroup() const { return nodeCount_; }
+
+  // The node a box links to (octree.nodeCount() when the box leaves the root's bounds), starting
+  // the search at `hint` (a node index, or anything >= nodeCount() for the root). parents: each
+  // node's parent (as relink builds it).
+  static uint32_t nodeForBox(const Octree& octree, std::span<const uint32_t> parents,
+                             const Aabb& box, uint32_t hint);
+  // Loose bounds of an occupied grid cell for objects up to `extent` (padded, see above).
+  static Aabb looseCellBounds(const HashGrid& grid, uint32_t cell, float extent);
+
+  // Checks every link: each linked cell's loose bounds inside its node's bounds and inside no
+  // child's (the deepest on its path), outside cells really outside the root, group parents equal
+  // to the octree's node parents, and the grid's own list invariants. False with a message.
+  // O(cells x children + nodes).
+  bool validate(const HashGrid& grid, const Octree& octree, std::string* outError = nullptr) const;
+
+ private:
+  bool sameOctree(const Octree& octree) const;
+  void linkPending(HashGrid& grid, const Octree& octree);
+
+  // Fingerprint of the octree linked (its address, node and triangle counts, parameters,
+  // bounds): a rebuild with other parameters or another level changes it.
+  const Octree* octree_ = nullptr;
+  uint32_t nodeCount_ = 0;
+  uint32_t triangleCount_ = 0;
+  uint32_t trianglesPerLeaf_ = 0;
+  uint32_t maxLevel_ = 0;
+  float looseness_ = 0.0f;
+  Aabb bounds_;
+  std::vector<uint32_t> parents_;  // by group: parent node (root and outside: kGridNoGroup)
+};
+
+// One traversal: the level's visible ranges (levelVisitor, exactly as cullOctree reports them)
+// and the visible props (ids written to outProps, up to its size; returns the TOTAL count, which
+// may exceed it). When links.linked(grid, octree) is false (no octree, or links not made for
+// it) the props fall back to the grid's own linear cull (HashGrid::cullFrustum) and the level to
+// cullOctree: same answers, more work. levelVisitor may be null (props only).
+uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const HashGrid& grid,
+                           const OctreeCellLinks& links, CullVisitor levelVisitor,
+                           void* levelContext, std::span<uint32_t> outProps,
+                           CullStats* ioLevelStats = nullptr,
+                           PropsCullStats* ioPropsStats = nullptr);
+
+// Brute force over every object of the grid: classifyAabb(frustum, box) != Outside. The
+// reference the tests compare with and the benchmark's baseline. O(objects).
+uint32_t cullPropsBruteForce(const Frustum& frustum, const HashGrid& grid,
+                             std::span<uint32_t> outProps);
+
+}  // namespace ofps
