@@ -109,9 +109,9 @@ nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRa
                            float farPlane, const glm::vec3& forward) {
   constexpr double kDeg = 57.29577951308232;
   return {{"eye", {eye.x, eye.y, eye.z}},
-          {"yaw_deg", yawRadians * kDeg},
-          {"pitch_deg", pitchRadians * kDeg},
-          {"vertical_fov_deg", verticalFovRadians * kDeg},
+          {"yaw_deg", static_cast<double>(yawRadians) * kDeg},
+          {"pitch_deg", static_cast<double>(pitchRadians) * kDeg},
+          {"vertical_fov_deg", static_cast<double>(verticalFovRadians) * kDeg},
           {"aspect", aspect},
           {"near", nearPlane},
           {"far", farPlane},

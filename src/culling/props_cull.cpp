@@ -114,14 +114,14 @@ void OctreeCellLinks::sync(HashGrid& grid, const Octree& octree) {
 void OctreeCellLinks::linkPending(HashGrid& grid, const Octree& octree) {
   const float extent = grid.groupExtent();
   const uint32_t outside = nodeCount_;
-  for (uint32_t c = grid.groupFirstCell(kGridNoGroup); c != kGridInvalidIndex;
-       c = grid.groupFirstCell(kGridNoGroup)) {
+  while (grid.pendingCells() > 0) {
+    const uint32_t c = grid.groupCells(kGridNoGroup).back();
     const GridCell& cell = grid.cells()[c];
     uint32_t node = outside;
     if (!HashGrid::isBorderCell(cell)) {
       node = nodeForBox(octree, parents_, looseCellBounds(grid, c, extent), grid.cellGroupHint(c));
     }
-    grid.setCellGroup(c, node);  // leaves the pending list: the loop takes the next head
+    grid.setCellGroup(c, node);  // leaves the pending block
   }
 }
 
@@ -243,6 +243,22 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
     }
   };
 
+  // A group's cells are independent loads (a block of indices): fetch a few ahead.
+  constexpr size_t kAhead = 4;
+  auto prefetchCell = [&](uint32_t c) {
+#if defined(__GNUC__)
+    __builtin_prefetch(&cells[c], 0, 3);
+#else
+    (void)c;
+#endif
+  };
+  auto testGroup = [&](uint32_t group, uint32_t mask) {
+    const std::span<const uint32_t> list = grid.groupCells(group);
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (i + kAhead < list.size()) prefetchCell(list[i + kAhead]);
+      testCell(list[i], mask);
+    }
+  };
   const uint32_t nc = octree.nodeCount();
   if (nc > 0) {
     struct Entry {
@@ -271,9 +287,10 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         inner[itop++] = e.node;
         while (itop > 0) {
           const uint32_t n = inner[--itop];
-          for (uint32_t cc = grid.groupFirstCell(n); cc != kGridInvalidIndex;
-               cc = grid.nextCellInGroup(cc)) {
-            acceptCell(cells[cc]);
+          const std::span<const uint32_t> list = grid.groupCells(n);
+          for (size_t i = 0; i < list.size(); ++i) {
+            if (i + kAhead < list.size()) prefetchCell(list[i + kAhead]);
+            acceptCell(cells[list[i]]);
           }
           const uint32_t first = octree.firstChild(n);
           if (first == kOctreeInvalidIndex) continue;
@@ -289,24 +306,15 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         ls.trianglesVisible += own.count;
         if (levelVisitor != nullptr) levelVisitor(levelContext, e.node, own.first, own.count, false);
       }
-      for (uint32_t cc = grid.groupFirstCell(e.node); cc != kGridInvalidIndex;
-           cc = grid.nextCellInGroup(cc)) {
-        testCell(cc, mask);
-      }
+      testGroup(e.node, mask);
       // Children last-first, so that they pop in order (preorder, as the triangle slots).
       const uint32_t first = octree.firstChild(e.node);
       for (uint32_t i = octree.childCount(e.node); i-- > 0;) stack[top++] = {first + i, mask};
     }
   }
   // Cells outside the level, and cells not linked yet: all six planes.
-  for (uint32_t cc = grid.groupFirstCell(links.outsideGroup()); cc != kGridInvalidIndex;
-       cc = grid.nextCellInGroup(cc)) {
-    testCell(cc, kFrustumAllPlanes);
-  }
-  for (uint32_t cc = grid.groupFirstCell(kGridNoGroup); cc != kGridInvalidIndex;
-       cc = grid.nextCellInGroup(cc)) {
-    testCell(cc, kFrustumAllPlanes);
-  }
+  testGroup(links.outsideGroup(), kFrustumAllPlanes);
+  testGroup(kGridNoGroup, kFrustumAllPlanes);
   ps.nodesVisited = ls.nodesVisited;
   ps.visible = sink.count;
   if (ioLevelStats) {

@@ -159,8 +159,7 @@ uint32_t HashGrid::findOrAddCell(int32_t x, int32_t y, int32_t z) {
   cells_.push_back(cell);
   table_[i] = {key, c, 0};
   cellGroup_.push_back(kGridNoGroup);
-  cellNext_.push_back(kGridInvalidIndex);
-  cellPrev_.push_back(kGridInvalidIndex);
+  cellSlot_.push_back(0);
   cellHint_.push_back(kGridNoGroup);
   attachCellGroup(c, kGridNoGroup);
   return c;
@@ -194,22 +193,15 @@ void HashGrid::removeCell(uint32_t c) {
     table_[k].cell = c;
     const GridCell& moved = cells_[c];
     for (uint32_t s = 0; s < moved.count; ++s) cell_[pool_[moved.head + s] & kPoolIdMask] = c;
-    // The moved cell keeps its group: its list neighbours (or its group's head) now point at c.
+    // The moved cell keeps its group and its slot there, which now names c.
     cellGroup_[c] = cellGroup_[last];
-    cellNext_[c] = cellNext_[last];
-    cellPrev_[c] = cellPrev_[last];
+    cellSlot_[c] = cellSlot_[last];
     cellHint_[c] = cellHint_[last];
-    if (cellPrev_[c] != kGridInvalidIndex) {
-      cellNext_[cellPrev_[c]] = c;
-    } else {
-      groupHeadRef(cellGroup_[c]) = c;
-    }
-    if (cellNext_[c] != kGridInvalidIndex) cellPrev_[cellNext_[c]] = c;
+    groupPool_[groupBlock_[groupIndex(cellGroup_[c])].first + cellSlot_[c]] = c;
   }
   cells_.pop_back();
   cellGroup_.pop_back();
-  cellNext_.pop_back();
-  cellPrev_.pop_back();
+  cellSlot_.pop_back();
   cellHint_.pop_back();
   // Shrink when the cells fell below 1/8 of the table (hysteresis: grow happens at 1/2).
   if (table_.size() > 64 && cells_.size() * 8 < table_.size()) {
@@ -219,31 +211,54 @@ void HashGrid::removeCell(uint32_t c) {
   }
 }
 
+namespace {
+inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
+  uint32_t k = 0;
+  while ((4u << k) < capacity) ++k;
+  return k;
+}
+}  // namespace
+
 void HashGrid::detachCellGroup(uint32_t c) {
   const uint32_t g = cellGroup_[c];
-  const uint32_t prev = cellPrev_[c], next = cellNext_[c];
-  if (prev != kGridInvalidIndex) {
-    cellNext_[prev] = next;
-  } else {
-    groupHeadRef(g) = next;
+  GroupBlock& b = groupBlock_[groupIndex(g)];
+  // Swap-remove: the block's last cell takes c's slot.
+  const uint32_t slot = cellSlot_[c];
+  const uint32_t moved = groupPool_[b.first + b.count - 1];
+  groupPool_[b.first + slot] = moved;
+  cellSlot_[moved] = slot;
+  if (--b.count == 0) {  // memory stays proportional to the occupied cells
+    freeGroupBlock(b.first, b.capacity);
+    b.capacity = 0;
+    b.first = 0;
   }
-  if (next != kGridInvalidIndex) cellPrev_[next] = prev;
   if (g == kGridNoGroup) {
     --pendingCount_;
   } else {
     for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) --groupSubtree_[a];
   }
   cellGroup_[c] = kGridNoGroup;
-  cellNext_[c] = cellPrev_[c] = kGridInvalidIndex;
 }
 
 void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
-  uint32_t& head = groupHeadRef(g);
+  GroupBlock& b = groupBlock_[groupIndex(g)];
+  if (b.count == b.capacity) {
+    // Full (or none yet): a block twice as large (4 << k entries, recycled per size class).
+    const uint32_t cap = b.capacity == 0 ? 4u : b.capacity * 2u;
+    const uint32_t first = allocGroupBlock(cap);
+    GroupBlock& nb = groupBlock_[groupIndex(g)];  // the pool may have grown: same block entry
+    if (nb.count > 0) {
+      std::memcpy(&groupPool_[first], &groupPool_[nb.first], sizeof(uint32_t) * nb.count);
+    }
+    if (nb.capacity > 0) freeGroupBlock(nb.first, nb.capacity);
+    nb.first = first;
+    nb.capacity = cap;
+  }
+  GroupBlock& blk = groupBlock_[groupIndex(g)];
   cellGroup_[c] = g;
-  cellPrev_[c] = kGridInvalidIndex;
-  cellNext_[c] = head;
-  if (head != kGridInvalidIndex) cellPrev_[head] = c;
-  head = c;
+  cellSlot_[c] = blk.count;
+  groupPool_[blk.first + blk.count] = c;
+  ++blk.count;
   if (g == kGridNoGroup) {
     ++pendingCount_;
   } else {
@@ -251,17 +266,37 @@ void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
   }
 }
 
+uint32_t HashGrid::allocGroupBlock(uint32_t capacity) {
+  const uint32_t k = blockClass(capacity);
+  if (k < groupFree_.size() && !groupFree_[k].empty()) {
+    const uint32_t first = groupFree_[k].back();
+    groupFree_[k].pop_back();
+    return first;
+  }
+  const uint32_t first = static_cast<uint32_t>(groupPool_.size());
+  groupPool_.resize(first + capacity, kGridInvalidIndex);
+  return first;
+}
+
+void HashGrid::freeGroupBlock(uint32_t first, uint32_t capacity) {
+  const uint32_t k = blockClass(capacity);
+  if (k >= groupFree_.size()) groupFree_.resize(k + 1);
+  groupFree_[k].push_back(first);
+}
+
 void HashGrid::ungroupAll() {
-  pendingHead_ = kGridInvalidIndex;
+  // Every block back to nothing, then every cell pending (one block of the right size).
+  groupPool_.clear();
+  groupFree_.clear();
+  for (GroupBlock& b : groupBlock_) b = GroupBlock{};
   pendingCount_ = 0;
-  std::fill(groupHead_.begin(), groupHead_.end(), kGridInvalidIndex);
   std::fill(groupSubtree_.begin(), groupSubtree_.end(), 0u);
   for (uint32_t c = 0; c < cells_.size(); ++c) attachCellGroup(c, kGridNoGroup);
 }
 
 void HashGrid::resetCellGroups(std::span<const uint32_t> parents, float extent) {
   groupParent_.assign(parents.begin(), parents.end());
-  groupHead_.assign(parents.size(), kGridInvalidIndex);
+  groupBlock_.assign(parents.size() + 1, GroupBlock{});  // + the pending cells' block
   groupSubtree_.assign(parents.size(), 0u);
   groupExtent_ = extent;
   ungroupAll();
@@ -269,7 +304,7 @@ void HashGrid::resetCellGroups(std::span<const uint32_t> parents, float extent) 
 }
 
 void HashGrid::dropGroups() {
-  groupHead_.clear();
+  groupBlock_.assign(1, GroupBlock{});  // the pending block only
   groupParent_.clear();
   groupSubtree_.clear();
   ungroupAll();
@@ -277,9 +312,9 @@ void HashGrid::dropGroups() {
 
 void HashGrid::setCellGroup(uint32_t cell, uint32_t group) {
   assert(cell < cells_.size() && "HashGrid::setCellGroup: not an occupied cell index");
-  assert((group == kGridNoGroup || group < groupHead_.size()) &&
+  assert((group == kGridNoGroup || group < groupCount()) &&
          "HashGrid::setCellGroup: group out of range (call resetCellGroups first)");
-  if (cell >= cells_.size() || (group != kGridNoGroup && group >= groupHead_.size())) return;
+  if (cell >= cells_.size() || (group != kGridNoGroup && group >= groupCount())) return;
   if (cellGroup_[cell] == group) return;
   detachCellGroup(cell);
   attachCellGroup(cell, group);
@@ -289,20 +324,13 @@ void HashGrid::growExtent(float radius) {
   if (!(radius > maxExtent_)) return;
   maxExtent_ = radius;
   // The groups were chosen for cells grown by groupExtent_: larger objects void them.
-  if (maxExtent_ > groupExtent_ && !groupHead_.empty()) dropGroups();
+  if (maxExtent_ > groupExtent_ && groupCount() > 0) dropGroups();
 }
 
 bool HashGrid::isBorderCell(const GridCell& cell) {
   return std::max({std::abs(cell.x), std::abs(cell.y), std::abs(cell.z)}) == kGridCoordLimit;
 }
 
-namespace {
-inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
-  uint32_t k = 0;
-  while ((4u << k) < capacity) ++k;
-  return k;
-}
-}  // namespace
 
 uint32_t HashGrid::allocBlock(uint32_t capacity) {
   const uint32_t k = blockClass(capacity);
@@ -482,10 +510,9 @@ void HashGrid::clear() {
 
 void HashGrid::clearCellGroupLists() {
   cellGroup_.clear();
-  cellNext_.clear();
-  cellPrev_.clear();
+  cellSlot_.clear();
   cellHint_.clear();
-  ungroupAll();  // no cells: empties every list
+  ungroupAll();  // no cells: empties every block
 }
 
 void HashGrid::setCellSize(float cellSize) {
@@ -525,9 +552,10 @@ size_t HashGrid::bytes() const {
          packs_.capacity() * sizeof(Pack) +
          cells_.capacity() * sizeof(GridCell) +
          table_.capacity() * sizeof(Slot) +
-         (cellGroup_.capacity() + cellNext_.capacity() + cellPrev_.capacity() + cellHint_.capacity() +
-          groupHead_.capacity() + groupParent_.capacity() + groupSubtree_.capacity()) *
-             sizeof(uint32_t);
+         (cellGroup_.capacity() + cellSlot_.capacity() + cellHint_.capacity() +
+          groupPool_.capacity() + groupParent_.capacity() + groupSubtree_.capacity()) *
+             sizeof(uint32_t) +
+         groupBlock_.capacity() * sizeof(GroupBlock);
 }
 
 void HashGrid::refreshQueryCache() {
@@ -1144,43 +1172,45 @@ bool HashGrid::validateCellGroups(std::string* outError) const {
     if (outError) *outError = m;
     return false;
   };
-  const size_t nc = cells_.size(), ng = groupHead_.size();
-  if (cellGroup_.size() != nc || cellNext_.size() != nc || cellPrev_.size() != nc ||
-      cellHint_.size() != nc) {
+  const size_t nc = cells_.size();
+  const uint32_t ng = groupCount();
+  if (cellGroup_.size() != nc || cellSlot_.size() != nc || cellHint_.size() != nc) {
     return fail("cell group arrays differ in size from the cells");
   }
-  if (groupParent_.size() != ng || groupSubtree_.size() != ng) {
+  if (groupBlock_.size() != static_cast<size_t>(ng) + 1 || groupParent_.size() != ng ||
+      groupSubtree_.size() != ng) {
     return fail("group arrays differ in size");
   }
   if (ng > 0 && maxExtent_ > groupExtent_) return fail("groups kept past their extent");
-  // Walk every list (pending and each group): links both ways, each cell once, on its group's.
-  std::vector<uint8_t> seen(nc, 0);
+  // Every block (each group's and the pending one): in the pool, not overlapping, each cell
+  // once, on its own group's block at its own slot.
+  std::vector<uint8_t> seen(nc, 0), owned(groupPool_.size(), 0);
   std::vector<uint32_t> direct(ng, 0);
-  uint32_t listed = 0, pending = 0;
-  auto walk = [&](uint32_t g) -> bool {
-    uint32_t prev = kGridInvalidIndex;
-    for (uint32_t c = groupFirstCell(g); c != kGridInvalidIndex; c = cellNext_[c]) {
-      if (c >= nc) return fail("group list holds a cell index out of range");
-      if (seen[c]) return fail("cell " + std::to_string(c) + " listed twice (or a cycle)");
-      seen[c] = 1;
-      if (cellGroup_[c] != g) return fail("cell " + std::to_string(c) + " on another group's list");
-      if (cellPrev_[c] != prev) return fail("cell " + std::to_string(c) + " has a stale prev link");
-      prev = c;
-      ++listed;
-      if (g == kGridNoGroup) {
-        ++pending;
-      } else {
-        ++direct[g];
-      }
+  uint32_t listed = 0;
+  for (uint32_t gi = 0; gi <= ng; ++gi) {
+    const uint32_t g = gi == ng ? kGridNoGroup : gi;
+    const GroupBlock& b = groupBlock_[gi];
+    if (b.count > b.capacity || static_cast<size_t>(b.first) + b.capacity > groupPool_.size()) {
+      return fail("group block out of the pool");
     }
-    return true;
-  };
-  if (!walk(kGridNoGroup)) return false;
-  for (uint32_t g = 0; g < ng; ++g) {
-    if (!walk(g)) return false;
+    if (b.count == 0 && b.capacity != 0) return fail("empty group block kept");
+    for (uint32_t s = b.first; s < b.first + b.capacity; ++s) {
+      if (owned[s]) return fail("group blocks overlap");
+      owned[s] = 1;
+    }
+    for (uint32_t i = 0; i < b.count; ++i) {
+      const uint32_t c = groupPool_[b.first + i];
+      if (c >= nc) return fail("group block holds a cell index out of range");
+      if (seen[c]) return fail("cell " + std::to_string(c) + " listed twice");
+      seen[c] = 1;
+      if (cellGroup_[c] != g) return fail("cell " + std::to_string(c) + " in another group's block");
+      if (cellSlot_[c] != i) return fail("cell " + std::to_string(c) + " has a stale slot");
+      ++listed;
+      if (g != kGridNoGroup) ++direct[g];
+    }
   }
-  if (listed != nc) return fail("a cell is on no group list");
-  if (pending != pendingCount_) return fail("pending count differs from the pending list");
+  if (listed != nc) return fail("a cell is in no group block");
+  if (groupBlock_[ng].count != pendingCount_) return fail("pending count differs from its block");
   // Subtree counts: every group's direct cells added up its parent chain (the chain must end
   // within ng steps: no cycles).
   std::vector<uint32_t> subtree(ng, 0);
