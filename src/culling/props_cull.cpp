@@ -243,19 +243,26 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
     }
   };
 
-  // A group's cells are independent loads (a block of indices): fetch a few ahead.
+  // A group's cells are independent loads (a block of indices): fetch the cell 2 x kAhead
+  // ahead, and the ids of the cell kAhead ahead (its header arrived by then), so that the misses
+  // overlap instead of queueing one after another.
   constexpr size_t kAhead = 4;
-  auto prefetchCell = [&](uint32_t c) {
+  auto prefetch = [&](std::span<const uint32_t> list, size_t i) {
 #if defined(__GNUC__)
-    __builtin_prefetch(&cells[c], 0, 3);
+    if (i + 2 * kAhead < list.size()) __builtin_prefetch(&cells[list[i + 2 * kAhead]], 0, 3);
+    if (i + kAhead < list.size()) {
+      const GridCell& ahead = cells[list[i + kAhead]];
+      if (ahead.count > 0) __builtin_prefetch(&grid.cellIdsData(ahead)[0], 0, 3);
+    }
 #else
-    (void)c;
+    (void)list;
+    (void)i;
 #endif
   };
   auto testGroup = [&](uint32_t group, uint32_t mask) {
     const std::span<const uint32_t> list = grid.groupCells(group);
     for (size_t i = 0; i < list.size(); ++i) {
-      if (i + kAhead < list.size()) prefetchCell(list[i + kAhead]);
+      prefetch(list, i);
       testCell(list[i], mask);
     }
   };
@@ -289,7 +296,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
           const uint32_t n = inner[--itop];
           const std::span<const uint32_t> list = grid.groupCells(n);
           for (size_t i = 0; i < list.size(); ++i) {
-            if (i + kAhead < list.size()) prefetchCell(list[i + kAhead]);
+            prefetch(list, i);
             acceptCell(cells[list[i]]);
           }
           const uint32_t first = octree.firstChild(n);

@@ -268,6 +268,8 @@ class HashGrid {
   uint32_t cellObject(const GridCell& cell, uint32_t i) const {
     return pool_[cell.head + i] & kGridPoolIdMask;
   }
+  // The cell's pool entries (ids with the box bit on top; cellObject masks it), for prefetching.
+  const uint32_t* cellIdsData(const GridCell& cell) const { return pool_.data() + cell.head; }
   // True for a cell at the coordinate limit on some axis: it holds everything beyond the range,
   // so it has no finite bounds (queries test its objects one by one).
   static bool isBorderCell(const GridCell& cell);
