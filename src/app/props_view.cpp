@@ -90,7 +90,7 @@ void propsPanel(DemoState& s) {
   ImGui::Text("%u props, %zu visible, %u resting, %u grid cells", world.liveCount(),
               v.visibleIds.size(), world.restingCount(), world.grid().occupiedCells());
   using ull = unsigned long long;
-  ImGui::TextUnformatted(propsCullLine(v.cullStats).c_str());
+  ImGui::TextWrapped("%s", propsCullLine(v.cullStats).c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
