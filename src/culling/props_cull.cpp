@@ -31,7 +31,17 @@ struct PropSink {
 }  // namespace
 
 Aabb OctreeCellLinks::looseCellBounds(const HashGrid& grid, uint32_t cell, float extent) {
-  Aabb b = grid.cellBounds(grid.cells()[cell]);
+  const GridCell& c = grid.cells()[cell];
+  return looseBounds(grid, c.x, c.y, c.z, extent);
+}
+
+Aabb OctreeCellLinks::looseBounds(const HashGrid& grid, int32_t x, int32_t y, int32_t z,
+                                  float extent) {
+  GridCell gc;
+  gc.x = x;
+  gc.y = y;
+  gc.z = z;
+  Aabb b = grid.cellBounds(gc);
   // The cell holds objects whose centre c has floor(c / cellSize) = its coordinates; c may lie a
   // few float steps outside [lo, lo + cellSize] (the division rounds), and c -+ halfExtent rounds
   // again. A padding of 2^-16 relative to the magnitudes involved is far above both.
@@ -115,7 +125,7 @@ void OctreeCellLinks::linkPending(HashGrid& grid, const Octree& octree) {
   const float extent = grid.groupExtent();
   const uint32_t outside = nodeCount_;
   while (grid.pendingCells() > 0) {
-    const uint32_t c = grid.groupCells(kGridNoGroup).back();
+    const uint32_t c = grid.groupCells(kGridNoGroup).back().cell;
     const GridCell& cell = grid.cells()[c];
     uint32_t node = outside;
     if (!HashGrid::isBorderCell(cell)) {
@@ -212,27 +222,26 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   }
 
   CullStats ls;
-  const std::span<const GridCell> cells = grid.cells();
   const float extent = grid.maxExtent();
-  auto acceptCell = [&](const GridCell& cell) {
-    for (uint32_t i = cell.count; i-- > 0;) sink(grid.cellObject(cell, i));
+  auto acceptCell = [&](const GridGroupEntry& e) {
+    for (uint32_t i = e.count; i-- > 0;) sink(grid.entryObject(e, i));
   };
   // Classifies a cell's loose bounds with the planes in mask, then its props as needed.
-  auto testCell = [&](uint32_t c, uint32_t mask) {
-    const GridCell& cell = cells[c];
-    if (!HashGrid::isBorderCell(cell)) {
+  auto testCell = [&](const GridGroupEntry& e, uint32_t mask) {
+    const bool border = std::max({std::abs(e.x), std::abs(e.y), std::abs(e.z)}) == kGridCoordLimit;
+    if (!border) {
       ++ps.cellsTested;
-      const Aabb b = OctreeCellLinks::looseCellBounds(grid, c, extent);
+      const Aabb b = OctreeCellLinks::looseBounds(grid, e.x, e.y, e.z, extent);
       uint32_t planeTests = 0;
       const Containment cc = detail::classifyCounted(frustum, b.min, b.max, mask, planeTests);
       if (cc == Containment::Outside) return;
       if (cc == Containment::Inside) {
-        acceptCell(cell);
+        acceptCell(e);
         return;
       }
     }
-    for (uint32_t i = cell.count; i-- > 0;) {
-      const uint32_t id = grid.cellObject(cell, i);
+    for (uint32_t i = e.count; i-- > 0;) {
+      const uint32_t id = grid.entryObject(e, i);
       ++ps.propsTested;
       uint32_t m = mask;
       uint32_t planeTests = 0;
@@ -242,25 +251,19 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
       }
     }
   };
-
-  // A group's cells are independent loads (a block of indices): fetch the cell 2 x kAhead
-  // ahead, and the ids of the cell kAhead ahead (its header arrived by then), so that the misses
-  // overlap instead of queueing one after another.
-  constexpr size_t kAhead = 4;
-  auto prefetch = [&](std::span<const uint32_t> list, size_t i) {
+  // A group's cells are one contiguous array of entries: fetch the id block of the cell kAhead
+  // ahead so that the misses overlap instead of queueing one after another.
+  constexpr size_t kAhead = 8;
+  auto prefetch = [&](std::span<const GridGroupEntry> list, size_t i) {
 #if defined(__GNUC__)
-    if (i + 2 * kAhead < list.size()) __builtin_prefetch(&cells[list[i + 2 * kAhead]], 0, 3);
-    if (i + kAhead < list.size()) {
-      const GridCell& ahead = cells[list[i + kAhead]];
-      if (ahead.count > 0) __builtin_prefetch(&grid.cellIdsData(ahead)[0], 0, 3);
-    }
+    if (i + kAhead < list.size()) __builtin_prefetch(grid.poolData(list[i + kAhead].head), 0, 3);
 #else
     (void)list;
     (void)i;
 #endif
   };
   auto testGroup = [&](uint32_t group, uint32_t mask) {
-    const std::span<const uint32_t> list = grid.groupCells(group);
+    const std::span<const GridGroupEntry> list = grid.groupCells(group);
     for (size_t i = 0; i < list.size(); ++i) {
       prefetch(list, i);
       testCell(list[i], mask);
@@ -294,10 +297,10 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         inner[itop++] = e.node;
         while (itop > 0) {
           const uint32_t n = inner[--itop];
-          const std::span<const uint32_t> list = grid.groupCells(n);
+          const std::span<const GridGroupEntry> list = grid.groupCells(n);
           for (size_t i = 0; i < list.size(); ++i) {
             prefetch(list, i);
-            acceptCell(cells[list[i]]);
+            acceptCell(list[i]);
           }
           const uint32_t first = octree.firstChild(n);
           if (first == kOctreeInvalidIndex) continue;

@@ -20,7 +20,7 @@
 // overlapping children (the octree is loose) the smallest box is the likeliest to be settled
 // early (measured in bench/micro/GRID_RESULTS.md, "Props cull through the octree").
 // The links live in the grid (HashGrid "cell groups": group = node index, nodeCount() = the
-// outside group; per group a list of cells and a subtree cell count), so the grid keeps them
+// outside group; per group a contiguous block of cell entries and a subtree cell count), so the grid keeps them
 // right through every cell creation, removal and swap; a new cell waits on the grid's pending
 // list until sync() links it, starting from the node of the cell its first prop came from
 // (climb to the first ancestor containing it, then descend). Pending cells are still culled
@@ -106,6 +106,8 @@ class OctreeCellLinks {
                              const Aabb& box, uint32_t hint);
   // Loose bounds of an occupied grid cell for objects up to `extent` (padded, see above).
   static Aabb looseCellBounds(const HashGrid& grid, uint32_t cell, float extent);
+  // The same from the cell's coordinates.
+  static Aabb looseBounds(const HashGrid& grid, int32_t x, int32_t y, int32_t z, float extent);
 
   // Checks every link: each linked cell's loose bounds inside its node's bounds and inside no
   // child's (the deepest on its path), outside cells really outside the root, group parents equal

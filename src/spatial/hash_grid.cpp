@@ -197,7 +197,7 @@ void HashGrid::removeCell(uint32_t c) {
     cellGroup_[c] = cellGroup_[last];
     cellSlot_[c] = cellSlot_[last];
     cellHint_[c] = cellHint_[last];
-    groupPool_[groupBlock_[groupIndex(cellGroup_[c])].first + cellSlot_[c]] = c;
+    groupEntry(c).cell = c;
   }
   cells_.pop_back();
   cellGroup_.pop_back();
@@ -224,9 +224,9 @@ void HashGrid::detachCellGroup(uint32_t c) {
   GroupBlock& b = groupBlock_[groupIndex(g)];
   // Swap-remove: the block's last cell takes c's slot.
   const uint32_t slot = cellSlot_[c];
-  const uint32_t moved = groupPool_[b.first + b.count - 1];
+  const GridGroupEntry moved = groupPool_[b.first + b.count - 1];
   groupPool_[b.first + slot] = moved;
-  cellSlot_[moved] = slot;
+  cellSlot_[moved.cell] = slot;
   if (--b.count == 0) {  // memory stays proportional to the occupied cells
     freeGroupBlock(b.first, b.capacity);
     b.capacity = 0;
@@ -248,7 +248,7 @@ void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
     const uint32_t first = allocGroupBlock(cap);
     GroupBlock& nb = groupBlock_[groupIndex(g)];  // the pool may have grown: same block entry
     if (nb.count > 0) {
-      std::memcpy(&groupPool_[first], &groupPool_[nb.first], sizeof(uint32_t) * nb.count);
+      std::memcpy(&groupPool_[first], &groupPool_[nb.first], sizeof(GridGroupEntry) * nb.count);
     }
     if (nb.capacity > 0) freeGroupBlock(nb.first, nb.capacity);
     nb.first = first;
@@ -257,7 +257,8 @@ void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
   GroupBlock& blk = groupBlock_[groupIndex(g)];
   cellGroup_[c] = g;
   cellSlot_[c] = blk.count;
-  groupPool_[blk.first + blk.count] = c;
+  const GridCell& cell = cells_[c];
+  groupPool_[blk.first + blk.count] = {c, cell.x, cell.y, cell.z, cell.head, cell.count};
   ++blk.count;
   if (g == kGridNoGroup) {
     ++pendingCount_;
@@ -274,7 +275,7 @@ uint32_t HashGrid::allocGroupBlock(uint32_t capacity) {
     return first;
   }
   const uint32_t first = static_cast<uint32_t>(groupPool_.size());
-  groupPool_.resize(first + capacity, kGridInvalidIndex);
+  groupPool_.resize(first + capacity, GridGroupEntry{});
   return first;
 }
 
@@ -377,6 +378,9 @@ void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
   key_[id] = cell.key;
   pool_[cell.head + cell.count] = id | (objects_[id].isSphere ? 0u : kPoolBoxBit);
   ++cell.count;
+  GridGroupEntry& e = groupEntry(c);
+  e.head = cell.head;
+  e.count = cell.count;
 }
 
 void HashGrid::unlink(uint32_t id) {
@@ -389,7 +393,11 @@ void HashGrid::unlink(uint32_t id) {
   for (uint32_t t = s + 1; t < end; ++t) pool[t - 1] = pool[t];
   pool[end - 1] = kGridInvalidIndex;
   cell_[id] = kGridInvalidIndex;
-  if (--cell.count == 0) removeCell(c);
+  if (--cell.count == 0) {
+    removeCell(c);
+  } else {
+    groupEntry(c).count = cell.count;
+  }
 }
 
 void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
@@ -553,8 +561,9 @@ size_t HashGrid::bytes() const {
          cells_.capacity() * sizeof(GridCell) +
          table_.capacity() * sizeof(Slot) +
          (cellGroup_.capacity() + cellSlot_.capacity() + cellHint_.capacity() +
-          groupPool_.capacity() + groupParent_.capacity() + groupSubtree_.capacity()) *
+          groupParent_.capacity() + groupSubtree_.capacity()) *
              sizeof(uint32_t) +
+         groupPool_.capacity() * sizeof(GridGroupEntry) +
          groupBlock_.capacity() * sizeof(GroupBlock);
 }
 
@@ -1199,8 +1208,14 @@ bool HashGrid::validateCellGroups(std::string* outError) const {
       owned[s] = 1;
     }
     for (uint32_t i = 0; i < b.count; ++i) {
-      const uint32_t c = groupPool_[b.first + i];
+      const GridGroupEntry& e = groupPool_[b.first + i];
+      const uint32_t c = e.cell;
       if (c >= nc) return fail("group block holds a cell index out of range");
+      const GridCell& cell = cells_[c];
+      if (e.x != cell.x || e.y != cell.y || e.z != cell.z || e.head != cell.head ||
+          e.count != cell.count) {
+        return fail("group entry of cell " + std::to_string(c) + " is stale");
+      }
       if (seen[c]) return fail("cell " + std::to_string(c) + " listed twice");
       seen[c] = 1;
       if (cellGroup_[c] != g) return fail("cell " + std::to_string(c) + " in another group's block");

@@ -68,7 +68,7 @@
 // this. The assignment is only valid for objects up to groupExtent() (the extent the caller grew
 // the cells by when it chose the groups): when maxExtent() grows past it, every cell goes back
 // to pending (O(cells), only when an object larger than all before arrives). setCellSize,
-// rebuild and clear make every cell pending too. Memory: 12 bytes per occupied cell plus its block entry (at most 2x), 20 per
+// rebuild and clear make every cell pending too. Memory: 12 bytes per occupied cell plus its 24-byte block entry (blocks at most 2x full), 20 per
 // group. Used by culling/props_cull.h (OctreeCellLinks); the grid knows nothing of octrees.
 //
 // ---- Threads, errors, allocation ------------------------------------------------------------------
@@ -129,6 +129,17 @@ struct GridCell {
   uint32_t capacity = 0;     // slots of the block (4 << k)
 };
 static_assert(sizeof(GridCell) == 32, "GridCell must stay 32 bytes");
+
+// A cell as its group's block holds it: the dense index plus a copy of what a traversal reads
+// (coordinates, the id block), kept equal to the GridCell on every link and unlink, so that a
+// walk over a group reads one contiguous array instead of gathering cells at random. 24 bytes.
+struct GridGroupEntry {
+  uint32_t cell = kGridInvalidIndex;  // dense cell index
+  int32_t x = 0, y = 0, z = 0;        // cell coordinates
+  uint32_t head = 0;                  // first pool entry of the cell's ids
+  uint32_t count = 0;                 // objects in the cell
+};
+static_assert(sizeof(GridGroupEntry) == 24, "GridGroupEntry must stay 24 bytes");
 
 // One object's shape. 32 bytes. (Its cell and pool slot live in separate arrays: the move
 // early-out reads only the key array.)
@@ -268,8 +279,12 @@ class HashGrid {
   uint32_t cellObject(const GridCell& cell, uint32_t i) const {
     return pool_[cell.head + i] & kGridPoolIdMask;
   }
-  // The cell's pool entries (ids with the box bit on top; cellObject masks it), for prefetching.
-  const uint32_t* cellIdsData(const GridCell& cell) const { return pool_.data() + cell.head; }
+  // Id of the i-th object of a group entry's cell (i < e.count).
+  uint32_t entryObject(const GridGroupEntry& e, uint32_t i) const {
+    return pool_[e.head + i] & kGridPoolIdMask;
+  }
+  // The pool entries of an id block (ids with the box bit on top), for prefetching.
+  const uint32_t* poolData(uint32_t head) const { return pool_.data() + head; }
   // True for a cell at the coordinate limit on some axis: it holds everything beyond the range,
   // so it has no finite bounds (queries test its objects one by one).
   static bool isBorderCell(const GridCell& cell);
@@ -285,9 +300,9 @@ class HashGrid {
   uint32_t groupCount() const { return static_cast<uint32_t>(groupBlock_.size() - 1); }
   float groupExtent() const { return groupExtent_; }
   uint32_t cellGroup(uint32_t cell) const { return cellGroup_[cell]; }
-  // Dense indices of a group's cells (kGridNoGroup: the pending cells), in no particular order.
-  // Valid until the next mutation.
-  std::span<const uint32_t> groupCells(uint32_t group) const {
+  // A group's cells (kGridNoGroup: the pending cells), in no particular order. Valid until the
+  // next mutation.
+  std::span<const GridGroupEntry> groupCells(uint32_t group) const {
     const GroupBlock& b = groupBlock_[groupIndex(group)];
     return {groupPool_.data() + b.first, b.count};
   }
@@ -338,6 +353,9 @@ class HashGrid {
   // Cell groups: the block of a group (the pending block is the last); take a cell out of its
   // group's block (and its subtree counts); append it to a group's block; every cell pending.
   uint32_t groupIndex(uint32_t group) const { return group == kGridNoGroup ? groupCount() : group; }
+  GridGroupEntry& groupEntry(uint32_t cell) {
+    return groupPool_[groupBlock_[groupIndex(cellGroup_[cell])].first + cellSlot_[cell]];
+  }
   void detachCellGroup(uint32_t cell);
   uint32_t allocGroupBlock(uint32_t capacity);
   void freeGroupBlock(uint32_t first, uint32_t capacity);
@@ -396,7 +414,7 @@ class HashGrid {
   };
   std::vector<uint32_t> cellGroup_, cellSlot_, cellHint_;
   std::vector<GroupBlock> groupBlock_ = std::vector<GroupBlock>(1);
-  std::vector<uint32_t> groupPool_;
+  std::vector<GridGroupEntry> groupPool_;
   std::vector<std::vector<uint32_t>> groupFree_;  // by k: free blocks of 4 << k entries
   std::vector<uint32_t> groupParent_, groupSubtree_;
   uint32_t pendingCount_ = 0;

@@ -485,7 +485,7 @@ TEST(GridGroups, ListsAndSubtreeCountsSurviveChurn) {
   EXPECT_EQ(g.pendingCells(), g.occupiedCells());
   auto groupPending = [&] {
     while (g.pendingCells() > 0) {
-      const uint32_t c = g.groupCells(kGridNoGroup).front();
+      const uint32_t c = g.groupCells(kGridNoGroup).front().cell;
       g.setCellGroup(c, rule(g.cells()[c]));
     }
   };
@@ -528,7 +528,7 @@ TEST(GridGroups, LargerObjectOrRebucketMakesCellsPending) {
   for (uint32_t i = 0; i < 100; ++i) g.insertSphere(i, glm::vec3(static_cast<float>(i), 0, 0), 0.2f);
   const uint32_t parents[] = {kGridNoGroup};
   g.resetCellGroups(parents, 0.25f);
-  while (g.pendingCells() > 0) g.setCellGroup(g.groupCells(kGridNoGroup).front(), 0);
+  while (g.pendingCells() > 0) g.setCellGroup(g.groupCells(kGridNoGroup).front().cell, 0);
   EXPECT_EQ(g.groupSubtreeCells(0), 100u);
   EXPECT_EQ(g.pendingCells(), 0u);
   // Moves within a cell and to another cell keep the groups of the cells that stay.
@@ -536,7 +536,7 @@ TEST(GridGroups, LargerObjectOrRebucketMakesCellsPending) {
   EXPECT_EQ(g.pendingCells(), 0u);
   EXPECT_TRUE(g.move(5, glm::vec3(200.5f, 0.0f, 0.0f)));  // new cell: pending, old one gone
   EXPECT_EQ(g.pendingCells(), 1u);
-  EXPECT_EQ(g.cellGroupHint(g.groupCells(kGridNoGroup)[0]), 0u);  // came from group 0
+  EXPECT_EQ(g.cellGroupHint(g.groupCells(kGridNoGroup)[0].cell), 0u);  // came from group 0
   EXPECT_EQ(g.groupSubtreeCells(0), 99u);
   // Larger than the extent the groups were made for: they are dropped.
   g.insertSphere(500, glm::vec3(0.0f), 0.3f);
