@@ -6,6 +6,12 @@
 #include <limits>
 
 #include "culling/classify_inl.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#define OFPS_PROPS_SSE2 1
+#endif
 #include "spatial/hash_grid.h"
 #include "spatial/octree.h"
 
@@ -37,11 +43,24 @@ Aabb OctreeCellLinks::looseCellBounds(const HashGrid& grid, uint32_t cell, float
 
 Aabb OctreeCellLinks::looseBounds(const HashGrid& grid, int32_t x, int32_t y, int32_t z,
                                   float extent) {
+  return looseBlockBounds(grid, x, y, z, 1, extent);
+}
+
+Aabb OctreeCellLinks::looseBlockBounds(const HashGrid& grid, int32_t x, int32_t y, int32_t z,
+                                       int32_t cells, float extent) {
   GridCell gc;
   gc.x = x;
   gc.y = y;
   gc.z = z;
   Aabb b = grid.cellBounds(gc);
+  if (cells > 1) {
+    // The far corner cell's max (the same float expression as its own cellBounds).
+    GridCell far = gc;
+    far.x = x + cells - 1;
+    far.y = y + cells - 1;
+    far.z = z + cells - 1;
+    b.max = grid.cellBounds(far).max;
+  }
   // The cell holds objects whose centre c has floor(c / cellSize) = its coordinates; c may lie a
   // few float steps outside [lo, lo + cellSize] (the division rounds), and c -+ halfExtent rounds
   // again. A padding of 2^-16 relative to the magnitudes involved is far above both.
@@ -91,7 +110,7 @@ bool OctreeCellLinks::sameOctree(const Octree& octree) const {
 
 bool OctreeCellLinks::linked(const HashGrid& grid, const Octree& octree) const {
   return sameOctree(octree) && grid.groupCount() == nodeCount_ + 1 &&
-         grid.groupExtent() >= grid.maxExtent();
+         grid.groupExtent() >= grid.maxExtent() && grid.hasGroupMap();
 }
 
 void OctreeCellLinks::relink(HashGrid& grid, const Octree& octree) {
@@ -110,7 +129,112 @@ void OctreeCellLinks::relink(HashGrid& grid, const Octree& octree) {
     for (uint32_t i = 0; i < octree.childCount(n); ++i) parents_[first + i] = n;
   }
   grid.resetCellGroups(parents_, grid.maxExtent());
+  buildMap(grid, octree);
   linkPending(grid, octree);
+}
+
+void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
+  const float extent = grid.groupExtent();
+  const uint32_t outside = nodeCount_;
+  std::vector<uint32_t> map;  // handed to the grid, which keeps its own copy
+  int32_t lo[3] = {0, 0, 0}, dims[3] = {1, 1, 1};
+  uint32_t shift = 0;
+  if (nodeCount_ == 0) {  // no level: every cell outside
+    map.assign(1, outside);
+    for (int a = 0; a < 3; ++a) {
+      mapLo_[a] = lo[a];
+      mapDim_[a] = dims[a];
+    }
+    mapShift_ = 0;
+    grid.setGroupMap(lo, dims, 0, map, outside);
+    return;
+  }
+  // The cells whose cell box meets the root's bounds, one more on each side (a cell beyond can
+  // never be inside the root: those go to the outside group).
+  const Aabb root = octree.nodeBounds(0);
+  int32_t hi[3];
+  grid.cellOf(root.min, lo[0], lo[1], lo[2]);
+  grid.cellOf(root.max, hi[0], hi[1], hi[2]);
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = std::max(lo[a] - 1, -kGridCoordLimit);
+    hi[a] = std::min(hi[a] + 1, kGridCoordLimit);
+  }
+  // Blocks of 2^shift cells per axis: the finest whose table fits the budget.
+  auto blocks = [&](uint32_t s, int a) { return ((hi[a] - lo[a]) >> s) + 1; };
+  for (;; ++shift) {
+    const uint64_t n = static_cast<uint64_t>(blocks(shift, 0)) * static_cast<uint64_t>(blocks(shift, 1)) *
+                       static_cast<uint64_t>(blocks(shift, 2));
+    if (n <= std::max<uint32_t>(maxMapEntries_, 1u) || shift >= 20) break;
+  }
+  for (int a = 0; a < 3; ++a) dims[a] = blocks(shift, a);
+  const int32_t side = 1 << shift;
+  map.assign(static_cast<size_t>(dims[0]) * static_cast<size_t>(dims[1]) * static_cast<size_t>(dims[2]),
+              outside);
+  auto blockBox = [&](int32_t bx, int32_t by, int32_t bz) {
+    return looseBlockBounds(grid, lo[0] + bx * side, lo[1] + by * side, lo[2] + bz * side, side,
+                            extent);
+  };
+  // The blocks whose cells meet a box (a superset of those whose loose bounds it contains).
+  auto blockRange = [&](const Aabb& box, int32_t bLo[3], int32_t bHi[3]) {
+    int32_t cLo[3], cHi[3];
+    grid.cellOf(box.min, cLo[0], cLo[1], cLo[2]);
+    grid.cellOf(box.max, cHi[0], cHi[1], cHi[2]);
+    for (int a = 0; a < 3; ++a) {
+      bLo[a] = std::clamp((cLo[a] - lo[a]) >> shift, 0, dims[a] - 1);
+      bHi[a] = std::clamp((cHi[a] - lo[a]) >> shift, 0, dims[a] - 1);
+      if (cHi[a] < lo[a]) bHi[a] = -1;  // empty
+    }
+  };
+  // Paint top-down: a node's children, largest first, take every block that the node holds (or a
+  // larger sibling took) and whose loose bounds they contain: each block ends at the node that
+  // nodeForBox's descent (into the smallest containing child, the first of equals) would pick.
+  auto at = [&](int32_t x, int32_t y, int32_t z) -> uint32_t& {
+    return map[static_cast<size_t>(x) + static_cast<size_t>(dims[0]) * (static_cast<size_t>(y) + static_cast<size_t>(dims[1]) * static_cast<size_t>(z))];
+  };
+  {
+    int32_t bLo[3], bHi[3];
+    blockRange(root, bLo, bHi);
+    for (int32_t z = bLo[2]; z <= bHi[2]; ++z)
+      for (int32_t y = bLo[1]; y <= bHi[1]; ++y)
+        for (int32_t x = bLo[0]; x <= bHi[0]; ++x)
+          if (root.contains(blockBox(x, y, z))) at(x, y, z) = 0;
+  }
+  std::vector<uint32_t> work{0};
+  std::vector<std::pair<float, uint32_t>> kids;
+  std::vector<float> vol(nodeCount_, 0.0f);
+  while (!work.empty()) {
+    const uint32_t n = work.back();
+    work.pop_back();
+    const uint32_t first = octree.firstChild(n);
+    if (first == kOctreeInvalidIndex) continue;
+    kids.clear();
+    for (uint32_t i = 0; i < octree.childCount(n); ++i) {
+      vol[first + i] = volume(octree.nodeBounds(first + i));
+      kids.push_back({vol[first + i], first + i});
+    }
+    // Largest first; among equals the first child first (it keeps what it took: strict <).
+    std::stable_sort(kids.begin(), kids.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [v, c] : kids) {
+      const Aabb cb = octree.nodeBounds(c);
+      int32_t bLo[3], bHi[3];
+      blockRange(cb, bLo, bHi);
+      for (int32_t z = bLo[2]; z <= bHi[2]; ++z)
+        for (int32_t y = bLo[1]; y <= bHi[1]; ++y)
+          for (int32_t x = bLo[0]; x <= bHi[0]; ++x) {
+            uint32_t& m = at(x, y, z);
+            const bool takes = m == n || (m != outside && m != c && parents_[m] == n && v < vol[m]);
+            if (takes && cb.contains(blockBox(x, y, z))) m = c;
+          }
+      work.push_back(c);
+    }
+  }
+  for (int a = 0; a < 3; ++a) {
+    mapLo_[a] = lo[a];
+    mapDim_[a] = dims[a];
+  }
+  mapShift_ = shift;
+  grid.setGroupMap(lo, dims, shift, map, outside);
 }
 
 void OctreeCellLinks::sync(HashGrid& grid, const Octree& octree) {
@@ -141,7 +265,6 @@ bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
     if (outError) *outError = m;
     return false;
   };
-  if (!grid.validate(outError)) return false;
   if (!linked(grid, octree)) return fail("links not made for this octree (call relink)");
   for (uint32_t g = 0; g <= nodeCount_; ++g) {
     if (grid.groupParent(g) != parents_[g]) return fail("group parent differs from the octree");
@@ -154,6 +277,7 @@ bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
     }
   }
   const float extent = grid.groupExtent();
+  const int32_t side = 1 << mapShift_;
   for (uint32_t c = 0; c < grid.occupiedCells(); ++c) {
     const uint32_t g = grid.cellGroup(c);
     if (g == kGridNoGroup) continue;  // pending: culled one by one
@@ -165,21 +289,31 @@ bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
       continue;
     }
     const Aabb loose = looseCellBounds(grid, c, extent);
+    // The node the rule gives the cell's block of the map (a cell beyond the map's box: the
+    // cell itself), by nodeForBox's descent from the root: computed apart from the map's paint.
+    Aabb block = loose;
+    const int32_t xyz[3] = {cell.x, cell.y, cell.z};
+    bool inMap = true;
+    int32_t origin[3];
+    for (int a = 0; a < 3; ++a) {
+      const int32_t b = (xyz[a] - mapLo_[a]) >> mapShift_;
+      inMap = inMap && xyz[a] >= mapLo_[a] && b < mapDim_[a];
+      origin[a] = mapLo_[a] + b * side;
+    }
+    if (inMap) block = looseBlockBounds(grid, origin[0], origin[1], origin[2], side, extent);
+    const uint32_t want = nodeForBox(octree, parents_, block, 0);
     if (g == outsideGroup()) {
-      if (nodeCount_ > 0 && octree.nodeBounds(0).contains(loose)) {
-        return fail(name + " is in the outside group but inside the level's bounds");
+      if (want != outsideGroup()) {
+        return fail(name + " is in the outside group but its block is inside the level's bounds");
       }
       continue;
     }
     if (!octree.nodeBounds(g).contains(loose)) {
       return fail(name + " is linked to node " + std::to_string(g) + " whose bounds miss it");
     }
-    const uint32_t first = octree.firstChild(g);
-    for (uint32_t i = 0; first != kOctreeInvalidIndex && i < octree.childCount(g); ++i) {
-      if (octree.nodeBounds(first + i).contains(loose)) {
-        return fail(name + " is linked to node " + std::to_string(g) + " but child " +
-                    std::to_string(first + i) + " contains it too");
-      }
+    if (g != want) {
+      return fail(name + " is linked to node " + std::to_string(g) + " but the rule gives node " +
+                  std::to_string(want));
     }
     // Every object of the cell inside the loose bounds the link was checked with.
     for (uint32_t i = 0; i < cell.count; ++i) {
@@ -190,7 +324,7 @@ bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
       }
     }
   }
-  return true;
+  return grid.validate(outError);
 }
 
 uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const HashGrid& grid,
@@ -222,7 +356,8 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   }
 
   CullStats ls;
-  const float extent = grid.maxExtent();
+  const float extent = grid.groupExtent();
+  const uint32_t nc = octree.nodeCount();
   auto acceptCell = [&](const GridGroupEntry& e) {
     for (uint32_t i = e.count; i-- > 0;) sink(grid.entryObject(e, i));
   };
@@ -269,7 +404,101 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
       testCell(list[i], mask);
     }
   };
-  const uint32_t nc = octree.nodeCount();
+  // The props of one cell whose loose bounds were classified Intersecting, with the planes left.
+  auto testProps = [&](const GridGroupEntry& e, uint32_t mask) {
+    for (uint32_t i = e.count; i-- > 0;) {
+      const uint32_t id = grid.entryObject(e, i);
+      ++ps.propsTested;
+      uint32_t m = mask;
+      uint32_t planeTests = 0;
+      const Aabb ob = grid.object(id).bounds();
+      if (detail::classifyCounted(frustum, ob.min, ob.max, m, planeTests) != Containment::Outside) {
+        sink(id);
+      }
+    }
+  };
+  // A node's cells (never border cells: those are in the outside group), four at a time. Every
+  // cell is classified with one box for the whole frame: the cell grown by the largest padded
+  // grow any linked cell can have (the padding grows with the coordinates' magnitude, bounded
+  // by the root's), so the box contains the cell's loose bounds; a larger box is never judged
+  // further out (the same float operations as classifyCounted: monotone), and a plane the node
+  // is inside of needs no test (the node's box holds the cell's props). Same answers as
+  // testCell, with SIMD.
+  const Aabb rootBox = nc > 0 ? octree.nodeBounds(0) : Aabb{};
+  const float rootMag = nc > 0 ? std::max({std::fabs(rootBox.min.x), std::fabs(rootBox.min.y),
+                                           std::fabs(rootBox.min.z), std::fabs(rootBox.max.x),
+                                           std::fabs(rootBox.max.y), std::fabs(rootBox.max.z)})
+                               : 0.0f;
+  const float cs = grid.cellSize();
+  const float frameGrow = extent + (rootMag + 2.0f * cs + cs + extent) * (1.0f / 65536.0f);
+  auto testNodeGroup = [&](uint32_t group, uint32_t mask) {
+    const std::span<const GridGroupEntry> list = grid.groupCells(group);
+    const size_t n = list.size();
+    size_t i = 0;
+#if defined(OFPS_PROPS_SSE2)
+    const __m128 vcs = _mm_set1_ps(cs), g = _mm_set1_ps(frameGrow), one = _mm_set1_ps(1.0f);
+    for (; i + 4 <= n; i += 4) {
+      const GridGroupEntry* c4 = &list[i];
+      if (i + 8 <= n) {
+        for (uint32_t l = 4; l < 8; ++l) _mm_prefetch(reinterpret_cast<const char*>(grid.poolData(c4[l].head)), _MM_HINT_T0);
+      }
+      const __m128 fx = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].x, c4[2].x, c4[1].x, c4[0].x));
+      const __m128 fy = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].y, c4[2].y, c4[1].y, c4[0].y));
+      const __m128 fz = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].z, c4[2].z, c4[1].z, c4[0].z));
+      const __m128 lo[3] = {_mm_sub_ps(_mm_mul_ps(fx, vcs), g), _mm_sub_ps(_mm_mul_ps(fy, vcs), g),
+                            _mm_sub_ps(_mm_mul_ps(fz, vcs), g)};
+      const __m128 hi[3] = {_mm_add_ps(_mm_mul_ps(_mm_add_ps(fx, one), vcs), g),
+                            _mm_add_ps(_mm_mul_ps(_mm_add_ps(fy, one), vcs), g),
+                            _mm_add_ps(_mm_mul_ps(_mm_add_ps(fz, one), vcs), g)};
+      uint32_t outside = 0;
+      uint32_t inside[6] = {0, 0, 0, 0, 0, 0};
+      for (uint32_t p = 0; p < 6; ++p) {
+        if (((mask >> p) & 1u) == 0) continue;
+        const Plane& pl = frustum.planes[p];
+        const __m128 nx = _mm_set1_ps(pl.normal.x), ny = _mm_set1_ps(pl.normal.y),
+                     nz = _mm_set1_ps(pl.normal.z), d = _mm_set1_ps(pl.d);
+        const bool sx = pl.normal.x >= 0.0f, sy = pl.normal.y >= 0.0f, sz = pl.normal.z >= 0.0f;
+        const __m128 sdP = _mm_add_ps(
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, sx ? hi[0] : lo[0]), _mm_mul_ps(ny, sy ? hi[1] : lo[1])),
+                       _mm_mul_ps(nz, sz ? hi[2] : lo[2])),
+            d);
+        const __m128 sdN = _mm_add_ps(
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, sx ? lo[0] : hi[0]), _mm_mul_ps(ny, sy ? lo[1] : hi[1])),
+                       _mm_mul_ps(nz, sz ? lo[2] : hi[2])),
+            d);
+        outside |= static_cast<uint32_t>(_mm_movemask_ps(_mm_cmplt_ps(sdP, _mm_setzero_ps())));
+        inside[p] = static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpge_ps(sdN, _mm_setzero_ps())));
+      }
+      ps.cellsTested += 4;
+      for (uint32_t l = 0; l < 4; ++l) {
+        if ((outside >> l) & 1u) continue;
+        uint32_t m = mask;
+        for (uint32_t p = 0; p < 6; ++p) m &= ~(((inside[p] >> l) & 1u) << p);
+        if (m == 0) {
+          acceptCell(c4[l]);
+        } else {
+          testProps(c4[l], m);
+        }
+      }
+    }
+#endif
+    for (; i < n; ++i) {
+      const GridGroupEntry& e = list[i];
+      ++ps.cellsTested;
+      const glm::vec3 c(static_cast<float>(e.x), static_cast<float>(e.y), static_cast<float>(e.z));
+      const glm::vec3 bmin = c * cs - glm::vec3(frameGrow);
+      const glm::vec3 bmax = (c + glm::vec3(1.0f)) * cs + glm::vec3(frameGrow);
+      uint32_t m = mask;
+      uint32_t planeTests = 0;
+      const Containment cc = detail::classifyCounted(frustum, bmin, bmax, m, planeTests);
+      if (cc == Containment::Outside) continue;
+      if (cc == Containment::Inside) {
+        acceptCell(e);
+      } else {
+        testProps(e, m);
+      }
+    }
+  };
   if (nc > 0) {
     struct Entry {
       uint32_t node;
@@ -316,7 +545,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         ls.trianglesVisible += own.count;
         if (levelVisitor != nullptr) levelVisitor(levelContext, e.node, own.first, own.count, false);
       }
-      testGroup(e.node, mask);
+      testNodeGroup(e.node, mask);
       // Children last-first, so that they pop in order (preorder, as the triangle slots).
       const uint32_t first = octree.firstChild(e.node);
       for (uint32_t i = octree.childCount(e.node); i-- > 0;) stack[top++] = {first + i, mask};

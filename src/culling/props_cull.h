@@ -21,10 +21,17 @@
 // early (measured in bench/micro/GRID_RESULTS.md, "Props cull through the octree").
 // The links live in the grid (HashGrid "cell groups": group = node index, nodeCount() = the
 // outside group; per group a contiguous block of cell entries and a subtree cell count), so the grid keeps them
-// right through every cell creation, removal and swap; a new cell waits on the grid's pending
-// list until sync() links it, starting from the node of the cell its first prop came from
-// (climb to the first ancestor containing it, then descend). Pending cells are still culled
-// exactly (tested one by one), so a late sync() costs speed, never correctness.
+// right through every cell creation, removal and swap.
+// The link map: while the octree and the extent are fixed, a cell's node depends only on its
+// coordinates, so relink() computes it once for the whole level and hands the grid a table of
+// nodes (HashGrid::setGroupMap) over blocks of 2^s x 2^s x 2^s cells (s the smallest whose table
+// fits maxMapEntries(); the rule above applied to the block's loose bounds, painted top-down from
+// the root: O(blocks x depth) once per relink). A cell created by a move or an insert then joins
+// its node in O(1) inside the grid; nothing is linked per frame. Measured against linking each
+// new cell by a climb and descent from its prop's old node: 3 ms a frame at 100k props on
+// ons-reborn (bench/micro/GRID_RESULTS.md). Without a map (after a setCellSize, say) new cells
+// wait on the grid's pending list until sync() relinks; pending cells are still culled exactly
+// (tested one by one), so a late sync() costs speed, never correctness.
 //
 // ---- The traversal ---------------------------------------------------------------------------------
 // cullLevelAndProps walks the octree exactly as cullOctree does (preorder, fixed stack, plane
@@ -108,9 +115,21 @@ class OctreeCellLinks {
   static Aabb looseCellBounds(const HashGrid& grid, uint32_t cell, float extent);
   // The same from the cell's coordinates.
   static Aabb looseBounds(const HashGrid& grid, int32_t x, int32_t y, int32_t z, float extent);
+  // Loose bounds of the cube of cells x..x+cells-1 (same on y, z): contains the loose bounds of
+  // each of its cells (the padding grows with the magnitudes, which are largest at the cube's
+  // corners).
+  static Aabb looseBlockBounds(const HashGrid& grid, int32_t x, int32_t y, int32_t z,
+                               int32_t cells, float extent);
 
-  // Checks every link: each linked cell's loose bounds inside its node's bounds and inside no
-  // child's (the deepest on its path), outside cells really outside the root, group parents equal
+  // Budget of the link map (entries of 4 bytes; default 2^20 = 4 MiB): the map's blocks are
+  // the smallest power-of-two cubes of cells for which the level's cell box fits. Takes effect
+  // at the next relink. Smaller blocks link cells deeper (fewer cells tested per view).
+  void setMaxMapEntries(uint32_t entries) { maxMapEntries_ = entries; }
+  uint32_t maxMapEntries() const { return maxMapEntries_; }
+
+  // Checks every link: each linked cell's loose bounds inside its node's bounds, the node the
+  // one nodeForBox gives the cell's map block (the deepest on the smallest-child path), outside
+  // cells' blocks really outside the root, group parents equal
   // to the octree's node parents, and the grid's own list invariants. False with a message.
   // O(cells x children + nodes).
   bool validate(const HashGrid& grid, const Octree& octree, std::string* outError = nullptr) const;
@@ -118,6 +137,7 @@ class OctreeCellLinks {
  private:
   bool sameOctree(const Octree& octree) const;
   void linkPending(HashGrid& grid, const Octree& octree);
+  void buildMap(HashGrid& grid, const Octree& octree);
 
   // Fingerprint of the octree linked (its address, node and triangle counts, parameters,
   // bounds): a rebuild with other parameters or another level changes it.
@@ -129,6 +149,9 @@ class OctreeCellLinks {
   float looseness_ = 0.0f;
   Aabb bounds_;
   std::vector<uint32_t> parents_;  // by group: parent node (root and outside: kGridNoGroup)
+  uint32_t maxMapEntries_ = 1u << 20;
+  int32_t mapLo_[3] = {0, 0, 0}, mapDim_[3] = {0, 0, 0};  // the map's box (cells) and blocks
+  uint32_t mapShift_ = 0;                                  // blocks of 2^mapShift_ cells
 };
 
 // One traversal: the level's visible ranges (levelVisitor, exactly as cullOctree reports them)

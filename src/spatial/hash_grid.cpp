@@ -161,7 +161,8 @@ uint32_t HashGrid::findOrAddCell(int32_t x, int32_t y, int32_t z) {
   cellGroup_.push_back(kGridNoGroup);
   cellSlot_.push_back(0);
   cellHint_.push_back(kGridNoGroup);
-  attachCellGroup(c, kGridNoGroup);
+  // With a group map the cell joins its group at once (O(1)); otherwise it waits as pending.
+  attachCellGroup(c, isBorderCell(cell) && !groupMap_.empty() ? mapOutside_ : mappedGroup(x, y, z));
   return c;
 }
 
@@ -296,6 +297,7 @@ void HashGrid::ungroupAll() {
 }
 
 void HashGrid::resetCellGroups(std::span<const uint32_t> parents, float extent) {
+  groupMap_.clear();
   groupParent_.assign(parents.begin(), parents.end());
   groupBlock_.assign(parents.size() + 1, GroupBlock{});  // + the pending cells' block
   groupSubtree_.assign(parents.size(), 0u);
@@ -304,7 +306,28 @@ void HashGrid::resetCellGroups(std::span<const uint32_t> parents, float extent) 
   if (maxExtent_ > groupExtent_) dropGroups();
 }
 
+void HashGrid::setGroupMap(const int32_t lo[3], const int32_t dims[3], uint32_t shift,
+                           std::span<const uint32_t> groups, uint32_t outsideGroup) {
+  const size_t n = static_cast<size_t>(std::max(dims[0], 0)) * static_cast<size_t>(std::max(dims[1], 0)) *
+                   static_cast<size_t>(std::max(dims[2], 0));
+  assert(groups.size() == n && n > 0 && "HashGrid::setGroupMap: groups.size() != dims[0]*dims[1]*dims[2]");
+  assert(outsideGroup < groupCount() && shift < 31 && "HashGrid::setGroupMap: bad outside group or shift");
+  if (groups.size() != n || n == 0 || outsideGroup >= groupCount() || shift >= 31) return;
+  groupMap_.assign(groups.begin(), groups.end());
+  for (int a = 0; a < 3; ++a) {
+    mapLo_[a] = lo[a];
+    mapDim_[a] = dims[a];
+  }
+  mapShift_ = shift;
+  mapOutside_ = outsideGroup;
+  for (uint32_t c = 0; c < cells_.size(); ++c) {
+    const GridCell& cell = cells_[c];
+    setCellGroup(c, isBorderCell(cell) ? mapOutside_ : mappedGroup(cell.x, cell.y, cell.z));
+  }
+}
+
 void HashGrid::dropGroups() {
+  groupMap_.clear();
   groupBlock_.assign(1, GroupBlock{});  // the pending block only
   groupParent_.clear();
   groupSubtree_.clear();
@@ -540,6 +563,7 @@ void HashGrid::setCellSize(float cellSize) {
   freeBlocks_.clear();
   cells_.clear();
   table_.clear();
+  groupMap_.clear();  // the map was made for the old cell size
   clearCellGroupLists();
   maxExtent_ = 0.0f;
   // Re-link in decreasing id order so that every cell's walk (last linked first) runs in
@@ -1225,6 +1249,22 @@ bool HashGrid::validateCellGroups(std::string* outError) const {
     }
   }
   if (listed != nc) return fail("a cell is in no group block");
+  if (!groupMap_.empty()) {
+    if (groupMap_.size() != static_cast<size_t>(mapDim_[0]) * static_cast<size_t>(mapDim_[1]) *
+                                static_cast<size_t>(mapDim_[2])) {
+      return fail("group map size differs from its box");
+    }
+    for (const uint32_t g : groupMap_) {
+      if (g >= ng) return fail("group map holds a group out of range");
+    }
+    for (uint32_t c = 0; c < nc; ++c) {
+      const GridCell& cell = cells_[c];
+      const uint32_t want = isBorderCell(cell) ? mapOutside_ : mappedGroup(cell.x, cell.y, cell.z);
+      if (cellGroup_[c] != want) {
+        return fail("cell " + std::to_string(c) + " is not in the group its map entry gives");
+      }
+    }
+  }
   if (groupBlock_[ng].count != pendingCount_) return fail("pending count differs from its block");
   // Subtree counts: every group's direct cells added up its parent chain (the chain must end
   // within ng steps: no cycles).

@@ -68,8 +68,16 @@
 // this. The assignment is only valid for objects up to groupExtent() (the extent the caller grew
 // the cells by when it chose the groups): when maxExtent() grows past it, every cell goes back
 // to pending (O(cells), only when an object larger than all before arrives). setCellSize,
-// rebuild and clear make every cell pending too. Memory: 12 bytes per occupied cell plus its 24-byte block entry (blocks at most 2x full), 20 per
-// group. Used by culling/props_cull.h (OctreeCellLinks); the grid knows nothing of octrees.
+// rebuild and clear make every cell pending too. Memory: 12 bytes per occupied cell plus its
+// 24-byte block entry (blocks at most 2x full), 20 per group. Used by culling/props_cull.h
+// (OctreeCellLinks); the grid knows nothing of octrees.
+// Group map (optional): when the group of a cell depends only on its coordinates, the caller
+// may hand the grid a dense table of groups over a box of cell coordinates, one entry per block
+// of 2^shift x 2^shift x 2^shift cells (setGroupMap). A new cell then joins its group at once,
+// O(1) (a table read) instead of waiting as pending; a cell outside the table's box joins the
+// map's "outside" group. Memory: 4 bytes per block of the box (the caller bounds it). Dropped
+// by resetCellGroups, by a larger object (with the groups) and by setCellSize/rebuild (made for
+// the old cells); clear keeps it.
 //
 // ---- Threads, errors, allocation ------------------------------------------------------------------
 // Queries are const, allocate nothing, throw nothing and may run from many threads at once.
@@ -313,6 +321,27 @@ class HashGrid {
   uint32_t groupSubtreeCells(uint32_t group) const { return groupSubtree_[group]; }
   uint32_t groupParent(uint32_t group) const { return groupParent_[group]; }
   uint32_t pendingCells() const { return pendingCount_; }
+  // Group map (see "Cell groups"): groups[bx + dims[0] * (by + dims[1] * bz)] is the group of
+  // every cell (x, y, z) with ((x - lo[0]) >> shift, ...) = (bx, by, bz) inside dims; cells
+  // outside that box (and border cells) go to outsideGroup. groups.size() must equal
+  // dims[0] * dims[1] * dims[2]; every value < groupCount(). Every cell, pending or not, is
+  // moved to its mapped group at once: O(cells x depth). Call after resetCellGroups.
+  void setGroupMap(const int32_t lo[3], const int32_t dims[3], uint32_t shift,
+                   std::span<const uint32_t> groups, uint32_t outsideGroup);
+  bool hasGroupMap() const { return !groupMap_.empty(); }
+  // The group the map gives cell (x, y, z) (kGridNoGroup without a map). O(1).
+  uint32_t mappedGroup(int32_t x, int32_t y, int32_t z) const {
+    if (groupMap_.empty()) return kGridNoGroup;
+    const uint32_t bx = static_cast<uint32_t>(x - mapLo_[0]) >> mapShift_;
+    const uint32_t by = static_cast<uint32_t>(y - mapLo_[1]) >> mapShift_;
+    const uint32_t bz = static_cast<uint32_t>(z - mapLo_[2]) >> mapShift_;
+    // Coordinates below lo wrap to huge unsigned values: one compare per axis.
+    if (x < mapLo_[0] || y < mapLo_[1] || z < mapLo_[2] || bx >= static_cast<uint32_t>(mapDim_[0]) ||
+        by >= static_cast<uint32_t>(mapDim_[1]) || bz >= static_cast<uint32_t>(mapDim_[2])) {
+      return mapOutside_;
+    }
+    return groupMap_[bx + static_cast<uint32_t>(mapDim_[0]) * (by + static_cast<uint32_t>(mapDim_[1]) * bz)];
+  }
 
   // Bytes held (capacities of the object slots, dense cells and hash table).
   size_t bytes() const;
@@ -419,6 +448,11 @@ class HashGrid {
   std::vector<uint32_t> groupParent_, groupSubtree_;
   uint32_t pendingCount_ = 0;
   float groupExtent_ = 0.0f;
+  // Group map (empty: none).
+  std::vector<uint32_t> groupMap_;
+  int32_t mapLo_[3] = {0, 0, 0}, mapDim_[3] = {0, 0, 0};
+  uint32_t mapShift_ = 0;
+  uint32_t mapOutside_ = kGridNoGroup;
 };
 
 // Distance from p to the object's closed shape (0 inside).
