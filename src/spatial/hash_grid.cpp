@@ -198,7 +198,7 @@ void HashGrid::removeCell(uint32_t c) {
     cellGroup_[c] = cellGroup_[last];
     cellSlot_[c] = cellSlot_[last];
     cellHint_[c] = cellHint_[last];
-    groupEntry(c).cell = c;
+    if (groupsOn()) groupEntry(c).cell = c;
   }
   cells_.pop_back();
   cellGroup_.pop_back();
@@ -221,6 +221,7 @@ inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
 }  // namespace
 
 void HashGrid::detachCellGroup(uint32_t c) {
+  if (!groupsOn()) return;  // no groups: nothing tracked (the grid's hot path as before groups)
   const uint32_t g = cellGroup_[c];
   GroupBlock& b = groupBlock_[groupIndex(g)];
   // Swap-remove: the block's last cell takes c's slot.
@@ -242,6 +243,10 @@ void HashGrid::detachCellGroup(uint32_t c) {
 }
 
 void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
+  if (!groupsOn()) {
+    cellGroup_[c] = kGridNoGroup;
+    return;
+  }
   GroupBlock& b = groupBlock_[groupIndex(g)];
   if (b.count == b.capacity) {
     // Full (or none yet): a block twice as large (4 << k entries, recycled per size class).
@@ -401,9 +406,11 @@ void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
   key_[id] = cell.key;
   pool_[cell.head + cell.count] = id | (objects_[id].isSphere ? 0u : kPoolBoxBit);
   ++cell.count;
-  GridGroupEntry& e = groupEntry(c);
-  e.head = cell.head;
-  e.count = cell.count;
+  if (groupsOn()) {
+    GridGroupEntry& e = groupEntry(c);
+    e.head = cell.head;
+    e.count = cell.count;
+  }
 }
 
 void HashGrid::unlink(uint32_t id) {
@@ -418,7 +425,7 @@ void HashGrid::unlink(uint32_t id) {
   cell_[id] = kGridInvalidIndex;
   if (--cell.count == 0) {
     removeCell(c);
-  } else {
+  } else if (groupsOn()) {
     groupEntry(c).count = cell.count;
   }
 }
@@ -517,11 +524,16 @@ void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key
 #else
   (void)key;
 #endif
-  const uint32_t from = cellGroup_[cell_[id]];
+  // Without a group map a new cell waits as pending: remember where its object was (a place to
+  // start looking for its group). With a map (or no groups) there is nothing to remember.
+  const bool hint = groupsOn() && groupMap_.empty();
+  const uint32_t from = hint ? cellGroup_[cell_[id]] : kGridNoGroup;
   unlink(id);
   link(id, x, y, z);
-  const uint32_t c = cell_[id];
-  if (cells_[c].count == 1) cellHint_[c] = from;  // a new cell: remember where the object was
+  if (hint) {
+    const uint32_t c = cell_[id];
+    if (cells_[c].count == 1) cellHint_[c] = from;
+  }
 }
 
 void HashGrid::clear() {
@@ -1207,6 +1219,15 @@ bool HashGrid::validateCellGroups(std::string* outError) const {
   };
   const size_t nc = cells_.size();
   const uint32_t ng = groupCount();
+  if (!groupsOn()) {
+    if (pendingCount_ != 0 || !groupPool_.empty() || groupBlock_[0].count != 0) {
+      return fail("no groups, yet cells are tracked");
+    }
+    for (uint32_t c = 0; c < nc; ++c) {
+      if (cellGroup_.size() != nc || cellGroup_[c] != kGridNoGroup) return fail("no groups, yet a cell has one");
+    }
+    return true;
+  }
   if (cellGroup_.size() != nc || cellSlot_.size() != nc || cellHint_.size() != nc) {
     return fail("cell group arrays differ in size from the cells");
   }

@@ -66,11 +66,12 @@
 // cull 2-3x slower). A new cell starts "pending" (group kGridNoGroup, in a block of its own)
 // until the caller assigns it with setCellGroup. A move that stays in its cell touches none of
 // this. The assignment is only valid for objects up to groupExtent() (the extent the caller grew
-// the cells by when it chose the groups): when maxExtent() grows past it, every cell goes back
-// to pending (O(cells), only when an object larger than all before arrives). setCellSize,
-// rebuild and clear make every cell pending too. Memory: 12 bytes per occupied cell plus its
-// 24-byte block entry (blocks at most 2x full), 20 per group. Used by culling/props_cull.h
-// (OctreeCellLinks); the grid knows nothing of octrees.
+// the cells by when it chose the groups): when maxExtent() grows past it, the groups are dropped
+// (O(cells), only when an object larger than all before arrives; the caller relinks).
+// setCellSize, rebuild and clear make every cell pending. A grid without groups (none given, or
+// dropped) tracks nothing: no pending cells, and its hot path does no group work at all.
+// Memory: 12 bytes per occupied cell plus its 24-byte block entry (blocks at most 2x full), 20
+// per group. Used by culling/props_cull.h (OctreeCellLinks); the grid knows nothing of octrees.
 // Group map (optional): when the group of a cell depends only on its coordinates, the caller
 // may hand the grid a dense table of groups over a box of cell coordinates, one entry per block
 // of 2^shift x 2^shift x 2^shift cells (setGroupMap). A new cell then joins its group at once,
@@ -382,6 +383,8 @@ class HashGrid {
   // Cell groups: the block of a group (the pending block is the last); take a cell out of its
   // group's block (and its subtree counts); append it to a group's block; every cell pending.
   uint32_t groupIndex(uint32_t group) const { return group == kGridNoGroup ? groupCount() : group; }
+  // Groups are tracked only once resetCellGroups gave some (a grid without groups pays nothing).
+  bool groupsOn() const { return groupBlock_.size() > 1; }
   GridGroupEntry& groupEntry(uint32_t cell) {
     return groupPool_[groupBlock_[groupIndex(cellGroup_[cell])].first + cellSlot_[cell]];
   }

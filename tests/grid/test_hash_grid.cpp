@@ -541,7 +541,10 @@ TEST(GridGroups, LargerObjectOrRebucketMakesCellsPending) {
   // Larger than the extent the groups were made for: they are dropped.
   g.insertSphere(500, glm::vec3(0.0f), 0.3f);
   EXPECT_EQ(g.groupCount(), 0u);
-  EXPECT_EQ(g.pendingCells(), g.occupiedCells());
+  EXPECT_EQ(g.pendingCells(), 0u);  // no groups: nothing tracked
+  EXPECT_TRUE(g.groupCells(kGridNoGroup).empty());
+  EXPECT_TRUE(g.move(6, glm::vec3(300.5f, 0.0f, 0.0f)));
+  EXPECT_EQ(g.pendingCells(), 0u);
   std::string error;
   EXPECT_TRUE(g.validate(&error)) << error;
   g.resetCellGroups(parents, 1.0f);
@@ -552,6 +555,72 @@ TEST(GridGroups, LargerObjectOrRebucketMakesCellsPending) {
   EXPECT_TRUE(g.validate(&error)) << error;
   g.clear();
   EXPECT_EQ(g.pendingCells(), 0u);
+  EXPECT_TRUE(g.validate(&error)) << error;
+}
+
+// The group map: new cells join the group their coordinates give at once, with churn (moves,
+// removals, cells emptied and re-created, swaps of the dense cells), and cells beyond the map's
+// box join the outside group. The reference is a rule on the coordinates, computed apart.
+TEST(GridGroups, GroupMapAssignsNewCellsAtOnce) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  HashGrid g(1.0f);
+  // Groups: 0 root, 1..4 its children, 5 outside (a root of its own).
+  const uint32_t parents[] = {kGridNoGroup, 0, 0, 0, 0, kGridNoGroup};
+  const int32_t lo[3] = {-8, -2, -8}, dims[3] = {4, 1, 4};  // blocks of 4 cells: x, z in [-8, 8)
+  const uint32_t shift = 2;
+  std::vector<uint32_t> map(16);
+  for (int32_t bz = 0; bz < 4; ++bz)
+    for (int32_t bx = 0; bx < 4; ++bx) map[bx + 4 * bz] = static_cast<uint32_t>(1 + (bx + 2 * bz) % 4);
+  auto want = [&](const GridCell& c) -> uint32_t {
+    if (c.x < -8 || c.x >= 8 || c.z < -8 || c.z >= 8 || c.y < -2 || c.y >= 2) return 5;
+    const int32_t bx = (c.x + 8) / 4, bz = (c.z + 8) / 4;
+    return static_cast<uint32_t>(1 + (bx + 2 * bz) % 4);
+  };
+  std::vector<glm::vec3> pos(2000);
+  for (uint32_t i = 0; i < pos.size(); ++i) {
+    pos[i] = glm::vec3(u(rng) * 10.0f, u(rng) * 3.0f, u(rng) * 10.0f);
+    g.insertSphere(i, pos[i], 0.2f);
+  }
+  g.resetCellGroups(parents, 0.5f);
+  g.setGroupMap(lo, dims, shift, map, 5);
+  EXPECT_TRUE(g.hasGroupMap());
+  EXPECT_EQ(g.pendingCells(), 0u);
+  std::string error;
+  ASSERT_TRUE(g.validate(&error)) << error;
+  uint32_t outsideSeen = 0, insideSeen = 0;
+  for (int round = 0; round < 30; ++round) {
+    for (uint32_t i = 0; i < pos.size(); ++i) {
+      if (i % 7 == static_cast<uint32_t>(round % 7)) {
+        g.remove(i);
+        g.insertSphere(i, pos[i], 0.2f);
+      } else {
+        pos[i] += glm::vec3(u(rng), u(rng) * 0.3f, u(rng)) * 0.6f;
+        g.move(i, pos[i]);
+      }
+    }
+    ASSERT_EQ(g.pendingCells(), 0u) << "round " << round;
+    ASSERT_TRUE(g.validate(&error)) << "round " << round << ": " << error;
+    uint32_t under0 = 0;
+    for (uint32_t c = 0; c < g.occupiedCells(); ++c) {
+      const uint32_t w = want(g.cells()[c]);
+      ASSERT_EQ(g.cellGroup(c), w) << "round " << round;
+      (w == 5 ? outsideSeen : insideSeen) += 1;
+      under0 += w != 5 ? 1u : 0u;
+    }
+    EXPECT_EQ(g.groupSubtreeCells(0), under0);
+  }
+  // The sample meant something: cells on both sides of the map's box.
+  EXPECT_GT(outsideSeen, 1000u);
+  EXPECT_GT(insideSeen, 1000u);
+  // A cell put elsewhere by hand breaks the map's invariant: validate sees it.
+  const uint32_t c0 = g.cellGroup(0) == 1 ? 2u : 1u;
+  g.setCellGroup(0, c0);
+  EXPECT_FALSE(g.validate(&error));
+  // A larger object drops the groups and the map.
+  g.insertSphere(5000, glm::vec3(0.0f), 0.9f);
+  EXPECT_FALSE(g.hasGroupMap());
+  EXPECT_EQ(g.groupCount(), 0u);
   EXPECT_TRUE(g.validate(&error)) << error;
 }
 
