@@ -154,6 +154,7 @@ void report(benchmark::State& state, const ofps::PropsCullStats& st, uint64_t fr
   state.counters["propsTested"] = static_cast<double>(st.propsTested) / f;
   state.counters["visible"] = static_cast<double>(st.visible) / f;
   state.counters["nodes"] = static_cast<double>(st.nodesVisited) / f;
+  state.counters["chunks"] = static_cast<double>(st.chunksTested) / f;
 }
 
 // The cull's counters averaged over exactly the 16 views, once (the timed loop's own counts
@@ -274,6 +275,32 @@ void BM_PropsFrame(benchmark::State& state) {
                         : "move + sync + one traversal (level + props)");
 }
 BENCHMARK(BM_PropsFrame)->Args({100000, 0})->Args({100000, 1})->Unit(benchmark::kMillisecond);
+
+// The cull with other link parameters: arg 1 the chunk edge in cells (1: no chunks, one per
+// block), arg 2 log2 of the map's entry budget. Relinks before timing and back to the defaults
+// after (the setup is shared).
+void BM_PropsCullOctreeVariant(benchmark::State& state) {
+  const Level& l = onsReborn();
+  if (!l.ok) return state.SkipWithError("ons-reborn not found");
+  Setup& s = setup(static_cast<uint32_t>(state.range(0)));
+  s.links.setChunkCells(static_cast<uint32_t>(state.range(1)));
+  s.links.setMaxMapEntries(1u << state.range(2));
+  s.links.relink(s.grid, l.octree);
+  ofps::PropsCullStats st;
+  uint64_t tris = 0, frames = 0;
+  for (auto _ : state) {
+    const Frustum& f = l.views[frames++ % l.views.size()];
+    benchmark::DoNotOptimize(ofps::cullLevelAndProps(l.octree, f, s.grid, s.links, countRange,
+                                                     &tris, s.visible, nullptr, &st));
+  }
+  viewCounters(state, l, s);
+  s.links = ofps::OctreeCellLinks{};
+  s.links.relink(s.grid, l.octree);
+}
+BENCHMARK(BM_PropsCullOctreeVariant)
+    ->ArgsProduct({{100000}, {1, 4, 8, 16}, {20}})
+    ->Args({100000, 8, 22})
+    ->Unit(benchmark::kMicrosecond);
 
 // Relinking every cell (octree slider, level swap).
 void BM_PropsRelinkAll(benchmark::State& state) {

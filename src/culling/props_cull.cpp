@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 #include "culling/classify_inl.h"
 
@@ -109,7 +110,7 @@ bool OctreeCellLinks::sameOctree(const Octree& octree) const {
 }
 
 bool OctreeCellLinks::linked(const HashGrid& grid, const Octree& octree) const {
-  return sameOctree(octree) && grid.groupCount() == nodeCount_ + 1 &&
+  return sameOctree(octree) && grid.groupCount() == nodeCount_ + 1 + chunkCount() &&
          grid.groupExtent() >= grid.maxExtent() && grid.hasGroupMap();
 }
 
@@ -128,19 +129,21 @@ void OctreeCellLinks::relink(HashGrid& grid, const Octree& octree) {
     if (first == kOctreeInvalidIndex) continue;
     for (uint32_t i = 0; i < octree.childCount(n); ++i) parents_[first + i] = n;
   }
-  grid.resetCellGroups(parents_, grid.maxExtent());
-  buildMap(grid, octree);
+  buildMap(grid, octree);  // adds the chunk groups, hands the groups and the map to the grid
   linkPending(grid, octree);
 }
 
 void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
-  const float extent = grid.groupExtent();
+  const float extent = grid.maxExtent();
   const uint32_t outside = nodeCount_;
   std::vector<uint32_t> map;  // handed to the grid, which keeps its own copy
   int32_t lo[3] = {0, 0, 0}, dims[3] = {1, 1, 1};
   uint32_t shift = 0;
   if (nodeCount_ == 0) {  // no level: every cell outside
     map.assign(1, outside);
+    nodeChunkFirst_.assign(1, 0);
+    chunkBox_.clear();
+    grid.resetCellGroups(parents_, extent);
     for (int a = 0; a < 3; ++a) {
       mapLo_[a] = lo[a];
       mapDim_[a] = dims[a];
@@ -234,6 +237,61 @@ void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
     mapDim_[a] = dims[a];
   }
   mapShift_ = shift;
+  // Chunks: a node's blocks split by a coarse lattice (chunkCells() cells a side); each chunk is
+  // a group below its node whose box is the union of its blocks' loose bounds (exact, known
+  // now), so that the cull settles a large node's cells a chunk at a time.
+  uint32_t cshift = 0;
+  while ((1u << (cshift + shift)) < std::max<uint32_t>(chunkCells_, 1u) && cshift < 20) ++cshift;
+  chunkShift_ = cshift;
+  const uint64_t cdim[2] = {(static_cast<uint64_t>(dims[0]) >> cshift) + 1,
+                            (static_cast<uint64_t>(dims[1]) >> cshift) + 1};
+  constexpr uint32_t kChunkTag = 0x80000000u;  // marks a provisional chunk number in the map
+  std::unordered_map<uint64_t, uint32_t> chunkOf;  // (node, chunk coords) -> provisional chunk
+  std::vector<uint32_t> chunkNode;
+  std::vector<Aabb> chunkBox;
+  for (int32_t z = 0; z < dims[2]; ++z)
+    for (int32_t y = 0; y < dims[1]; ++y)
+      for (int32_t x = 0; x < dims[0]; ++x) {
+        uint32_t& m = at(x, y, z);
+        if (m >= nodeCount_) continue;
+        // Chunk lattice index (fewer chunks than blocks: below 2^32), beside the node.
+        const uint64_t lattice = static_cast<uint64_t>(x >> cshift) +
+                                 cdim[0] * (static_cast<uint64_t>(y >> cshift) +
+                                            cdim[1] * static_cast<uint64_t>(z >> cshift));
+        const uint64_t key = (static_cast<uint64_t>(m) << 32) | lattice;
+        const auto [it, added] = chunkOf.try_emplace(key, static_cast<uint32_t>(chunkNode.size()));
+        const Aabb bb = blockBox(x, y, z);
+        if (added) {
+          chunkNode.push_back(m);
+          chunkBox.push_back(bb);
+        } else {
+          Aabb& cb = chunkBox[it->second];
+          cb.min = glm::min(cb.min, bb.min);
+          cb.max = glm::max(cb.max, bb.max);
+        }
+        m = kChunkTag | it->second;  // provisional, remapped below
+      }
+  // Number the chunks node by node (each node's chunks contiguous): a counting sort.
+  const uint32_t chunks = static_cast<uint32_t>(chunkNode.size());
+  nodeChunkFirst_.assign(static_cast<size_t>(nodeCount_) + 1, 0);
+  for (const uint32_t n : chunkNode) ++nodeChunkFirst_[n + 1];
+  for (uint32_t n = 0; n < nodeCount_; ++n) nodeChunkFirst_[n + 1] += nodeChunkFirst_[n];
+  std::vector<uint32_t> fill(nodeChunkFirst_.begin(), nodeChunkFirst_.end() - 1), order(chunks);
+  chunkBox_.resize(chunks);
+  parents_.resize(static_cast<size_t>(nodeCount_) + 1 + chunks);
+  for (uint32_t i = 0; i < chunks; ++i) {
+    const uint32_t k = fill[chunkNode[i]]++;
+    order[i] = k;
+    chunkBox_[k] = chunkBox[i];
+    parents_[nodeCount_ + 1 + k] = chunkNode[i];
+  }
+  for (int32_t z = 0; z < dims[2]; ++z)
+    for (int32_t y = 0; y < dims[1]; ++y)
+      for (int32_t x = 0; x < dims[0]; ++x) {
+        uint32_t& m = at(x, y, z);
+        if (m & kChunkTag) m = nodeCount_ + 1 + order[m & ~kChunkTag];
+      }
+  grid.resetCellGroups(parents_, extent);
   grid.setGroupMap(lo, dims, shift, map, outside);
 }
 
@@ -266,7 +324,7 @@ bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
     return false;
   };
   if (!linked(grid, octree)) return fail("links not made for this octree (call relink)");
-  for (uint32_t g = 0; g <= nodeCount_; ++g) {
+  for (uint32_t g = 0; g < parents_.size(); ++g) {
     if (grid.groupParent(g) != parents_[g]) return fail("group parent differs from the octree");
   }
   for (uint32_t n = 0; n < nodeCount_; ++n) {
@@ -279,7 +337,7 @@ bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
   const float extent = grid.groupExtent();
   const int32_t side = 1 << mapShift_;
   for (uint32_t c = 0; c < grid.occupiedCells(); ++c) {
-    const uint32_t g = grid.cellGroup(c);
+    uint32_t g = grid.cellGroup(c);
     if (g == kGridNoGroup) continue;  // pending: culled one by one
     const GridCell& cell = grid.cells()[c];
     const std::string name = "cell (" + std::to_string(cell.x) + ", " + std::to_string(cell.y) +
@@ -307,6 +365,13 @@ bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
         return fail(name + " is in the outside group but its block is inside the level's bounds");
       }
       continue;
+    }
+    if (g >= firstChunkGroup()) {  // a chunk: its box, then its node
+      if (!chunkBounds(g - firstChunkGroup()).contains(loose)) {
+        return fail(name + " is linked to chunk " + std::to_string(g - firstChunkGroup()) +
+                    " whose bounds miss it");
+      }
+      g = parents_[g];
     }
     if (!octree.nodeBounds(g).contains(loose)) {
       return fail(name + " is linked to node " + std::to_string(g) + " whose bounds miss it");
@@ -404,6 +469,14 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
       testCell(list[i], mask);
     }
   };
+  auto acceptGroup = [&](uint32_t group) {
+    const std::span<const GridGroupEntry> list = grid.groupCells(group);
+    for (size_t i = 0; i < list.size(); ++i) {
+      prefetch(list, i);
+      acceptCell(list[i]);
+    }
+  };
+  const uint32_t chunk0 = links.firstChunkGroup();
   // The props of one cell whose loose bounds were classified Intersecting, with the planes left.
   auto testProps = [&](const GridGroupEntry& e, uint32_t mask) {
     for (uint32_t i = e.count; i-- > 0;) {
@@ -526,10 +599,9 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         inner[itop++] = e.node;
         while (itop > 0) {
           const uint32_t n = inner[--itop];
-          const std::span<const GridGroupEntry> list = grid.groupCells(n);
-          for (size_t i = 0; i < list.size(); ++i) {
-            prefetch(list, i);
-            acceptCell(list[i]);
+          acceptGroup(n);
+          for (uint32_t k = links.nodeChunkBegin(n); k < links.nodeChunkEnd(n); ++k) {
+            if (grid.groupSubtreeCells(chunk0 + k) != 0) acceptGroup(chunk0 + k);
           }
           const uint32_t first = octree.firstChild(n);
           if (first == kOctreeInvalidIndex) continue;
@@ -546,6 +618,22 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         if (levelVisitor != nullptr) levelVisitor(levelContext, e.node, own.first, own.count, false);
       }
       testNodeGroup(e.node, mask);
+      // The node's chunks: each box classified with the planes left, then its cells.
+      for (uint32_t k = links.nodeChunkBegin(e.node); k < links.nodeChunkEnd(e.node); ++k) {
+        const uint32_t group = chunk0 + k;
+        if (grid.groupSubtreeCells(group) == 0) continue;
+        const Aabb& cb = links.chunkBounds(k);
+        ++ps.chunksTested;
+        uint32_t cm = mask;
+        uint32_t planeTests = 0;
+        const Containment cc = detail::classifyCounted(frustum, cb.min, cb.max, cm, planeTests);
+        if (cc == Containment::Outside) continue;
+        if (cc == Containment::Inside) {
+          acceptGroup(group);
+        } else {
+          testNodeGroup(group, cm);
+        }
+      }
       // Children last-first, so that they pop in order (preorder, as the triangle slots).
       const uint32_t first = octree.firstChild(e.node);
       for (uint32_t i = octree.childCount(e.node); i-- > 0;) stack[top++] = {first + i, mask};

@@ -76,6 +76,7 @@ struct PropsCullStats {
   uint64_t nodesVisited = 0;      // octree nodes classified (the level's traversal)
   uint64_t cellsTested = 0;       // grid cells whose loose bounds were classified
   uint64_t cellsOccupied = 0;     // grid cells holding props
+  uint64_t chunksTested = 0;      // chunk boxes (a node's cells split in space) classified
   uint64_t propsTested = 0;       // props whose box was classified
   uint64_t visible = 0;           // props reported
   uint64_t bruteForceChecks = 0;  // props a brute-force loop would classify (every prop)
@@ -83,6 +84,7 @@ struct PropsCullStats {
     nodesVisited += o.nodesVisited;
     cellsTested += o.cellsTested;
     cellsOccupied += o.cellsOccupied;
+    chunksTested += o.chunksTested;
     propsTested += o.propsTested;
     visible += o.visible;
     bruteForceChecks += o.bruteForceChecks;
@@ -126,6 +128,18 @@ class OctreeCellLinks {
   // at the next relink. Smaller blocks link cells deeper (fewer cells tested per view).
   void setMaxMapEntries(uint32_t entries) { maxMapEntries_ = entries; }
   uint32_t maxMapEntries() const { return maxMapEntries_; }
+  // Edge of a chunk in cells (rounded up to a power of two, at least one map block; default 8).
+  // Takes effect at the next relink.
+  void setChunkCells(uint32_t cells) { chunkCells_ = cells; }
+  uint32_t chunkCells() const { return chunkCells_; }
+  // Chunks: groups nodeCount() + 1 + k for k < chunkCount(), each below one node (its parent),
+  // the chunks of node n being nodeChunks(n) (contiguous); chunkBounds(k) contains the loose
+  // bounds of every cell that can link to chunk k.
+  uint32_t chunkCount() const { return static_cast<uint32_t>(chunkBox_.size()); }
+  uint32_t firstChunkGroup() const { return nodeCount_ + 1; }
+  uint32_t nodeChunkBegin(uint32_t node) const { return nodeChunkFirst_[node]; }
+  uint32_t nodeChunkEnd(uint32_t node) const { return nodeChunkFirst_[node + 1]; }
+  const Aabb& chunkBounds(uint32_t k) const { return chunkBox_[k]; }
 
   // Checks every link: each linked cell's loose bounds inside its node's bounds, the node the
   // one nodeForBox gives the cell's map block (the deepest on the smallest-child path), outside
@@ -152,6 +166,10 @@ class OctreeCellLinks {
   uint32_t maxMapEntries_ = 1u << 20;
   int32_t mapLo_[3] = {0, 0, 0}, mapDim_[3] = {0, 0, 0};  // the map's box (cells) and blocks
   uint32_t mapShift_ = 0;                                  // blocks of 2^mapShift_ cells
+  uint32_t chunkCells_ = 8;
+  uint32_t chunkShift_ = 0;              // chunks of 2^chunkShift_ blocks a side
+  std::vector<uint32_t> nodeChunkFirst_;  // by node (+1): first chunk of the node
+  std::vector<Aabb> chunkBox_;            // by chunk: union of its blocks' loose bounds
 };
 
 // One traversal: the level's visible ranges (levelVisitor, exactly as cullOctree reports them)
