@@ -90,15 +90,18 @@ void propsPanel(DemoState& s) {
   ImGui::Text("%u props, %zu visible, %u resting, %u grid cells", world.liveCount(),
               v.visibleIds.size(), world.restingCount(), world.grid().occupiedCells());
   using ull = unsigned long long;
-  ImGui::TextWrapped("%s", propsCullLine(v.cullStats).c_str());
-  ImGui::SameLine();
+  // The marker goes first: after a wrapped line, SameLine would put it past the window's edge
+  // (it follows the item's first line), where it was clipped away.
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("The level's octree traversal culls the props too: each grid cell is\n"
-                      "linked to the deepest octree node containing it. Cells under culled\n"
-                      "nodes are skipped, cells under fully visible nodes accepted untested.\n"
+                      "linked to the deepest octree node containing it, in a chunk of that\n"
+                      "node's cells (8 cells a side). Cells under culled nodes or chunks are\n"
+                      "skipped, cells under fully visible ones accepted untested.\n"
                       "Brute force classifies every prop.");
   }
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", propsCullLine(v.cullStats).c_str());
   ImGui::Text("contacts: %llu cells, %llu candidates, %llu hits; brute force %llu",
               static_cast<ull>(st.grid.cellsVisited), static_cast<ull>(st.grid.candidates),
               static_cast<ull>(st.grid.hits), static_cast<ull>(st.grid.bruteForceChecks));

@@ -66,6 +66,7 @@ nlohmann::json propsStats(const PropsWorld& props, const PropsCullFrame* visible
     j["visible"] = visibleCull->visible;
     j["cull"] = {{"nodes_visited", c.nodesVisited},
                  {"cells_tested", c.cellsTested},
+                 {"chunks_tested", c.chunksTested},
                  {"cells_occupied", c.cellsOccupied},
                  {"props_tested", c.propsTested},
                  {"visible", c.visible},
