@@ -20,8 +20,16 @@
 // overlapping children (the octree is loose) the smallest box is the likeliest to be settled
 // early (measured in bench/micro/GRID_RESULTS.md, "Props cull through the octree").
 // The links live in the grid (HashGrid "cell groups": group = node index, nodeCount() = the
-// outside group; per group a contiguous block of cell entries and a subtree cell count), so the grid keeps them
-// right through every cell creation, removal and swap.
+// outside group, then the chunks; per group a contiguous block of cell entries and a subtree
+// cell count), so the grid keeps them right through every cell creation, removal and swap.
+// Chunks: a node high in the tree (the arena's floor: a few large triangles kept at level 1)
+// collects cells from a wide area, and a view from inside it intersects its box, so every one
+// of those cells would be tested. So a node's cells are split in space: the map's blocks linked
+// to a node are grouped by a coarse lattice (chunkCells() cells a side, default 8), each group a
+// "chunk" below its node whose box is the exact union of its blocks' loose bounds (known at
+// relink: the map is static). The traversal classifies a chunk's box before its cells.
+// Measured: arena 1,286 -> 392 of 1,291 cells tested at the demo's start view; ons-reborn 100k
+// props 17 % -> 5.7 % on average (GRID_RESULTS.md).
 // The link map: while the octree and the extent are fixed, a cell's node depends only on its
 // coordinates, so relink() computes it once for the whole level and hands the grid a table of
 // nodes (HashGrid::setGroupMap) over blocks of 2^s x 2^s x 2^s cells (s the smallest whose table
@@ -40,19 +48,26 @@
 // - fully inside: the level range is the whole subtree; every prop of every cell linked in the
 //   subtree is visible without a test (the subtree's nodes that hold cells, found through the
 //   subtree counts, are walked without classification);
-// - intersecting: each cell linked to the node is classified with the planes still active; an
-//   inside cell accepts its props, an intersecting one classifies each prop's box with the
-//   planes left after the cell.
+// - intersecting: each chunk of the node holding cells is classified with the planes still
+//   active (outside: skipped; inside: its props accepted), then each cell of an intersecting
+//   chunk (and any cell linked to the node itself) with the planes left, four at a time (SSE2;
+//   one grow for the frame, padded for the largest coordinates of the level, so the box holds
+//   the cell's loose bounds); an inside cell accepts its props, an intersecting one classifies
+//   each prop's box with the planes left after the cell.
 // Then the outside group and the pending cells are classified one by one with all six planes.
 // The answer is exactly brute force's: a prop is reported iff classifyAabb(frustum, its box)
 // is not Outside (monotone float arithmetic: a box inside another is never further out).
-// Cost: O(nodes the level's cull visits + cells linked to intersecting nodes + their props +
-// nodes holding cells below inside nodes + outside and pending cells).
+// Cost: O(nodes the level's cull visits + chunks of intersecting nodes + cells of intersecting
+// chunks + their props + visible props + outside and pending cells).
+// Memory: per occupied cell, the grid's group entry; per relink, the map (4 bytes per block, at
+// most maxMapEntries()), 24 bytes per chunk and 4 per node. relink() is O(blocks x depth +
+// cells x depth) (about 0.1 s for ons-reborn at 2 m cells: for the octree slider and level
+// swaps, not per frame).
 //
 // ---- Threads, allocation ----------------------------------------------------------------------------
 // cullLevelAndProps and validate are const: no allocation (validate allocates), no exceptions,
 // safe from many threads while nothing mutates. relink and sync mutate the grid (one thread, no
-// concurrent queries); relink allocates its parent table when the octree grows.
+// concurrent queries); relink allocates (the parent table, the map, the chunks), sync only when it relinks.
 //
 // Sources: Assarsson and Möller, "Optimized View Frustum Culling Algorithms for Bounding Boxes"
 // (2000) (p/n-vertex, plane masking); Ulrich, "Loose Octrees" (Game Programming Gems, 2000)
