@@ -455,6 +455,51 @@ TEST(PropsCull, ValidateCatchesAWrongLinkAndTheOracleItsMiss) {
   }
 }
 
+TEST(PropsCull, ChunksMakeTheArenaFloorCostFollowTheView) {
+  // Props resting on the arena's floor (whose few large triangles sit high in the tree), the
+  // demo's start view: with chunks the cull tests a fraction of the cells; with one chunk per
+  // node (no split) nearly all of them. Both exact.
+  const Octree& octree = test::defaultArena().octree;
+  ASSERT_FALSE(octree.empty());
+  const Aabb b = octree.bounds();
+  const glm::vec3 size = b.max - b.min;
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  HashGrid grid(1.0f);
+  uint32_t id = 0;
+  while (id < 1500) {
+    const glm::vec3 o(b.min.x + size.x * u(rng), b.max.y - 0.01f * size.y, b.min.z + size.z * u(rng));
+    RayHit hit;
+    if (!octree.raycast(o, glm::vec3(0.0f, -1.0f, 0.0f), size.y, kOctreeAllLayers, hit)) continue;
+    grid.insertSphere(id++, hit.point + glm::vec3(0.0f, 0.2f + 0.5f * u(rng), 0.0f), 0.2f + 0.2f * u(rng));
+  }
+  const glm::vec3 eye(0.0f, 1.67f, 8.0f);
+  const Frustum f = Frustum::fromViewProjection(
+      glm::perspective(glm::radians(68.75f), 16.0f / 9.0f, 0.05f, 176.0f) *
+      glm::lookAt(eye, eye + glm::vec3(0.0f, 0.0f, -1.0f), glm::vec3(0.0f, 1.0f, 0.0f)));
+  std::vector<uint32_t> out(grid.objectCount());
+  auto cull = [&](uint32_t chunkCells) {
+    OctreeCellLinks links;
+    links.setChunkCells(chunkCells);
+    links.relink(grid, octree);
+    expectValid(grid, octree, links, "chunks of " + std::to_string(chunkCells));
+    checkFrame(octree, grid, links, f, nullptr, "chunks of " + std::to_string(chunkCells));
+    PropsCullStats st;
+    cullLevelAndProps(octree, f, grid, links, nullptr, nullptr, out, nullptr, &st);
+    return st;
+  };
+  const PropsCullStats chunked = cull(8);
+  const PropsCullStats whole = cull(1u << 20);  // one chunk per node: the node's own extent
+  // The sample meant something: many cells, a good part of the props in view, not all.
+  ASSERT_GT(chunked.cellsOccupied, 800u);
+  EXPECT_GT(chunked.visible, 150u);
+  EXPECT_LT(chunked.visible, 1350u);
+  EXPECT_GT(chunked.chunksTested, 0u);
+  EXPECT_LT(chunked.cellsTested * 2, chunked.cellsOccupied) << chunked.cellsTested;
+  EXPECT_LT(chunked.cellsTested * 2, whole.cellsTested)
+      << chunked.cellsTested << " with chunks vs " << whole.cellsTested << " without";
+}
+
 TEST(PropsCull, PropsWorldStepsKeepLinksAndCullExactly) {
   // The simulation's own path: props thrown into the arena fall and settle; the links are kept
   // by step(); the cull through DrawRanges matches brute force and gives cullOctree's runs.
