@@ -158,11 +158,13 @@ uint32_t HashGrid::findOrAddCell(int32_t x, int32_t y, int32_t z) {
   cell.z = z;
   cells_.push_back(cell);
   table_[i] = {key, c, 0};
-  cellGroup_.push_back(kGridNoGroup);
-  cellSlot_.push_back(0);
-  cellHint_.push_back(kGridNoGroup);
-  // With a group map the cell joins its group at once (O(1)); otherwise it waits as pending.
-  attachCellGroup(c, isBorderCell(cell) && !groupMap_.empty() ? mapOutside_ : mappedGroup(x, y, z));
+  if (groupsOn()) {
+    cellGroup_.push_back(kGridNoGroup);
+    cellSlot_.push_back(0);
+    cellHint_.push_back(kGridNoGroup);
+    // With a group map the cell joins its group at once (O(1)); otherwise it waits as pending.
+    attachCellGroup(c, !groupMap_.empty() && isBorderCell(cell) ? mapOutside_ : mappedGroup(x, y, z));
+  }
   return c;
 }
 
@@ -195,15 +197,19 @@ void HashGrid::removeCell(uint32_t c) {
     const GridCell& moved = cells_[c];
     for (uint32_t s = 0; s < moved.count; ++s) cell_[pool_[moved.head + s] & kPoolIdMask] = c;
     // The moved cell keeps its group and its slot there, which now names c.
-    cellGroup_[c] = cellGroup_[last];
-    cellSlot_[c] = cellSlot_[last];
-    cellHint_[c] = cellHint_[last];
-    if (groupsOn()) groupEntry(c).cell = c;
+    if (groupsOn()) {
+      cellGroup_[c] = cellGroup_[last];
+      cellSlot_[c] = cellSlot_[last];
+      cellHint_[c] = cellHint_[last];
+      groupEntry(c).cell = c;
+    }
   }
   cells_.pop_back();
-  cellGroup_.pop_back();
-  cellSlot_.pop_back();
-  cellHint_.pop_back();
+  if (groupsOn()) {
+    cellGroup_.pop_back();
+    cellSlot_.pop_back();
+    cellHint_.pop_back();
+  }
   // Shrink when the cells fell below 1/8 of the table (hysteresis: grow happens at 1/2).
   if (table_.size() > 64 && cells_.size() * 8 < table_.size()) {
     uint32_t cap = 64;
@@ -221,7 +227,7 @@ inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
 }  // namespace
 
 void HashGrid::detachCellGroup(uint32_t c) {
-  if (!groupsOn()) return;  // no groups: nothing tracked (the grid's hot path as before groups)
+  if (!groupsOn()) return;  // no groups: nothing tracked (the grid's hot path as without groups)
   const uint32_t g = cellGroup_[c];
   GroupBlock& b = groupBlock_[groupIndex(g)];
   // Swap-remove: the block's last cell takes c's slot.
@@ -243,10 +249,7 @@ void HashGrid::detachCellGroup(uint32_t c) {
 }
 
 void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
-  if (!groupsOn()) {
-    cellGroup_[c] = kGridNoGroup;
-    return;
-  }
+  if (!groupsOn()) return;
   GroupBlock& b = groupBlock_[groupIndex(g)];
   if (b.count == b.capacity) {
     // Full (or none yet): a block twice as large (4 << k entries, recycled per size class).
@@ -298,7 +301,12 @@ void HashGrid::ungroupAll() {
   for (GroupBlock& b : groupBlock_) b = GroupBlock{};
   pendingCount_ = 0;
   std::fill(groupSubtree_.begin(), groupSubtree_.end(), 0u);
-  for (uint32_t c = 0; c < cells_.size(); ++c) attachCellGroup(c, kGridNoGroup);
+  // The per-cell arrays exist only while groups do (a grid without groups keeps none).
+  const size_t nc = groupsOn() ? cells_.size() : 0;
+  cellGroup_.assign(nc, kGridNoGroup);
+  cellSlot_.assign(nc, 0u);
+  cellHint_.assign(nc, kGridNoGroup);
+  for (uint32_t c = 0; c < nc; ++c) attachCellGroup(c, kGridNoGroup);
 }
 
 void HashGrid::resetCellGroups(std::span<const uint32_t> parents, float extent) {
@@ -343,7 +351,7 @@ void HashGrid::setCellGroup(uint32_t cell, uint32_t group) {
   assert(cell < cells_.size() && "HashGrid::setCellGroup: not an occupied cell index");
   assert((group == kGridNoGroup || group < groupCount()) &&
          "HashGrid::setCellGroup: group out of range (call resetCellGroups first)");
-  if (cell >= cells_.size() || (group != kGridNoGroup && group >= groupCount())) return;
+  if (!groupsOn() || cell >= cells_.size() || (group != kGridNoGroup && group >= groupCount())) return;
   if (cellGroup_[cell] == group) return;
   detachCellGroup(cell);
   attachCellGroup(cell, group);
@@ -1223,8 +1231,8 @@ bool HashGrid::validateCellGroups(std::string* outError) const {
     if (pendingCount_ != 0 || !groupPool_.empty() || groupBlock_[0].count != 0) {
       return fail("no groups, yet cells are tracked");
     }
-    for (uint32_t c = 0; c < nc; ++c) {
-      if (cellGroup_.size() != nc || cellGroup_[c] != kGridNoGroup) return fail("no groups, yet a cell has one");
+    if (!cellGroup_.empty() || !cellSlot_.empty() || !cellHint_.empty()) {
+      return fail("no groups, yet per-cell group arrays are kept");
     }
     return true;
   }

@@ -69,7 +69,8 @@
 // the cells by when it chose the groups): when maxExtent() grows past it, the groups are dropped
 // (O(cells), only when an object larger than all before arrives; the caller relinks).
 // setCellSize, rebuild and clear make every cell pending. A grid without groups (none given, or
-// dropped) tracks nothing: no pending cells, and its hot path does no group work at all.
+// dropped) tracks nothing: no pending cells, no per-cell group arrays, and its hot path does no
+// group work at all.
 // Memory: 12 bytes per occupied cell plus its 24-byte block entry (blocks at most 2x full), 20
 // per group. Used by culling/props_cull.h (OctreeCellLinks); the grid knows nothing of octrees.
 // Group map (optional): when the group of a cell depends only on its coordinates, the caller
@@ -308,7 +309,7 @@ class HashGrid {
   void setCellGroup(uint32_t cell, uint32_t group);
   uint32_t groupCount() const { return static_cast<uint32_t>(groupBlock_.size() - 1); }
   float groupExtent() const { return groupExtent_; }
-  uint32_t cellGroup(uint32_t cell) const { return cellGroup_[cell]; }
+  uint32_t cellGroup(uint32_t cell) const { return groupsOn() ? cellGroup_[cell] : kGridNoGroup; }
   // A group's cells (kGridNoGroup: the pending cells), in no particular order. Valid until the
   // next mutation.
   std::span<const GridGroupEntry> groupCells(uint32_t group) const {
@@ -317,7 +318,7 @@ class HashGrid {
   }
   // For a pending cell: the group of the cell its first object moved from (kGridNoGroup when it
   // was inserted, or the cell came from a rebuild), a place to start looking for its group.
-  uint32_t cellGroupHint(uint32_t cell) const { return cellHint_[cell]; }
+  uint32_t cellGroupHint(uint32_t cell) const { return groupsOn() ? cellHint_[cell] : kGridNoGroup; }
   // Cells in the group and in every group below it.
   uint32_t groupSubtreeCells(uint32_t group) const { return groupSubtree_[group]; }
   uint32_t groupParent(uint32_t group) const { return groupParent_[group]; }
