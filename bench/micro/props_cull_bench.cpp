@@ -170,6 +170,7 @@ void viewCounters(benchmark::State& state, const Level& l, Setup& s) {
   }
   report(state, sum, l.views.size());
   state.counters["worstView%"] = 100.0 * worst;
+  state.counters["outsideCells"] = static_cast<double>(s.grid.groupCells(s.links.outsideGroup()).size());
 }
 
 // Level ranges are collected the way DrawRanges does (a visitor call per range).
@@ -274,7 +275,12 @@ void BM_PropsFrame(benchmark::State& state) {
   state.SetLabel(linear ? "move + level cull + grid linear cull"
                         : "move + sync + one traversal (level + props)");
 }
-BENCHMARK(BM_PropsFrame)->Args({100000, 0})->Args({100000, 1})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PropsFrame)
+    ->Args({100000, 0})
+    ->Args({100000, 1})
+    ->Args({1000000, 0})
+    ->Args({1000000, 1})
+    ->Unit(benchmark::kMillisecond);
 
 // The cull with other link parameters: arg 1 the chunk edge in cells (1: no chunks, one per
 // block), arg 2 log2 of the map's entry budget. Relinks before timing and back to the defaults
