@@ -504,11 +504,16 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
                                : 0.0f;
   const float cs = grid.cellSize();
   const float frameGrow = extent + (rootMag + 2.0f * cs + cs + extent) * (1.0f / 65536.0f);
-  auto testNodeGroup = [&](uint32_t group, uint32_t mask) {
+  // perCellPad: the outside group's cells may lie anywhere (no root box bounds their
+  // coordinates), so each lane gets its own cell's padding, exactly looseBounds' (its float
+  // expression), and border cells (no finite bounds) go to testCell.
+  auto testNodeGroup = [&](uint32_t group, uint32_t mask, bool perCellPad) {
     const std::span<const GridGroupEntry> list = grid.groupCells(group);
     const size_t n = list.size();
     size_t i = 0;
 #if defined(OFPS_PROPS_SSE2)
+    const __m128 vext = _mm_set1_ps(extent), inv = _mm_set1_ps(1.0f / 65536.0f),
+                 absMask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
     const __m128 vcs = _mm_set1_ps(cs), g = _mm_set1_ps(frameGrow), one = _mm_set1_ps(1.0f);
     for (; i + 4 <= n; i += 4) {
       const GridGroupEntry* c4 = &list[i];
@@ -518,11 +523,28 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
       const __m128 fx = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].x, c4[2].x, c4[1].x, c4[0].x));
       const __m128 fy = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].y, c4[2].y, c4[1].y, c4[0].y));
       const __m128 fz = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].z, c4[2].z, c4[1].z, c4[0].z));
-      const __m128 lo[3] = {_mm_sub_ps(_mm_mul_ps(fx, vcs), g), _mm_sub_ps(_mm_mul_ps(fy, vcs), g),
-                            _mm_sub_ps(_mm_mul_ps(fz, vcs), g)};
-      const __m128 hi[3] = {_mm_add_ps(_mm_mul_ps(_mm_add_ps(fx, one), vcs), g),
-                            _mm_add_ps(_mm_mul_ps(_mm_add_ps(fy, one), vcs), g),
-                            _mm_add_ps(_mm_mul_ps(_mm_add_ps(fz, one), vcs), g)};
+      __m128 lo[3] = {_mm_mul_ps(fx, vcs), _mm_mul_ps(fy, vcs), _mm_mul_ps(fz, vcs)};
+      __m128 hi[3] = {_mm_mul_ps(_mm_add_ps(fx, one), vcs), _mm_mul_ps(_mm_add_ps(fy, one), vcs),
+                      _mm_mul_ps(_mm_add_ps(fz, one), vcs)};
+      __m128 gl = g;
+      uint32_t border = 0;
+      if (perCellPad) {
+        // grow = extent + (mag + cellSize + extent) / 65536, mag = the cell box's largest |coord|.
+        __m128 mag = _mm_and_ps(lo[0], absMask);
+        for (int a = 0; a < 3; ++a) {
+          mag = _mm_max_ps(mag, _mm_and_ps(lo[a], absMask));
+          mag = _mm_max_ps(mag, _mm_and_ps(hi[a], absMask));
+        }
+        gl = _mm_add_ps(vext, _mm_mul_ps(_mm_add_ps(_mm_add_ps(mag, vcs), vext), inv));
+        for (uint32_t l = 0; l < 4; ++l) {
+          const bool b = std::max({std::abs(c4[l].x), std::abs(c4[l].y), std::abs(c4[l].z)}) == kGridCoordLimit;
+          border |= (b ? 1u : 0u) << l;
+        }
+      }
+      for (int a = 0; a < 3; ++a) {
+        lo[a] = _mm_sub_ps(lo[a], gl);
+        hi[a] = _mm_add_ps(hi[a], gl);
+      }
       uint32_t outside = 0;
       uint32_t inside[6] = {0, 0, 0, 0, 0, 0};
       for (uint32_t p = 0; p < 6; ++p) {
@@ -542,8 +564,12 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         outside |= static_cast<uint32_t>(_mm_movemask_ps(_mm_cmplt_ps(sdP, _mm_setzero_ps())));
         inside[p] = static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpge_ps(sdN, _mm_setzero_ps())));
       }
-      ps.cellsTested += 4;
+      ps.cellsTested += 4 - static_cast<uint32_t>(__builtin_popcount(border));
       for (uint32_t l = 0; l < 4; ++l) {
+        if ((border >> l) & 1u) {
+          testCell(c4[l], mask);
+          continue;
+        }
         if ((outside >> l) & 1u) continue;
         uint32_t m = mask;
         for (uint32_t p = 0; p < 6; ++p) m &= ~(((inside[p] >> l) & 1u) << p);
@@ -557,6 +583,10 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
 #endif
     for (; i < n; ++i) {
       const GridGroupEntry& e = list[i];
+      if (perCellPad) {
+        testCell(e, mask);
+        continue;
+      }
       ++ps.cellsTested;
       const glm::vec3 c(static_cast<float>(e.x), static_cast<float>(e.y), static_cast<float>(e.z));
       const glm::vec3 bmin = c * cs - glm::vec3(frameGrow);
@@ -617,7 +647,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         ls.trianglesVisible += own.count;
         if (levelVisitor != nullptr) levelVisitor(levelContext, e.node, own.first, own.count, false);
       }
-      testNodeGroup(e.node, mask);
+      testNodeGroup(e.node, mask, false);
       // The node's chunks: each box classified with the planes left, then its cells.
       for (uint32_t k = links.nodeChunkBegin(e.node); k < links.nodeChunkEnd(e.node); ++k) {
         const uint32_t group = chunk0 + k;
@@ -631,7 +661,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         if (cc == Containment::Inside) {
           acceptGroup(group);
         } else {
-          testNodeGroup(group, cm);
+          testNodeGroup(group, cm, false);
         }
       }
       // Children last-first, so that they pop in order (preorder, as the triangle slots).
@@ -640,7 +670,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
     }
   }
   // Cells outside the level, and cells not linked yet: all six planes.
-  testGroup(links.outsideGroup(), kFrustumAllPlanes);
+  testNodeGroup(links.outsideGroup(), kFrustumAllPlanes, true);
   testGroup(kGridNoGroup, kFrustumAllPlanes);
   ps.nodesVisited = ls.nodesVisited;
   ps.visible = sink.count;
