@@ -624,19 +624,19 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         ls.trianglesVisible += r.count;
         if (levelVisitor != nullptr) levelVisitor(levelContext, e.node, r.first, r.count, true);
         // Every prop linked in the subtree is visible: walk only the nodes holding cells.
-        if (grid.groupSubtreeCells(e.node) == 0) continue;
+        if (!grid.groupSubtreeOccupied(e.node)) continue;
         uint32_t itop = 0;
         inner[itop++] = e.node;
         while (itop > 0) {
           const uint32_t n = inner[--itop];
           acceptGroup(n);
           for (uint32_t k = links.nodeChunkBegin(n); k < links.nodeChunkEnd(n); ++k) {
-            if (grid.groupSubtreeCells(chunk0 + k) != 0) acceptGroup(chunk0 + k);
+            if (grid.groupSubtreeOccupied(chunk0 + k)) acceptGroup(chunk0 + k);
           }
           const uint32_t first = octree.firstChild(n);
           if (first == kOctreeInvalidIndex) continue;
           for (uint32_t i = octree.childCount(n); i-- > 0;) {
-            if (grid.groupSubtreeCells(first + i) != 0) inner[itop++] = first + i;
+            if (grid.groupSubtreeOccupied(first + i)) inner[itop++] = first + i;
           }
         }
         continue;
@@ -651,7 +651,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
       // The node's chunks: each box classified with the planes left, then its cells.
       for (uint32_t k = links.nodeChunkBegin(e.node); k < links.nodeChunkEnd(e.node); ++k) {
         const uint32_t group = chunk0 + k;
-        if (grid.groupSubtreeCells(group) == 0) continue;
+        if (!grid.groupSubtreeOccupied(group)) continue;
         const Aabb& cb = links.chunkBounds(k);
         ++ps.chunksTested;
         uint32_t cm = mask;

@@ -47,7 +47,7 @@
 // - outside: the node's subtree and every cell linked below it are skipped;
 // - fully inside: the level range is the whole subtree; every prop of every cell linked in the
 //   subtree is visible without a test (the subtree's nodes that hold cells, found through the
-//   subtree counts, are walked without classification);
+//   grid's occupied-subtree flags, are walked without classification);
 // - intersecting: each chunk of the node holding cells is classified with the planes still
 //   active (outside: skipped; inside: its props accepted), then each cell of an intersecting
 //   chunk (and any cell linked to the node itself) with the planes left, four at a time (SSE2;

@@ -239,12 +239,15 @@ void HashGrid::detachCellGroup(uint32_t c) {
     freeGroupBlock(b.first, b.capacity);
     b.capacity = 0;
     b.first = 0;
+    // The group's own cells ran out: one reason less to be occupied, up the chain while a
+    // group's last reason goes (most detaches leave other cells in the group: O(1)).
+    if (g != kGridNoGroup) {
+      for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
+        if (--groupSubtree_[a] > 0) break;
+      }
+    }
   }
-  if (g == kGridNoGroup) {
-    --pendingCount_;
-  } else {
-    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) --groupSubtree_[a];
-  }
+  if (g == kGridNoGroup) --pendingCount_;
   cellGroup_[c] = kGridNoGroup;
 }
 
@@ -271,8 +274,12 @@ void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
   ++blk.count;
   if (g == kGridNoGroup) {
     ++pendingCount_;
-  } else {
-    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) ++groupSubtree_[a];
+  } else if (blk.count == 1) {
+    // The group's first own cell: one reason more to be occupied, up the chain while a group
+    // gets its first reason.
+    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
+      if (groupSubtree_[a]++ > 0) break;
+    }
   }
 }
 
@@ -1295,20 +1302,26 @@ bool HashGrid::validateCellGroups(std::string* outError) const {
     }
   }
   if (groupBlock_[ng].count != pendingCount_) return fail("pending count differs from its block");
-  // Subtree counts: every group's direct cells added up its parent chain (the chain must end
-  // within ng steps: no cycles).
-  std::vector<uint32_t> subtree(ng, 0);
+  // Occupied subtrees: every group with cells of its own marks itself and its whole parent chain
+  // (the chain must end within ng steps: no cycles); a group's reasons are its own cells (one)
+  // plus each child whose subtree is occupied.
+  std::vector<uint8_t> occupied(ng, 0);
   for (uint32_t g = 0; g < ng; ++g) {
     uint32_t steps = 0;
     for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
       if (a >= ng) return fail("group parent out of range");
       if (++steps > ng) return fail("group parents form a cycle");
-      subtree[a] += direct[g];
+      if (direct[g] > 0) occupied[a] = 1;
     }
   }
+  std::vector<uint32_t> reasons(ng, 0);
   for (uint32_t g = 0; g < ng; ++g) {
-    if (subtree[g] != groupSubtree_[g]) {
-      return fail("group " + std::to_string(g) + " subtree count is stale");
+    reasons[g] += direct[g] > 0 ? 1u : 0u;
+    if (occupied[g] && groupParent_[g] != kGridNoGroup) ++reasons[groupParent_[g]];
+  }
+  for (uint32_t g = 0; g < ng; ++g) {
+    if (reasons[g] != groupSubtree_[g]) {
+      return fail("group " + std::to_string(g) + " occupied-subtree count is stale");
     }
   }
   return true;

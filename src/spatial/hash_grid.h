@@ -59,9 +59,9 @@
 // A caller may partition the occupied cells into groups 0..groupCount()-1 that form a forest
 // (resetCellGroups: each group's parent, or kGridNoGroup for a root). The grid keeps, per group,
 // a contiguous block of its cells' indices (blocks of 4 << k entries in one shared pool,
-// recycled per size class; swap-remove) and the number of cells in the group's subtree, up to
-// date through every cell creation, removal and swap: O(1) per cell event plus O(depth) for the
-// subtree counts. Blocks, not linked lists: a traversal reads a group's cells with independent
+// recycled per size class; swap-remove) and whether the group's subtree holds cells, up to
+// date through every cell creation, removal and swap: O(1) per cell event (O(depth) only when a
+// group gets its first cell or loses its last). Blocks, not linked lists: a traversal reads a group's cells with independent
 // loads instead of a chain of dependent cache misses (measured: the list walk made the props
 // cull 2-3x slower). A new cell starts "pending" (group kGridNoGroup, in a block of its own)
 // until the caller assigns it with setCellGroup. A move that stays in its cell touches none of
@@ -319,8 +319,11 @@ class HashGrid {
   // For a pending cell: the group of the cell its first object moved from (kGridNoGroup when it
   // was inserted, or the cell came from a rebuild), a place to start looking for its group.
   uint32_t cellGroupHint(uint32_t cell) const { return groupsOn() ? cellHint_[cell] : kGridNoGroup; }
-  // Cells in the group and in every group below it.
-  uint32_t groupSubtreeCells(uint32_t group) const { return groupSubtree_[group]; }
+  // True when the group or some group below it holds a cell. O(1): the grid keeps, per group,
+  // how many reasons it has (cells of its own: one; each child with an occupied subtree: one),
+  // updated only when a group's own cells go from none to some or back, up the chain while a
+  // group's last reason comes or goes.
+  bool groupSubtreeOccupied(uint32_t group) const { return groupSubtree_[group] != 0; }
   uint32_t groupParent(uint32_t group) const { return groupParent_[group]; }
   uint32_t pendingCells() const { return pendingCount_; }
   // Group map (see "Cell groups"): groups[bx + dims[0] * (by + dims[1] * bz)] is the group of
@@ -382,7 +385,7 @@ class HashGrid {
   void removeCell(uint32_t cellIndex);
   void rehash(uint32_t capacity);
   // Cell groups: the block of a group (the pending block is the last); take a cell out of its
-  // group's block (and its subtree counts); append it to a group's block; every cell pending.
+  // group's block (and its occupied-subtree counts); append it to a group's block; every cell pending.
   uint32_t groupIndex(uint32_t group) const { return group == kGridNoGroup ? groupCount() : group; }
   // Groups are tracked only once resetCellGroups gave some (a grid without groups pays nothing).
   bool groupsOn() const { return groupBlock_.size() > 1; }

@@ -466,8 +466,8 @@ TEST(GridWork, FarFewerChecksThanBruteForce) {
 // ---- Cell groups (the props cull's links, culling/props_cull.h) ------------------------------------
 
 // Groups every pending cell by a rule of its coordinates (a chain of 4 groups: 0 <- 1 <- 2 <- 3,
-// plus a root 4), then churns the grid and checks validate() (lists both ways, subtree counts)
-// and that every cell keeps its group until it is emptied.
+// plus a root 4), then churns the grid and checks validate() (lists both ways, occupied-subtree counts)
+// and that every cell keeps its group until it is emptied; occupied subtrees against the cells.
 TEST(GridGroups, ListsAndSubtreeCountsSurviveChurn) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(-20.0f, 20.0f);
@@ -515,10 +515,15 @@ TEST(GridGroups, ListsAndSubtreeCountsSurviveChurn) {
       ASSERT_EQ(g.cellGroup(c), rule(g.cells()[c])) << "round " << round;
     }
     EXPECT_EQ(grouped + g.pendingCells(), g.occupiedCells());
-    // Subtree counts: group 0 holds the chain 0..3.
-    uint32_t chain = 0;
-    for (uint32_t c = 0; c < g.occupiedCells(); ++c) chain += g.cellGroup(c) <= 3 ? 1u : 0u;
-    EXPECT_EQ(g.groupSubtreeCells(0), chain);
+    // Occupied subtrees: group 0 heads the chain 0..3, group 2 the chain 2..3 (a reference from
+    // the cells' groups, apart from the grid's counts).
+    bool chain0 = false, chain2 = false;
+    for (uint32_t c = 0; c < g.occupiedCells(); ++c) {
+      chain0 = chain0 || g.cellGroup(c) <= 3;
+      chain2 = chain2 || (g.cellGroup(c) >= 2 && g.cellGroup(c) <= 3);
+    }
+    EXPECT_EQ(g.groupSubtreeOccupied(0), chain0);
+    EXPECT_EQ(g.groupSubtreeOccupied(2), chain2);
     if (round % 2 == 0) groupPending();
   }
 }
@@ -529,7 +534,7 @@ TEST(GridGroups, LargerObjectOrRebucketMakesCellsPending) {
   const uint32_t parents[] = {kGridNoGroup};
   g.resetCellGroups(parents, 0.25f);
   while (g.pendingCells() > 0) g.setCellGroup(g.groupCells(kGridNoGroup).front().cell, 0);
-  EXPECT_EQ(g.groupSubtreeCells(0), 100u);
+  EXPECT_TRUE(g.groupSubtreeOccupied(0));
   EXPECT_EQ(g.pendingCells(), 0u);
   // Moves within a cell and to another cell keep the groups of the cells that stay.
   EXPECT_FALSE(g.move(5, glm::vec3(5.5f, 0.0f, 0.0f)));
@@ -537,7 +542,7 @@ TEST(GridGroups, LargerObjectOrRebucketMakesCellsPending) {
   EXPECT_TRUE(g.move(5, glm::vec3(200.5f, 0.0f, 0.0f)));  // new cell: pending, old one gone
   EXPECT_EQ(g.pendingCells(), 1u);
   EXPECT_EQ(g.cellGroupHint(g.groupCells(kGridNoGroup)[0].cell), 0u);  // came from group 0
-  EXPECT_EQ(g.groupSubtreeCells(0), 99u);
+  EXPECT_TRUE(g.groupSubtreeOccupied(0));
   // Larger than the extent the groups were made for: they are dropped.
   g.insertSphere(500, glm::vec3(0.0f), 0.3f);
   EXPECT_EQ(g.groupCount(), 0u);
@@ -551,7 +556,7 @@ TEST(GridGroups, LargerObjectOrRebucketMakesCellsPending) {
   g.setCellGroup(0, 0);
   g.setCellSize(2.0f);
   EXPECT_EQ(g.pendingCells(), g.occupiedCells());
-  EXPECT_EQ(g.groupSubtreeCells(0), 0u);
+  EXPECT_FALSE(g.groupSubtreeOccupied(0));
   EXPECT_TRUE(g.validate(&error)) << error;
   g.clear();
   EXPECT_EQ(g.pendingCells(), 0u);
@@ -601,14 +606,17 @@ TEST(GridGroups, GroupMapAssignsNewCellsAtOnce) {
     }
     ASSERT_EQ(g.pendingCells(), 0u) << "round " << round;
     ASSERT_TRUE(g.validate(&error)) << "round " << round << ": " << error;
-    uint32_t under0 = 0;
+    bool under0 = false;
+    bool direct[5] = {false, false, false, false, false};
     for (uint32_t c = 0; c < g.occupiedCells(); ++c) {
       const uint32_t w = want(g.cells()[c]);
       ASSERT_EQ(g.cellGroup(c), w) << "round " << round;
       (w == 5 ? outsideSeen : insideSeen) += 1;
-      under0 += w != 5 ? 1u : 0u;
+      under0 = under0 || w != 5;
+      if (w < 5) direct[w] = true;
     }
-    EXPECT_EQ(g.groupSubtreeCells(0), under0);
+    EXPECT_EQ(g.groupSubtreeOccupied(0), under0);
+    for (uint32_t k = 1; k < 5; ++k) EXPECT_EQ(g.groupSubtreeOccupied(k), direct[k]) << k;
   }
   // The sample meant something: cells on both sides of the map's box.
   EXPECT_GT(outsideSeen, 1000u);
