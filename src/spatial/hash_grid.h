@@ -61,9 +61,9 @@
 // a contiguous block of its cells' indices (blocks of 4 << k entries in one shared pool,
 // recycled per size class; swap-remove) and whether the group's subtree holds cells, up to
 // date through every cell creation, removal and swap: O(1) per cell event (O(depth) only when a
-// group gets its first cell or loses its last). Blocks, not linked lists: a traversal reads a group's cells with independent
-// loads instead of a chain of dependent cache misses (measured: the list walk made the props
-// cull 2-3x slower). A new cell starts "pending" (group kGridNoGroup, in a block of its own)
+// group gets its first cell or loses its last). Blocks, not linked lists: a traversal reads a
+// group's cells with independent loads instead of a chain of dependent cache misses (measured:
+// the list walk made the props cull 2-3x slower). A new cell starts "pending" (group kGridNoGroup, in a block of its own)
 // until the caller assigns it with setCellGroup. A move that stays in its cell touches none of
 // this. The assignment is only valid for objects up to groupExtent() (the extent the caller grew
 // the cells by when it chose the groups): when maxExtent() grows past it, the groups are dropped
@@ -83,8 +83,9 @@
 //
 // ---- Threads, errors, allocation ------------------------------------------------------------------
 // Queries are const, allocate nothing, throw nothing and may run from many threads at once.
-// insert/remove/move/setCellSize/rebuild mutate (one thread, no concurrent queries); they may
-// allocate when the object or cell tables grow. Programmer errors (unknown id, inserting an id
+// insert/remove/move/setCellSize/rebuild and the cell-group calls mutate (one thread, no
+// concurrent queries); they may allocate when the object, cell or group tables grow
+// (resetCellGroups and setGroupMap always do). Programmer errors (unknown id, inserting an id
 // twice, a non-finite centre, a cell size <= 0) are asserts; with asserts off such calls do
 // nothing.
 //
