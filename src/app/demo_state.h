@@ -43,9 +43,9 @@ struct CullingView {
 };
 
 struct PropsView {
-  std::vector<uint32_t> visibleIds;                 // this frame's grid frustum cull
+  std::vector<uint32_t> visibleIds;                 // this frame's props cull (ids)
   std::vector<gl::PropInstance> spheres, boxes;     // instance data, reused every frame
-  GridQueryStats cullStats;                         // this frame's cull over the grid
+  PropsCullStats cullStats;                         // this frame's props cull (octree + grid)
   uint32_t drawCalls = 0;
   int spawnCount = 1000;                            // the panel's "spawn N" amount
   uint64_t spawnSeed = 1;
@@ -94,7 +94,8 @@ struct DemoState {
 
   std::array<float, 240> frameMs{};
   size_t frameIndex = 0;
-  double lastCpuFrameMs = 0.0;  // controller + culling + draw-list building, last frame
+  double lastCpuFrameMs = 0.0;
+  float lastAspect = 1.0f;      // framebuffer width / height of the last frame (--stats-json)  // controller + culling + draw-list building, last frame
   std::string statusLine;
   bool screenshotRequested = false;
 };
@@ -105,7 +106,9 @@ void buildOctreeOverlay(DemoState& s);        // octree_overlay.cpp: fills s.lin
 void requestLevelLoad(DemoState& s, const std::string& path);  // demo_window.cpp
 void applyOctreeParams(DemoState& s);         // demo_window.cpp: rebuild + re-upload order
 void resetTeams(DemoState& s);                // props_view.cpp: new agents over the level
-void updateProps(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds);  // props_view.cpp
+// props_view.cpp: one traversal of the level's octree culls the level (s.culling.runs and
+// stats; every triangle when culling is off) and the props (s.props), then the instance lists.
+void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds);
 void propsPanel(DemoState& s);                // props_view.cpp
 
 }  // namespace ofps::app

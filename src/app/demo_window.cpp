@@ -78,6 +78,7 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
   }
   s.overlay.minDepth = std::min(s.overlay.minDepth, s.overlay.maxDepth);
   placeCharacter(s, useOptionCamera);
+  s.sim.props().linkToLevel(s.session->octree);  // props cells to the new level's nodes
   resetTeams(s);
   rememberRecentFile(s.recentFiles, s.session->level.path);
   std::snprintf(s.pathField.data(), s.pathField.size(), "%s", s.session->level.path.c_str());
@@ -265,6 +266,7 @@ void applyOctreeParams(DemoState& s) {
     return;
   }
   s.renderer.setDrawOrder(s.session->level, s.session->drawRanges.drawOrder());
+  s.sim.props().linkToLevel(s.session->octree);  // new nodes: relink every props cell
   const int deepest = static_cast<int>(s.session->octreeReport.depth);
   s.overlay.maxDepth = std::min(s.overlay.maxDepth, deepest);
   s.overlay.minDepth = std::min(s.overlay.minDepth, s.overlay.maxDepth);
@@ -389,15 +391,8 @@ int runWindowed(const DemoOptions& options) {
     const float aspect = fbh > 0 ? static_cast<float>(fbw) / static_cast<float>(fbh) : 1.0f;
     const glm::mat4 viewProj = s.camera.projection(aspect) * s.camera.view();
     s.culling.cullViewProj = s.culling.frozen ? s.culling.frozenViewProj : viewProj;
-    s.culling.stats = {};
-    if (s.culling.enabled) {
-      s.session->drawRanges.cull(s.session->octree,
-                                 Frustum::fromViewProjection(s.culling.cullViewProj),
-                                 &s.culling.runs, &s.culling.stats);
-    } else {
-      s.session->drawRanges.all(&s.culling.runs);
-    }
-    updateProps(s, s.culling.cullViewProj, dt);
+    s.lastAspect = aspect;
+    cullFrame(s, s.culling.cullViewProj, dt);  // level ranges and props: one traversal
     s.lastCpuFrameMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart)
             .count();
@@ -471,8 +466,11 @@ int runWindowed(const DemoOptions& options) {
         controllerStats(s.sim.controller(), s.sim.steps(), s.sim.simulatedSeconds());
     PropsCullFrame propsFrame;
     propsFrame.visible = static_cast<uint32_t>(s.props.visibleIds.size());
-    propsFrame.grid = s.props.cullStats;
+    propsFrame.cull = s.props.cullStats;
     stats["props"] = propsStats(s.sim.props(), &propsFrame);
+    stats["camera"] = cameraStats(s.camera.position, s.camera.yaw, s.camera.pitch,
+                                  s.camera.verticalFovRadians, s.lastAspect, s.camera.nearPlane,
+                                  s.camera.farPlane, s.camera.forward());
     if (s.props.teamsMode) {
       const TeamsFrameStats& t = s.props.teams.lastStats();
       stats["teams"] = {{"per_team", s.props.teams.params().perTeam},

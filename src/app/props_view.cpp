@@ -1,12 +1,13 @@
-// The demo's view of the props: the grid's frustum cull (the same planes and classifyAabb as
-// the level's octree cull), instance lists for the prop renderer, the two-teams mode, and the
-// panel section with the grid's work beside brute force's.
+// The demo's view of the props: one frustum traversal of the level's octree culls the level's
+// draw ranges and the props together (culling/props_cull.h), instance lists for the prop
+// renderer, the two-teams mode, and the panel section with the cull's work beside brute force's.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
 
 #include "app/demo_state.h"
+#include "app/stats_json.h"
 #include "culling/frustum.h"
 
 namespace ofps::app {
@@ -27,13 +28,28 @@ void resetTeams(DemoState& s) {
   s.props.teams.reset(p);
 }
 
-void updateProps(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) {
+void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) {
   PropsView& v = s.props;
-  const PropsWorld& world = s.sim.props();
+  PropsWorld& world = s.sim.props();
+  const Octree& octree = s.session->octree;
   const Frustum frustum = Frustum::fromViewProjection(cullViewProj);
+  // Cells created since the last step (thrown or spawned props) join their nodes; a rebuilt
+  // octree is relinked here at the latest.
+  world.syncLinks(octree);
   v.cullStats = {};
+  s.culling.stats = {};
   v.visibleIds.resize(world.size());
-  const uint32_t visible = world.cullFrustum(frustum, v.visibleIds, &v.cullStats);
+  uint32_t visible = 0;
+  if (s.culling.enabled) {
+    // One traversal: the level's visible runs and the visible props.
+    visible = s.session->drawRanges.cull(octree, frustum, world.grid(), world.cellLinks(),
+                                         &s.culling.runs, v.visibleIds, &s.culling.stats,
+                                         &v.cullStats);
+  } else {
+    s.session->drawRanges.all(&s.culling.runs);
+    visible = world.cullWithLevel(octree, frustum, v.visibleIds, nullptr, nullptr, nullptr,
+                                  &v.cullStats);
+  }
   v.visibleIds.resize(std::min<size_t>(visible, v.visibleIds.size()));
   v.spheres.clear();
   v.boxes.clear();
@@ -74,9 +90,18 @@ void propsPanel(DemoState& s) {
   ImGui::Text("%u props, %zu visible, %u resting, %u grid cells", world.liveCount(),
               v.visibleIds.size(), world.restingCount(), world.grid().occupiedCells());
   using ull = unsigned long long;
-  ImGui::Text("cull: %llu cells visited, %llu candidates; brute force %llu",
-              static_cast<ull>(v.cullStats.cellsVisited), static_cast<ull>(v.cullStats.candidates),
-              static_cast<ull>(v.cullStats.bruteForceChecks));
+  // The marker goes first: after a wrapped line, SameLine would put it past the window's edge
+  // (it follows the item's first line), where it was clipped away.
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("The level's octree traversal culls the props too: each grid cell is\n"
+                      "linked to the deepest octree node containing it, in a chunk of that\n"
+                      "node's cells (8 cells a side). Cells under culled nodes or chunks are\n"
+                      "skipped, cells under fully visible ones accepted untested.\n"
+                      "Brute force classifies every prop.");
+  }
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", propsCullLine(v.cullStats).c_str());
   ImGui::Text("contacts: %llu cells, %llu candidates, %llu hits; brute force %llu",
               static_cast<ull>(st.grid.cellsVisited), static_cast<ull>(st.grid.candidates),
               static_cast<ull>(st.grid.hits), static_cast<ull>(st.grid.bruteForceChecks));

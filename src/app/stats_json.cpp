@@ -62,19 +62,61 @@ nlohmann::json propsStats(const PropsWorld& props, const PropsCullFrame* visible
                              {"hits", st.grid.hits},
                              {"brute_force_checks", st.grid.bruteForceChecks}}}};
   if (visibleCull != nullptr) {
+    const PropsCullStats& c = visibleCull->cull;
     j["visible"] = visibleCull->visible;
-    j["cull"] = {{"cells_visited", visibleCull->grid.cellsVisited},
-                 {"candidates", visibleCull->grid.candidates},
-                 {"brute_force_checks", visibleCull->grid.bruteForceChecks}};
+    j["cull"] = {{"nodes_visited", c.nodesVisited},
+                 {"cells_tested", c.cellsTested},
+                 {"chunks_tested", c.chunksTested},
+                 {"cells_occupied", c.cellsOccupied},
+                 {"props_tested", c.propsTested},
+                 {"visible", c.visible},
+                 {"brute_force_checks", c.bruteForceChecks}};
   } else {
     j["visible"] = nullptr;
   }
-  // The frame's totals, as the issue names them: the step's broad phase plus the cull.
-  j["cells_visited"] = st.grid.cellsVisited + (visibleCull ? visibleCull->grid.cellsVisited : 0);
-  j["candidates"] = st.grid.candidates + (visibleCull ? visibleCull->grid.candidates : 0);
+  // The frame's totals: the step's broad phase plus the cull (cells tested, props tested).
+  j["cells_visited"] = st.grid.cellsVisited + (visibleCull ? visibleCull->cull.cellsTested : 0);
+  j["candidates"] = st.grid.candidates + (visibleCull ? visibleCull->cull.propsTested : 0);
   j["brute_force_checks"] =
-      st.grid.bruteForceChecks + (visibleCull ? visibleCull->grid.bruteForceChecks : 0);
+      st.grid.bruteForceChecks + (visibleCull ? visibleCull->cull.bruteForceChecks : 0);
   return j;
+}
+
+namespace {
+
+// 1202 -> "1,202".
+std::string withCommas(uint64_t v) {
+  std::string raw = std::to_string(v);
+  std::string out;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (i > 0 && (raw.size() - i) % 3 == 0) out += ',';
+    out += raw[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string propsCullLine(const PropsCullStats& c) {
+  const char* dot = " \xC2\xB7 ";  // U+00B7 middle dot, UTF-8
+  return "props: " + withCommas(c.visible) + " visible" + dot + withCommas(c.cellsTested) +
+         " of " + withCommas(c.cellsOccupied) + " cells tested" + dot +
+         withCommas(c.propsTested) + " props tested" + dot + "brute force " +
+         withCommas(c.bruteForceChecks);
+}
+
+nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRadians,
+                           float verticalFovRadians, float aspect, float nearPlane,
+                           float farPlane, const glm::vec3& forward) {
+  constexpr double kDeg = 57.29577951308232;
+  return {{"eye", {eye.x, eye.y, eye.z}},
+          {"yaw_deg", static_cast<double>(yawRadians) * kDeg},
+          {"pitch_deg", static_cast<double>(pitchRadians) * kDeg},
+          {"vertical_fov_deg", static_cast<double>(verticalFovRadians) * kDeg},
+          {"aspect", aspect},
+          {"near", nearPlane},
+          {"far", farPlane},
+          {"forward", {forward.x, forward.y, forward.z}}};
 }
 
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error) {

@@ -18,10 +18,12 @@
 #include <vector>
 
 #include "culling/frustum.h"
+#include "culling/props_cull.h"
 
 namespace ofps {
 
 class Octree;
+class HashGrid;
 
 // Visible runs of one frame, in drawn-triangle units, sorted and merged.
 struct DrawRunList {
@@ -52,6 +54,12 @@ class DrawRanges {
   // ioStats receives the traversal's counters (nodes visited, plane tests, ...).
   void cull(const Octree& octree, const Frustum& frustum, DrawRunList* out,
             CullStats* ioStats = nullptr) const;
+
+  // The same runs, and the visible props of `grid` from the same traversal
+  // (cullLevelAndProps): ids written to outProps (up to its size); returns their total count.
+  uint32_t cull(const Octree& octree, const Frustum& frustum, const HashGrid& grid,
+                const OctreeCellLinks& links, DrawRunList* out, std::span<uint32_t> outProps,
+                CullStats* ioStats = nullptr, PropsCullStats* ioPropsStats = nullptr) const;
 
   // Every drawn triangle as one run (culling off).
   void all(DrawRunList* out) const;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "culling/classify_inl.h"
 #include "spatial/octree.h"
 
 namespace ofps {
@@ -22,31 +23,10 @@ Frustum Frustum::fromViewProjection(const glm::mat4& m) {
   return f;
 }
 
-namespace {
-
-inline Containment classifyCounted(const Frustum& frustum, const glm::vec3& bmin,
-                                   const glm::vec3& bmax, uint32_t& ioMask, uint32_t& tests) {
-  for (uint32_t i = 0; i < 6; ++i) {
-    const uint32_t bit = 1u << i;
-    if ((ioMask & bit) == 0) continue;
-    ++tests;
-    const Plane& pl = frustum.planes[i];
-    // p-vertex: the corner farthest along the normal; n-vertex: the nearest.
-    const glm::vec3 pv(pl.normal.x >= 0.0f ? bmax.x : bmin.x, pl.normal.y >= 0.0f ? bmax.y : bmin.y,
-                       pl.normal.z >= 0.0f ? bmax.z : bmin.z);
-    if (pl.signedDistance(pv) < 0.0f) return Containment::Outside;
-    const glm::vec3 nv(pl.normal.x >= 0.0f ? bmin.x : bmax.x, pl.normal.y >= 0.0f ? bmin.y : bmax.y,
-                       pl.normal.z >= 0.0f ? bmin.z : bmax.z);
-    if (pl.signedDistance(nv) >= 0.0f) ioMask &= ~bit;
-  }
-  return ioMask == 0 ? Containment::Inside : Containment::Intersecting;
-}
-
-}  // namespace
 
 Containment classifyAabb(const Frustum& frustum, const Aabb& box, uint32_t& ioPlaneMask) {
   uint32_t tests = 0;
-  return classifyCounted(frustum, box.min, box.max, ioPlaneMask, tests);
+  return detail::classifyCounted(frustum, box.min, box.max, ioPlaneMask, tests);
 }
 
 void cullOctree(const Octree& octree, const Frustum& frustum, CullVisitor visitor, void* context,
@@ -68,7 +48,7 @@ void cullOctree(const Octree& octree, const Frustum& frustum, CullVisitor visito
     const Aabb box = octree.nodeBounds(e.node);
     ++st.nodesVisited;
     uint32_t mask = e.mask;
-    const Containment c = classifyCounted(frustum, box.min, box.max, mask, st.planeTests);
+    const Containment c = detail::classifyCounted(frustum, box.min, box.max, mask, st.planeTests);
     if (c == Containment::Outside) continue;
     if (c == Containment::Inside) {
       const TriangleRange r = octree.subtreeRange(e.node);

@@ -66,6 +66,7 @@
 #include <glm/vec3.hpp>
 
 #include "culling/frustum.h"
+#include "culling/props_cull.h"
 #include "spatial/hash_grid.h"
 #include "spatial/octree.h"
 
@@ -168,11 +169,35 @@ class PropsWorld {
   // Props the closed capsule touches: writes up to out.size() ids (increasing), returns the total.
   uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                           std::span<uint32_t> out, GridQueryStats* ioStats = nullptr) const;
-  // Visible props (not removed) for instanced drawing: the grid's frustum pass. Writes up to
-  // out.size() ids (grid order), returns the total.
+  // Visible props (not removed) for instanced drawing: the grid's linear frustum pass (every
+  // occupied cell classified; the fallback without a level, and the benchmarks' baseline).
+  // Writes up to out.size() ids (grid order), returns the total.
   uint32_t cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
                        GridQueryStats* ioStats = nullptr) const {
     return grid_.cullFrustum(frustum, out, ioStats);
+  }
+
+  // ---- Culling through the level's octree (culling/props_cull.h) ---------------------------------
+  // Links every grid cell to its node of `octree` (after a level swap or an octree rebuild).
+  // O(cells x depth). step() keeps the links up to date itself (new cells are linked at the end
+  // of every step; a different octree relinks everything), so calling this is only needed when
+  // the octree changed between steps and a cull comes first; syncLinks does the cheap part.
+  void linkToLevel(const Octree& octree) { links_.relink(grid_, octree); }
+  void syncLinks(const Octree& octree) { links_.sync(grid_, octree); }
+  const OctreeCellLinks& cellLinks() const { return links_; }
+  // Visible props (ids to out, total returned) through one traversal of `octree`; the level's
+  // ranges go to levelVisitor (may be null). Exact whatever the state of the links (stale links
+  // fall back to the grid's linear pass). See cullLevelAndProps.
+  uint32_t cullWithLevel(const Octree& octree, const Frustum& frustum, std::span<uint32_t> out,
+                         CullVisitor levelVisitor = nullptr, void* levelContext = nullptr,
+                         CullStats* ioLevelStats = nullptr,
+                         PropsCullStats* ioStats = nullptr) const {
+    return cullLevelAndProps(octree, frustum, grid_, links_, levelVisitor, levelContext, out,
+                             ioLevelStats, ioStats);
+  }
+  // links.validate for `octree` (every link checked); false with a message.
+  bool validateLinks(const Octree& octree, std::string* outError = nullptr) const {
+    return links_.validate(grid_, octree, outError);
   }
 
   // ---- State, as flat arrays indexed by id (for instanced rendering and the CSV files) ---------
@@ -213,6 +238,7 @@ class PropsWorld {
 
   PropsParams params_;
   HashGrid grid_;
+  OctreeCellLinks links_;  // grid cell -> level octree node (the cell groups of grid_)
   std::vector<glm::vec3> position_;
   std::vector<glm::vec3> velocity_;
   std::vector<glm::vec3> half_;
@@ -233,7 +259,7 @@ class PropsWorld {
   PropsStepStats stats_;
 };
 
-// ---- Files (../shared/controller/SCRIPT.md) ------------------------------------------------------
+// ---- Files (docs/script-format.md) ------------------------------------------------------------
 // "id,shape,x,y,z,vx,vy,vz,hx,hy,hz,resting,removed\n"
 const char* propsCsvHeader();
 // "t,id,x,y,z\n"

@@ -1,5 +1,5 @@
 #pragma once
-// Props driven by a controller script (../shared/controller/SCRIPT.md): `prop` lines placed before
+// Props driven by a controller script (docs/script-format.md): `prop` lines placed before
 // the run, `throw` commands recorded by the ScriptRunner, the `--props OUT.csv` and
 // `--props-trace OUT.csv` files. Used by the headless and the windowed demo alike, so both give
 // the same files.

@@ -30,7 +30,7 @@ struct CollectInto {
 
 // Pool entry: the id, with the top bit set for a box (ids are below 2^31, see the header).
 constexpr uint32_t kPoolBoxBit = 0x80000000u;
-constexpr uint32_t kPoolIdMask = 0x7FFFFFFFu;
+constexpr uint32_t kPoolIdMask = kGridPoolIdMask;
 
 inline void prefetchRead(const void* p) {
 #if defined(__GNUC__)
@@ -158,10 +158,18 @@ uint32_t HashGrid::findOrAddCell(int32_t x, int32_t y, int32_t z) {
   cell.z = z;
   cells_.push_back(cell);
   table_[i] = {key, c, 0};
+  if (groupsOn()) {
+    cellGroup_.push_back(kGridNoGroup);
+    cellSlot_.push_back(0);
+    cellHint_.push_back(kGridNoGroup);
+    // With a group map the cell joins its group at once (O(1)); otherwise it waits as pending.
+    attachCellGroup(c, !groupMap_.empty() && isBorderCell(cell) ? mapOutside_ : mappedGroup(x, y, z));
+  }
   return c;
 }
 
 void HashGrid::removeCell(uint32_t c) {
+  detachCellGroup(c);
   const uint64_t mask = table_.size() - 1;
   // Find the slot and delete it by backward shift (no tombstones).
   uint64_t i = mixKey(cells_[c].key) & mask;
@@ -188,8 +196,20 @@ void HashGrid::removeCell(uint32_t c) {
     table_[k].cell = c;
     const GridCell& moved = cells_[c];
     for (uint32_t s = 0; s < moved.count; ++s) cell_[pool_[moved.head + s] & kPoolIdMask] = c;
+    // The moved cell keeps its group and its slot there, which now names c.
+    if (groupsOn()) {
+      cellGroup_[c] = cellGroup_[last];
+      cellSlot_[c] = cellSlot_[last];
+      cellHint_[c] = cellHint_[last];
+      groupEntry(c).cell = c;
+    }
   }
   cells_.pop_back();
+  if (groupsOn()) {
+    cellGroup_.pop_back();
+    cellSlot_.pop_back();
+    cellHint_.pop_back();
+  }
   // Shrink when the cells fell below 1/8 of the table (hysteresis: grow happens at 1/2).
   if (table_.size() > 64 && cells_.size() * 8 < table_.size()) {
     uint32_t cap = 64;
@@ -205,6 +225,156 @@ inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
   return k;
 }
 }  // namespace
+
+void HashGrid::detachCellGroup(uint32_t c) {
+  if (!groupsOn()) return;  // no groups: nothing tracked (the grid's hot path as without groups)
+  const uint32_t g = cellGroup_[c];
+  GroupBlock& b = groupBlock_[groupIndex(g)];
+  // Swap-remove: the block's last cell takes c's slot.
+  const uint32_t slot = cellSlot_[c];
+  const GridGroupEntry moved = groupPool_[b.first + b.count - 1];
+  groupPool_[b.first + slot] = moved;
+  cellSlot_[moved.cell] = slot;
+  if (--b.count == 0) {  // memory stays proportional to the occupied cells
+    freeGroupBlock(b.first, b.capacity);
+    b.capacity = 0;
+    b.first = 0;
+    // The group's own cells ran out: one reason less to be occupied, up the chain while a
+    // group's last reason goes (most detaches leave other cells in the group: O(1)).
+    if (g != kGridNoGroup) {
+      for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
+        if (--groupSubtree_[a] > 0) break;
+      }
+    }
+  }
+  if (g == kGridNoGroup) --pendingCount_;
+  cellGroup_[c] = kGridNoGroup;
+}
+
+void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
+  if (!groupsOn()) return;
+  GroupBlock& b = groupBlock_[groupIndex(g)];
+  if (b.count == b.capacity) {
+    // Full (or none yet): a block twice as large (4 << k entries, recycled per size class).
+    const uint32_t cap = b.capacity == 0 ? 4u : b.capacity * 2u;
+    const uint32_t first = allocGroupBlock(cap);
+    GroupBlock& nb = groupBlock_[groupIndex(g)];  // the pool may have grown: same block entry
+    if (nb.count > 0) {
+      std::memcpy(&groupPool_[first], &groupPool_[nb.first], sizeof(GridGroupEntry) * nb.count);
+    }
+    if (nb.capacity > 0) freeGroupBlock(nb.first, nb.capacity);
+    nb.first = first;
+    nb.capacity = cap;
+  }
+  GroupBlock& blk = groupBlock_[groupIndex(g)];
+  cellGroup_[c] = g;
+  cellSlot_[c] = blk.count;
+  const GridCell& cell = cells_[c];
+  groupPool_[blk.first + blk.count] = {c, cell.x, cell.y, cell.z, cell.head, cell.count};
+  ++blk.count;
+  if (g == kGridNoGroup) {
+    ++pendingCount_;
+  } else if (blk.count == 1) {
+    // The group's first own cell: one reason more to be occupied, up the chain while a group
+    // gets its first reason.
+    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
+      if (groupSubtree_[a]++ > 0) break;
+    }
+  }
+}
+
+uint32_t HashGrid::allocGroupBlock(uint32_t capacity) {
+  const uint32_t k = blockClass(capacity);
+  if (k < groupFree_.size() && !groupFree_[k].empty()) {
+    const uint32_t first = groupFree_[k].back();
+    groupFree_[k].pop_back();
+    return first;
+  }
+  const uint32_t first = static_cast<uint32_t>(groupPool_.size());
+  groupPool_.resize(first + capacity, GridGroupEntry{});
+  return first;
+}
+
+void HashGrid::freeGroupBlock(uint32_t first, uint32_t capacity) {
+  const uint32_t k = blockClass(capacity);
+  if (k >= groupFree_.size()) groupFree_.resize(k + 1);
+  groupFree_[k].push_back(first);
+}
+
+void HashGrid::ungroupAll() {
+  // Every block back to nothing, then every cell pending (one block of the right size).
+  groupPool_.clear();
+  groupFree_.clear();
+  for (GroupBlock& b : groupBlock_) b = GroupBlock{};
+  pendingCount_ = 0;
+  std::fill(groupSubtree_.begin(), groupSubtree_.end(), 0u);
+  // The per-cell arrays exist only while groups do (a grid without groups keeps none).
+  const size_t nc = groupsOn() ? cells_.size() : 0;
+  cellGroup_.assign(nc, kGridNoGroup);
+  cellSlot_.assign(nc, 0u);
+  cellHint_.assign(nc, kGridNoGroup);
+  for (uint32_t c = 0; c < nc; ++c) attachCellGroup(c, kGridNoGroup);
+}
+
+void HashGrid::resetCellGroups(std::span<const uint32_t> parents, float extent) {
+  groupMap_.clear();
+  groupParent_.assign(parents.begin(), parents.end());
+  groupBlock_.assign(parents.size() + 1, GroupBlock{});  // + the pending cells' block
+  groupSubtree_.assign(parents.size(), 0u);
+  groupExtent_ = extent;
+  ungroupAll();
+  if (maxExtent_ > groupExtent_) dropGroups();
+}
+
+void HashGrid::setGroupMap(const int32_t lo[3], const int32_t dims[3], uint32_t shift,
+                           std::span<const uint32_t> groups, uint32_t outsideGroup) {
+  const size_t n = static_cast<size_t>(std::max(dims[0], 0)) * static_cast<size_t>(std::max(dims[1], 0)) *
+                   static_cast<size_t>(std::max(dims[2], 0));
+  assert(groups.size() == n && n > 0 && "HashGrid::setGroupMap: groups.size() != dims[0]*dims[1]*dims[2]");
+  assert(outsideGroup < groupCount() && shift < 31 && "HashGrid::setGroupMap: bad outside group or shift");
+  if (groups.size() != n || n == 0 || outsideGroup >= groupCount() || shift >= 31) return;
+  groupMap_.assign(groups.begin(), groups.end());
+  for (int a = 0; a < 3; ++a) {
+    mapLo_[a] = lo[a];
+    mapDim_[a] = dims[a];
+  }
+  mapShift_ = shift;
+  mapOutside_ = outsideGroup;
+  for (uint32_t c = 0; c < cells_.size(); ++c) {
+    const GridCell& cell = cells_[c];
+    setCellGroup(c, isBorderCell(cell) ? mapOutside_ : mappedGroup(cell.x, cell.y, cell.z));
+  }
+}
+
+void HashGrid::dropGroups() {
+  groupMap_.clear();
+  groupBlock_.assign(1, GroupBlock{});  // the pending block only
+  groupParent_.clear();
+  groupSubtree_.clear();
+  ungroupAll();
+}
+
+void HashGrid::setCellGroup(uint32_t cell, uint32_t group) {
+  assert(cell < cells_.size() && "HashGrid::setCellGroup: not an occupied cell index");
+  assert((group == kGridNoGroup || group < groupCount()) &&
+         "HashGrid::setCellGroup: group out of range (call resetCellGroups first)");
+  if (!groupsOn() || cell >= cells_.size() || (group != kGridNoGroup && group >= groupCount())) return;
+  if (cellGroup_[cell] == group) return;
+  detachCellGroup(cell);
+  attachCellGroup(cell, group);
+}
+
+void HashGrid::growExtent(float radius) {
+  if (!(radius > maxExtent_)) return;
+  maxExtent_ = radius;
+  // The groups were chosen for cells grown by groupExtent_: larger objects void them.
+  if (maxExtent_ > groupExtent_ && groupCount() > 0) dropGroups();
+}
+
+bool HashGrid::isBorderCell(const GridCell& cell) {
+  return std::max({std::abs(cell.x), std::abs(cell.y), std::abs(cell.z)}) == kGridCoordLimit;
+}
+
 
 uint32_t HashGrid::allocBlock(uint32_t capacity) {
   const uint32_t k = blockClass(capacity);
@@ -251,6 +421,11 @@ void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
   key_[id] = cell.key;
   pool_[cell.head + cell.count] = id | (objects_[id].isSphere ? 0u : kPoolBoxBit);
   ++cell.count;
+  if (groupsOn()) {
+    GridGroupEntry& e = groupEntry(c);
+    e.head = cell.head;
+    e.count = cell.count;
+  }
 }
 
 void HashGrid::unlink(uint32_t id) {
@@ -263,7 +438,11 @@ void HashGrid::unlink(uint32_t id) {
   for (uint32_t t = s + 1; t < end; ++t) pool[t - 1] = pool[t];
   pool[end - 1] = kGridInvalidIndex;
   cell_[id] = kGridInvalidIndex;
-  if (--cell.count == 0) removeCell(c);
+  if (--cell.count == 0) {
+    removeCell(c);
+  } else if (groupsOn()) {
+    groupEntry(c).count = cell.count;
+  }
 }
 
 void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
@@ -285,7 +464,7 @@ void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec
   o.halfExtents = halfExtents;
   o.radius = radius;
   o.isSphere = sphere ? 1u : 0u;
-  maxExtent_ = std::max(maxExtent_, radius);
+  growExtent(radius);
   link(id, coord(center.x), coord(center.y), coord(center.z));
   ++objectCount_;
 }
@@ -318,7 +497,7 @@ bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3&
   o.halfExtents = halfExtents;
   o.radius = radius;
   o.isSphere = sphere ? 1u : 0u;
-  maxExtent_ = std::max(maxExtent_, radius);
+  growExtent(radius);
   const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
   const uint64_t key = packGridKey(x, y, z);
   if (key == key_[id]) {  // early out: same cell
@@ -360,8 +539,16 @@ void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key
 #else
   (void)key;
 #endif
+  // Without a group map a new cell waits as pending: remember where its object was (a place to
+  // start looking for its group). With a map (or no groups) there is nothing to remember.
+  const bool hint = groupsOn() && groupMap_.empty();
+  const uint32_t from = hint ? cellGroup_[cell_[id]] : kGridNoGroup;
   unlink(id);
   link(id, x, y, z);
+  if (hint) {
+    const uint32_t c = cell_[id];
+    if (cells_[c].count == 1) cellHint_[c] = from;
+  }
 }
 
 void HashGrid::clear() {
@@ -376,6 +563,14 @@ void HashGrid::clear() {
   table_.clear();
   objectCount_ = 0;
   maxExtent_ = 0.0f;
+  clearCellGroupLists();
+}
+
+void HashGrid::clearCellGroupLists() {
+  cellGroup_.clear();
+  cellSlot_.clear();
+  cellHint_.clear();
+  ungroupAll();  // no cells: empties every block
 }
 
 void HashGrid::setCellSize(float cellSize) {
@@ -395,13 +590,15 @@ void HashGrid::setCellSize(float cellSize) {
   freeBlocks_.clear();
   cells_.clear();
   table_.clear();
+  groupMap_.clear();  // the map was made for the old cell size
+  clearCellGroupLists();
   maxExtent_ = 0.0f;
   // Re-link in decreasing id order so that every cell's walk (last linked first) runs in
   // increasing id: the result depends only on the objects, not on the history of moves.
   for (size_t i = live.size(); i-- > 0;) {
     const uint32_t id = live[i];
     const GridObject& o = objects_[id];
-    maxExtent_ = std::max(maxExtent_, o.radius);
+    growExtent(o.radius);
     link(id, coord(o.center.x), coord(o.center.y), coord(o.center.z));
   }
 }
@@ -413,7 +610,12 @@ size_t HashGrid::bytes() const {
          (cell_.capacity() + pool_.capacity()) * sizeof(uint32_t) + freeLists +
          packs_.capacity() * sizeof(Pack) +
          cells_.capacity() * sizeof(GridCell) +
-         table_.capacity() * sizeof(Slot);
+         table_.capacity() * sizeof(Slot) +
+         (cellGroup_.capacity() + cellSlot_.capacity() + cellHint_.capacity() +
+          groupParent_.capacity() + groupSubtree_.capacity()) *
+             sizeof(uint32_t) +
+         groupPool_.capacity() * sizeof(GridGroupEntry) +
+         groupBlock_.capacity() * sizeof(GroupBlock);
 }
 
 void HashGrid::refreshQueryCache() {
@@ -860,9 +1062,7 @@ uint32_t HashGrid::cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats*
   };
   // A border cell holds everything beyond the coordinate range: no finite bounds, so its objects
   // are tested one by one.
-  auto isBorder = [](const GridCell& cell) {
-    return std::max({std::abs(cell.x), std::abs(cell.y), std::abs(cell.z)}) == kGridCoordLimit;
-  };
+  auto isBorder = [](const GridCell& cell) { return isBorderCell(cell); };
   const size_t nc = cells_.size();
   size_t first = 0;
 #if defined(OFPS_GRID_SSE2)
@@ -1020,6 +1220,110 @@ bool HashGrid::validate(std::string* outError) const {
     if (s.cell >= cells_.size() || cells_[s.cell].key != s.key) return fail("stale table slot");
   }
   if (used != cells_.size()) return fail("table slot count differs from the cell count");
+  return validateCellGroups(outError);
+}
+
+}  // namespace ofps
+
+namespace ofps {
+
+bool HashGrid::validateCellGroups(std::string* outError) const {
+  auto fail = [&](const std::string& m) {
+    if (outError) *outError = m;
+    return false;
+  };
+  const size_t nc = cells_.size();
+  const uint32_t ng = groupCount();
+  if (!groupsOn()) {
+    if (pendingCount_ != 0 || !groupPool_.empty() || groupBlock_[0].count != 0) {
+      return fail("no groups, yet cells are tracked");
+    }
+    if (!cellGroup_.empty() || !cellSlot_.empty() || !cellHint_.empty()) {
+      return fail("no groups, yet per-cell group arrays are kept");
+    }
+    return true;
+  }
+  if (cellGroup_.size() != nc || cellSlot_.size() != nc || cellHint_.size() != nc) {
+    return fail("cell group arrays differ in size from the cells");
+  }
+  if (groupBlock_.size() != static_cast<size_t>(ng) + 1 || groupParent_.size() != ng ||
+      groupSubtree_.size() != ng) {
+    return fail("group arrays differ in size");
+  }
+  if (ng > 0 && maxExtent_ > groupExtent_) return fail("groups kept past their extent");
+  // Every block (each group's and the pending one): in the pool, not overlapping, each cell
+  // once, on its own group's block at its own slot.
+  std::vector<uint8_t> seen(nc, 0), owned(groupPool_.size(), 0);
+  std::vector<uint32_t> direct(ng, 0);
+  uint32_t listed = 0;
+  for (uint32_t gi = 0; gi <= ng; ++gi) {
+    const uint32_t g = gi == ng ? kGridNoGroup : gi;
+    const GroupBlock& b = groupBlock_[gi];
+    if (b.count > b.capacity || static_cast<size_t>(b.first) + b.capacity > groupPool_.size()) {
+      return fail("group block out of the pool");
+    }
+    if (b.count == 0 && b.capacity != 0) return fail("empty group block kept");
+    for (uint32_t s = b.first; s < b.first + b.capacity; ++s) {
+      if (owned[s]) return fail("group blocks overlap");
+      owned[s] = 1;
+    }
+    for (uint32_t i = 0; i < b.count; ++i) {
+      const GridGroupEntry& e = groupPool_[b.first + i];
+      const uint32_t c = e.cell;
+      if (c >= nc) return fail("group block holds a cell index out of range");
+      const GridCell& cell = cells_[c];
+      if (e.x != cell.x || e.y != cell.y || e.z != cell.z || e.head != cell.head ||
+          e.count != cell.count) {
+        return fail("group entry of cell " + std::to_string(c) + " is stale");
+      }
+      if (seen[c]) return fail("cell " + std::to_string(c) + " listed twice");
+      seen[c] = 1;
+      if (cellGroup_[c] != g) return fail("cell " + std::to_string(c) + " in another group's block");
+      if (cellSlot_[c] != i) return fail("cell " + std::to_string(c) + " has a stale slot");
+      ++listed;
+      if (g != kGridNoGroup) ++direct[g];
+    }
+  }
+  if (listed != nc) return fail("a cell is in no group block");
+  if (!groupMap_.empty()) {
+    if (groupMap_.size() != static_cast<size_t>(mapDim_[0]) * static_cast<size_t>(mapDim_[1]) *
+                                static_cast<size_t>(mapDim_[2])) {
+      return fail("group map size differs from its box");
+    }
+    for (const uint32_t g : groupMap_) {
+      if (g >= ng) return fail("group map holds a group out of range");
+    }
+    for (uint32_t c = 0; c < nc; ++c) {
+      const GridCell& cell = cells_[c];
+      const uint32_t want = isBorderCell(cell) ? mapOutside_ : mappedGroup(cell.x, cell.y, cell.z);
+      if (cellGroup_[c] != want) {
+        return fail("cell " + std::to_string(c) + " is not in the group its map entry gives");
+      }
+    }
+  }
+  if (groupBlock_[ng].count != pendingCount_) return fail("pending count differs from its block");
+  // Occupied subtrees: every group with cells of its own marks itself and its whole parent chain
+  // (the chain must end within ng steps: no cycles); a group's reasons are its own cells (one)
+  // plus each child whose subtree is occupied.
+  std::vector<uint8_t> occupied(ng, 0);
+  for (uint32_t g = 0; g < ng; ++g) {
+    uint32_t steps = 0;
+    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
+      if (a >= ng) return fail("group parent out of range");
+      if (++steps > ng) return fail("group parents form a cycle");
+      if (direct[g] > 0) occupied[a] = 1;
+    }
+  }
+  std::vector<uint32_t> reasons(ng, 0);
+  for (uint32_t g = 0; g < ng; ++g) {
+    reasons[g] += direct[g] > 0 ? 1u : 0u;
+    if (occupied[g] && groupParent_[g] != kGridNoGroup) ++reasons[groupParent_[g]];
+  }
+  for (uint32_t g = 0; g < ng; ++g) {
+    if (reasons[g] != groupSubtree_[g]) {
+      return fail("group " + std::to_string(g) + " occupied-subtree count is stale");
+    }
+  }
   return true;
 }
 

@@ -1,5 +1,5 @@
 // Props on the default level (assets/arena.glb): a random spawn settles without sinking into the
-// level, and a script with `prop` and `throw` gives the SCRIPT.md files, deterministically.
+// level, and a script with `prop` and `throw` gives the docs/script-format.md files, deterministically.
 
 #include <gtest/gtest.h>
 
