@@ -406,6 +406,43 @@ TEST(ControllerScenario, CrouchUnderLowCeilingAndStandWhenClear) {
   EXPECT_EQ(s.penetratingSteps, 0u);
 }
 
+TEST(ControllerScenario, SlopedCeilingEndsTheRise) {
+  // A ceiling sloping up at 30 degrees toward +X, 2.1 m above the feet at x = 0: a jump (1.225 m
+  // apex) hits it. Clipping the velocity against it alone would keep a rising part along the
+  // slope, so the character would slide on up under the ceiling; a ceiling ends the rise: from
+  // the hit on the feet go no higher.
+  MeshBuilder m;
+  addGround(m);
+  const float t = std::tan(30.0f * 3.14159265f / 180.0f);
+  m.quad({-3.0f, 2.1f - 3.0f * t, -3.0f}, {-3.0f, 2.1f - 3.0f * t, 3.0f}, {3.0f, 2.1f + 3.0f * t, 3.0f},
+         {3.0f, 2.1f + 3.0f * t, -3.0f});
+  const Octree o = m.build();
+  for (float hz : {60.0f, 240.0f}) {
+    ControllerParams p = defaults();
+    p.tickHz = hz;
+    Sim s(o, p, {0.0f, 0.0f, 0.0f});
+    s.run(0.3);
+    s.input.jump = true;
+    bool hit = false;
+    float yAtHit = 0.0f, vyBefore = 0.0f;
+    s.run(1.0, [&](const Sim& sim) {
+      const float vy = sim.ctrl.velocity().y;
+      // The hit: the rise loses more in one step than twice what gravity takes.
+      if (!hit && vyBefore > 1.0f && vyBefore - vy > 2.0f * p.gravity / hz) {
+        hit = true;
+        yAtHit = sim.ctrl.feet().y;
+      }
+      vyBefore = vy;
+      if (hit) {
+        EXPECT_LE(sim.ctrl.feet().y, yAtHit + 1e-3f) << hz << " Hz: still rising after the ceiling";
+      }
+    });
+    EXPECT_TRUE(hit) << hz << " Hz: the jump never reached the ceiling";
+    EXPECT_LT(yAtHit + 1.8f, 2.1f + 0.5f * t) << "hit near x = 0";
+    EXPECT_EQ(s.penetratingSteps, 0u);
+  }
+}
+
 TEST(ControllerScenario, CeilingEndsAJumpWithoutSticking) {
   MeshBuilder m;
   addGround(m);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <glm/geometric.hpp>
+
 #include "props/props_world.h"
 
 namespace ofps::test {
@@ -70,8 +72,46 @@ TEST(PropsScenario, BoxDroppedOnFloorComesToRest) {
   run(w, room, 3.0f);
   EXPECT_TRUE(w.resting()[id]);
   EXPECT_NEAR(w.positions()[id].y, 0.2f, 0.01f);
+  // At rest it keeps the skin to the floor (PropsParams::skin x its size, the largest half
+  // extent 0.4 m: 2 mm), neither touching nor floating.
+  const float gap = w.positions()[id].y - 0.2f;
+  const float skin = PropsParams{}.skin * 0.4f;
+  EXPECT_GT(gap, 0.5f * skin) << "resting on the floor without its skin";
+  EXPECT_LT(gap, 3.0f * skin) << "floating above the floor";
   EXPECT_GT(w.positions()[id].x, -2.0f) << "kept some of its sideways speed";
   EXPECT_LT(w.positions()[id].x, 0.0f) << "friction stopped it";
+}
+
+TEST(PropsScenario, BoxOnASlopeKeepsTheSkin) {
+  // A flat box (inscribed sphere 0.1 m) dropped on a 20 degree slope: its sphere sweep touches
+  // the slope while a corner already dips into it, so the box is pushed out of the level, and the
+  // push-out leaves the skin (PropsParams::skin x the largest half extent: 1.5 mm) too. Friction
+  // 0.4 > tan 20 degrees holds it there.
+  const float angle = 20.0f * 3.14159265f / 180.0f;
+  const float s = std::tan(angle);
+  std::vector<Triangle> tris;
+  quad(tris, {-5, -5 * s, -5}, {-5, -5 * s, 5}, {5, 5 * s, 5}, {5, 5 * s, -5});
+  Octree slope;
+  ASSERT_TRUE(slope.build(tris).ok);
+  PropsWorld w;
+  const glm::vec3 half(0.3f, 0.1f, 0.3f);
+  const uint32_t id = w.addBox({0.0f, 1.0f, 0.0f}, half);
+  const glm::vec3 n(-std::sin(angle), std::cos(angle), 0.0f);  // the slope's upward normal
+  const float skin = PropsParams{}.skin * 0.3f;
+  float lowest = 0.0f;
+  for (int i = 0; i < 360; ++i) {
+    w.step(slope, kDt);
+    lowest = 1e9f;
+    for (int c = 0; c < 8; ++c) {
+      const glm::vec3 corner = w.positions()[id] + glm::vec3((c & 1) ? half.x : -half.x,
+                                                             (c & 2) ? half.y : -half.y,
+                                                             (c & 4) ? half.z : -half.z);
+      lowest = std::min(lowest, glm::dot(n, corner));
+    }
+    ASSERT_GT(lowest, -1e-4f) << "a corner inside the slope at step " << i;
+  }
+  EXPECT_GT(lowest, 0.5f * skin) << "resting on the slope without its skin";
+  EXPECT_LT(lowest, 0.02f) << "not resting on the slope";
 }
 
 TEST(PropsScenario, FastPropsDoNotPassAThinWall) {
