@@ -185,7 +185,7 @@ HeaderCounts checkPly(const std::string& path, const std::string& head, uint64_t
     if (e.name == "vertex") h.vertices = e.count;
     if (e.name == "face") h.faces = e.count;
     if (!claim.empty()) claim += ", ";
-    claim += std::to_string(e.count) + " " + e.name + (e.count == 1 ? "" : "s");
+    claim += "element " + e.name + " " + std::to_string(e.count);
   }
   const uint64_t rest = fileSize > dataStart ? fileSize - dataStart : 0;
   if (need > rest + (binary ? 0 : 1)) {

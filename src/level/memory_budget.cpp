@@ -55,14 +55,16 @@ uint64_t defaultLevelMemoryBudget() {
   return std::max<uint64_t>(phys / 2, 256ull << 20);
 }
 
-uint64_t estimateImportBytes(const std::string& ext, uint64_t fileSize,
-                             const HeaderCounts& counts) {
+ImportEstimate estimateImportBytes(const std::string& ext, uint64_t fileSize,
+                                   const HeaderCounts& counts) {
   uint64_t fromCounts =
       satAdd(satMul(counts.vertices, kBytesPerVertex), satMul(counts.faces, kBytesPerFace));
   // PLY elements other than vertex and face are still parsed into instance lists.
   fromCounts = satAdd(fromCounts, satMul(counts.elements, kBytesPerVertex));
-  const uint64_t fromSize = satMul(fileSize, factorFor(ext));
-  return satAdd(kBaseBytes, std::max(fromCounts, fromSize));
+  // Binary PLY stores numbers as they are in memory: the binary factor.
+  const bool binaryPly = counts.format == "PLY binary";
+  const uint64_t fromSize = satMul(fileSize, binaryPly ? factorFor("stl") : factorFor(ext));
+  return {satAdd(kBaseBytes, std::max(fromCounts, fromSize)), fromCounts > fromSize};
 }
 
 std::string formatMegabytes(uint64_t bytes) {

@@ -26,7 +26,12 @@ uint64_t defaultLevelMemoryBudget();
 
 // Estimated peak memory, in bytes, to import a file of fileSize bytes with the given lower-case
 // extension (no dot) whose header stated `counts` (see header_checks.h; zeros when none).
-uint64_t estimateImportBytes(const std::string& ext, uint64_t fileSize, const HeaderCounts& counts);
+struct ImportEstimate {
+  uint64_t bytes = 0;       // estimated peak memory
+  bool fromHeader = false;  // the header's counts (not the file size) gave the larger figure
+};
+ImportEstimate estimateImportBytes(const std::string& ext, uint64_t fileSize,
+                                   const HeaderCounts& counts);
 
 // "12.3 MB" style, for messages (decimal megabytes).
 std::string formatMegabytes(uint64_t bytes);
