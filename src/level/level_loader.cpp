@@ -24,7 +24,9 @@
 #include "level/level_loader.h"
 
 #include <assimp/DefaultIOSystem.h>
+#include <assimp/Importer.hpp>
 #include <assimp/MemoryIOWrapper.h>
+#include <assimp/ProgressHandler.hpp>
 #include <assimp/config.h>
 #include <assimp/material.h>
 #include <assimp/metadata.h>
@@ -34,20 +36,19 @@
 
 #include <algorithm>
 #include <array>
-#include <assimp/Importer.hpp>
-#include <assimp/ProgressHandler.hpp>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <glm/geometric.hpp>
 #include <map>
 #include <memory>
 #include <new>
 #include <system_error>
 #include <utility>
+
+#include <glm/geometric.hpp>
 
 #include "geometry/aabb.h"
 #include "geometry/triangle_tests.h"
@@ -70,15 +71,10 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool startsWith(const std::string& s, const char* prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
-bool contains(const std::string& s, const char* part) {
-  return s.find(part) != std::string::npos;
-}
+bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string fmtFloat(double v) {
@@ -141,9 +137,9 @@ class ProgressBridge final : public Assimp::ProgressHandler {
  private:
   void report(int step, int steps, float lo, float hi) {
     if (!fn_) return;
-    const float f =
-        steps > 0 ? std::clamp(static_cast<float>(step) / static_cast<float>(steps), 0.0f, 1.0f)
-                  : 0.0f;
+    const float f = steps > 0 ? std::clamp(static_cast<float>(step) / static_cast<float>(steps),
+                                           0.0f, 1.0f)
+                              : 0.0f;
     fn_(lo + (hi - lo) * f, stage_);
   }
   const ProgressFn& fn_;
@@ -154,14 +150,14 @@ class ProgressBridge final : public Assimp::ProgressHandler {
 
 struct MeshBuild {
   LevelMesh mesh;
-  std::string meshName;  // Assimp mesh name, for messages
+  std::string meshName;             // Assimp mesh name, for messages
 };
 
 struct WalkResult {
   std::vector<MeshBuild> meshes;
   uint64_t pointsDropped = 0;
   uint64_t linesDropped = 0;
-  std::string badIndexError;  // first out-of-range index, if any
+  std::string badIndexError;        // first out-of-range index, if any
   int spawnPriority = 0;
   aiMatrix4x4 spawnMatrix;
   std::string spawnName;
@@ -231,8 +227,7 @@ void walkNodes(const aiScene& scene, const std::string& path, bool allSolid, Wal
       if (!(m.mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
 
       MeshBuild b;
-      b.meshName =
-          m.mName.length > 0 ? std::string(m.mName.C_Str()) : "mesh " + std::to_string(meshIndex);
+      b.meshName = m.mName.length > 0 ? std::string(m.mName.C_Str()) : "mesh " + std::to_string(meshIndex);
       b.mesh.name = name;
       if (node->mNumMeshes > 1 || useCount[meshIndex] > 1) b.mesh.name += "/" + b.meshName;
       b.mesh.material = m.mMaterialIndex < scene.mNumMaterials ? m.mMaterialIndex : 0;
@@ -246,7 +241,8 @@ void walkNodes(const aiScene& scene, const std::string& path, bool allSolid, Wal
       }
       const std::string lmesh = lower(b.meshName);
       const bool isCollider = collider || nameIsCollider(lmesh) || nameIsCollider(materialName);
-      const bool isNoCollide = noCollide || nameIsNoCollide(lmesh) || nameIsNoCollide(materialName);
+      const bool isNoCollide =
+          noCollide || nameIsNoCollide(lmesh) || nameIsNoCollide(materialName);
       b.mesh.visible = !isCollider;
       b.mesh.layers = (isNoCollide && !isCollider && !allSolid) ? 0u : kLayerSolid;
 
@@ -277,8 +273,8 @@ void walkNodes(const aiScene& scene, const std::string& path, bool allSolid, Wal
         if (!inRange) {
           if (out->badIndexError.empty()) {
             out->badIndexError = path + ": mesh '" + b.meshName + "' face " + std::to_string(f) +
-                                 " uses vertex index out of range (mesh has " + std::to_string(nv) +
-                                 " vertices)";
+                                 " uses vertex index out of range (mesh has " +
+                                 std::to_string(nv) + " vertices)";
           }
           continue;
         }
@@ -306,23 +302,12 @@ bool metaNumber(const aiMetadata* meta, const char* key, double* out) {
     const aiMetadataEntry& e = meta->mValues[i];
     if (e.mData == nullptr) return false;
     switch (e.mType) {
-      case AI_BOOL:
-        *out = *static_cast<const bool*>(e.mData) ? 1.0 : 0.0;
-        return true;
-      case AI_INT32:
-        *out = *static_cast<const int32_t*>(e.mData);
-        return true;
-      case AI_UINT64:
-        *out = static_cast<double>(*static_cast<const uint64_t*>(e.mData));
-        return true;
-      case AI_FLOAT:
-        *out = static_cast<double>(*static_cast<const float*>(e.mData));
-        return true;
-      case AI_DOUBLE:
-        *out = *static_cast<const double*>(e.mData);
-        return true;
-      default:
-        return false;
+      case AI_BOOL: *out = *static_cast<const bool*>(e.mData) ? 1.0 : 0.0; return true;
+      case AI_INT32: *out = *static_cast<const int32_t*>(e.mData); return true;
+      case AI_UINT64: *out = static_cast<double>(*static_cast<const uint64_t*>(e.mData)); return true;
+      case AI_FLOAT: *out = static_cast<double>(*static_cast<const float*>(e.mData)); return true;
+      case AI_DOUBLE: *out = *static_cast<const double*>(e.mData); return true;
+      default: return false;
     }
   }
   return false;
@@ -336,8 +321,8 @@ struct FileFrame {
 };
 
 // What the file itself says about its frame, where Assimp exposes it.
-FileFrame frameFromFile(const aiScene& scene, const std::string& ext,
-                        std::vector<std::string>* warnings, const std::string& path) {
+FileFrame frameFromFile(const aiScene& scene, const std::string& ext, std::vector<std::string>* warnings,
+                        const std::string& path) {
   FileFrame f;
   if (ext == "gltf" || ext == "glb") {
     f.up = 'y';
@@ -351,16 +336,14 @@ FileFrame frameFromFile(const aiScene& scene, const std::string& ext,
         f.up = upAxis == 2.0 ? 'z' : 'y';
         f.upSource = "file (FBX UpAxis)";
         if (upSign < 0.0) {
-          warnings->push_back(path +
-                              ": FBX UpAxisSign is -1 (upside-down up axis), which is not"
+          warnings->push_back(path + ": FBX UpAxisSign is -1 (upside-down up axis), which is not"
                               " supported; the level may be upside down, use --up to fix it");
         }
       } else {
         warnings->push_back(path + ": FBX UpAxis is X, which is not supported; assuming Y-up");
       }
     }
-    if (metaNumber(scene.mMetaData, "UnitScaleFactor", &unit) && std::isfinite(unit) &&
-        unit > 0.0) {
+    if (metaNumber(scene.mMetaData, "UnitScaleFactor", &unit) && std::isfinite(unit) && unit > 0.0) {
       f.scale = static_cast<float>(unit / 100.0);  // FBX UnitScaleFactor is centimetres per unit
       f.scaleSource = "file (FBX UnitScaleFactor " + fmtFloat(unit) + " cm)";
     }
@@ -396,12 +379,10 @@ FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
   for (const MeshBuild& b : meshes) {
     const auto& p = b.mesh.positions;
     for (size_t t = 0; t + 2 < b.mesh.indices.size(); t += 3) {
-      const glm::dvec3 a(p[b.mesh.indices[t]]), bb(p[b.mesh.indices[t + 1]]),
-          c(p[b.mesh.indices[t + 2]]);
+      const glm::dvec3 a(p[b.mesh.indices[t]]), bb(p[b.mesh.indices[t + 1]]), c(p[b.mesh.indices[t + 2]]);
       bool good = true;
       for (const glm::dvec3* q : {&a, &bb, &c}) {
-        for (int k = 0; k < 3; ++k)
-          good = good && std::isfinite((*q)[k]) && std::abs((*q)[k]) < 1e12;
+        for (int k = 0; k < 3; ++k) good = good && std::isfinite((*q)[k]) && std::abs((*q)[k]) < 1e12;
       }
       if (!good) continue;
       for (const glm::dvec3* q : {&a, &bb, &c}) {
@@ -498,10 +479,8 @@ std::vector<fs::path> textureCandidates(const std::string& raw, const fs::path& 
   std::vector<fs::path> out;
   for (const std::string& variant : {p, percentDecode(p)}) {
     const fs::path fp(variant);
-    if (fp.is_absolute())
-      out.push_back(fp);
-    else
-      out.push_back(levelDir / fp);
+    if (fp.is_absolute()) out.push_back(fp);
+    else out.push_back(levelDir / fp);
     out.push_back(levelDir / fp.filename());
   }
   return out;
@@ -536,8 +515,7 @@ class TextureLoader {
         tex.width = static_cast<int>(embedded->mWidth);
         tex.height = static_cast<int>(embedded->mHeight);
         tex.rgba.resize(static_cast<size_t>(tex.width) * static_cast<size_t>(tex.height) * 4);
-        for (size_t i = 0; i < static_cast<size_t>(tex.width) * static_cast<size_t>(tex.height);
-             ++i) {
+        for (size_t i = 0; i < static_cast<size_t>(tex.width) * static_cast<size_t>(tex.height); ++i) {
           const aiTexel& t = embedded->pcData[i];
           tex.rgba[i * 4 + 0] = t.r;
           tex.rgba[i * 4 + 1] = t.g;
@@ -557,13 +535,11 @@ class TextureLoader {
         int w = 0, h = 0, n = 0;
         stbi_uc* data = stbi_load(candidate.string().c_str(), &w, &h, &n, 4);
         ok = fromStb(data, w, h, candidate.string(), &tex);
-        if (!ok)
-          failure =
-              candidate.string() + " cannot be decoded (stb_image: " + stbi_failure_reason() + ")";
+        if (!ok) failure = candidate.string() + " cannot be decoded (stb_image: " +
+                           stbi_failure_reason() + ")";
         break;
       }
-      if (!found)
-        failure = "texture file '" + raw + "' not found (looked in " + levelDir_.string() + ")";
+      if (!found) failure = "texture file '" + raw + "' not found (looked in " + levelDir_.string() + ")";
     }
     if (!ok) {
       warnings_->push_back(levelPath_ + ": material '" + materialName + "': " + failure +
@@ -592,8 +568,7 @@ void convertMaterials(const aiScene& scene, const std::vector<bool>& used, const
     const aiMaterial& m = *scene.mMaterials[i];
     LevelMaterial out;
     aiString name;
-    out.name =
-        m.Get(AI_MATKEY_NAME, name) == AI_SUCCESS ? name.C_Str() : "material " + std::to_string(i);
+    out.name = m.Get(AI_MATKEY_NAME, name) == AI_SUCCESS ? name.C_Str() : "material " + std::to_string(i);
     aiColor4D color(1.0f, 1.0f, 1.0f, 1.0f);
     if (m.Get(AI_MATKEY_BASE_COLOR, color) == AI_SUCCESS ||
         m.Get(AI_MATKEY_COLOR_DIFFUSE, color) == AI_SUCCESS) {
@@ -614,8 +589,7 @@ void convertMaterials(const aiScene& scene, const std::vector<bool>& used, const
     }
     level->materials.push_back(std::move(out));
   }
-  if (level->materials.empty())
-    level->materials.push_back(LevelMaterial{"default", glm::vec4(1.0f), -1});
+  if (level->materials.empty()) level->materials.push_back(LevelMaterial{"default", glm::vec4(1.0f), -1});
 }
 
 // --- checks and frame application --------------------------------------------------------------
@@ -748,8 +722,7 @@ std::string checkGlbHeader(const std::string& path, uintmax_t size) {
     if (u32(16) != 0x4E4F534Au) return "corrupt GLB: the first chunk (byte 16) is not JSON";
     if (static_cast<uintmax_t>(jsonLength) + 20 > size) {
       return "truncated GLB: the JSON chunk (" + std::to_string(jsonLength) +
-             " bytes at byte 20) runs past the end of the file (" + std::to_string(size) +
-             " bytes)";
+             " bytes at byte 20) runs past the end of the file (" + std::to_string(size) + " bytes)";
     }
   }
   return {};
@@ -793,14 +766,13 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   if (options.upAxis) {
     const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(*options.upAxis)));
     if (c != 'y' && c != 'z') {
-      return fail(std::move(result), path + ": invalid up axis '" +
-                                         std::string(1, *options.upAxis) + "' (use y or z)");
+      return fail(std::move(result), path + ": invalid up axis '" + std::string(1, *options.upAxis) +
+                                         "' (use y or z)");
     }
     optUp = c;
   }
   if (options.scale && !(std::isfinite(*options.scale) && *options.scale > 0.0f)) {
-    return fail(std::move(result), path + ": invalid scale " +
-                                       fmtFloat(static_cast<double>(*options.scale)) +
+    return fail(std::move(result), path + ": invalid scale " + fmtFloat(static_cast<double>(*options.scale)) +
                                        " (metres per file unit, must be > 0)");
   }
   if (path.empty()) return fail(std::move(result), "no level file given (empty path)");
@@ -872,8 +844,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   std::string importPath = path;
   if (!gltf.glb.empty()) {
     // The decoded GLB, served from memory under a name beside the level (nothing is written).
-    importPath =
-        (fs::path(path).parent_path() / (fs::path(path).stem().string() + ".decoded.glb")).string();
+    importPath = (fs::path(path).parent_path() / (fs::path(path).stem().string() + ".decoded.glb"))
+                     .string();
     importer.SetIOHandler(new OverlayIOSystem(importPath, gltf.glb));  // the importer owns it
   }
   const aiScene* scene = importer.ReadFile(importPath, flags);
@@ -891,26 +863,20 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     }
     if (contains(why, "No suitable reader found") && (ext == "glb" || ext == "gltf")) {
       return fail(std::move(result),
-                  path +
-                      ": corrupt glTF: Assimp's glTF importer does not recognise the content"
-                      " (damaged or invalid JSON" +
-                      std::string(ext == "glb" ? " chunk" : "") + "?)");
+                  path + ": corrupt glTF: Assimp's glTF importer does not recognise the content"
+                         " (damaged or invalid JSON" + std::string(ext == "glb" ? " chunk" : "") + "?)");
     }
     if (contains(why, "No suitable reader found")) {
       return fail(std::move(result),
-                  path +
-                      ": not a level format Assimp 5.2 can read, or the file is damaged so"
-                      " that no importer recognises it (extension '" +
-                      ext + "')");
+                  path + ": not a level format Assimp 5.2 can read, or the file is damaged so"
+                         " that no importer recognises it (extension '" + ext + "')");
     }
     if ((ext == "glb" || ext == "gltf") && !contains(why, "glTF") && !contains(why, "GLTF")) {
       // Assimp falls back to other importers when the glTF one gives up, and reports the last
       // one's complaint (often "OBJ: ..."), which names the wrong format.
       return fail(std::move(result),
-                  path +
-                      ": corrupt glTF: Assimp's glTF importer could not read it (damaged or"
-                      " invalid JSON?); the last importer Assimp tried said: " +
-                      why);
+                  path + ": corrupt glTF: Assimp's glTF importer could not read it (damaged or"
+                         " invalid JSON?); the last importer Assimp tried said: " + why);
     }
     return fail(std::move(result), path + ": Assimp cannot import it: " + why);
   }
@@ -925,9 +891,9 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   walkNodes(*scene, path, options.allSolid, &walk);
   if (!walk.badIndexError.empty()) return fail(std::move(result), walk.badIndexError);
   if (walk.pointsDropped + walk.linesDropped > 0) {
-    result.warnings.push_back(
-        path + ": dropped " + countWord(walk.pointsDropped, "point", "points") + " and " +
-        countWord(walk.linesDropped, "line", "lines") + " (only triangles are used)");
+    result.warnings.push_back(path + ": dropped " + countWord(walk.pointsDropped, "point", "points") +
+                              " and " + countWord(walk.linesDropped, "line", "lines") +
+                              " (only triangles are used)");
   }
   if (walk.meshes.empty()) {
     std::string msg = path + ": no triangles in the file";
@@ -995,8 +961,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     result.warnings.push_back(
         path + ": the file does not say " + what + "; " + needGuess().why +
         ". If that is wrong, load it once with --up y|z and --scale S (metres per unit); the"
-        " choice is remembered in " +
-        importSettingsPathBeside(path) +
+        " choice is remembered in " + importSettingsPathBeside(path) +
         " (or in ~/.config/octree-fps/import-settings/ when that folder is read-only)");
   }
 
@@ -1016,19 +981,18 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     }
   }
   if (badVerts > 0) {
-    result.warnings.push_back(
-        path + ": dropped " + countWord(droppedTris, "triangle", "triangles") + " using " +
-        countWord(badVerts, "vertex", "vertices") +
-        " with NaN, infinite or huge (> 1e7 m) coordinates (" + firstBadWhere + ")");
+    result.warnings.push_back(path + ": dropped " + countWord(droppedTris, "triangle", "triangles") +
+                              " using " + countWord(badVerts, "vertex", "vertices") +
+                              " with NaN, infinite or huge (> 1e7 m) coordinates (" + firstBadWhere + ")");
   }
   size_t total = 0;
   for (const MeshBuild& b : walk.meshes) total += b.mesh.indices.size() / 3;
   if (total == 0) {
     return fail(std::move(result), path + ": no usable triangles: all " +
                                        countWord(droppedTris, "triangle", "triangles") +
-                                       " had NaN, infinite or huge coordinates (" + firstBadWhere +
-                                       ")");
+                                       " had NaN, infinite or huge coordinates (" + firstBadWhere + ")");
   }
+
 
   const float fscale = frame.scale;
   for (MeshBuild& b : walk.meshes) {
@@ -1039,13 +1003,11 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   size_t degenerate = 0;
   for (const MeshBuild& b : walk.meshes) degenerate += countDegenerate(b.mesh);
   if (degenerate == total) {
-    return fail(std::move(result), path + ": all " +
-                                       countWord(total, "triangle is", "triangles are") +
+    return fail(std::move(result), path + ": all " + countWord(total, "triangle is", "triangles are") +
                                        " degenerate (zero area): nothing to collide with or draw");
   }
   if (degenerate > 0) {
-    result.warnings.push_back(path + ": " +
-                              countWord(degenerate, "triangle has", "triangles have") +
+    result.warnings.push_back(path + ": " + countWord(degenerate, "triangle has", "triangles have") +
                               " zero area; kept as segments/points for collision (they never"
                               " block) and counted in the octree's statistics");
   }
@@ -1062,8 +1024,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     if (finite) {
       level.spawn = pos;
       level.spawnSource = walk.spawnName;
-      level.spawnYaw =
-          (std::abs(fwd.x) + std::abs(fwd.z) > 1e-6f) ? std::atan2(-fwd.x, -fwd.z) + 0.0f : 0.0f;
+      level.spawnYaw = (std::abs(fwd.x) + std::abs(fwd.z) > 1e-6f) ? std::atan2(-fwd.x, -fwd.z) + 0.0f : 0.0f;
     } else {
       result.warnings.push_back(path + ": spawn node '" + walk.spawnName +
                                 "' has a non-finite transform; ignored");
@@ -1095,8 +1056,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     level.collisionPositions.insert(level.collisionPositions.end(), b.mesh.positions.begin(),
                                     b.mesh.positions.end());
     for (uint32_t idx : b.mesh.indices) level.collisionIndices.push_back(base + idx);
-    level.collisionLayers.insert(level.collisionLayers.end(), b.mesh.indices.size() / 3,
-                                 b.mesh.layers);
+    level.collisionLayers.insert(level.collisionLayers.end(), b.mesh.indices.size() / 3, b.mesh.layers);
     for (uint32_t idx : b.mesh.indices) {
       lo = glm::min(lo, b.mesh.positions[idx]);
       hi = glm::max(hi, b.mesh.positions[idx]);
@@ -1112,8 +1072,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     ImportSettings s;
     s.upAxis = frame.upAxis;
     s.scale = frame.scale;
-    const bool same =
-        stored && stored->settings.upAxis == s.upAxis && stored->settings.scale == s.scale;
+    const bool same = stored && stored->settings.upAxis == s.upAxis && stored->settings.scale == s.scale;
     if (!same) {
       std::string w;
       writeImportSettings(path, s, &w);
