@@ -657,37 +657,36 @@ bool hasQuantizedAttributes(const json& root) {
 
 GltfPrepared prepareGltf(const std::string& path, bool isGlb, uint64_t memoryBudget) {
   GltfPrepared result;
-  std::string bytes;
-  {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return result;
-    f.seekg(0, std::ios::end);
-    const std::streamoff size = f.tellg();
-    if (size <= 0 || static_cast<uint64_t>(size) > memoryBudget)
-      return result;  // the budget check refuses it
-    bytes.resize(static_cast<size_t>(size));
-    f.seekg(0);
-    f.read(bytes.data(), size);
-    if (f.gcount() != size) return result;
+  // Only the JSON is read first (a GLB's BIN chunk only when there is something to decode), so a
+  // plain 500 MB GLB costs one small read here, not a second copy of the file.
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return result;
+  f.seekg(0, std::ios::end);
+  const std::streamoff fileSize = f.tellg();
+  if (fileSize <= 0 || static_cast<uint64_t>(fileSize) > memoryBudget) {
+    return result;  // the budget check has refused it already
   }
+  f.seekg(0);
+  auto readAt = [&f, fileSize](uint64_t at, uint64_t n, std::string* out) {
+    if (at > static_cast<uint64_t>(fileSize) || n > static_cast<uint64_t>(fileSize) - at)
+      return false;
+    out->resize(static_cast<size_t>(n));
+    f.clear();
+    f.seekg(static_cast<std::streamoff>(at));
+    f.read(out->data(), static_cast<std::streamsize>(n));
+    return f.gcount() == static_cast<std::streamsize>(n);
+  };
   std::string jsonText;
-  std::string bin;
-  bool hasBin = false;
+  uint64_t binAt = 0;  // GLB: where the BIN chunk header is; 0 when none
   if (isGlb) {
     // checkGlbHeader (level_loader.cpp) has vetted the header and the JSON chunk's length.
-    if (bytes.size() < 20 || bytes.compare(0, 4, "glTF") != 0) return result;
-    const uint64_t jsonLength = readU32(bytes, 12);
-    if (readU32(bytes, 16) != 0x4E4F534A || 20 + jsonLength > bytes.size()) return result;
-    jsonText = bytes.substr(20, static_cast<size_t>(jsonLength));
-    size_t at = 20 + static_cast<size_t>(jsonLength);
-    at = (at + 3) & ~size_t{3};
-    if (at + 8 <= bytes.size() && readU32(bytes, at + 4) == 0x004E4942) {
-      const uint64_t binLength = std::min<uint64_t>(readU32(bytes, at), bytes.size() - at - 8);
-      bin = bytes.substr(at + 8, static_cast<size_t>(binLength));
-      hasBin = true;
-    }
-  } else {
-    jsonText = std::move(bytes);
+    std::string head;
+    if (!readAt(0, 20, &head) || head.compare(0, 4, "glTF") != 0) return result;
+    const uint64_t jsonLength = readU32(head, 12);
+    if (readU32(head, 16) != 0x4E4F534A || !readAt(20, jsonLength, &jsonText)) return result;
+    binAt = (20 + jsonLength + 3) & ~uint64_t{3};
+  } else if (!readAt(0, static_cast<uint64_t>(fileSize), &jsonText)) {
+    return result;
   }
   json root = json::parse(jsonText, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded() || !root.is_object()) return result;  // Assimp says what is wrong
@@ -709,6 +708,14 @@ GltfPrepared prepareGltf(const std::string& path, bool isGlb, uint64_t memoryBud
   const bool meshopt = has(required, kMeshopt) || has(used, kMeshopt);
   if (!meshopt && !hasQuantizedAttributes(root)) return result;  // Assimp reads it as it is
 
+  std::string bin;
+  bool hasBin = false;
+  std::string chunk;
+  if (binAt != 0 && readAt(binAt, 8, &chunk) && readU32(chunk, 4) == 0x004E4942) {
+    const uint64_t binLength =
+        std::min<uint64_t>(readU32(chunk, 0), static_cast<uint64_t>(fileSize) - binAt - 8);
+    hasBin = readAt(binAt + 8, binLength, &bin);
+  }
   try {
     Rewriter rw(path, memoryBudget);
     result.glb = rw.run(root, hasBin ? &bin : nullptr);
