@@ -55,6 +55,7 @@
 #include "level/gltf_extensions.h"
 #include "level/header_checks.h"
 #include "level/import_settings.h"
+#include "level/importer_guards.h"
 #include "level/memory_budget.h"
 
 namespace ofps {
@@ -800,6 +801,9 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   // trusts the counts and reserves memory for them.
   const HeaderCounts counts = checkHeaderCounts(path, ext, size);
   if (!counts.error.empty()) return fail(std::move(result), counts.error);
+  if (std::string why = checkKnownImporterHangs(path, ext); !why.empty()) {
+    return fail(std::move(result), why);
+  }
   const uint64_t budget = options.memoryBudgetBytes.value_or(defaultLevelMemoryBudget());
   if (const ImportEstimate est = estimateImportBytes(ext, size, counts); est.bytes > budget) {
     const uint64_t need = est.bytes;

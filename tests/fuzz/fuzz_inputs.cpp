@@ -11,13 +11,15 @@
 namespace ofps::fuzz {
 namespace {
 
-const char* const kExtensions[] = {"obj", "glb", "gltf", "off", "ply", "stl", "fbx", "dae",
-                                   "3ds", "x",   "ac",  "ase", "md2", "smd", "lwo", "nff",
+const char* const kExtensions[] = {"obj", "glb", "gltf", "off", "ply", "stl",     "fbx", "dae",
+                                   "3ds", "x",   "ac",   "ase", "md2", "smd",     "lwo", "nff",
                                    "raw", "ter", "ms3d", "b3d", "xgl", "irrmesh", "q3o", "amf"};
 
 }  // namespace
 
-const char* extensionFor(uint8_t b) { return kExtensions[b % std::size(kExtensions)]; }
+const char* extensionFor(uint8_t b) {
+  return kExtensions[b % std::size(kExtensions)];
+}
 
 uint8_t selectorFor(const std::string& ext) {
   for (size_t i = 0; i < std::size(kExtensions); ++i) {
@@ -42,7 +44,8 @@ std::string loadAndBuild(const std::string& path, bool* loaded) {
   if (l.triangleCount() == 0) return "loaded with no triangles";
   if (l.collisionIndices.size() != 3 * l.triangleCount()) return "index and layer counts disagree";
   for (const glm::vec3& p : l.collisionPositions) {
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return "non-finite vertex";
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+      return "non-finite vertex";
   }
   for (uint32_t i : l.collisionIndices) {
     if (i >= l.collisionPositions.size()) return "index out of range";

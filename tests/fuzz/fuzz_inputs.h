@@ -13,7 +13,8 @@ uint8_t selectorFor(const std::string& ext);
 
 // Loads the file (memory budget 256 MB, nothing remembered), builds an octree from the
 // collision triangles and validates it. Returns "" when all is well (loaded or cleanly
-// refused), else what went wrong. *loaded (optional) says whether the level loaded. Sanitizers report memory errors themselves.
+// refused), else what went wrong. *loaded (optional) says whether the level loaded. Sanitizers
+// report memory errors themselves.
 std::string loadAndBuild(const std::string& path, bool* loaded = nullptr);
 
 }  // namespace ofps::fuzz

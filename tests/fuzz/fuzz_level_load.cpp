@@ -33,9 +33,10 @@ namespace {
 
 std::string& workDir() {
   static std::string dir = [] {
-    std::string tmpl = (std::filesystem::exists("/dev/shm") ? std::string("/dev/shm")
-                                                            : std::filesystem::temp_directory_path().string()) +
-                       "/ofps-fuzz-XXXXXX";
+    std::string tmpl =
+        (std::filesystem::exists("/dev/shm") ? std::string("/dev/shm")
+                                             : std::filesystem::temp_directory_path().string()) +
+        "/ofps-fuzz-XXXXXX";
     if (mkdtemp(tmpl.data()) == nullptr) std::abort();
     std::atexit([] {
       std::error_code ec;

@@ -285,6 +285,20 @@ TEST(HostileInput, ValidFileOverTheMemoryBudget) {
   expectRefused(dir.file("big.ply"), {"memory budget of 500.0 MB", "not attempted"}, mid);
 }
 
+// Found by the fuzzer: Assimp 5.2.5's SMD importer never returns when the `nodes` section is not
+// closed by `end` before the end of the file or a NUL byte. Refused up front; the valid SMD seed
+// in tests/fuzz/corpus still loads (FuzzReplay.EverySeedLoads).
+TEST(HostileInput, SmdNodesSectionNeverClosed) {
+  TempDir dir;
+  writeFile(dir.file("open.smd"), "version 1\nnodes\n0 \"root\" -1\n");
+  expectRefused(dir.file("open.smd"), {"'nodes' section at line 2", "not closed"});
+  writeFile(dir.file("nul.smd"), std::string("version 1\nnodes\n0 \"root\" -1\n\0\nend\n", 34));
+  expectRefused(dir.file("nul.smd"), {"'nodes' section at line 2"});
+  // Another extension does not hide it: Assimp falls back to reading it as SMD by content.
+  writeFile(dir.file("open.txt"), "nodes\n0 \"root\" -1\n");
+  expectRefused(dir.file("open.txt"), {"damaged SMD"});
+}
+
 TEST(HostileInput, DefaultBudgetIsAFractionOfPhysicalMemory) {
   const uint64_t phys = physicalMemoryBytes();
   ASSERT_GT(phys, 0u);
