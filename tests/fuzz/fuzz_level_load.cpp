@@ -31,20 +31,23 @@
 
 namespace {
 
-std::string& workDir() {
-  static std::string dir = [] {
-    std::string tmpl =
-        (std::filesystem::exists("/dev/shm") ? std::string("/dev/shm")
-                                             : std::filesystem::temp_directory_path().string()) +
-        "/ofps-fuzz-XXXXXX";
+// The per-process scratch folder (in /dev/shm when there is one: a file is written per input).
+// Held in a never-destroyed string: the atexit cleanup runs after static destructors would have.
+const std::string& workDir() {
+  static const std::string* const dir = [] {
+    const std::string base = std::filesystem::exists("/dev/shm")
+                                 ? std::string("/dev/shm")
+                                 : std::filesystem::temp_directory_path().string();
+    std::string tmpl = base + "/ofps-fuzz-XXXXXX";
     if (mkdtemp(tmpl.data()) == nullptr) std::abort();
+    auto* d = new std::string(tmpl);
     std::atexit([] {
       std::error_code ec;
       std::filesystem::remove_all(workDir(), ec);
     });
-    return tmpl;
+    return d;
   }();
-  return dir;
+  return *dir;
 }
 
 }  // namespace
