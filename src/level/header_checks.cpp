@@ -133,12 +133,14 @@ HeaderCounts checkPly(const std::string& path, const std::string& head, uint64_t
   };
   std::vector<Element> elements;
   bool binary = false, formatSeen = false;
+  bool countsKnown = true;  // false: a count or type Assimp will reject; only end_header checked
   size_t pos = 0;
   size_t dataStart = std::string::npos;
   while (pos < head.size()) {
     size_t eol = head.find('\n', pos);
-    if (eol == std::string::npos) return h;  // header longer than what we read: leave to Assimp
+    if (eol == std::string::npos) break;  // no end_header in what was read: refused below
     std::string line = head.substr(pos, eol - pos);
+    if (line.find('\0') != std::string::npos) break;  // Assimp stops reading text at a NUL
     pos = eol + 1;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     std::vector<std::string> w;
@@ -154,18 +156,18 @@ HeaderCounts checkPly(const std::string& path, const std::string& head, uint64_t
     } else if (w[0] == "element" && w.size() >= 3) {
       Element e;
       e.name = w[1];
-      if (!parseCount(w[2], &e.count)) return h;
+      if (!parseCount(w[2], &e.count)) countsKnown = false;
       elements.push_back(e);
     } else if (w[0] == "property" && !elements.empty()) {
       Element& e = elements.back();
       if (w.size() >= 5 && w[1] == "list") {
         const int countSize = plyTypeSize(w[2]);
-        if (countSize == 0) return h;
+        if (countSize == 0) countsKnown = false;
         e.minAscii += 2;
         e.minBinary += static_cast<uint64_t>(countSize);
       } else if (w.size() >= 3) {
         const int size = plyTypeSize(w[1]);
-        if (size == 0) return h;
+        if (size == 0) countsKnown = false;
         e.minAscii += 2;
         e.minBinary += static_cast<uint64_t>(size);
       }
@@ -174,7 +176,16 @@ HeaderCounts checkPly(const std::string& path, const std::string& head, uint64_t
       break;
     }
   }
-  if (dataStart == std::string::npos || !formatSeen) return h;
+  if (dataStart == std::string::npos) {
+    // Found by the fuzzer: Assimp 5.2.5's PLY importer never returns on a header without an
+    // end_header line (a cut file). A NUL byte ends its text parsing the same way.
+    h.error = path + ": damaged PLY file: no 'end_header' line" +
+              (head.size() < fileSize ? " in its first " + std::to_string(head.size()) + " bytes"
+                                      : std::string()) +
+              " (the header is cut or damaged), so it is not loaded";
+    return h;
+  }
+  if (!formatSeen || !countsKnown) return h;
   h.format = binary ? "PLY binary" : "PLY ascii";
   uint64_t need = 0;
   std::string claim;

@@ -12,6 +12,9 @@
 // OBJ and the other text formats state no counts; the memory budget (level/memory_budget.h)
 // guards them through the file size.
 //
+// Also refused: a PLY header without an 'end_header' line in the first 64 KiB, or with a NUL byte
+// before it (Assimp 5.2.5's PLY importer never returns on those; found by the fuzzer).
+//
 // Lower bounds used (a claim is refused only when even the smallest encoding cannot fit):
 //   ASCII: each number takes at least 2 bytes (a digit and a separator); an element instance
 //   with no properties at least 1 byte. Binary PLY: the sum of the property sizes, a list

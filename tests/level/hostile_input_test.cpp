@@ -285,6 +285,15 @@ TEST(HostileInput, ValidFileOverTheMemoryBudget) {
   expectRefused(dir.file("big.ply"), {"memory budget of 500.0 MB", "not attempted"}, mid);
 }
 
+// Found by the fuzzer: Assimp 5.2.5's PLY importer never returns on a header that does not end.
+TEST(HostileInput, PlyHeaderWithoutEnd) {
+  TempDir dir;
+  writeFile(dir.file("cut.ply"), "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n");
+  expectRefused(dir.file("cut.ply"), {"no 'end_header' line"});
+  writeFile(dir.file("nul.ply"), std::string("ply\nformat ascii 1.0\n\0\nend_header\n", 34));
+  expectRefused(dir.file("nul.ply"), {"no 'end_header' line"});
+}
+
 // Found by the fuzzer: Assimp 5.2.5's SMD importer never returns when the `nodes` section is not
 // closed by `end` before the end of the file or a NUL byte. Refused up front; the valid SMD seed
 // in tests/fuzz/corpus still loads (FuzzReplay.EverySeedLoads).
