@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::error_code ec;
   std::filesystem::remove(path, ec);
   if (!problem.empty()) {
-    std::fprintf(stderr, "fuzz_level_load: %s\n", problem.c_str());
+    std::fprintf(stderr, "FUZZ CHECK FAILED: %s\n", problem.c_str());
     std::abort();
   }
   return 0;
