@@ -6,7 +6,8 @@
 #
 #   scripts/install-deps.sh            required packages
 #   scripts/install-deps.sh --peers    also Embree 3 and Bullet for `octree_bench --compare`
-#   scripts/install-deps.sh --ci       also what .ci/run itself uses (debootstrap)
+#   scripts/install-deps.sh --ci       also what .ci/run itself uses (debootstrap; clang for the
+#                                      fuzz target)
 #   scripts/install-deps.sh --list     print the required packages and install nothing
 #
 # The build's packages are checked, not remembered: scripts/derive_deps.py maps every header,
@@ -22,15 +23,21 @@ packages=(
   libgl-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
   # on Assimp's link line through its CMake package (libassimp-dev does not depend on zlib1g-dev)
   zlib1g-dev libminizip-dev libdraco-dev
+  # the glTF loader's EXT_meshopt_compression decoder (src/level/gltf_extensions.cpp)
+  libmeshoptimizer-dev
   # glad's generator, run at build time (cmake/Glad.cmake)
   python3-glad
+  # test inputs: gltfpack writes the optimized glTF the loader must read, and Assimp's own
+  # test corpus (/usr/share/assimp/models) must load or fail cleanly (tests/level)
+  gltfpack assimp-testmodels
   # only at run time, invisible to the build: Mesa's software OpenGL driver (dlopen'ed by
   # libGL), and the virtual X server for the no-display path (xvfb-run needs xauth)
   libgl1-mesa-dri xvfb xauth
 )
 case "${1:-}" in
   --peers) packages+=(libembree-dev libbullet-dev) ;;
-  --ci) packages+=(debootstrap) ;;
+  # CI's bounded fuzz run (tests/fuzz): clang and its libFuzzer/sanitizer runtimes
+  --ci) packages+=(debootstrap clang libclang-rt-14-dev) ;;
   --list)
     printf '%s\n' "${packages[@]}"
     exit 0

@@ -38,6 +38,7 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
   lo.upAxis = options.upAxis;
   lo.scale = options.scale;
   lo.allSolid = options.allSolid;
+  if (options.memoryBudgetMb) lo.memoryBudgetBytes = *options.memoryBudgetMb * 1000000ull;
   int lastDecile = -1;
   lo.onProgress = [&lastDecile, progress](float fraction, const char* stage) {
     // Loading is 90% of the bar, the octree build the rest.

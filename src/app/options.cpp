@@ -80,6 +80,12 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
                        ->check(positiveFinite);
   cli.add_flag("--all-solid", o.allSolid,
                "Ignore nocollide/UCX_ naming: every triangle collides and is drawn");
+  uint64_t memoryBudgetMb = 0;
+  auto* budgetOpt =
+      cli.add_option("--memory-budget-mb", memoryBudgetMb,
+                     "Refuse levels whose estimated loading memory exceeds N MB (default: half"
+                     " the physical memory)")
+          ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
   std::string camera;
   cli.add_option("--camera", camera, "Start camera X,Y,Z[,YAW,PITCH] (metres, degrees)");
   std::string overlay;
@@ -109,6 +115,7 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   }
   o.vsync = !noVsync;
   if (!up.empty()) o.upAxis = up[0];
+  if (budgetOpt->count() > 0) o.memoryBudgetMb = memoryBudgetMb;
   if (scaleOpt->count() > 0) {
     if (!std::isfinite(scale)) {
       std::fprintf(stderr, "octree_demo: --scale must be a finite positive number\n");

@@ -26,6 +26,7 @@ struct DemoOptions {
   std::optional<char> upAxis;       // --up y|z
   std::optional<float> scale;       // --scale S (metres per file unit)
   bool allSolid = false;
+  std::optional<uint64_t> memoryBudgetMb;  // --memory-budget-mb N: the loader's budget (MB)
   std::optional<CameraPose> camera; // --camera X,Y,Z,YAW,PITCH
   std::optional<std::pair<int, int>> overlayDepths;  // --octree-overlay MIN:MAX (shows boxes)
   bool hidePanel = false;           // --no-panel

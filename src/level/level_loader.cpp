@@ -23,7 +23,9 @@
 //   6. Materials and textures (embedded or beside the file), missing ones become a checker.
 #include "level/level_loader.h"
 
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/Importer.hpp>
+#include <assimp/MemoryIOWrapper.h>
 #include <assimp/ProgressHandler.hpp>
 #include <assimp/config.h>
 #include <assimp/material.h>
@@ -50,7 +52,11 @@
 
 #include "geometry/aabb.h"
 #include "geometry/triangle_tests.h"
+#include "level/gltf_extensions.h"
+#include "level/header_checks.h"
 #include "level/import_settings.h"
+#include "level/importer_guards.h"
+#include "level/memory_budget.h"
 
 namespace ofps {
 namespace {
@@ -723,6 +729,27 @@ std::string checkGlbHeader(const std::string& path, uintmax_t size) {
   return {};
 }
 
+// Serves one file from memory (a decoded glTF, see level/gltf_extensions.h) and every other
+// path from disk, so the glTF's relative image URIs still resolve beside the original level.
+class OverlayIOSystem final : public Assimp::DefaultIOSystem {
+ public:
+  OverlayIOSystem(std::string name, const std::vector<unsigned char>& bytes)
+      : name_(std::move(name)), bytes_(bytes) {}
+  bool Exists(const char* file) const override {
+    return name_ == file || Assimp::DefaultIOSystem::Exists(file);
+  }
+  Assimp::IOStream* Open(const char* file, const char* mode) override {
+    if (name_ == file) {
+      return new Assimp::MemoryIOStream(bytes_.data(), bytes_.size(), /*own=*/false);
+    }
+    return Assimp::DefaultIOSystem::Open(file, mode);
+  }
+
+ private:
+  std::string name_;
+  const std::vector<unsigned char>& bytes_;
+};
+
 LevelLoadResult fail(LevelLoadResult r, std::string message) {
   r.level.reset();
   r.error = std::move(message);
@@ -770,6 +797,33 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
       return fail(std::move(result), path + ": " + why);
     }
   }
+  // Header counts against the file size, then the memory budget: both before Assimp, which
+  // trusts the counts and reserves memory for them.
+  const HeaderCounts counts = checkHeaderCounts(path, ext, size);
+  if (!counts.error.empty()) return fail(std::move(result), counts.error);
+  if (std::string why = checkKnownImporterHangs(path, ext); !why.empty()) {
+    return fail(std::move(result), why);
+  }
+  const uint64_t budget = options.memoryBudgetBytes.value_or(defaultLevelMemoryBudget());
+  if (const ImportEstimate est = estimateImportBytes(ext, size, counts); est.bytes > budget) {
+    const uint64_t need = est.bytes;
+    const std::string basis =
+        est.fromHeader ? "its " + counts.format + " header: " + std::to_string(counts.vertices) +
+                             " vertices, " + std::to_string(counts.faces) + " faces"
+                       : "its size, " + std::to_string(size) + " bytes";
+    return fail(std::move(result),
+                path + ": loading it would need about " + formatMegabytes(need) +
+                    " (estimated from " + basis + "), over the loader's memory budget of " +
+                    formatMegabytes(budget) +
+                    "; it is not attempted. Raise the budget (LevelLoadOptions::memoryBudgetBytes,"
+                    " demo flag --memory-budget-mb) if this machine has the memory");
+  }
+  // glTF: required extensions, and the quantized / meshopt-compressed data Assimp 5.2 misreads.
+  GltfPrepared gltf;
+  if (ext == "glb" || ext == "gltf") {
+    gltf = prepareGltf(path, ext == "glb", budget);
+    if (!gltf.error.empty()) return fail(std::move(result), gltf.error);
+  }
   // Assimp 5.2.5's Quake 3 importer never loads a map: with validation (always on here) every
   // real .pk3 fails ("mIndices[0] is out of range": it never fills in face indices), and a .pk3
   // whose .bsp is damaged crashes inside the importer before validation can run. A bare .bsp has
@@ -791,7 +845,14 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   importer.SetPropertyBool(AI_CONFIG_FBX_CONVERT_TO_M, false);  // units from metadata, below
   const unsigned flags = aiProcess_ValidateDataStructure | aiProcess_Triangulate |
                          aiProcess_SortByPType | aiProcess_GenNormals | aiProcess_FlipUVs;
-  const aiScene* scene = importer.ReadFile(path, flags);
+  std::string importPath = path;
+  if (!gltf.glb.empty()) {
+    // The decoded GLB, served from memory under a name beside the level (nothing is written).
+    importPath = (fs::path(path).parent_path() / (fs::path(path).stem().string() + ".decoded.glb"))
+                     .string();
+    importer.SetIOHandler(new OverlayIOSystem(importPath, gltf.glb));  // the importer owns it
+  }
+  const aiScene* scene = importer.ReadFile(importPath, flags);
   // Hand our handler back before `bridge` dies; the importer deletes only its own default one.
   struct Restore {
     Assimp::Importer& imp;

@@ -17,8 +17,14 @@
 // - Kept on purpose: zero-area triangles (counted, warned). Dropped with a warning: points,
 //   lines, triangles with NaN/inf/huge coordinates. Errors: out-of-range indices, no usable
 //   triangles, only zero-area triangles, Quake 3 .pk3/.bsp (Assimp 5.2 cannot load them).
+// - Refused before Assimp runs: an OFF/PLY/binary STL header whose counts the file's size
+//   cannot hold (level/header_checks.h); an import whose estimated memory is over
+//   LevelLoadOptions::memoryBudgetBytes (level/memory_budget.h); a glTF requiring an extension
+//   the loader does not handle (level/gltf_extensions.h). KHR_mesh_quantization and
+//   EXT_meshopt_compression (gltfpack's output) are decoded before import.
 // Cost: about 1 s per million triangles of OBJ on one core; progress goes to onProgress.
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -37,6 +43,10 @@ struct LevelLoadOptions {
   // that folder is read-only, to the per-user location; see level/import_settings.h) so the
   // next load needs no flags. Nothing is written when neither is set.
   bool rememberSettings = true;
+  // The loader's memory budget in bytes (--memory-budget-mb): an import whose estimated peak
+  // memory is larger is refused with an error before Assimp runs (see level/memory_budget.h for
+  // the estimate). Unset = defaultLevelMemoryBudget(), half the physical memory.
+  std::optional<uint64_t> memoryBudgetBytes;
   // Called from the loading thread with progress in [0,1], non-decreasing, ending with 1.0 on
   // success; stage is a static string ("reading file", "post-processing", "building meshes",
   // "loading textures", "collision soup", "done"). May be empty.
