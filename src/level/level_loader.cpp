@@ -55,6 +55,7 @@
 #include "level/gltf_extensions.h"
 #include "level/header_checks.h"
 #include "level/import_settings.h"
+#include "level/import_probe.h"
 #include "level/importer_guards.h"
 #include "level/memory_budget.h"
 
@@ -838,13 +839,33 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
 
   // 2. Assimp.
   progress(0.0f, "reading file");
+  if (gltf.glb.empty() && options.isolateImport) {
+    // Assimp crashes inside some importers on damaged files: import in a separate process
+    // first, so that such a file costs an error and not the caller (level/import_probe.h).
+    const std::string probe = findImportProbe(options.importProbePath);
+    if (!probe.empty()) {
+      progress(0.0f, "reading file (crash check)");
+      const double timeout = 60.0 + 4.0 * static_cast<double>(size) / 1e6;
+      const ProbeResult pr = probeAssimpImport(probe, path, timeout);
+      if (pr.outcome == ProbeOutcome::Crashed) {
+        return fail(std::move(result),
+                    path + ": Assimp crashed reading this file (" + pr.detail +
+                        ", in the separate import process): the file is damaged or uses"
+                        " something Assimp 5.2.5 cannot read; nothing was loaded");
+      }
+      if (pr.outcome == ProbeOutcome::TimedOut) {
+        return fail(std::move(result),
+                    path + ": Assimp did not finish reading this file (" + pr.detail +
+                        ", in the separate import process): the file is damaged or too large;"
+                        " nothing was loaded");
+      }
+    }
+  }
   Assimp::Importer importer;
   auto bridge = std::make_unique<ProgressBridge>(options.onProgress);
   importer.SetProgressHandler(bridge.get());
-  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, 0);  // we count points and lines ourselves
-  importer.SetPropertyBool(AI_CONFIG_FBX_CONVERT_TO_M, false);  // units from metadata, below
-  const unsigned flags = aiProcess_ValidateDataStructure | aiProcess_Triangulate |
-                         aiProcess_SortByPType | aiProcess_GenNormals | aiProcess_FlipUVs;
+  configureAssimpImporter(importer);  // points and lines counted by us; units from metadata
+  const unsigned flags = assimpImportFlags();
   std::string importPath = path;
   if (!gltf.glb.empty()) {
     // The decoded GLB, served from memory under a name beside the level (nothing is written).

@@ -22,6 +22,8 @@
 //   LevelLoadOptions::memoryBudgetBytes (level/memory_budget.h); a glTF requiring an extension
 //   the loader does not handle (level/gltf_extensions.h). KHR_mesh_quantization and
 //   EXT_meshopt_compression (gltfpack's output) are decoded before import.
+// - Assimp's own crashes: the import runs in a separate process first (level/import_probe.h),
+//   so a file Assimp crashes or hangs on ends in an error naming it, and the caller lives on.
 // Cost: about 1 s per million triangles of OBJ on one core; progress goes to onProgress.
 
 #include <cstdint>
@@ -47,6 +49,12 @@ struct LevelLoadOptions {
   // memory is larger is refused with an error before Assimp runs (see level/memory_budget.h for
   // the estimate). Unset = defaultLevelMemoryBudget(), half the physical memory.
   std::optional<uint64_t> memoryBudgetBytes;
+  // Import in a separate process first (level/import_probe.h), so that a file Assimp crashes or
+  // hangs on ends in an error instead of taking the caller down. Needs the octree_import_probe
+  // program: importProbePath, or by default the one beside the running executable; without it
+  // the import runs in-process only.
+  bool isolateImport = true;
+  std::string importProbePath;
   // Called from the loading thread with progress in [0,1], non-decreasing, ending with 1.0 on
   // success; stage is a static string ("reading file", "post-processing", "building meshes",
   // "loading textures", "collision soup", "done"). May be empty.
