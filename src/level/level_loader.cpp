@@ -845,7 +845,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     const std::string probe = findImportProbe(options.importProbePath);
     if (!probe.empty()) {
       progress(0.0f, "reading file (crash check)");
-      const double timeout = 60.0 + 4.0 * static_cast<double>(size) / 1e6;
+      const double timeout = 10.0 + 4.0 * static_cast<double>(size) / 1e6;  // 125 MB OBJ: 5 s
       const ProbeResult pr = probeAssimpImport(probe, path, timeout);
       if (pr.outcome == ProbeOutcome::Crashed) {
         return fail(std::move(result),

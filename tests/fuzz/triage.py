@@ -17,7 +17,10 @@ import sys
 RUNTIME = re.compile(r"libc\.so|libc-|libstdc\+\+|ld-linux|__sanitizer|__asan|__ubsan|__lsan|"
                      r"__interceptor|fuzzer::|LLVMFuzzer|operator new|operator delete|"
                      r"\babort\b|\braise\b|pthread_kill|malloc|calloc|realloc|free\b|_Unwind|"
-                     r"__cxa_|std::terminate|__gnu_cxx::__verbose_terminate")
+                     r"__cxa_|std::terminate|__gnu_cxx::__verbose_terminate|"
+                     # glibc frames symbolized by their sources rather than by libc.so (a hang
+                     # caught inside read/seek names io/../sysdeps/.../read.c first)
+                     r"/sysdeps/|/libio/|\b__GI_|\b__libc_|\b_IO_|\bfseek\b|\bfread\b|\blseek")
 FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+\s+(?:in (?P<fn>.*?) )?\(?(?P<where>[^()]*?)(?:\+0x[0-9a-f]+)?\)?(?: \(BuildId.*)?$")
 
 
