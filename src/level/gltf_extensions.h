@@ -46,4 +46,7 @@ struct GltfPrepared {
 // glb), so its message stays the one users already get.
 GltfPrepared prepareGltf(const std::string& path, bool isGlb, uint64_t memoryBudget);
 
+// A URI path with its %XX escapes decoded (glTF buffer and image URIs; invalid escapes kept).
+std::string percentDecode(const std::string& s);
+
 }  // namespace ofps

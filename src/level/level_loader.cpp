@@ -458,19 +458,6 @@ bool fromStb(stbi_uc* data, int w, int h, const std::string& source, LevelTextur
   return true;
 }
 
-std::string percentDecode(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
-}
 
 // Candidates for an external texture path: as written, relative to the level's folder, with
 // backslashes fixed, URI escapes decoded, and finally just the file name beside the level.
