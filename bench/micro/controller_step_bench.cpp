@@ -11,9 +11,9 @@
 #include <random>
 #include <string>
 
-#include "controller/character_controller.h"
-#include "geometry/obj_reader.h"
-#include "spatial/octree.h"
+#include "octree_fps/controller/character_controller.h"
+#include "octree_fps/io/obj_reader.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace {
 

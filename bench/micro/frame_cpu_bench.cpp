@@ -19,10 +19,10 @@
 #include <glm/ext/matrix_clip_space.hpp>
 #include <glm/ext/matrix_transform.hpp>
 
-#include "controller/character_controller.h"
-#include "culling/draw_ranges.h"
-#include "geometry/obj_reader.h"
-#include "spatial/octree.h"
+#include "octree_fps/controller/character_controller.h"
+#include "octree_fps/culling/draw_ranges.h"
+#include "octree_fps/io/obj_reader.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace {
 

@@ -16,8 +16,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "culling/frustum.h"
-#include "spatial/hash_grid.h"
+#include "octree_fps/culling/frustum.h"
+#include "octree_fps/spatial/hash_grid.h"
 
 namespace {
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "geometry/obj_reader.h"
-#include "spatial/brute_force.h"
-#include "spatial/octree.h"
+#include "octree_fps/io/obj_reader.h"
+#include "octree_fps/spatial/brute_force.h"
+#include "octree_fps/spatial/octree.h"
 
 #if defined(OCTREE_FPS_HAVE_EMBREE)
 #include <embree3/rtcore.h>

@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "props/props_world.h"
+#include "octree_fps/props/props_world.h"
 
 namespace {
 

@@ -26,11 +26,11 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "culling/frustum.h"
-#include "culling/props_cull.h"
-#include "geometry/obj_reader.h"
-#include "spatial/hash_grid.h"
-#include "spatial/octree.h"
+#include "octree_fps/culling/frustum.h"
+#include "octree_fps/culling/props_cull.h"
+#include "octree_fps/io/obj_reader.h"
+#include "octree_fps/spatial/hash_grid.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace {
 

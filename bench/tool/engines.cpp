@@ -3,9 +3,9 @@
 #include <chrono>
 
 #include "bench_types.h"
-#include "geometry/aabb.h"
-#include "spatial/brute_force.h"
-#include "spatial/octree.h"
+#include "octree_fps/geometry/aabb.h"
+#include "octree_fps/spatial/brute_force.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace ofps::bench {
 namespace {
@@ -116,7 +116,7 @@ class BruteForceEngine final : public Engine {
     outInfo.buildMs = nowMs() - t0;
     outInfo.bytes = brute_.triangles().size_bytes();
     outInfo.threads = 1;
-    outInfo.notes = "every triangle tested with the same exact tests (src/spatial/brute_force.h)";
+    outInfo.notes = "every triangle tested with the same exact tests (src/octree_fps/spatial/brute_force.h)";
     return true;
   }
 

@@ -10,9 +10,9 @@
 
 #include <glm/geometric.hpp>
 
-#include "geometry/aabb.h"
-#include "spatial/brute_force.h"
-#include "spatial/octree.h"
+#include "octree_fps/geometry/aabb.h"
+#include "octree_fps/spatial/brute_force.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace ofps::bench {
 namespace {

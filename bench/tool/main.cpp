@@ -16,7 +16,7 @@
 #include "bench_types.h"
 #include "harness.h"
 #include "query_file.h"
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 #include "tiling.h"
 
 namespace {

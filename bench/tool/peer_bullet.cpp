@@ -29,7 +29,7 @@
 #include "bench_types.h"
 #include "bullet_alloc.h"
 #include "bullet_mesh.h"
-#include "geometry/triangle_tests.h"
+#include "octree_fps/geometry/triangle_tests.h"
 
 namespace ofps::bench {
 namespace {

@@ -21,7 +21,7 @@
 #include <glm/geometric.hpp>
 
 #include "bench_types.h"
-#include "geometry/triangle_tests.h"
+#include "octree_fps/geometry/triangle_tests.h"
 
 namespace ofps::bench {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "geometry/obj_reader.h"
+#include "octree_fps/io/obj_reader.h"
 
 namespace ofps::bench {
 

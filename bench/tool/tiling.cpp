@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "geometry/aabb.h"
+#include "octree_fps/geometry/aabb.h"
 
 namespace ofps::bench {
 

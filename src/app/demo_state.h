@@ -13,12 +13,12 @@
 #include "app/level_session.h"
 #include "app/options.h"
 #include "app/simulation.h"
-#include "controller/fixed_step.h"
-#include "culling/draw_ranges.h"
+#include "octree_fps/controller/fixed_step.h"
+#include "octree_fps/culling/draw_ranges.h"
 #include "render/level_renderer.h"
 #include "render/line_renderer.h"
 #include "render/prop_renderer.h"
-#include "props/teams_demo.h"
+#include "scenario/teams_demo.h"
 
 struct GLFWwindow;
 

@@ -23,7 +23,7 @@
 #include "app/recent_files.h"
 #include "app/run_modes.h"
 #include "app/stats_json.h"
-#include "culling/frustum.h"
+#include "octree_fps/culling/frustum.h"
 #include "render/gl_debug.h"
 #include "render/screenshot.h"
 

@@ -8,7 +8,7 @@
 #include "app/run_modes.h"
 #include "app/simulation.h"
 #include "app/stats_json.h"
-#include "props/teams_demo.h"
+#include "scenario/teams_demo.h"
 
 namespace ofps::app {
 

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "app/options.h"
-#include "culling/draw_ranges.h"
+#include "octree_fps/culling/draw_ranges.h"
 #include "level/level.h"
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace ofps::app {
 

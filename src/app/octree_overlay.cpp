@@ -6,7 +6,7 @@
 #include <glm/vec4.hpp>
 
 #include "app/demo_state.h"
-#include "culling/frustum.h"
+#include "octree_fps/culling/frustum.h"
 
 namespace ofps::app {
 namespace {

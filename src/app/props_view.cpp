@@ -8,7 +8,7 @@
 
 #include "app/demo_state.h"
 #include "app/stats_json.h"
-#include "culling/frustum.h"
+#include "octree_fps/culling/frustum.h"
 
 namespace ofps::app {
 

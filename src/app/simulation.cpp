@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "props/props_obstacles.h"
+#include "octree_fps/props/props_obstacles.h"
 
 namespace ofps::app {
 

@@ -1,19 +1,19 @@
 #pragma once
 // The demo's character simulation, shared by the windowed and headless paths: a controller on
 // the session's octree, driven either by a script (--script, docs/script-format.md) or by live input, with
-// the trace (--trace) collected as it runs. The math is all in src/controller; this only wires
+// the trace (--trace) collected as it runs. The math is all in src/octree_fps/controller; this only wires
 // a level session, parameters and output files together.
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "app/level_session.h"
-#include "controller/character_controller.h"
-#include "controller/controller_params.h"
-#include "controller/script.h"
-#include "controller/script_runner.h"
-#include "props/props_world.h"
-#include "props/script_props.h"
+#include "octree_fps/controller/character_controller.h"
+#include "octree_fps/controller/controller_params.h"
+#include "scenario/script.h"
+#include "scenario/script_runner.h"
+#include "octree_fps/props/props_world.h"
+#include "scenario/script_props.h"
 
 namespace ofps::app {
 

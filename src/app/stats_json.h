@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/level_session.h"
-#include "controller/character_controller.h"
-#include "props/props_world.h"
+#include "octree_fps/controller/character_controller.h"
+#include "octree_fps/props/props_world.h"
 
 namespace ofps::app {
 

@@ -50,8 +50,8 @@
 
 #include <glm/geometric.hpp>
 
-#include "geometry/aabb.h"
-#include "geometry/triangle_tests.h"
+#include "octree_fps/geometry/aabb.h"
+#include "octree_fps/geometry/triangle_tests.h"
 #include "level/gltf_extensions.h"
 #include "level/header_checks.h"
 #include "level/import_settings.h"

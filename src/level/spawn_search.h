@@ -20,7 +20,7 @@
 #include <glm/vec3.hpp>
 
 #include "level/level.h"
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace ofps {
 

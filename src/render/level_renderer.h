@@ -18,7 +18,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
-#include "culling/draw_ranges.h"
+#include "octree_fps/culling/draw_ranges.h"
 #include "level/level.h"
 #include "render/shader.h"
 

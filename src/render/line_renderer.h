@@ -11,7 +11,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "geometry/aabb.h"
+#include "octree_fps/geometry/aabb.h"
 
 namespace ofps::gl {
 

@@ -9,8 +9,8 @@
 
 #include <glm/vec3.hpp>
 
-#include "controller/character_controller.h"
-#include "spatial/octree.h"
+#include "octree_fps/controller/character_controller.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace ofps::test {
 
@@ -40,7 +40,7 @@ struct MeshBuilder {
 };
 
 // Closest point of triangle t to p, by its Voronoi regions (vertices, edges, face) written out
-// here, independent of src/geometry (a reference for the tests).
+// here, independent of src/octree_fps/geometry (a reference for the tests).
 glm::vec3 closestOnTriangle(const glm::vec3& p, const Triangle& t);
 // Distance between segment [a, b] and triangle t: golden-section search over the segment of the
 // convex function s -> |closest point - point at s|, refined below 1e-6 of the segment, with

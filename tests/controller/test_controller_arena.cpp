@@ -12,8 +12,8 @@
 
 #include <glm/geometric.hpp>
 
-#include "controller/script.h"
-#include "controller/script_runner.h"
+#include "scenario/script.h"
+#include "scenario/script_runner.h"
 #include "level/level_loader.h"
 #include "support/arena_fixture.h"
 #include "support/test_paths.h"

@@ -25,9 +25,9 @@
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
-#include "controller/character_controller.h"
-#include "controller/controller_params.h"
-#include "controller/script.h"
+#include "octree_fps/controller/character_controller.h"
+#include "octree_fps/controller/controller_params.h"
+#include "scenario/script.h"
 #include "controller_test_util.h"
 
 namespace ofps::test {

@@ -9,7 +9,7 @@
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
 
-#include "controller/character_controller.h"
+#include "octree_fps/controller/character_controller.h"
 #include "controller_test_util.h"
 
 namespace ofps::test {

@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "controller/controller_params.h"
-#include "controller/fixed_step.h"
-#include "controller/script.h"
-#include "controller/script_runner.h"
+#include "octree_fps/controller/controller_params.h"
+#include "octree_fps/controller/fixed_step.h"
+#include "scenario/script.h"
+#include "scenario/script_runner.h"
 #include "controller_test_util.h"
 
 namespace ofps::test {

@@ -18,10 +18,10 @@
 #include <utility>
 #include <vector>
 
-#include "controller/character_controller.h"
+#include "octree_fps/controller/character_controller.h"
 #include "controller_test_util.h"
-#include "geometry/obj_reader.h"
-#include "spatial/brute_force.h"
+#include "octree_fps/io/obj_reader.h"
+#include "octree_fps/spatial/brute_force.h"
 #include "support/test_paths.h"
 
 namespace ofps::test {

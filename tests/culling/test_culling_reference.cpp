@@ -18,10 +18,10 @@
 #include <glm/ext/matrix_transform.hpp>
 #include <glm/geometric.hpp>
 
-#include "culling/draw_ranges.h"
-#include "culling/frustum.h"
-#include "spatial/hash_grid.h"
-#include "spatial/octree.h"
+#include "octree_fps/culling/draw_ranges.h"
+#include "octree_fps/culling/frustum.h"
+#include "octree_fps/spatial/hash_grid.h"
+#include "octree_fps/spatial/octree.h"
 #include "support/random_soup.h"
 
 namespace ofps {

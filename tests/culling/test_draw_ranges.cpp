@@ -11,9 +11,9 @@
 #include <glm/ext/matrix_clip_space.hpp>
 #include <glm/ext/matrix_transform.hpp>
 
-#include "culling/draw_ranges.h"
+#include "octree_fps/culling/draw_ranges.h"
 #include "support/random_soup.h"
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace ofps {
 namespace {

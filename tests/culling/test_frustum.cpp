@@ -4,8 +4,8 @@
 #include <random>
 #include <vector>
 
-#include "culling/frustum.h"
-#include "spatial/octree.h"
+#include "octree_fps/culling/frustum.h"
+#include "octree_fps/spatial/octree.h"
 #include "support/random_soup.h"
 
 namespace ofps {

@@ -20,13 +20,13 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "culling/draw_ranges.h"
-#include "culling/frustum.h"
-#include "culling/props_cull.h"
+#include "octree_fps/culling/draw_ranges.h"
+#include "octree_fps/culling/frustum.h"
+#include "octree_fps/culling/props_cull.h"
 #include "level/level_loader.h"
-#include "props/props_world.h"
-#include "spatial/hash_grid.h"
-#include "spatial/octree.h"
+#include "octree_fps/props/props_world.h"
+#include "octree_fps/spatial/hash_grid.h"
+#include "octree_fps/spatial/octree.h"
 #include "support/arena_fixture.h"
 #include "support/test_paths.h"
 

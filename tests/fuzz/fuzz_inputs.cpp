@@ -6,7 +6,7 @@
 #include <span>
 
 #include "level/level_loader.h"
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace ofps::fuzz {
 namespace {

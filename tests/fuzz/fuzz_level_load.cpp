@@ -27,7 +27,7 @@
 
 #include "fuzz_inputs.h"
 #include "level/level_loader.h"
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace {
 

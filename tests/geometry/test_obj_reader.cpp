@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "geometry/obj_reader.h"
+#include "octree_fps/io/obj_reader.h"
 
 namespace ofps {
 namespace {

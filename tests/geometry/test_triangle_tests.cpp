@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "geometry/triangle_tests.h"
+#include "octree_fps/geometry/triangle_tests.h"
 
 namespace ofps {
 namespace {

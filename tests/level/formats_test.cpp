@@ -14,7 +14,7 @@
 
 #include "level/level_loader.h"
 #include "level_test_util.h"
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace ofps {
 namespace {

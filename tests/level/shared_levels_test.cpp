@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-#include "geometry/obj_reader.h"
+#include "octree_fps/io/obj_reader.h"
 #include "level/level_loader.h"
 #include "level_test_util.h"
 #include "support/test_paths.h"

@@ -9,7 +9,7 @@
 
 #include "level/level_loader.h"
 #include "level/spawn_search.h"
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 #include "support/test_paths.h"
 
 namespace ofps {

@@ -6,10 +6,10 @@
 
 #include <vector>
 
-#include "controller/character_controller.h"
-#include "props/props_obstacles.h"
-#include "props/props_world.h"
-#include "props/script_props.h"
+#include "octree_fps/controller/character_controller.h"
+#include "octree_fps/props/props_obstacles.h"
+#include "octree_fps/props/props_world.h"
+#include "scenario/script_props.h"
 
 namespace ofps::test {
 namespace {

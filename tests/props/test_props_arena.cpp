@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "controller/script.h"
+#include "scenario/script.h"
 #include "level/level_loader.h"
-#include "props/script_props.h"
+#include "scenario/script_props.h"
 #include "support/arena_fixture.h"
 #include "support/test_paths.h"
 

@@ -11,7 +11,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "props/props_world.h"
+#include "octree_fps/props/props_world.h"
 
 namespace ofps::test {
 namespace {

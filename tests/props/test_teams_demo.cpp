@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "props/teams_demo.h"
+#include "scenario/teams_demo.h"
 
 namespace ofps::test {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "geometry/aabb.h"
-#include "spatial/brute_force.h"
-#include "spatial/octree.h"
+#include "octree_fps/geometry/aabb.h"
+#include "octree_fps/spatial/brute_force.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace ofps::test {
 

@@ -31,9 +31,9 @@
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
-#include "geometry/triangle_tests.h"
-#include "spatial/brute_force.h"
-#include "spatial/octree.h"
+#include "octree_fps/geometry/triangle_tests.h"
+#include "octree_fps/spatial/brute_force.h"
+#include "octree_fps/spatial/octree.h"
 #include "support/random_soup.h"
 
 namespace ofps {

@@ -10,10 +10,10 @@
 
 #include <glm/geometric.hpp>
 
-#include "geometry/triangle_tests.h"
-#include "spatial/brute_force.h"
-#include "spatial/octree.h"
-#include "spatial/octree_grid.h"
+#include "octree_fps/geometry/triangle_tests.h"
+#include "octree_fps/spatial/brute_force.h"
+#include "octree_fps/spatial/octree.h"
+#include "octree_fps/spatial/octree_grid.h"
 #include "spatial/oracle_harness.h"
 #include "support/random_soup.h"
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 #include "support/random_soup.h"
 
 namespace ofps {

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 #include "support/random_soup.h"
 
 namespace ofps {

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "controller/controller_params.h"
+#include "octree_fps/controller/controller_params.h"
 #include "level/level_loader.h"
 #include "support/test_paths.h"
 

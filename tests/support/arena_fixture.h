@@ -3,7 +3,7 @@
 // and built into an octree with the controller's default parameters. Shared by the controller
 // and props arena tests.
 #include "level/level.h"
-#include "spatial/octree.h"
+#include "octree_fps/spatial/octree.h"
 
 namespace ofps::test {
 

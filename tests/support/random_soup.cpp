@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "geometry/obj_reader.h"
+#include "octree_fps/io/obj_reader.h"
 #include "test_paths.h"
 
 namespace ofps::test {

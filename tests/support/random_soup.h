@@ -8,7 +8,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "geometry/aabb.h"
+#include "octree_fps/geometry/aabb.h"
 
 namespace ofps::test {
 

@@ -1,0 +1,126 @@
+#pragma once
+// Every tunable of the first-person character controller, in one plain struct, with the names of
+// docs/script-format.md (`set NAME VALUE` in a script, one slider each in the demo).
+//
+// Units: metres, seconds, degrees for angles (as the script writes them), world frame Y up.
+// Defaults are tuned for a human-sized player with "game feel" rather than physical realism:
+// gravity is 20 m/s² (not 9.81) so that a 1.2 m jump takes 0.7 s instead of a floaty 1 s.
+//
+// The table kControllerParamInfos lists every parameter once (name, member, unit, range, help),
+// so a UI builds its sliders generically and the script parser, the docs and the UI cannot
+// drift apart. Thread-safety: plain values; the table is constant.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "octree_fps/spatial/octree.h"
+
+namespace ofps {
+
+struct ControllerParams {
+  // ---- Capsule ------------------------------------------------------------------------------
+  float radius = 0.35f;          // capsule radius, m (default 0.35)
+  float height = 1.8f;           // total standing height, feet to top, m (default 1.8); >= 2*radius
+  float crouchHeight = 1.0f;     // total height crouched, m (default 1.0); in [2*radius, height]
+  float eyeHeight = 1.65f;       // eye above the feet standing, m (default 1.65); crouched it
+                                 // drops by height - crouch_height
+  // ---- Ground -------------------------------------------------------------------------------
+  float stepHeight = 0.35f;      // highest step climbed without jumping, m (default 0.35)
+  float maxSlopeDeg = 45.0f;     // steepest walkable slope, degrees (default 45)
+  float snapDistance = 0.35f;    // how far down the character is kept on the ground while
+                                 // walking (down stairs and ramps), m (default 0.35)
+  float skin = 0.02f;            // gap kept between capsule and level, m (default 0.02); must
+                                 // exceed float rounding at the level's coordinates (1 mm at 10 km)
+  // ---- Speeds -------------------------------------------------------------------------------
+  float walkSpeed = 4.5f;        // target ground speed walking, m/s (default 4.5)
+  float sprintSpeed = 7.0f;      // target ground speed sprinting, m/s (default 7)
+  float crouchSpeed = 2.5f;      // target ground speed crouched, m/s (default 2.5)
+  float accel = 50.0f;           // ground acceleration toward the target velocity, m/s² (default
+                                 // 50: walk speed in 0.09 s). Also the friction: with no key held
+                                 // the ground velocity goes to zero at the same rate.
+  float airControl = 0.3f;       // share of accel available in the air, 0..1 (default 0.3); with
+                                 // no key held the air velocity is kept (no air friction)
+  // ---- Vertical -----------------------------------------------------------------------------
+  float jumpSpeed = 7.0f;        // upward speed at take-off, m/s (default 7: 1.22 m jump)
+  float gravity = 20.0f;         // downward acceleration, positive, m/s² (default 20)
+  float maxFallSpeed = 50.0f;    // terminal falling speed, m/s (default 50)
+  float coyoteTime = 0.1f;       // a jump still works this long after walking off ground, s
+  float jumpBuffer = 0.1f;       // a jump pressed this long before landing happens on landing, s
+  // ---- Props (stored for the props system; not simulated by the controller) -----------------
+  float throwSpeed = 15.0f;      // thrown sphere's speed, added to the character's velocity, m/s
+  float throwRadius = 0.15f;     // thrown sphere's radius, m
+  // ---- Simulation ---------------------------------------------------------------------------
+  float tickHz = 120.0f;         // fixed simulation rate, Hz, 10..1000 (default 120)
+  uint32_t trianglesPerLeaf = 8; // octree build parameter (OctreeBuildParams), default 8
+  uint32_t maxLevel = 16;        // octree build parameter (OctreeBuildParams), default 16
+  uint32_t layerMask = kOctreeAllLayers;  // collision layers the capsule collides with (not a
+                                          // script parameter; the demo sets kLayerSolid)
+
+  // Derived values.
+  float tickSeconds() const { return 1.0f / tickHz; }
+  float crouchDrop() const { return height - crouchHeight; }
+  OctreeBuildParams octreeBuildParams() const {
+    OctreeBuildParams p;
+    p.trianglesPerLeaf = trianglesPerLeaf;
+    p.maxLevel = maxLevel;
+    return p;
+  }
+};
+
+// One row of the parameter table.
+struct ControllerParamInfo {
+  const char* name;     // docs/script-format.md name, e.g. "max_slope"
+  const char* unit;     // "m", "m/s", "deg", "Hz", "" ...
+  float minValue;       // inclusive range accepted by setParam (and a slider's range)
+  float maxValue;
+  bool isInteger;       // stored as uint32_t (triangles_per_leaf, max_level)
+  float ControllerParams::*member;        // float members (isInteger == false)
+  uint32_t ControllerParams::*intMember;  // integer members (isInteger == true)
+  const char* help;     // one line for the UI's help marker
+};
+
+// Every script parameter, in docs/script-format.md order.
+std::span<const ControllerParamInfo> controllerParamInfos();
+// The row for `name`, or nullptr.
+const ControllerParamInfo* findControllerParam(std::string_view name);
+
+// Reads a parameter by name as a float (integers converted). Returns false for an unknown name.
+bool getParam(const ControllerParams& params, std::string_view name, float& outValue);
+
+// Sets a parameter by docs/script-format.md name. Returns false with a message in *outError (if given) for
+// an unknown name, a non-finite value, a value outside [minValue, maxValue] or a non-integer for
+// an integer parameter; params is then unchanged. Does not check relations between parameters:
+// call validateParams() once all are set.
+bool setParam(ControllerParams& params, std::string_view name, float value,
+              std::string* outError = nullptr);
+
+// One bit per row of controllerParamInfos() (bit i: row i), for the set of parameters a user set.
+using ControllerParamMask = uint32_t;
+// The bit of `name`, or 0 for an unknown name.
+ControllerParamMask controllerParamBit(std::string_view name);
+
+// Dependent defaults: the capsule parameters a user did not set (not in `set`) follow the ones
+// they did, starting from `base` (the defaults they would otherwise keep), so that every
+// combination of set parameters that is valid by itself passes validateParams():
+//   radius        = base radius, at most height/2 and crouch_height/2 (when those are set), at
+//                   least 2 * skin (when skin is set);
+//   height        = base height, at least 2 * radius, crouch_height and eye_height (when set);
+//   crouch_height = base crouch_height scaled by height / base height, clamped to
+//                   [2 * radius, height]; when eye_height is set, at least height - eye_height / 2
+//                   (the crouched eye stays above the feet);
+//   eye_height    = base eye_height scaled by height / base height (1.65 of 1.8: 8.3 % below the
+//                   top); if that does not clear height - crouch_height, the middle of the
+//                   crouched capsule above that: height - crouch_height / 2;
+//   skin          = base skin, at most radius / 2.
+// Parameters that are set are never changed; other parameters have no dependencies.
+void applyDependentDefaults(ControllerParams& ioParams, ControllerParamMask set,
+                            const ControllerParams& base = {});
+
+// Checks the relations between parameters (height >= 2*radius, crouch_height in
+// [2*radius, height], eye_height in (0, height], ranges of every field). Returns false with a
+// message naming the parameters.
+bool validateParams(const ControllerParams& params, std::string* outError = nullptr);
+
+}  // namespace ofps

@@ -1,0 +1,81 @@
+#include "octree_fps/culling/draw_ranges.h"
+
+#include "octree_fps/spatial/octree.h"
+
+namespace ofps {
+
+void DrawRanges::build(const Octree& octree, std::span<const uint8_t> drawn) {
+  const std::span<const uint32_t> order = octree.triangleOrder();
+  drawOrder_.clear();
+  drawOrder_.reserve(order.size());
+  drawnBefore_.resize(order.size() + 1);
+  uint32_t n = 0;
+  for (size_t slot = 0; slot < order.size(); ++slot) {
+    drawnBefore_[slot] = n;
+    const uint32_t original = order[slot];
+    if (drawn.empty() || (original < drawn.size() && drawn[original] != 0)) {
+      drawOrder_.push_back(original);
+      ++n;
+    }
+  }
+  drawnBefore_[order.size()] = n;
+}
+
+namespace {
+
+// Appends a visible slot range to the run list, merging with the last run when they touch
+// (preorder visits ranges in increasing slot order, so that joins every touching pair).
+struct RunAppender {
+  const std::vector<uint32_t>* drawnBefore;
+  DrawRunList* out;
+  void operator()(uint32_t first, uint32_t count) const {
+    const uint32_t a = (*drawnBefore)[first];
+    const uint32_t b = (*drawnBefore)[first + count];
+    if (a == b) return;
+    if (!out->first.empty() && out->first.back() + out->count.back() == a) {
+      out->count.back() += b - a;
+    } else {
+      out->first.push_back(a);
+      out->count.push_back(b - a);
+    }
+    out->triangles += b - a;
+  }
+};
+
+}  // namespace
+
+void DrawRanges::cull(const Octree& octree, const Frustum& frustum, DrawRunList* out,
+                      CullStats* ioStats) const {
+  out->clear();
+  if (octree.empty() || drawnBefore_.size() != octree.triangleCount() + 1) return;
+  const RunAppender append{&drawnBefore_, out};
+  cullOctree(
+      octree, frustum,
+      [&append](uint32_t /*node*/, uint32_t first, uint32_t count, bool /*whole*/) {
+        append(first, count);
+      },
+      ioStats);
+}
+
+uint32_t DrawRanges::cull(const Octree& octree, const Frustum& frustum, const HashGrid& grid,
+                          const OctreeCellLinks& links, DrawRunList* out,
+                          std::span<uint32_t> outProps, CullStats* ioStats,
+                          PropsCullStats* ioPropsStats) const {
+  out->clear();
+  const bool levelOk = !octree.empty() && drawnBefore_.size() == octree.triangleCount() + 1;
+  RunAppender append{&drawnBefore_, out};
+  CullVisitor visitor = [](void* ctx, uint32_t /*node*/, uint32_t first, uint32_t count,
+                           bool /*whole*/) { (*static_cast<RunAppender*>(ctx))(first, count); };
+  return cullLevelAndProps(octree, frustum, grid, links, levelOk ? visitor : nullptr, &append,
+                           outProps, ioStats, ioPropsStats);
+}
+
+void DrawRanges::all(DrawRunList* out) const {
+  out->clear();
+  if (drawOrder_.empty()) return;
+  out->first.push_back(0);
+  out->count.push_back(drawnTriangles());
+  out->triangles = drawnTriangles();
+}
+
+}  // namespace ofps

@@ -1,0 +1,72 @@
+#pragma once
+// The renderer's view of the octree: an index-buffer order in which every octree node's subtree
+// is one contiguous run of drawn triangles, and the per-frame list of visible runs.
+//
+// The octree already permutes its triangles so that a subtree is a contiguous range of slots
+// (octree.h). Some triangles are not drawn (invisible collider meshes), so DrawRanges keeps a
+// prefix count over slots: slot range [a, b) maps to drawn-triangle range
+// [drawnBefore[a], drawnBefore[b]). The renderer orders its index buffer by drawOrder(); each
+// frame cull() walks the octree against the frustum (cullOctree, with plane masking) and emits
+// the visible runs, merging runs that touch, ready for glMultiDrawElements.
+//
+// Units: triangle counts (multiply by 3 for indices). Thread-safety: build() is not thread-safe;
+// cull() is const and allocation-free once the caller's output vectors have grown.
+// Memory: 4 bytes per triangle (drawOrder) + 4 bytes per slot (prefix counts).
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "octree_fps/culling/frustum.h"
+#include "octree_fps/culling/props_cull.h"
+
+namespace ofps {
+
+class Octree;
+class HashGrid;
+
+// Visible runs of one frame, in drawn-triangle units, sorted and merged.
+struct DrawRunList {
+  std::vector<uint32_t> first;  // first drawn triangle of each run
+  std::vector<uint32_t> count;  // triangles in each run
+  uint32_t triangles = 0;       // sum of count
+  void clear() {
+    first.clear();
+    count.clear();
+    triangles = 0;
+  }
+};
+
+class DrawRanges {
+ public:
+  // drawn[i] says whether ORIGINAL triangle i is drawn (size == octree's input triangle count,
+  // or empty = every triangle drawn). Call after every octree (re)build.
+  void build(const Octree& octree, std::span<const uint8_t> drawn);
+
+  // Original triangle index of each drawn triangle, in index-buffer order.
+  std::span<const uint32_t> drawOrder() const { return drawOrder_; }
+  uint32_t drawnTriangles() const { return static_cast<uint32_t>(drawOrder_.size()); }
+
+  // Drawn-triangle run of a slot range [first, first + count).
+  uint32_t drawnBefore(uint32_t slot) const { return drawnBefore_[slot]; }
+
+  // Appends the visible runs (merged where adjacent) to *out, which is cleared first.
+  // ioStats receives the traversal's counters (nodes visited, plane tests, ...).
+  void cull(const Octree& octree, const Frustum& frustum, DrawRunList* out,
+            CullStats* ioStats = nullptr) const;
+
+  // The same runs, and the visible props of `grid` from the same traversal
+  // (cullLevelAndProps): ids written to outProps (up to its size); returns their total count.
+  uint32_t cull(const Octree& octree, const Frustum& frustum, const HashGrid& grid,
+                const OctreeCellLinks& links, DrawRunList* out, std::span<uint32_t> outProps,
+                CullStats* ioStats = nullptr, PropsCullStats* ioPropsStats = nullptr) const;
+
+  // Every drawn triangle as one run (culling off).
+  void all(DrawRunList* out) const;
+
+ private:
+  std::vector<uint32_t> drawOrder_;
+  std::vector<uint32_t> drawnBefore_;  // slotCount + 1 entries
+};
+
+}  // namespace ofps

@@ -1,0 +1,690 @@
+// Dynamic props (contracts in props_world.h).
+#include "octree_fps/props/props_world.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+
+#include "octree_fps/geometry/triangle_tests.h"
+
+namespace ofps {
+
+namespace {
+
+constexpr float kSupportCos = 0.7f;  // a contact normal with y above this supports the prop
+constexpr int kSupportSteps = 4;     // support this recent (in steps) lets a slow prop sleep
+
+inline float dot3(const glm::vec3& a, const glm::vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline float len2(const glm::vec3& a) { return dot3(a, a); }
+inline float maxComp(const glm::vec3& v) { return std::max(v.x, std::max(v.y, v.z)); }
+inline float minComp(const glm::vec3& v) { return std::min(v.x, std::min(v.y, v.z)); }
+inline bool finite3(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// splitmix64: a small generator with the same sequence on every platform.
+struct SplitMix {
+  uint64_t s;
+  uint64_t next() {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  float uniform() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }  // [0, 1)
+  float uniform(float a, float b) { return a + (b - a) * uniform(); }
+};
+
+// The 12 triangles of a box's surface.
+void boxTriangles(const glm::vec3& c, const glm::vec3& h, Triangle out[12]) {
+  glm::vec3 v[8];
+  for (int i = 0; i < 8; ++i) {
+    v[i] = c + glm::vec3((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
+  }
+  static constexpr int kQuads[6][4] = {{0, 2, 6, 4}, {1, 5, 7, 3}, {0, 4, 5, 1},
+                                       {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 6, 7, 5}};
+  for (int f = 0; f < 6; ++f) {
+    const int* q = kQuads[f];
+    out[2 * f] = {v[q[0]], v[q[1]], v[q[2]]};
+    out[2 * f + 1] = {v[q[0]], v[q[2]], v[q[3]]};
+  }
+}
+
+inline glm::vec3 closestOnSegment(const glm::vec3& a, const glm::vec3& b, const glm::vec3& p) {
+  const glm::vec3 ab = b - a;
+  const float l2 = len2(ab);
+  const float t = l2 > 0.0f ? std::clamp(dot3(p - a, ab) / l2, 0.0f, 1.0f) : 0.0f;
+  return a + ab * t;
+}
+
+inline glm::vec3 closestOnBox(const glm::vec3& c, const glm::vec3& h, const glm::vec3& p) {
+  return glm::clamp(p, c - h, c + h);
+}
+
+bool capsuleTouchesSphere(const glm::vec3& a, const glm::vec3& b, float r, const glm::vec3& c,
+                          float R) {
+  const glm::vec3 s = closestOnSegment(a, b, c);
+  return len2(c - s) <= (r + R) * (r + R);
+}
+
+bool capsuleTouchesBox(const glm::vec3& a, const glm::vec3& b, float r, const glm::vec3& c,
+                       const glm::vec3& h) {
+  const Aabb box = Aabb::fromCenterHalfExtents(c, h);
+  if (box.contains(a) || box.contains(b)) return true;
+  Triangle tris[12];
+  boxTriangles(c, h, tris);
+  for (const Triangle& t : tris) {
+    if (capsuleOverlapsTriangle(a, b, r, t)) return true;
+  }
+  return false;
+}
+
+// Contact between props A and B: normal from A to B and penetration (> 0 overlapping).
+// Returns false when they are apart.
+bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropShape sb,
+                 const glm::vec3& cb, const glm::vec3& hb, glm::vec3& outN, float& outPen) {
+  if (sa == PropShape::Sphere && sb == PropShape::Sphere) {
+    const glm::vec3 d = cb - ca;
+    const float rr = ha.x + hb.x;
+    const float d2 = len2(d);
+    if (d2 > rr * rr) return false;
+    const float dist = std::sqrt(d2);
+    outN = dist > 0.0f ? d / dist : glm::vec3(0.0f, 1.0f, 0.0f);
+    outPen = rr - dist;
+    return true;
+  }
+  if (sa == PropShape::Box && sb == PropShape::Box) {
+    const glm::vec3 d = cb - ca;
+    const glm::vec3 o = ha + hb - glm::abs(d);
+    if (o.x < 0.0f || o.y < 0.0f || o.z < 0.0f) return false;
+    // Minimum axis; ties prefer y (stacking), then x, then z.
+    int axis = 1;
+    if (o.x < o[axis]) axis = 0;
+    if (o.z < o[axis]) axis = 2;
+    outN = glm::vec3(0.0f);
+    outN[axis] = d[axis] >= 0.0f ? 1.0f : -1.0f;
+    outPen = o[axis];
+    return true;
+  }
+  // Sphere against box: compute with the sphere as A, flip if needed.
+  const bool sphereFirst = sa == PropShape::Sphere;
+  const glm::vec3& sc = sphereFirst ? ca : cb;
+  const float r = sphereFirst ? ha.x : hb.x;
+  const glm::vec3& bc = sphereFirst ? cb : ca;
+  const glm::vec3& bh = sphereFirst ? hb : ha;
+  const glm::vec3 q = closestOnBox(bc, bh, sc);
+  const glm::vec3 d = q - sc;  // sphere -> box
+  const float d2 = len2(d);
+  if (d2 > r * r) return false;
+  glm::vec3 n;
+  float pen;
+  if (d2 > 0.0f) {
+    const float dist = std::sqrt(d2);
+    n = d / dist;
+    pen = r - dist;
+  } else {
+    // Centre inside the box: leave through the nearest face.
+    const glm::vec3 rel = sc - bc;
+    const glm::vec3 depth = bh - glm::abs(rel);
+    int axis = 1;
+    if (depth.x < depth[axis]) axis = 0;
+    if (depth.z < depth[axis]) axis = 2;
+    n = glm::vec3(0.0f);
+    n[axis] = rel[axis] >= 0.0f ? -1.0f : 1.0f;  // sphere -> box is inward
+    pen = r + depth[axis];
+  }
+  outN = sphereFirst ? n : -n;
+  outPen = pen;
+  return true;
+}
+
+}  // namespace
+
+// ---- Setup ---------------------------------------------------------------------------------------
+
+PropsWorld::PropsWorld(const PropsParams& params) : params_(params), grid_(params.cellSize) {}
+
+void PropsWorld::setParams(const PropsParams& params) {
+  assert(params.cellSize > 0.0f && "PropsParams::cellSize must be > 0");
+  const bool regrid = params.cellSize != params_.cellSize;
+  params_ = params;
+  if (regrid && params.cellSize > 0.0f) grid_.setCellSize(params.cellSize);
+}
+
+float PropsWorld::size(uint32_t i) const { return maxComp(half_[i]); }
+
+uint32_t PropsWorld::add(PropShape shape, const glm::vec3& center, const glm::vec3& half,
+                         const glm::vec3& velocity) {
+  assert(finite3(center) && finite3(velocity) && finite3(half) &&
+         "PropsWorld::add: non-finite centre, size or velocity");
+  assert(minComp(half) > 0.0f && "PropsWorld::add: radius / half-extents must be > 0");
+  const uint32_t id = static_cast<uint32_t>(position_.size());
+  position_.push_back(center);
+  velocity_.push_back(velocity);
+  half_.push_back(half);
+  shape_.push_back(shape);
+  resting_.push_back(0);
+  removed_.push_back(0);
+  supported_.push_back(0);
+  supportAge_.push_back(255);
+  touched_.push_back(0);
+  sleepTimer_.push_back(0.0f);
+  const float volume = shape == PropShape::Sphere ? 4.18879020f * half.x * half.x * half.x
+                                                  : 8.0f * half.x * half.y * half.z;
+  invMass_.push_back(1.0f / std::max(volume, 1e-12f));
+  if (shape == PropShape::Sphere) {
+    grid_.insertSphere(id, center, half.x);
+  } else {
+    grid_.insertBox(id, center, half);
+  }
+  return id;
+}
+
+uint32_t PropsWorld::addSphere(const glm::vec3& center, float radius, const glm::vec3& velocity) {
+  return add(PropShape::Sphere, center, glm::vec3(radius), velocity);
+}
+
+uint32_t PropsWorld::addBox(const glm::vec3& center, const glm::vec3& halfExtents,
+                            const glm::vec3& velocity) {
+  return add(PropShape::Box, center, halfExtents, velocity);
+}
+
+void PropsWorld::clear() {
+  grid_.clear();
+  position_.clear();
+  velocity_.clear();
+  half_.clear();
+  shape_.clear();
+  resting_.clear();
+  removed_.clear();
+  supported_.clear();
+  supportAge_.clear();
+  touched_.clear();
+  invMass_.clear();
+  sleepTimer_.clear();
+  restingCount_ = 0;
+  stats_ = {};
+}
+
+uint32_t PropsWorld::spawnRandom(uint32_t count, const Octree& octree, const Aabb& bounds,
+                                 uint64_t seed) {
+  assert(count <= kPropMaxSpawn && "PropsWorld::spawnRandom: at most kPropMaxSpawn per call");
+  count = std::min(count, kPropMaxSpawn);
+  if (bounds.isEmpty()) return 0;
+  static constexpr float kRadii[4] = {0.1f, 0.15f, 0.25f, 0.4f};
+  SplitMix rng{seed};
+  uint32_t added = 0;
+  const size_t reserve = position_.size() + count;
+  position_.reserve(reserve);
+  velocity_.reserve(reserve);
+  half_.reserve(reserve);
+  shape_.reserve(reserve);
+  for (uint32_t n = 0; n < count; ++n) {
+    const bool sphere = rng.uniform() < 0.7f;
+    glm::vec3 half;
+    if (sphere) {
+      half = glm::vec3(kRadii[rng.next() & 3u]);
+    } else {
+      half = glm::vec3(rng.uniform(0.1f, 0.4f), rng.uniform(0.1f, 0.4f), rng.uniform(0.1f, 0.4f));
+    }
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      const glm::vec3 c(rng.uniform(bounds.min.x, bounds.max.x),
+                        rng.uniform(bounds.min.y + 0.3f * (bounds.max.y - bounds.min.y), bounds.max.y),
+                        rng.uniform(bounds.min.z, bounds.max.z));
+      const bool hitsLevel =
+          sphere ? octree.collectSphere(c, half.x, params_.layerMask, {}) > 0
+                 : octree.collectBox(Aabb::fromCenterHalfExtents(c, half), params_.layerMask, {}) > 0;
+      if (hitsLevel) continue;
+      if (sphere) {
+        addSphere(c, half.x);
+      } else {
+        addBox(c, half);
+      }
+      ++added;
+      break;
+    }
+  }
+  return added;
+}
+
+// ---- Sleep ---------------------------------------------------------------------------------------
+
+void PropsWorld::setResting(uint32_t i, bool resting) {
+  if ((resting_[i] != 0) == resting) return;
+  resting_[i] = resting ? 1 : 0;
+  sleepTimer_[i] = 0.0f;
+  if (resting) {
+    velocity_[i] = glm::vec3(0.0f);
+    ++restingCount_;
+  } else {
+    --restingCount_;
+  }
+}
+
+void PropsWorld::wakeAround(uint32_t first) {
+  // Worklist over the resting props touching (within a skin) each woken prop: a pile wakes as a
+  // whole, so nothing is left floating when its support leaves.
+  wakeStack_.clear();
+  wakeStack_.push_back(first);
+  while (!wakeStack_.empty()) {
+    const uint32_t i = wakeStack_.back();
+    wakeStack_.pop_back();
+    const float margin = 2.0f * params_.skin * size(i) + 0.01f * size(i);
+    const Aabb box = Aabb::fromCenterHalfExtents(position_[i], half_[i] + glm::vec3(margin));
+    grid_.queryAabb(box, [&](uint32_t j) {
+      if (resting_[j] && !removed_[j]) {
+        setResting(j, false);
+        wakeStack_.push_back(j);
+      }
+    });
+  }
+}
+
+void PropsWorld::wake(uint32_t id) {
+  if (id >= size() || removed_[id] || !resting_[id]) return;
+  setResting(id, false);
+  wakeAround(id);
+}
+
+void PropsWorld::syncGrid(uint32_t i) { grid_.move(i, position_[i]); }
+
+// ---- Level collision ----------------------------------------------------------------------------
+
+void PropsWorld::respond(uint32_t i, const glm::vec3& n, bool& ioSupported) {
+  if (n.y > kSupportCos) ioSupported = true;
+  glm::vec3& v = velocity_[i];
+  const float vn = dot3(v, n);
+  if (!(vn < 0.0f)) return;
+  const float e = -vn > params_.bounceSpeed ? params_.restitution : 0.0f;
+  const float jn = -(1.0f + e) * vn;
+  v += n * jn;
+  const glm::vec3 vt = v - n * dot3(v, n);
+  const float vtLen = std::sqrt(len2(vt));
+  if (vtLen > 0.0f) v -= vt * std::min(1.0f, params_.friction * jn / vtLen);
+}
+
+bool PropsWorld::pushOutOfLevel(const Octree& octree, uint32_t i, bool& ioSupported) {
+  PushOut po;
+  glm::vec3& p = position_[i];
+  ++stats_.octreeQueries;
+  const bool overlapped =
+      shape_[i] == PropShape::Sphere
+          ? octree.sphereIntersect(p, half_[i].x, params_.layerMask, po, &stats_.octree)
+          : octree.boxIntersect(Aabb::fromCenterHalfExtents(p, half_[i]), params_.layerMask, po,
+                                &stats_.octree);
+  if (!overlapped || po.depth <= 0.0f || len2(po.normal) == 0.0f) return false;
+  p += po.normal * (po.depth + params_.skin * size(i));
+  respond(i, po.normal, ioSupported);
+  return true;
+}
+
+void PropsWorld::integrateAndCollideLevel(const Octree& octree, uint32_t i, float dt) {
+  glm::vec3& v = velocity_[i];
+  glm::vec3& p = position_[i];
+  v.y -= params_.gravity * dt;
+  const float speed2 = len2(v);
+  if (speed2 > params_.maxSpeed * params_.maxSpeed) v *= params_.maxSpeed / std::sqrt(speed2);
+  // Spheres sweep themselves; boxes their inscribed sphere (then the box is pushed out below).
+  const float r = shape_[i] == PropShape::Sphere ? half_[i].x : minComp(half_[i]);
+  const float skin = params_.skin * size(i);
+  bool supported = false;
+  float tLeft = dt;
+  for (uint32_t s = 0; s < kPropMaxSweeps && tLeft > 0.0f; ++s) {
+    const glm::vec3 disp = v * tLeft;
+    if (len2(disp) == 0.0f) break;
+    SweepHit hit;
+    ++stats_.octreeQueries;
+    if (!octree.sweepSphere(p, r, disp, params_.layerMask, hit, &stats_.octree)) {
+      p += disp;
+      tLeft = 0.0f;
+      break;
+    }
+    if (hit.startsOverlapping) {
+      PushOut po;
+      ++stats_.octreeQueries;
+      octree.sphereIntersect(p, r, params_.layerMask, po, &stats_.octree);
+      const glm::vec3 n = len2(po.normal) > 0.0f ? po.normal : hit.normal;
+      p += n * (po.depth + skin);
+      respond(i, n, supported);
+      continue;
+    }
+    p += disp * hit.toi + hit.normal * skin;
+    respond(i, hit.normal, supported);
+    tLeft *= 1.0f - hit.toi;
+  }
+  if (shape_[i] == PropShape::Box) pushOutOfLevel(octree, i, supported);
+  if (supported) supported_[i] = 1;
+}
+
+// ---- Character -----------------------------------------------------------------------------------
+
+void PropsWorld::pushByCharacter(const CharacterCapsule& c) {
+  const glm::vec3 lo = glm::min(c.a, c.b) - glm::vec3(c.radius);
+  const glm::vec3 hi = glm::max(c.a, c.b) + glm::vec3(c.radius);
+  neighbors_.clear();
+  grid_.queryAabb(Aabb{lo, hi}, [&](uint32_t id) { neighbors_.push_back(id); });
+  std::sort(neighbors_.begin(), neighbors_.end());
+  for (const uint32_t i : neighbors_) {
+    glm::vec3& p = position_[i];
+    glm::vec3 n;
+    float pen;
+    const glm::vec3 s = closestOnSegment(c.a, c.b, p);
+    const glm::vec3 q = shape_[i] == PropShape::Sphere ? p : closestOnBox(p, half_[i], s);
+    const glm::vec3 d = (shape_[i] == PropShape::Sphere ? p : q) - s;
+    const float dist = std::sqrt(len2(d));
+    if (dist > 0.0f) {
+      n = d / dist;
+      pen = shape_[i] == PropShape::Sphere ? c.radius + half_[i].x - dist : c.radius - dist;
+    } else {
+      // Centre on the axis (a sphere) or axis inside the box: push along the relative velocity,
+      // else horizontally away from the capsule's segment toward the prop's centre, else +X.
+      glm::vec3 dir = velocity_[i] - c.velocity;
+      if (len2(dir) == 0.0f) dir = glm::vec3(p.x - s.x, 0.0f, p.z - s.z);
+      if (len2(dir) == 0.0f) dir = glm::vec3(1.0f, 0.0f, 0.0f);
+      n = dir / std::sqrt(len2(dir));
+      pen = c.radius + (shape_[i] == PropShape::Sphere ? half_[i].x : minComp(half_[i]));
+    }
+    if (pen <= 0.0f) continue;
+    const float rel = dot3(velocity_[i] - c.velocity, n);
+    if (rel > 0.0f) continue;  // moving away faster than the character (a thrown ball)
+    if (resting_[i]) wake(i);
+    p += n * (pen + params_.skin * size(i));
+    velocity_[i] -= n * rel;  // take the character's velocity along the normal
+    ++stats_.characterPushes;
+    syncGrid(i);
+  }
+}
+
+// ---- Prop against prop ---------------------------------------------------------------------------
+
+void PropsWorld::findContacts() {
+  contacts_.clear();
+  for (const uint32_t i : awake_) {
+    if (removed_[i]) continue;
+    neighbors_.clear();
+    grid_.queryAabb(Aabb::fromCenterHalfExtents(position_[i], half_[i]),
+                    [&](uint32_t j) { neighbors_.push_back(j); }, &stats_.grid);
+    std::sort(neighbors_.begin(), neighbors_.end());
+    for (const uint32_t j : neighbors_) {
+      if (j == i) continue;
+      if (!resting_[j] && j < i) continue;  // an awake pair is found from its lower id
+      contacts_.push_back({std::min(i, j), std::max(i, j)});
+    }
+  }
+}
+
+void PropsWorld::solveContacts() {
+  const float e0 = params_.restitution;
+  for (uint32_t it = 0; it < params_.solverIterations; ++it) {
+    for (const Contact& c : contacts_) {
+      const uint32_t a = c.a, b = c.b;
+      glm::vec3 n;
+      float pen;
+      if (!propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b], n,
+                       pen)) {
+        continue;
+      }
+      if (it == 0) ++stats_.contacts;
+      float vn = dot3(velocity_[b] - velocity_[a], n);
+      // A resting prop is immovable unless hit hard.
+      if (resting_[a] && -vn > params_.wakeSpeed) wake(a);
+      if (resting_[b] && -vn > params_.wakeSpeed) wake(b);
+      // Shock propagation (Guendelman et al. 2003): across a near-vertical contact, a lower
+      // prop that stands on something does not yield to the one above, so the solver cannot push
+      // it into the level (which the push-out after the solver would undo, leaving an overlap).
+      auto standing = [&](uint32_t k) { return supported_[k] || supportAge_[k] < kSupportSteps; };
+      const bool aHolds = n.y > kSupportCos && standing(a);
+      const bool bHolds = n.y < -kSupportCos && standing(b);
+      const float ima = resting_[a] || aHolds ? 0.0f : invMass_[a];
+      const float imb = resting_[b] || bHolds ? 0.0f : invMass_[b];
+      const float im = ima + imb;
+      if (im <= 0.0f) continue;
+      // Support: the upper prop of a contact whose normal is near vertical.
+      if (n.y > kSupportCos) supported_[b] = 1;
+      if (n.y < -kSupportCos) supported_[a] = 1;
+      const float slop = params_.slop * std::min(size(a), size(b));
+      const float corr = pen - slop;
+      if (corr > 0.0f) {
+        position_[a] -= n * (corr * ima / im);
+        position_[b] += n * (corr * imb / im);
+        for (const uint32_t k : {a, b}) {
+          if (!touched_[k] && !resting_[k]) {
+            touched_[k] = 1;
+            touchedList_.push_back(k);
+          }
+        }
+      }
+      if (vn < 0.0f) {
+        const float e = -vn > params_.bounceSpeed ? e0 : 0.0f;
+        const float j = -(1.0f + e) * vn / im;
+        velocity_[a] -= n * (j * ima);
+        velocity_[b] += n * (j * imb);
+        const glm::vec3 rv = velocity_[b] - velocity_[a];
+        const glm::vec3 vt = rv - n * dot3(rv, n);
+        const float vtLen = std::sqrt(len2(vt));
+        if (vtLen > 0.0f) {
+          const float jt = std::min(params_.friction * j, vtLen / im);
+          const glm::vec3 t = vt / vtLen;
+          velocity_[a] += t * (jt * ima);
+          velocity_[b] -= t * (jt * imb);
+        }
+        vn = 0.0f;
+      }
+    }
+  }
+}
+
+// ---- Step ----------------------------------------------------------------------------------------
+
+void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* character) {
+  stats_ = {};
+  if (!(dt > 0.0f)) return;
+  if (character) pushByCharacter(*character);
+  awake_.clear();
+  const uint32_t n = size();
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!removed_[i] && !resting_[i]) awake_.push_back(i);
+  }
+  for (const uint32_t i : awake_) {
+    supported_[i] = 0;
+    integrateAndCollideLevel(octree, i, dt);
+    syncGrid(i);
+  }
+  findContacts();
+  touchedList_.clear();
+  solveContacts();
+  for (const uint32_t i : touchedList_) {
+    touched_[i] = 0;
+    bool sup = false;
+    pushOutOfLevel(octree, i, sup);
+    if (sup) supported_[i] = 1;
+    syncGrid(i);
+  }
+  // Kill plane, then sleep.
+  // One step of gravity is the speed a prop at rest on the ground has between two touches.
+  const float sleepV = params_.sleepSpeed + params_.gravity * dt;
+  const float sleep2 = sleepV * sleepV;
+  for (const uint32_t i : awake_) {
+    if (removed_[i] || resting_[i]) continue;
+    if (position_[i].y < params_.killPlaneY) {
+      wakeAround(i);
+      grid_.remove(i);
+      removed_[i] = 1;
+      ++stats_.removed;
+      continue;
+    }
+    // The skin makes a slow prop on the ground touch it only every other step or so: support
+    // within the last kSupportSteps steps counts.
+    supportAge_[i] = supported_[i] ? 0 : static_cast<uint8_t>(std::min(supportAge_[i] + 1, 255));
+    if (supportAge_[i] < kSupportSteps && len2(velocity_[i]) < sleep2) {
+      sleepTimer_[i] += dt;
+      if (sleepTimer_[i] >= params_.sleepTime) setResting(i, true);
+    } else {
+      sleepTimer_[i] = 0.0f;
+    }
+  }
+  stats_.awake = static_cast<uint32_t>(awake_.size());
+  stats_.total = grid_.objectCount();
+  stats_.resting = restingCount_;
+  stats_.cellsOccupied = grid_.occupiedCells();
+  // Cells created this step join their octree nodes (a changed octree relinks them all).
+  links_.sync(grid_, octree);
+}
+
+// ---- Queries -------------------------------------------------------------------------------------
+
+uint32_t PropsWorld::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                                    std::span<uint32_t> out, GridQueryStats* ioStats) const {
+  const Aabb box{glm::min(a, b) - glm::vec3(radius), glm::max(a, b) + glm::vec3(radius)};
+  uint32_t count = 0;
+  grid_.queryAabb(
+      box,
+      [&](uint32_t i) {
+        const bool touch = shape_[i] == PropShape::Sphere
+                               ? capsuleTouchesSphere(a, b, radius, position_[i], half_[i].x)
+                               : capsuleTouchesBox(a, b, radius, position_[i], half_[i]);
+        if (!touch) return;
+        // Keep the written ids increasing (insertion into the caller's buffer).
+        if (count < out.size()) {
+          size_t k = count;
+          while (k > 0 && out[k - 1] > i) {
+            out[k] = out[k - 1];
+            --k;
+          }
+          out[k] = i;
+        }
+        ++count;
+      },
+      ioStats);
+  return count;
+}
+
+bool PropsWorld::sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                              const glm::vec3& displacement, PropSweepHit& outHit,
+                              GridQueryStats* ioStats) const {
+  Aabb box{glm::min(a, b) - glm::vec3(radius), glm::max(a, b) + glm::vec3(radius)};
+  box.grow(box.min + displacement);
+  box.grow(box.max + displacement);
+  PropSweepHit best;
+  bool any = false;
+  grid_.queryAabb(
+      box,
+      [&](uint32_t i) {
+        SweepContact sc;
+        bool hit = false;
+        if (shape_[i] == PropShape::Sphere) {
+          const glm::vec3 c = position_[i];
+          hit = sweepCapsuleTriangle(a, b, radius + half_[i].x, displacement, Triangle{c, c, c}, sc);
+          if (hit) sc.point = c + (sc.normal * half_[i].x);
+        } else if (capsuleTouchesBox(a, b, radius, position_[i], half_[i])) {
+          hit = true;
+          sc.toi = 0.0f;
+          sc.startsOverlapping = true;
+          const glm::vec3 mid = (a + b) * 0.5f;
+          const glm::vec3 q = closestOnBox(position_[i], half_[i], mid);
+          const glm::vec3 d = mid - q;
+          sc.normal = len2(d) > 0.0f ? d / std::sqrt(len2(d)) : glm::vec3(0.0f, 1.0f, 0.0f);
+          sc.point = q;
+        } else {
+          Triangle tris[12];
+          boxTriangles(position_[i], half_[i], tris);
+          for (const Triangle& t : tris) {
+            SweepContact c;
+            if (sweepCapsuleTriangle(a, b, radius, displacement, t, c) && (!hit || c.toi < sc.toi)) {
+              sc = c;
+              hit = true;
+            }
+          }
+        }
+        if (!hit) return;
+        if (!any || sc.toi < best.toi || (sc.toi == best.toi && i < best.prop)) {
+          best.prop = i;
+          best.toi = sc.toi;
+          best.point = sc.point;
+          best.normal = sc.normal;
+          best.startsOverlapping = sc.startsOverlapping;
+          any = true;
+        }
+      },
+      ioStats);
+  if (any) outHit = best;
+  return any;
+}
+
+bool PropsWorld::validate(std::string* outError) const {
+  auto fail = [&](const std::string& m) {
+    if (outError) *outError = m;
+    return false;
+  };
+  const size_t n = position_.size();
+  if (velocity_.size() != n || half_.size() != n || shape_.size() != n || resting_.size() != n ||
+      removed_.size() != n || invMass_.size() != n || sleepTimer_.size() != n) {
+    return fail("state arrays differ in size");
+  }
+  uint32_t resting = 0, live = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!finite3(position_[i]) || !finite3(velocity_[i])) {
+      return fail("prop " + std::to_string(i) + " has a non-finite state");
+    }
+    if (removed_[i]) {
+      if (grid_.contains(i)) return fail("removed prop " + std::to_string(i) + " still in the grid");
+      continue;
+    }
+    ++live;
+    if (!grid_.contains(i) || grid_.object(i).center != position_[i]) {
+      return fail("prop " + std::to_string(i) + " not in the grid at its position");
+    }
+    if (resting_[i]) {
+      ++resting;
+      if (velocity_[i] != glm::vec3(0.0f)) return fail("resting prop with a velocity");
+    }
+  }
+  if (resting != restingCount_) return fail("resting count mismatch");
+  if (live != grid_.objectCount()) return fail("grid holds other props");
+  return grid_.validate(outError);
+}
+
+// ---- Files ---------------------------------------------------------------------------------------
+
+const char* propsCsvHeader() { return "id,shape,x,y,z,vx,vy,vz,hx,hy,hz,resting,removed\n"; }
+const char* propsTraceCsvHeader() { return "t,id,x,y,z\n"; }
+
+namespace {
+void appendNumber(std::string& out, double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  out += buf;
+}
+void appendVec(std::string& out, const glm::vec3& v) {
+  for (int k = 0; k < 3; ++k) {
+    out += ',';
+    appendNumber(out, static_cast<double>(v[k]));
+  }
+}
+}  // namespace
+
+void writePropsCsv(std::string& ioOut, const PropsWorld& world) {
+  ioOut += propsCsvHeader();
+  for (uint32_t i = 0; i < world.size(); ++i) {
+    ioOut += std::to_string(i);
+    ioOut += world.shapes()[i] == PropShape::Sphere ? ",sphere" : ",box";
+    appendVec(ioOut, world.positions()[i]);
+    appendVec(ioOut, world.velocities()[i]);
+    appendVec(ioOut, world.halfExtents()[i]);
+    ioOut += world.resting()[i] ? ",1" : ",0";
+    ioOut += world.removed()[i] ? ",1\n" : ",0\n";
+  }
+}
+
+void appendPropsTraceCsv(std::string& ioOut, double t, const PropsWorld& world) {
+  for (uint32_t i = 0; i < world.size(); ++i) {
+    appendNumber(ioOut, t);
+    ioOut += ',';
+    ioOut += std::to_string(i);
+    appendVec(ioOut, world.positions()[i]);
+    ioOut += '\n';
+  }
+}
+
+}  // namespace ofps

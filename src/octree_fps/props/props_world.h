@@ -1,0 +1,272 @@
+#pragma once
+// Dynamic props: spheres and axis-aligned boxes that fall, bounce and slide on the static level
+// (through the octree's sweep and push-out queries) and collide with each other (through a
+// sparse hash grid, spatial/hash_grid.h). Thrown by the player, placed by scripts, spawned by the
+// thousand.
+//
+// Frame and units: world space, metres, seconds, kilograms (mass = density 1 x volume), Y up.
+//
+// ---- Model (what is simulated, and what is not) ---------------------------------------------------
+// - Shapes: spheres (radius) and boxes (half-extents). Boxes stay axis-aligned: there is no
+//   rotation and no angular velocity for any prop (spheres slide, they do not roll). A prop's
+//   state is its centre and linear velocity.
+// - Fixed step: step(dt) with a constant dt (the demo: the controller's 1/tick_hz). Semi-implicit
+//   Euler: gravity into the velocity, then the move.
+// - Level (continuous): a sphere moves by sweeping it with Octree::sweepSphere to the first
+//   contact, backing off by a skin along the contact normal, responding, and sweeping the rest of
+//   the step (up to kPropMaxSweeps sweeps). A box sweeps its inscribed sphere the same way (so a
+//   fast box cannot tunnel through a thin wall either: its centre stays on the near side), then
+//   Octree::boxIntersect pushes the box itself out of whatever its corners reach. A sweep that
+//   starts overlapping (after a push by another prop or the character) is pushed out first with
+//   Octree::sphereIntersect. Nothing tunnels at any speed.
+// - Response at a contact with unit normal n: the normal velocity vn < 0 is reflected with the
+//   restitution (0 below bounceSpeed, so props settle instead of chattering), and the tangential
+//   velocity loses friction x |normal impulse| (Coulomb, per contact).
+// - Prop against prop: the grid (cell size params.cellSize) gives each awake prop the props whose
+//   boxes touch its box; exact narrow phase (sphere-sphere, sphere-box, box-box on the minimum
+//   axis); the contacts are solved params.solverIterations times in (lower id, higher id) order:
+//   position correction split by inverse mass beyond a slop, then the same restitution and
+//   friction impulse as the level; across a near-vertical contact the lower prop, when it stands
+//   on something, does not yield (shock propagation, so stacks do not sink into the floor).
+//   Props moved by the solver are pushed out of the level again.
+// - Sleep: a prop that has been supported (a contact whose normal points up, within the last 4
+//   steps: the skin makes a prop at rest touch the ground only every other step) and slower
+//   than sleepSpeed for sleepTime seconds rests: zero velocity, skipped by the integrator, infinite
+//   mass to awake props. It wakes when an awake prop hits it faster than wakeSpeed, when the
+//   character pushes it, or when a neighbour wakes (a prop that wakes or is removed wakes the
+//   resting props touching its box grown by a skin, so a stack falls when its base is pushed).
+// - Kill plane: a prop whose centre falls below params.killPlaneY is removed: it keeps its id
+//   and last state, removed() becomes 1, it leaves the grid and is never simulated again.
+// - Character: pass its capsule to step(); props touching it that do not move away from it faster
+//   than it moves are pushed out of it (the character is infinitely heavy) and take its velocity
+//   along the contact normal. For standing on props the controller needs a sweep against them:
+//   sweepCapsule() and overlapCapsule() here answer exactly (with the triangle tests of
+//   geometry/triangle_tests.h), but the character controller (src/octree_fps/controller) does not call them
+//   yet: today the character falls through props it lands on from above (it pushes them away).
+//
+// ---- Determinism, threads, allocation ----------------------------------------------------------
+// Same inputs (props added in the same order, same dt sequence, same octree and character) give
+// bit-identical states: single-threaded, contacts solved in a defined order. A PropsWorld is a
+// plain value; const queries (sweepCapsule, overlapCapsule, the arrays) may run from many threads
+// while nothing steps. step() reuses its scratch arrays: no allocation once the arrays have
+// grown to the number of props and contacts.
+//
+// Sources: Guendelman, Bridson and Fedkiw, "Nonconvex Rigid Bodies with Stacking" (SIGGRAPH
+// 2003: shock propagation); Catto, "Iterative Dynamics with Temporal Coherence" (GDC 2005) and Box2D's contact
+// solver (sequential impulses, slop, restitution threshold); Ericson, "Real-Time Collision
+// Detection" (2005) §4.4 (sphere-box), §5.5 (swept tests); the three.js games_fps example
+// (throwing spheres from the camera, spheres against the octree and each other).
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "octree_fps/culling/frustum.h"
+#include "octree_fps/culling/props_cull.h"
+#include "octree_fps/spatial/hash_grid.h"
+#include "octree_fps/spatial/octree.h"
+
+namespace ofps {
+
+enum class PropShape : uint8_t { Sphere = 0, Box = 1 };
+
+inline constexpr uint32_t kPropInvalid = 0xFFFFFFFFu;
+inline constexpr uint32_t kPropMaxSweeps = 4;       // level sweeps per prop per step
+inline constexpr uint32_t kPropMaxSpawn = 100000;   // spawnRandom's limit per call
+
+struct PropsParams {
+  float gravity = 20.0f;            // m/s², downward (the controller's default)
+  float restitution = 0.35f;        // share of the normal speed kept by a bounce, 0..1
+  float friction = 0.4f;            // Coulomb coefficient (tangential impulse <= friction x normal)
+  float bounceSpeed = 1.0f;         // m/s; slower impacts do not bounce (restitution 0)
+  float maxSpeed = 120.0f;          // m/s; speeds are clamped (a sweep is exact at any speed)
+  float sleepSpeed = 0.15f;         // m/s; slower (plus gravity x dt) and supported for
+                                    // sleepTime -> resting
+  float sleepTime = 0.4f;           // s
+  float wakeSpeed = 1.0f;           // m/s; approach speed of an awake prop that wakes a resting one
+  float skin = 0.005f;              // gap kept to the level, in multiples of the prop's size
+  float slop = 0.005f;              // prop-prop overlap left uncorrected, x the smaller size
+  uint32_t solverIterations = 4;    // prop-prop contact passes per step
+  float cellSize = 1.0f;            // m; grid cell edge (about the largest prop diameter)
+  float killPlaneY = -std::numeric_limits<float>::infinity();  // m; below: removed
+  uint32_t layerMask = kOctreeAllLayers;  // level layers props collide with
+};
+
+// The character as props see it: a capsule (segment a-b, radius) and its velocity. World space.
+struct CharacterCapsule {
+  glm::vec3 a{0.0f};
+  glm::vec3 b{0.0f};
+  float radius = 0.0f;
+  glm::vec3 velocity{0.0f};  // m/s
+};
+
+// Work of one step, for the panel and --stats-json.
+struct PropsStepStats {
+  uint32_t total = 0;          // props not removed
+  uint32_t awake = 0;          // simulated this step
+  uint32_t resting = 0;        // asleep at the end of the step
+  uint32_t removed = 0;        // removed by the kill plane this step
+  uint32_t contacts = 0;       // prop-prop contacts found
+  uint32_t characterPushes = 0;
+  uint32_t cellsOccupied = 0;  // grid cells holding props at the end of the step
+  GridQueryStats grid;         // prop-prop broad phase: cells visited, candidates, hits, and
+                               // brute force's checks (each awake prop against every prop)
+  QueryStats octree;           // level queries' nodes visited and triangle tests
+  uint32_t octreeQueries = 0;
+};
+
+// Earliest contact of a capsule swept against the props.
+struct PropSweepHit {
+  uint32_t prop = kPropInvalid;
+  float toi = 1.0f;          // fraction of the displacement, [0, 1]
+  glm::vec3 point{0.0f};     // contact point on the prop
+  glm::vec3 normal{0.0f};    // unit, from the prop toward the capsule
+  bool startsOverlapping = false;
+};
+
+class PropsWorld {
+ public:
+  explicit PropsWorld(const PropsParams& params = {});
+
+  const PropsParams& params() const { return params_; }
+  // Takes effect at the next step; a new cellSize rebuilds the grid.
+  void setParams(const PropsParams& params);
+
+  // ---- Adding props (ids are 0, 1, 2, ... in the order added; never reused) --------------------
+  // radius > 0, halfExtents > 0 on every axis, finite values (asserted).
+  uint32_t addSphere(const glm::vec3& center, float radius, const glm::vec3& velocity = glm::vec3(0.0f));
+  uint32_t addBox(const glm::vec3& center, const glm::vec3& halfExtents,
+                  const glm::vec3& velocity = glm::vec3(0.0f));
+  // A sphere thrown from origin (the eye) with velocity (view direction x speed + the
+  // character's velocity): the ThrowRecord of script_runner.h, or a click in the demo.
+  uint32_t throwSphere(const glm::vec3& origin, const glm::vec3& velocity, float radius) {
+    return addSphere(origin, radius, velocity);
+  }
+  // count (<= kPropMaxSpawn) props at random over bounds (x and z uniform; y in the upper 70 %
+  // of the box), 70 % spheres of radius 0.1, 0.15, 0.25 or 0.4 m and 30 % boxes with
+  // half-extents in [0.1, 0.4] m, at rest. Positions whose shape would overlap the level are
+  // redrawn (up to 8 times, then the prop is skipped). Deterministic for a seed on every platform
+  // (own generator). Returns the number added.
+  uint32_t spawnRandom(uint32_t count, const Octree& octree, const Aabb& bounds, uint64_t seed);
+  // Removes every prop (ids restart at 0).
+  void clear();
+
+  // ---- Simulation -------------------------------------------------------------------------------
+  // Advances by dt seconds (> 0). character may be null. Never throws.
+  void step(const Octree& octree, float dt, const CharacterCapsule* character = nullptr);
+  const PropsStepStats& lastStepStats() const { return stats_; }
+
+  // ---- Queries against the props (const) ------------------------------------------------------
+  // Earliest contact of the capsule (segment a-b, radius) moved by displacement with any prop
+  // not removed; ties: lower id. Exact. Returns false when the motion is free.
+  bool sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                    const glm::vec3& displacement, PropSweepHit& outHit,
+                    GridQueryStats* ioStats = nullptr) const;
+  // Props the closed capsule touches: writes up to out.size() ids (increasing), returns the total.
+  uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                          std::span<uint32_t> out, GridQueryStats* ioStats = nullptr) const;
+  // Visible props (not removed) for instanced drawing: the grid's linear frustum pass (every
+  // occupied cell classified; the fallback without a level, and the benchmarks' baseline).
+  // Writes up to out.size() ids (grid order), returns the total.
+  uint32_t cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
+                       GridQueryStats* ioStats = nullptr) const {
+    return grid_.cullFrustum(frustum, out, ioStats);
+  }
+
+  // ---- Culling through the level's octree (culling/props_cull.h) ---------------------------------
+  // Links every grid cell to its node of `octree` (after a level swap or an octree rebuild).
+  // O(cells x depth). step() keeps the links up to date itself (new cells are linked at the end
+  // of every step; a different octree relinks everything), so calling this is only needed when
+  // the octree changed between steps and a cull comes first; syncLinks does the cheap part.
+  void linkToLevel(const Octree& octree) { links_.relink(grid_, octree); }
+  void syncLinks(const Octree& octree) { links_.sync(grid_, octree); }
+  const OctreeCellLinks& cellLinks() const { return links_; }
+  // Visible props (ids to out, total returned) through one traversal of `octree`; the level's
+  // ranges go to levelVisitor (may be null). Exact whatever the state of the links (stale links
+  // fall back to the grid's linear pass). See cullLevelAndProps.
+  uint32_t cullWithLevel(const Octree& octree, const Frustum& frustum, std::span<uint32_t> out,
+                         CullVisitor levelVisitor = nullptr, void* levelContext = nullptr,
+                         CullStats* ioLevelStats = nullptr,
+                         PropsCullStats* ioStats = nullptr) const {
+    return cullLevelAndProps(octree, frustum, grid_, links_, levelVisitor, levelContext, out,
+                             ioLevelStats, ioStats);
+  }
+  // links.validate for `octree` (every link checked); false with a message.
+  bool validateLinks(const Octree& octree, std::string* outError = nullptr) const {
+    return links_.validate(grid_, octree, outError);
+  }
+
+  // ---- State, as flat arrays indexed by id (for instanced rendering and the CSV files) ---------
+  uint32_t size() const { return static_cast<uint32_t>(position_.size()); }  // ids ever added
+  uint32_t liveCount() const { return grid_.objectCount(); }                 // not removed
+  uint32_t restingCount() const { return restingCount_; }
+  std::span<const glm::vec3> positions() const { return position_; }     // centres, m
+  std::span<const glm::vec3> velocities() const { return velocity_; }    // m/s
+  std::span<const glm::vec3> halfExtents() const { return half_; }       // sphere: (r, r, r)
+  std::span<const PropShape> shapes() const { return shape_; }
+  std::span<const uint8_t> resting() const { return resting_; }          // 1 = asleep
+  std::span<const uint8_t> removed() const { return removed_; }          // 1 = below kill plane
+  const HashGrid& grid() const { return grid_; }
+
+  // Wakes a resting prop (e.g. the demo's "wake all" button or a shot). No-op when removed.
+  void wake(uint32_t id);
+
+  // Checks: arrays the same size, every live prop in the grid at its position, removed ones not,
+  // resting ones with zero velocity, the resting count right, finite state. O(n).
+  bool validate(std::string* outError = nullptr) const;
+
+ private:
+  struct Contact {
+    uint32_t a, b;  // a < b
+  };
+  uint32_t add(PropShape shape, const glm::vec3& center, const glm::vec3& half,
+               const glm::vec3& velocity);
+  void integrateAndCollideLevel(const Octree& octree, uint32_t i, float dt);
+  void respond(uint32_t i, const glm::vec3& n, bool& ioSupported);
+  bool pushOutOfLevel(const Octree& octree, uint32_t i, bool& ioSupported);
+  void pushByCharacter(const CharacterCapsule& c);
+  void findContacts();
+  void solveContacts();
+  void setResting(uint32_t i, bool resting);
+  void wakeAround(uint32_t i);
+  void syncGrid(uint32_t i);
+  float size(uint32_t i) const;
+
+  PropsParams params_;
+  HashGrid grid_;
+  OctreeCellLinks links_;  // grid cell -> level octree node (the cell groups of grid_)
+  std::vector<glm::vec3> position_;
+  std::vector<glm::vec3> velocity_;
+  std::vector<glm::vec3> half_;
+  std::vector<PropShape> shape_;
+  std::vector<uint8_t> resting_;
+  std::vector<uint8_t> removed_;
+  std::vector<uint8_t> supported_;  // scratch: supported this step
+  std::vector<uint8_t> supportAge_; // steps since the last support (saturates at 255)
+  std::vector<uint8_t> touched_;    // scratch: moved by the solver this step
+  std::vector<float> invMass_;
+  std::vector<float> sleepTimer_;
+  std::vector<uint32_t> awake_;     // scratch: awake ids this step, increasing
+  std::vector<Contact> contacts_;   // scratch
+  std::vector<uint32_t> neighbors_; // scratch
+  std::vector<uint32_t> wakeStack_; // scratch of wakeAround
+  std::vector<uint32_t> touchedList_;  // scratch: props the solver moved
+  uint32_t restingCount_ = 0;
+  PropsStepStats stats_;
+};
+
+// ---- Files (docs/script-format.md) ------------------------------------------------------------
+// "id,shape,x,y,z,vx,vy,vz,hx,hy,hz,resting,removed\n"
+const char* propsCsvHeader();
+// "t,id,x,y,z\n"
+const char* propsTraceCsvHeader();
+// Appends the header and one row per prop (id order): shape "sphere" or "box", numbers %.9g.
+void writePropsCsv(std::string& ioOut, const PropsWorld& world);
+// Appends one row per prop ever added (removed ones at their last position), t in seconds.
+void appendPropsTraceCsv(std::string& ioOut, double t, const PropsWorld& world);
+
+}  // namespace ofps

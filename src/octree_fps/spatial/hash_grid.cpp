@@ -1,0 +1,1330 @@
+// Sparse hash grid (contracts in hash_grid.h).
+#include "octree_fps/spatial/hash_grid.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define OFPS_GRID_SSE2 1
+#endif
+
+namespace ofps {
+
+namespace {
+
+// Emits into a caller's buffer: writes the first out.size() ids and counts them all.
+struct CollectInto {
+  std::span<uint32_t> out;
+  uint32_t count = 0;
+  bool operator()(uint32_t id) {
+    if (count < out.size()) out[count] = id;
+    ++count;
+    return true;
+  }
+};
+
+// Pool entry: the id, with the top bit set for a box (ids are below 2^31, see the header).
+constexpr uint32_t kPoolBoxBit = 0x80000000u;
+constexpr uint32_t kPoolIdMask = kGridPoolIdMask;
+
+inline void prefetchRead(const void* p) {
+#if defined(__GNUC__)
+  __builtin_prefetch(p, 0, 3);
+#else
+  (void)p;
+#endif
+}
+
+// splitmix64 finalizer: every key bit affects the low bits used by the power-of-two mask.
+inline uint64_t mixKey(uint64_t k) {
+  k ^= k >> 30;
+  k *= 0xbf58476d1ce4e5b9ull;
+  k ^= k >> 27;
+  k *= 0x94d049bb133111ebull;
+  k ^= k >> 31;
+  return k;
+}
+
+inline float maxAbs(const glm::vec3& v) {
+  return std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
+}
+
+// Margin added to query ranges so that float rounding of the range ends can never leave out a
+// cell holding a hit: relative to the query size and to the coordinates' magnitude.
+inline float rangeMargin(float size, const glm::vec3& p) { return 1e-5f * size + 1e-6f * maxAbs(p); }
+
+inline bool sphereHit(const GridObject& o, const glm::vec3& p, float r) {
+  if (o.isSphere) {
+    const glm::vec3 d = o.center - p;
+    const float rr = r + o.radius;
+    return d.x * d.x + d.y * d.y + d.z * d.z <= rr * rr;
+  }
+  return distanceSquared(o.bounds(), p) <= r * r;
+}
+
+inline bool boxHit(const GridObject& o, const Aabb& box) {
+  if (o.isSphere) return distanceSquared(box, o.center) <= o.radius * o.radius;
+  return o.bounds().overlaps(box);
+}
+
+inline bool lessNeighbor(float d, uint32_t id, const GridNeighbor& n) {
+  return d < n.distance || (d == n.distance && id < n.id);
+}
+
+}  // namespace
+
+float gridObjectDistance(const GridObject& o, const glm::vec3& p) {
+  if (o.isSphere) {
+    const glm::vec3 d = o.center - p;
+    return std::max(0.0f, std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z) - o.radius);
+  }
+  return std::sqrt(distanceSquared(o.bounds(), p));
+}
+
+HashGrid::HashGrid(float cellSize) {
+  assert(cellSize > 0.0f && std::isfinite(cellSize) && "HashGrid: cell size must be > 0");
+  cellSize_ = cellSize;
+  invCellSize_ = 1.0f / cellSize;
+}
+
+int32_t HashGrid::coord(float v) const {
+  // floor(t) clamped to [-limit, limit], without a libm call: floor(t) > -limit iff t > -limit
+  // and floor(t) >= limit iff t >= limit (limit is an integer); in between, truncation then a
+  // step down for negative non-integers is floor exactly (|t| < 2^21: the int is exact).
+  const float t = v * invCellSize_;
+  if (!(t > -static_cast<float>(kGridCoordLimit))) return -kGridCoordLimit;  // also NaN
+  if (t >= static_cast<float>(kGridCoordLimit)) return kGridCoordLimit;
+  const int32_t i = static_cast<int32_t>(t);
+  return i - (static_cast<float>(i) > t ? 1 : 0);
+}
+
+void HashGrid::cellOf(const glm::vec3& p, int32_t& outX, int32_t& outY, int32_t& outZ) const {
+  outX = coord(p.x);
+  outY = coord(p.y);
+  outZ = coord(p.z);
+}
+
+Aabb HashGrid::cellBounds(const GridCell& c) const {
+  const glm::vec3 lo(static_cast<float>(c.x), static_cast<float>(c.y), static_cast<float>(c.z));
+  return {lo * cellSize_, (lo + glm::vec3(1.0f)) * cellSize_};
+}
+
+inline uint32_t HashGrid::findKey(uint64_t key) const {
+  if (table_.empty()) return kGridInvalidIndex;
+  const uint64_t mask = table_.size() - 1;
+  for (uint64_t i = mixKey(key) & mask;; i = (i + 1) & mask) {
+    const Slot& s = table_[i];
+    if (s.cell == kGridInvalidIndex) return kGridInvalidIndex;
+    if (s.key == key) return s.cell;
+  }
+}
+
+uint32_t HashGrid::findCell(int32_t x, int32_t y, int32_t z) const {
+  return findKey(packGridKey(x, y, z));
+}
+
+void HashGrid::rehash(uint32_t capacity) {
+  table_.assign(capacity, Slot{0, kGridInvalidIndex, 0});
+  const uint64_t mask = capacity - 1;
+  for (uint32_t c = 0; c < cells_.size(); ++c) {
+    uint64_t i = mixKey(cells_[c].key) & mask;
+    while (table_[i].cell != kGridInvalidIndex) i = (i + 1) & mask;
+    table_[i] = {cells_[c].key, c, 0};
+  }
+}
+
+uint32_t HashGrid::findOrAddCell(int32_t x, int32_t y, int32_t z) {
+  if ((cells_.size() + 1) * 2 > table_.size()) {
+    rehash(std::max<uint32_t>(64u, static_cast<uint32_t>(table_.size()) * 2u));
+  }
+  const uint64_t key = packGridKey(x, y, z);
+  const uint64_t mask = table_.size() - 1;
+  uint64_t i = mixKey(key) & mask;
+  for (;; i = (i + 1) & mask) {
+    Slot& s = table_[i];
+    if (s.cell == kGridInvalidIndex) break;
+    if (s.key == key) return s.cell;
+  }
+  const uint32_t c = static_cast<uint32_t>(cells_.size());
+  GridCell cell;
+  cell.key = key;
+  cell.x = x;
+  cell.y = y;
+  cell.z = z;
+  cells_.push_back(cell);
+  table_[i] = {key, c, 0};
+  if (groupsOn()) {
+    cellGroup_.push_back(kGridNoGroup);
+    cellSlot_.push_back(0);
+    cellHint_.push_back(kGridNoGroup);
+    // With a group map the cell joins its group at once (O(1)); otherwise it waits as pending.
+    attachCellGroup(c, !groupMap_.empty() && isBorderCell(cell) ? mapOutside_ : mappedGroup(x, y, z));
+  }
+  return c;
+}
+
+void HashGrid::removeCell(uint32_t c) {
+  detachCellGroup(c);
+  const uint64_t mask = table_.size() - 1;
+  // Find the slot and delete it by backward shift (no tombstones).
+  uint64_t i = mixKey(cells_[c].key) & mask;
+  while (table_[i].cell != c) i = (i + 1) & mask;
+  uint64_t j = i;
+  for (;;) {
+    j = (j + 1) & mask;
+    if (table_[j].cell == kGridInvalidIndex) break;
+    const uint64_t home = mixKey(table_[j].key) & mask;
+    // The entry at j may fill the hole at i unless its home lies cyclically in (i, j].
+    const bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+    if (stays) continue;
+    table_[i] = table_[j];
+    i = j;
+  }
+  table_[i] = Slot{0, kGridInvalidIndex, 0};
+  freeBlock(cells_[c].head, cells_[c].capacity);
+  // Move the last dense cell into the hole.
+  const uint32_t last = static_cast<uint32_t>(cells_.size() - 1);
+  if (c != last) {
+    cells_[c] = cells_[last];
+    uint64_t k = mixKey(cells_[c].key) & mask;
+    while (table_[k].cell != last) k = (k + 1) & mask;
+    table_[k].cell = c;
+    const GridCell& moved = cells_[c];
+    for (uint32_t s = 0; s < moved.count; ++s) cell_[pool_[moved.head + s] & kPoolIdMask] = c;
+    // The moved cell keeps its group and its slot there, which now names c.
+    if (groupsOn()) {
+      cellGroup_[c] = cellGroup_[last];
+      cellSlot_[c] = cellSlot_[last];
+      cellHint_[c] = cellHint_[last];
+      groupEntry(c).cell = c;
+    }
+  }
+  cells_.pop_back();
+  if (groupsOn()) {
+    cellGroup_.pop_back();
+    cellSlot_.pop_back();
+    cellHint_.pop_back();
+  }
+  // Shrink when the cells fell below 1/8 of the table (hysteresis: grow happens at 1/2).
+  if (table_.size() > 64 && cells_.size() * 8 < table_.size()) {
+    uint32_t cap = 64;
+    while (cap < cells_.size() * 4) cap *= 2;
+    rehash(cap);
+  }
+}
+
+namespace {
+inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
+  uint32_t k = 0;
+  while ((4u << k) < capacity) ++k;
+  return k;
+}
+}  // namespace
+
+void HashGrid::detachCellGroup(uint32_t c) {
+  if (!groupsOn()) return;  // no groups: nothing tracked (the grid's hot path as without groups)
+  const uint32_t g = cellGroup_[c];
+  GroupBlock& b = groupBlock_[groupIndex(g)];
+  // Swap-remove: the block's last cell takes c's slot.
+  const uint32_t slot = cellSlot_[c];
+  const GridGroupEntry moved = groupPool_[b.first + b.count - 1];
+  groupPool_[b.first + slot] = moved;
+  cellSlot_[moved.cell] = slot;
+  if (--b.count == 0) {  // memory stays proportional to the occupied cells
+    freeGroupBlock(b.first, b.capacity);
+    b.capacity = 0;
+    b.first = 0;
+    // The group's own cells ran out: one reason less to be occupied, up the chain while a
+    // group's last reason goes (most detaches leave other cells in the group: O(1)).
+    if (g != kGridNoGroup) {
+      for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
+        if (--groupSubtree_[a] > 0) break;
+      }
+    }
+  }
+  if (g == kGridNoGroup) --pendingCount_;
+  cellGroup_[c] = kGridNoGroup;
+}
+
+void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
+  if (!groupsOn()) return;
+  GroupBlock& b = groupBlock_[groupIndex(g)];
+  if (b.count == b.capacity) {
+    // Full (or none yet): a block twice as large (4 << k entries, recycled per size class).
+    const uint32_t cap = b.capacity == 0 ? 4u : b.capacity * 2u;
+    const uint32_t first = allocGroupBlock(cap);
+    GroupBlock& nb = groupBlock_[groupIndex(g)];  // the pool may have grown: same block entry
+    if (nb.count > 0) {
+      std::memcpy(&groupPool_[first], &groupPool_[nb.first], sizeof(GridGroupEntry) * nb.count);
+    }
+    if (nb.capacity > 0) freeGroupBlock(nb.first, nb.capacity);
+    nb.first = first;
+    nb.capacity = cap;
+  }
+  GroupBlock& blk = groupBlock_[groupIndex(g)];
+  cellGroup_[c] = g;
+  cellSlot_[c] = blk.count;
+  const GridCell& cell = cells_[c];
+  groupPool_[blk.first + blk.count] = {c, cell.x, cell.y, cell.z, cell.head, cell.count};
+  ++blk.count;
+  if (g == kGridNoGroup) {
+    ++pendingCount_;
+  } else if (blk.count == 1) {
+    // The group's first own cell: one reason more to be occupied, up the chain while a group
+    // gets its first reason.
+    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
+      if (groupSubtree_[a]++ > 0) break;
+    }
+  }
+}
+
+uint32_t HashGrid::allocGroupBlock(uint32_t capacity) {
+  const uint32_t k = blockClass(capacity);
+  if (k < groupFree_.size() && !groupFree_[k].empty()) {
+    const uint32_t first = groupFree_[k].back();
+    groupFree_[k].pop_back();
+    return first;
+  }
+  const uint32_t first = static_cast<uint32_t>(groupPool_.size());
+  groupPool_.resize(first + capacity, GridGroupEntry{});
+  return first;
+}
+
+void HashGrid::freeGroupBlock(uint32_t first, uint32_t capacity) {
+  const uint32_t k = blockClass(capacity);
+  if (k >= groupFree_.size()) groupFree_.resize(k + 1);
+  groupFree_[k].push_back(first);
+}
+
+void HashGrid::ungroupAll() {
+  // Every block back to nothing, then every cell pending (one block of the right size).
+  groupPool_.clear();
+  groupFree_.clear();
+  for (GroupBlock& b : groupBlock_) b = GroupBlock{};
+  pendingCount_ = 0;
+  std::fill(groupSubtree_.begin(), groupSubtree_.end(), 0u);
+  // The per-cell arrays exist only while groups do (a grid without groups keeps none).
+  const size_t nc = groupsOn() ? cells_.size() : 0;
+  cellGroup_.assign(nc, kGridNoGroup);
+  cellSlot_.assign(nc, 0u);
+  cellHint_.assign(nc, kGridNoGroup);
+  for (uint32_t c = 0; c < nc; ++c) attachCellGroup(c, kGridNoGroup);
+}
+
+void HashGrid::resetCellGroups(std::span<const uint32_t> parents, float extent) {
+  groupMap_.clear();
+  groupParent_.assign(parents.begin(), parents.end());
+  groupBlock_.assign(parents.size() + 1, GroupBlock{});  // + the pending cells' block
+  groupSubtree_.assign(parents.size(), 0u);
+  groupExtent_ = extent;
+  ungroupAll();
+  if (maxExtent_ > groupExtent_) dropGroups();
+}
+
+void HashGrid::setGroupMap(const int32_t lo[3], const int32_t dims[3], uint32_t shift,
+                           std::span<const uint32_t> groups, uint32_t outsideGroup) {
+  const size_t n = static_cast<size_t>(std::max(dims[0], 0)) * static_cast<size_t>(std::max(dims[1], 0)) *
+                   static_cast<size_t>(std::max(dims[2], 0));
+  assert(groups.size() == n && n > 0 && "HashGrid::setGroupMap: groups.size() != dims[0]*dims[1]*dims[2]");
+  assert(outsideGroup < groupCount() && shift < 31 && "HashGrid::setGroupMap: bad outside group or shift");
+  if (groups.size() != n || n == 0 || outsideGroup >= groupCount() || shift >= 31) return;
+  groupMap_.assign(groups.begin(), groups.end());
+  for (int a = 0; a < 3; ++a) {
+    mapLo_[a] = lo[a];
+    mapDim_[a] = dims[a];
+  }
+  mapShift_ = shift;
+  mapOutside_ = outsideGroup;
+  for (uint32_t c = 0; c < cells_.size(); ++c) {
+    const GridCell& cell = cells_[c];
+    setCellGroup(c, isBorderCell(cell) ? mapOutside_ : mappedGroup(cell.x, cell.y, cell.z));
+  }
+}
+
+void HashGrid::dropGroups() {
+  groupMap_.clear();
+  groupBlock_.assign(1, GroupBlock{});  // the pending block only
+  groupParent_.clear();
+  groupSubtree_.clear();
+  ungroupAll();
+}
+
+void HashGrid::setCellGroup(uint32_t cell, uint32_t group) {
+  assert(cell < cells_.size() && "HashGrid::setCellGroup: not an occupied cell index");
+  assert((group == kGridNoGroup || group < groupCount()) &&
+         "HashGrid::setCellGroup: group out of range (call resetCellGroups first)");
+  if (!groupsOn() || cell >= cells_.size() || (group != kGridNoGroup && group >= groupCount())) return;
+  if (cellGroup_[cell] == group) return;
+  detachCellGroup(cell);
+  attachCellGroup(cell, group);
+}
+
+void HashGrid::growExtent(float radius) {
+  if (!(radius > maxExtent_)) return;
+  maxExtent_ = radius;
+  // The groups were chosen for cells grown by groupExtent_: larger objects void them.
+  if (maxExtent_ > groupExtent_ && groupCount() > 0) dropGroups();
+}
+
+bool HashGrid::isBorderCell(const GridCell& cell) {
+  return std::max({std::abs(cell.x), std::abs(cell.y), std::abs(cell.z)}) == kGridCoordLimit;
+}
+
+
+uint32_t HashGrid::allocBlock(uint32_t capacity) {
+  const uint32_t k = blockClass(capacity);
+  if (k < freeBlocks_.size() && !freeBlocks_[k].empty()) {
+    const uint32_t first = freeBlocks_[k].back();
+    freeBlocks_[k].pop_back();
+    return first;
+  }
+  const uint32_t first = static_cast<uint32_t>(pool_.size());
+  pool_.resize(first + capacity, kGridInvalidIndex);
+  return first;
+}
+
+void HashGrid::freeBlock(uint32_t first, uint32_t capacity) {
+  const uint32_t k = blockClass(capacity);
+  if (k >= freeBlocks_.size()) freeBlocks_.resize(k + 1);
+  freeBlocks_[k].push_back(first);
+}
+
+uint32_t HashGrid::poolSlot(uint32_t id) const {
+  const GridCell& cell = cells_[cell_[id]];
+  uint32_t s = cell.head;
+  while ((pool_[s] & kPoolIdMask) != id) ++s;
+  return s;
+}
+
+void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
+  const uint32_t c = findOrAddCell(x, y, z);
+  if (cells_[c].capacity == 0) {
+    cells_[c].head = allocBlock(4);
+    cells_[c].capacity = 4;
+  } else if (cells_[c].count == cells_[c].capacity) {
+    // Full: move the block to one twice as large.
+    const uint32_t cap = cells_[c].capacity;
+    const uint32_t first = allocBlock(cap * 2);  // may grow the pool
+    GridCell& cell = cells_[c];
+    std::memcpy(&pool_[first], &pool_[cell.head], sizeof(uint32_t) * cap);
+    freeBlock(cell.head, cap);
+    cell.head = first;
+    cell.capacity = cap * 2;
+  }
+  GridCell& cell = cells_[c];
+  cell_[id] = c;
+  key_[id] = cell.key;
+  pool_[cell.head + cell.count] = id | (objects_[id].isSphere ? 0u : kPoolBoxBit);
+  ++cell.count;
+  if (groupsOn()) {
+    GridGroupEntry& e = groupEntry(c);
+    e.head = cell.head;
+    e.count = cell.count;
+  }
+}
+
+void HashGrid::unlink(uint32_t id) {
+  const uint32_t c = cell_[id];
+  const uint32_t s = poolSlot(id);
+  GridCell& cell = cells_[c];
+  // Keep link order: shift the later objects down by one.
+  const uint32_t end = cell.head + cell.count;
+  uint32_t* pool = pool_.data();
+  for (uint32_t t = s + 1; t < end; ++t) pool[t - 1] = pool[t];
+  pool[end - 1] = kGridInvalidIndex;
+  cell_[id] = kGridInvalidIndex;
+  if (--cell.count == 0) {
+    removeCell(c);
+  } else if (groupsOn()) {
+    groupEntry(c).count = cell.count;
+  }
+}
+
+void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
+                            float radius, bool sphere) {
+  assert(id <= kGridMaxId && "HashGrid::insert: ids must be below 2^31");
+  assert(!contains(id) && "HashGrid::insert: id already in the grid (use move)");
+  assert(std::isfinite(center.x) && std::isfinite(center.y) && std::isfinite(center.z) &&
+         "HashGrid::insert: non-finite centre");
+  if (id > kGridMaxId || contains(id)) return;
+  packsFresh_ = false;
+  if (id >= objects_.size()) {
+    const size_t n = static_cast<size_t>(id) + 1;
+    objects_.resize(n);
+    key_.resize(n, 0);
+    cell_.resize(n, kGridInvalidIndex);
+  }
+  GridObject& o = objects_[id];
+  o.center = center;
+  o.halfExtents = halfExtents;
+  o.radius = radius;
+  o.isSphere = sphere ? 1u : 0u;
+  growExtent(radius);
+  link(id, coord(center.x), coord(center.y), coord(center.z));
+  ++objectCount_;
+}
+
+void HashGrid::insertSphere(uint32_t id, const glm::vec3& center, float radius) {
+  insertObject(id, center, glm::vec3(radius), radius, true);
+}
+
+void HashGrid::insertBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents) {
+  insertObject(id, center, halfExtents,
+               std::max(halfExtents.x, std::max(halfExtents.y, halfExtents.z)), false);
+}
+
+void HashGrid::remove(uint32_t id) {
+  assert(contains(id) && "HashGrid::remove: id not in the grid");
+  if (!contains(id)) return;
+  packsFresh_ = false;
+  unlink(id);
+  --objectCount_;
+}
+
+bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
+                          float radius, bool sphere) {
+  assert(contains(id) && "HashGrid::move: id not in the grid (insert it first)");
+  if (!contains(id)) return false;
+  packsFresh_ = false;
+  GridObject& o = objects_[id];
+  const uint32_t wasSphere = o.isSphere;
+  o.center = center;
+  o.halfExtents = halfExtents;
+  o.radius = radius;
+  o.isSphere = sphere ? 1u : 0u;
+  growExtent(radius);
+  const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
+  const uint64_t key = packGridKey(x, y, z);
+  if (key == key_[id]) {  // early out: same cell
+    if (wasSphere != o.isSphere) pool_[poolSlot(id)] = id | (sphere ? 0u : kPoolBoxBit);
+    return false;
+  }
+  relink(id, x, y, z, key);
+  return true;
+}
+
+bool HashGrid::moveSphere(uint32_t id, const glm::vec3& center, float radius) {
+  return moveObject(id, center, glm::vec3(radius), radius, true);
+}
+
+bool HashGrid::moveBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents) {
+  return moveObject(id, center, halfExtents,
+                    std::max(halfExtents.x, std::max(halfExtents.y, halfExtents.z)), false);
+}
+
+bool HashGrid::move(uint32_t id, const glm::vec3& center) {
+  assert(contains(id) && "HashGrid::move: id not in the grid (insert it first)");
+  if (!contains(id)) return false;
+  packsFresh_ = false;
+  GridObject& o = objects_[id];
+  o.center = center;
+  const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
+  const uint64_t key = packGridKey(x, y, z);
+  if (key == key_[id]) return false;  // early out: same cell
+  relink(id, x, y, z, key);
+  return true;
+}
+
+void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key) {
+#if defined(OFPS_GRID_SSE2)
+  // Two chains of cache misses (old cell -> its block; new cell's table slot -> cell -> block):
+  // start the new cell's probe while the old one is unlinked.
+  _mm_prefetch(reinterpret_cast<const char*>(&table_[mixKey(key) & (table_.size() - 1)]),
+               _MM_HINT_T0);
+#else
+  (void)key;
+#endif
+  // Without a group map a new cell waits as pending: remember where its object was (a place to
+  // start looking for its group). With a map (or no groups) there is nothing to remember.
+  const bool hint = groupsOn() && groupMap_.empty();
+  const uint32_t from = hint ? cellGroup_[cell_[id]] : kGridNoGroup;
+  unlink(id);
+  link(id, x, y, z);
+  if (hint) {
+    const uint32_t c = cell_[id];
+    if (cells_[c].count == 1) cellHint_[c] = from;
+  }
+}
+
+void HashGrid::clear() {
+  objects_.clear();
+  key_.clear();
+  cell_.clear();
+  pool_.clear();
+  packs_.clear();
+  packsFresh_ = false;
+  freeBlocks_.clear();
+  cells_.clear();
+  table_.clear();
+  objectCount_ = 0;
+  maxExtent_ = 0.0f;
+  clearCellGroupLists();
+}
+
+void HashGrid::clearCellGroupLists() {
+  cellGroup_.clear();
+  cellSlot_.clear();
+  cellHint_.clear();
+  ungroupAll();  // no cells: empties every block
+}
+
+void HashGrid::setCellSize(float cellSize) {
+  assert(cellSize > 0.0f && std::isfinite(cellSize) && "HashGrid::setCellSize: must be > 0");
+  if (!(cellSize > 0.0f) || !std::isfinite(cellSize)) return;
+  cellSize_ = cellSize;
+  invCellSize_ = 1.0f / cellSize;
+  packsFresh_ = false;
+  std::vector<uint32_t> live;
+  live.reserve(objectCount_);
+  for (uint32_t id = 0; id < objects_.size(); ++id) {
+    if (cell_[id] == kGridInvalidIndex) continue;
+    live.push_back(id);
+    cell_[id] = kGridInvalidIndex;
+  }
+  pool_.clear();
+  freeBlocks_.clear();
+  cells_.clear();
+  table_.clear();
+  groupMap_.clear();  // the map was made for the old cell size
+  clearCellGroupLists();
+  maxExtent_ = 0.0f;
+  // Re-link in decreasing id order so that every cell's walk (last linked first) runs in
+  // increasing id: the result depends only on the objects, not on the history of moves.
+  for (size_t i = live.size(); i-- > 0;) {
+    const uint32_t id = live[i];
+    const GridObject& o = objects_[id];
+    growExtent(o.radius);
+    link(id, coord(o.center.x), coord(o.center.y), coord(o.center.z));
+  }
+}
+
+size_t HashGrid::bytes() const {
+  size_t freeLists = freeBlocks_.capacity() * sizeof(std::vector<uint32_t>);
+  for (const std::vector<uint32_t>& f : freeBlocks_) freeLists += f.capacity() * sizeof(uint32_t);
+  return objects_.capacity() * sizeof(GridObject) + key_.capacity() * sizeof(uint64_t) +
+         (cell_.capacity() + pool_.capacity()) * sizeof(uint32_t) + freeLists +
+         packs_.capacity() * sizeof(Pack) +
+         cells_.capacity() * sizeof(GridCell) +
+         table_.capacity() * sizeof(Slot) +
+         (cellGroup_.capacity() + cellSlot_.capacity() + cellHint_.capacity() +
+          groupParent_.capacity() + groupSubtree_.capacity()) *
+             sizeof(uint32_t) +
+         groupPool_.capacity() * sizeof(GridGroupEntry) +
+         groupBlock_.capacity() * sizeof(GroupBlock);
+}
+
+void HashGrid::refreshQueryCache() {
+  packs_.resize(pool_.size() / 4);
+  for (const GridCell& cell : cells_) {
+    for (uint32_t i = 0; i < cell.count; ++i) {
+      const uint32_t slot = cell.head + i;
+      const GridObject& o = objects_[pool_[slot] & kPoolIdMask];
+      Pack& p = packs_[slot >> 2];
+      const uint32_t l = slot & 3u;
+      p.x[l] = o.center.x;
+      p.y[l] = o.center.y;
+      p.z[l] = o.center.z;
+      p.r[l] = o.radius;
+    }
+  }
+  packsFresh_ = true;
+}
+
+// ---- Queries -----------------------------------------------------------------------------------
+
+namespace {
+
+// Box lanes pass the SIMD filter when |c - p|^2 <= (reach + sqrt(3) x largest half-extent)^2
+// times this: a relative margin far above float rounding, so the filter never drops a box the
+// exact test would report (|h| <= sqrt(3) max h_i).
+constexpr float kBoxFilterPad = 1.0009765625f;  // 1 + 2^-10
+constexpr float kSqrt3Up = 1.7320511f;          // > sqrt(3)
+
+inline bool finite3(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+
+inline uint32_t highestLane(uint32_t m) { return 31u - static_cast<uint32_t>(__builtin_clz(m)); }
+
+#if defined(OFPS_GRID_SSE2)
+// Box lanes of 4 pool entries: all ones where the box bit is set.
+inline __m128 boxLanes(const uint32_t e[4]) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(e));
+  return _mm_castsi128_ps(_mm_srai_epi32(v, 31));
+}
+#endif
+
+}  // namespace
+
+template <class Gap2, class CellHits>
+void HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Gap2&& gap2, float limit,
+                          CellHits&& cellHits, GridQueryStats& st) const {
+  const uint64_t nx = static_cast<uint64_t>(hi[0] - lo[0] + 1);
+  const uint64_t ny = static_cast<uint64_t>(hi[1] - lo[1] + 1);
+  const uint64_t nz = static_cast<uint64_t>(hi[2] - lo[2] + 1);
+  if (nx * ny * nz > cells_.size()) {
+    // Fewer occupied cells than cells in the range: scan them (bounded cost for huge queries).
+    for (const GridCell& cell : cells_) {
+      ++st.cellsVisited;
+      if (cell.x < lo[0] || cell.x > hi[0] || cell.y < lo[1] || cell.y > hi[1] || cell.z < lo[2] ||
+          cell.z > hi[2] || !(gap2(0, cell.x) + gap2(1, cell.y) + gap2(2, cell.z) <= limit)) {
+        continue;
+      }
+      if (!cellHits(cell)) return;
+    }
+  } else {
+    // Probes in batches, in range order: every table slot of the batch is fetched, then every
+    // found cell, then every cell's block, so the cache misses overlap instead of forming one
+    // chain per cell (table -> cell -> block -> objects).
+    constexpr uint32_t kBatch = 32;
+    uint64_t keys[kBatch];
+    uint32_t found[kBatch];
+    uint32_t nk = 0;
+    const uint64_t mask = table_.size() - 1;  // not empty: the grid holds objects
+    auto run = [&]() -> bool {
+      uint64_t home[kBatch];
+      for (uint32_t i = 0; i < nk; ++i) {
+        home[i] = mixKey(keys[i]) & mask;
+        prefetchRead(&table_[home[i]]);
+      }
+      for (uint32_t i = 0; i < nk; ++i) {
+        uint32_t c = kGridInvalidIndex;
+        for (uint64_t j = home[i];; j = (j + 1) & mask) {
+          const Slot& sl = table_[j];
+          if (sl.cell == kGridInvalidIndex) break;
+          if (sl.key == keys[i]) {
+            c = sl.cell;
+            break;
+          }
+        }
+        found[i] = c;
+        if (c != kGridInvalidIndex) prefetchRead(&cells_[c]);
+      }
+      for (uint32_t i = 0; i < nk; ++i) {
+        if (found[i] != kGridInvalidIndex) prefetchRead(&pool_[cells_[found[i]].head]);
+      }
+      for (uint32_t i = 0; i < nk; ++i) {
+        if (found[i] != kGridInvalidIndex && !cellHits(cells_[found[i]])) return false;
+      }
+      nk = 0;
+      return true;
+    };
+    for (int32_t x = lo[0]; x <= hi[0]; ++x) {
+      const float gx = gap2(0, x);
+      if (!(gx <= limit)) continue;  // cannot hold a hit: no hash probe
+      for (int32_t y = lo[1]; y <= hi[1]; ++y) {
+        const float gxy = gx + gap2(1, y);
+        if (!(gxy <= limit)) continue;
+        for (int32_t z = lo[2]; z <= hi[2]; ++z) {
+          if (!(gxy + gap2(2, z) <= limit)) continue;
+          ++st.cellsVisited;
+          keys[nk++] = packGridKey(x, y, z);
+          if (nk == kBatch && !run()) return;
+        }
+      }
+    }
+    run();
+  }
+}
+
+// Pool entries of slots [base, base + 4) where left (>= 1) of them are in the cell; lanes past the
+// cell repeat the first entry. Returns the valid-lane mask.
+inline uint32_t HashGrid::gatherGroup(uint32_t base, uint32_t left, uint32_t e[4]) const {
+  if (left >= 4u) {
+    std::memcpy(e, &pool_[base], sizeof(uint32_t) * 4);
+    return 0xFu;
+  }
+  for (uint32_t l = 0; l < 4u; ++l) e[l] = pool_[base + (l < left ? l : 0u)];
+  return (1u << left) - 1u;
+}
+
+#if defined(OFPS_GRID_SSE2)
+namespace {
+// Centres and radii (GridObject's first 16 bytes) of 4 objects, transposed to x, y, z, r.
+inline void loadCenters(const GridObject* o, const uint32_t e[4], __m128& x, __m128& y, __m128& z,
+                        __m128& r) {
+  __m128 a0 = _mm_loadu_ps(&o[e[0] & kPoolIdMask].center.x);
+  __m128 a1 = _mm_loadu_ps(&o[e[1] & kPoolIdMask].center.x);
+  __m128 a2 = _mm_loadu_ps(&o[e[2] & kPoolIdMask].center.x);
+  __m128 a3 = _mm_loadu_ps(&o[e[3] & kPoolIdMask].center.x);
+  _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+  x = a0;
+  y = a1;
+  z = a2;
+  r = a3;
+}
+
+// A group's centres and radii: from the query cache's pack when it is fresh (pack not null),
+// else gathered from the objects.
+template <class PackT>
+inline void loadGroup(const PackT* pack, const GridObject* objects, const uint32_t e[4],
+                      __m128& x, __m128& y, __m128& z, __m128& r) {
+  if (pack != nullptr) {
+    x = _mm_load_ps(pack->x);
+    y = _mm_load_ps(pack->y);
+    z = _mm_load_ps(pack->z);
+    r = _mm_load_ps(pack->r);
+  } else {
+    loadCenters(objects, e, x, y, z, r);
+  }
+}
+}  // namespace
+#endif
+
+template <class Emit>
+uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit,
+                              GridQueryStats* ioStats) const {
+  GridQueryStats st;
+  st.bruteForceChecks = objectCount_;
+  uint32_t hits = 0;
+  if (objectCount_ > 0 && radius >= 0.0f) {
+    const float reach = radius + maxExtent_;
+    const float margin = rangeMargin(reach + cellSize_, center);
+    const float pad = reach + margin;
+    const int32_t lo[3] = {coord(center.x - pad), coord(center.y - pad), coord(center.z - pad)};
+    const int32_t hi[3] = {coord(center.x + pad), coord(center.y + pad), coord(center.z + pad)};
+    const bool fast = finite3(center) && std::isfinite(radius);
+    // A cell can hold a hit only if its box grown by maxExtent on every axis (which holds every
+    // object of the cell, boxes included) is within radius of the centre, with the range margin
+    // for rounding. Border cells (a coordinate at the limit) hold everything beyond it: no bound
+    // on that axis.
+    const float reachR = radius + margin;
+    const float limit = fast ? reachR * reachR : std::numeric_limits<float>::infinity();
+    const float pc[3] = {center.x, center.y, center.z};
+    auto gap2 = [&](int a, int32_t c) {
+      if (!fast || c == -kGridCoordLimit || c == kGridCoordLimit) return 0.0f;
+      const float c0 = static_cast<float>(c) * cellSize_ - maxExtent_;
+      const float c1 = static_cast<float>(c + 1) * cellSize_ + maxExtent_;
+      const float g = std::max(std::max(c0 - pc[a], pc[a] - c1), 0.0f);
+      return g * g;
+    };
+    auto cellHits = [&](const GridCell& cell) -> bool {
+      st.candidates += cell.count;
+      const uint32_t first = cell.head, n = cell.count;
+#if defined(OFPS_GRID_SSE2)
+      if (fast) {
+        const bool fresh = packsFresh_;
+        const __m128 px = _mm_set1_ps(center.x), py = _mm_set1_ps(center.y),
+                     pz = _mm_set1_ps(center.z), rq = _mm_set1_ps(radius);
+        const __m128 zero = _mm_setzero_ps(), sqrt3 = _mm_set1_ps(kSqrt3Up),
+                     boxPad = _mm_set1_ps(kBoxFilterPad);
+        for (uint32_t g = (n + 3u) >> 2; g-- > 0;) {
+          uint32_t e[4];
+          const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
+          __m128 x, y, z, r;
+          loadGroup(fresh ? &packs_[(first >> 2) + g] : nullptr, objects_.data(), e, x, y, z, r);
+          const __m128 dx = _mm_sub_ps(x, px), dy = _mm_sub_ps(y, py), dz = _mm_sub_ps(z, pz);
+          const __m128 d2 =
+              _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
+          // Spheres: the exact predicate (same operations as sphereHit).
+          const __m128 rr = _mm_add_ps(rq, r);
+          const __m128 sphereIn = _mm_cmple_ps(d2, _mm_mul_ps(rr, rr));
+          // Boxes: within radius + sqrt(3) x the largest half-extent (padded; NaN passes).
+          const __m128 rb = _mm_add_ps(rq, _mm_mul_ps(_mm_max_ps(zero, r), sqrt3));
+          const __m128 boxIn = _mm_cmpngt_ps(d2, _mm_mul_ps(_mm_mul_ps(rb, rb), boxPad));
+          const __m128 box = boxLanes(e);
+          uint32_t m = static_cast<uint32_t>(_mm_movemask_ps(
+                           _mm_or_ps(_mm_andnot_ps(box, sphereIn), _mm_and_ps(box, boxIn)))) &
+                       valid;
+          while (m != 0) {
+            const uint32_t lane = highestLane(m);
+            m ^= 1u << lane;
+            const uint32_t id = e[lane] & kPoolIdMask;
+            if ((e[lane] & kPoolBoxBit) != 0 && !sphereHit(objects_[id], center, radius)) continue;
+            ++hits;
+            if (!emit(id)) return false;
+          }
+        }
+        return true;
+      }
+#endif
+      for (uint32_t i = n; i-- > 0;) {
+        const uint32_t id = pool_[first + i] & kPoolIdMask;
+        if (!sphereHit(objects_[id], center, radius)) continue;
+        ++hits;
+        if (!emit(id)) return false;
+      }
+      return true;
+    };
+    visitRange(lo, hi, gap2, limit, cellHits, st);
+  }
+  st.hits += hits;
+  if (ioStats) *ioStats += st;
+  return hits;
+}
+
+template <class Emit>
+uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStats) const {
+  GridQueryStats st;
+  st.bruteForceChecks = objectCount_;
+  uint32_t hits = 0;
+  if (objectCount_ > 0 && !box.isEmpty()) {
+    const float size = maxAbs(box.size()) + maxExtent_ + cellSize_;
+    const glm::vec3 lop = box.min - glm::vec3(maxExtent_ + rangeMargin(size, box.min));
+    const glm::vec3 hip = box.max + glm::vec3(maxExtent_ + rangeMargin(size, box.max));
+    const int32_t lo[3] = {coord(lop.x), coord(lop.y), coord(lop.z)};
+    const int32_t hi[3] = {coord(hip.x), coord(hip.y), coord(hip.z)};
+    [[maybe_unused]] const bool fast = finite3(box.min) && finite3(box.max);  // SSE2 path only
+    auto gap2 = [](int, int32_t) { return 0.0f; };
+    auto cellHits = [&](const GridCell& cell) -> bool {
+      st.candidates += cell.count;
+      const uint32_t first = cell.head, n = cell.count;
+#if defined(OFPS_GRID_SSE2)
+      if (fast) {
+        // Spheres: distanceSquared(box, c) <= r * r, the same operations as boxHit. Boxes: the
+        // same with sqrt(3) x their largest half-extent (padded; NaN passes), then the exact test.
+        const bool fresh = packsFresh_;
+        const __m128 bx0 = _mm_set1_ps(box.min.x), by0 = _mm_set1_ps(box.min.y),
+                     bz0 = _mm_set1_ps(box.min.z), bx1 = _mm_set1_ps(box.max.x),
+                     by1 = _mm_set1_ps(box.max.y), bz1 = _mm_set1_ps(box.max.z);
+        const __m128 zero = _mm_setzero_ps(), sqrt3 = _mm_set1_ps(kSqrt3Up),
+                     boxPad = _mm_set1_ps(kBoxFilterPad);
+        for (uint32_t g = (n + 3u) >> 2; g-- > 0;) {
+          uint32_t e[4];
+          const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
+          __m128 x, y, z, r;
+          loadGroup(fresh ? &packs_[(first >> 2) + g] : nullptr, objects_.data(), e, x, y, z, r);
+          const __m128 dx = _mm_max_ps(_mm_max_ps(_mm_sub_ps(bx0, x), _mm_sub_ps(x, bx1)), zero);
+          const __m128 dy = _mm_max_ps(_mm_max_ps(_mm_sub_ps(by0, y), _mm_sub_ps(y, by1)), zero);
+          const __m128 dz = _mm_max_ps(_mm_max_ps(_mm_sub_ps(bz0, z), _mm_sub_ps(z, bz1)), zero);
+          const __m128 d2 =
+              _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
+          const __m128 sphereIn = _mm_cmple_ps(d2, _mm_mul_ps(r, r));
+          const __m128 rb = _mm_mul_ps(_mm_max_ps(zero, r), sqrt3);
+          const __m128 boxIn = _mm_cmpngt_ps(d2, _mm_mul_ps(_mm_mul_ps(rb, rb), boxPad));
+          const __m128 boxm = boxLanes(e);
+          uint32_t m = static_cast<uint32_t>(_mm_movemask_ps(
+                           _mm_or_ps(_mm_andnot_ps(boxm, sphereIn), _mm_and_ps(boxm, boxIn)))) &
+                       valid;
+          while (m != 0) {
+            const uint32_t lane = highestLane(m);
+            m ^= 1u << lane;
+            const uint32_t id = e[lane] & kPoolIdMask;
+            if ((e[lane] & kPoolBoxBit) != 0 && !boxHit(objects_[id], box)) continue;
+            ++hits;
+            if (!emit(id)) return false;
+          }
+        }
+        return true;
+      }
+#endif
+      for (uint32_t i = n; i-- > 0;) {
+        const uint32_t id = pool_[first + i] & kPoolIdMask;
+        if (!boxHit(objects_[id], box)) continue;
+        ++hits;
+        if (!emit(id)) return false;
+      }
+      return true;
+    };
+    visitRange(lo, hi, gap2, std::numeric_limits<float>::infinity(), cellHits, st);
+  }
+  st.hits += hits;
+  if (ioStats) *ioStats += st;
+  return hits;
+}
+
+uint32_t HashGrid::queryRadius(const glm::vec3& center, float radius, GridVisitor visitor,
+                               void* context, GridQueryStats* ioStats) const {
+  return radiusImpl(center, radius, [&](uint32_t id) { return visitor(context, id); }, ioStats);
+}
+
+uint32_t HashGrid::queryAabb(const Aabb& box, GridVisitor visitor, void* context,
+                             GridQueryStats* ioStats) const {
+  return aabbImpl(box, [&](uint32_t id) { return visitor(context, id); }, ioStats);
+}
+
+uint32_t HashGrid::collectRadius(const glm::vec3& center, float radius, std::span<uint32_t> out,
+                                 GridQueryStats* ioStats) const {
+  CollectInto collect{out};
+  radiusImpl(center, radius, collect, ioStats);
+  return collect.count;
+}
+
+uint32_t HashGrid::collectAabb(const Aabb& box, std::span<uint32_t> out,
+                               GridQueryStats* ioStats) const {
+  CollectInto collect{out};
+  aabbImpl(box, collect, ioStats);
+  return collect.count;
+}
+
+uint32_t HashGrid::kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
+                            GridQueryStats* ioStats) const {
+  GridQueryStats st;
+  st.bruteForceChecks = objectCount_;
+  const uint32_t k = static_cast<uint32_t>(std::min<size_t>(out.size(), objectCount_));
+  uint32_t found = 0;
+  auto consider = [&](uint32_t id) {
+    ++st.candidates;
+    const float d = gridObjectDistance(objects_[id], p);
+    if (found == k && !lessNeighbor(d, id, out[k - 1])) return;
+    uint32_t i = found < k ? found++ : k - 1;
+    while (i > 0 && lessNeighbor(d, id, out[i - 1])) {
+      out[i] = out[i - 1];
+      --i;
+    }
+    out[i] = {id, d};
+  };
+  auto considerCell = [&](const GridCell& cell) {
+    for (uint32_t i = cell.count; i-- > 0;) consider(pool_[cell.head + i] & kPoolIdMask);
+  };
+  if (k > 0) {
+    int32_t q[3];
+    cellOf(p, q[0], q[1], q[2]);
+    const float pc[3] = {p.x, p.y, p.z};
+    const float margin = rangeMargin(cellSize_, p) + 1e-6f * cellSize_ * 2.0f;
+    for (int64_t n = 0;; ++n) {
+      const int64_t side = 2 * n + 1;
+      const uint64_t shellCells =
+          n == 0 ? 1u : static_cast<uint64_t>(side * side * side - (side - 2) * (side - 2) * (side - 2));
+      if (shellCells > cells_.size()) {
+        // Scan the occupied cells not yet visited (Chebyshev distance >= n) and stop: exact.
+        for (const GridCell& cell : cells_) {
+          ++st.cellsVisited;
+          const int64_t cheb = std::max({std::llabs(static_cast<int64_t>(cell.x) - q[0]),
+                                         std::llabs(static_cast<int64_t>(cell.y) - q[1]),
+                                         std::llabs(static_cast<int64_t>(cell.z) - q[2])});
+          if (cheb >= n) considerCell(cell);
+        }
+        break;
+      }
+      // The shell of Chebyshev radius n, clamped to the coordinate range.
+      const int64_t lo[3] = {q[0] - n, q[1] - n, q[2] - n};
+      const int64_t hi[3] = {q[0] + n, q[1] + n, q[2] + n};
+      auto inRange = [](int64_t v) { return v >= -kGridCoordLimit && v <= kGridCoordLimit; };
+      for (int64_t x = lo[0]; x <= hi[0]; ++x) {
+        if (!inRange(x)) continue;
+        const bool xEdge = x == lo[0] || x == hi[0];
+        for (int64_t y = lo[1]; y <= hi[1]; ++y) {
+          if (!inRange(y)) continue;
+          const bool xyEdge = xEdge || y == lo[1] || y == hi[1];
+          const int64_t zStep = xyEdge ? 1 : std::max<int64_t>(1, hi[2] - lo[2]);
+          for (int64_t z = lo[2]; z <= hi[2]; z += zStep) {
+            if (!inRange(z)) continue;
+            ++st.cellsVisited;
+            const uint32_t c =
+                findCell(static_cast<int32_t>(x), static_cast<int32_t>(y), static_cast<int32_t>(z));
+            if (c != kGridInvalidIndex) considerCell(cells_[c]);
+          }
+        }
+      }
+      // Nearest possible distance of anything in an unvisited cell: p to the visited cube's
+      // faces (sides at the coordinate limit have no unvisited cells), minus maxExtent.
+      float bound = std::numeric_limits<float>::infinity();
+      for (int a = 0; a < 3; ++a) {
+        if (lo[a] > -kGridCoordLimit) {
+          bound = std::min(bound, pc[a] - static_cast<float>(lo[a]) * cellSize_);
+        }
+        if (hi[a] < kGridCoordLimit) {
+          bound = std::min(bound, static_cast<float>(hi[a] + 1) * cellSize_ - pc[a]);
+        }
+      }
+      if (bound == std::numeric_limits<float>::infinity()) break;  // every cell visited
+      bound -= maxExtent_ + margin + 1e-6f * static_cast<float>(n + 1) * cellSize_;
+      if (found == k && out[k - 1].distance < bound) break;
+    }
+  }
+  st.hits += found;
+  if (ioStats) *ioStats += st;
+  return found;
+}
+
+template <class Emit>
+uint32_t HashGrid::cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats* ioStats) const {
+  GridQueryStats st;
+  st.bruteForceChecks = objectCount_;
+  uint32_t hits = 0;
+  const glm::vec3 grow(maxExtent_);
+  // Reports the objects of a cell classified c (not Outside) with the planes left in mask.
+  auto visitCell = [&](const GridCell& cell, Containment c, uint32_t mask) -> bool {
+    if (c == Containment::Inside) {
+      for (uint32_t i = cell.count; i-- > 0;) {
+        const uint32_t id = pool_[cell.head + i] & kPoolIdMask;
+        ++hits;
+        if (!emit(id)) return false;
+      }
+      return true;
+    }
+    for (uint32_t i = cell.count; i-- > 0;) {
+      const uint32_t id = pool_[cell.head + i] & kPoolIdMask;
+      ++st.candidates;
+      uint32_t m = mask;
+      if (classifyAabb(frustum, objects_[id].bounds(), m) == Containment::Outside) continue;
+      ++hits;
+      if (!emit(id)) return false;
+    }
+    return true;
+  };
+  // A border cell holds everything beyond the coordinate range: no finite bounds, so its objects
+  // are tested one by one.
+  auto isBorder = [](const GridCell& cell) { return isBorderCell(cell); };
+  const size_t nc = cells_.size();
+  size_t first = 0;
+#if defined(OFPS_GRID_SSE2)
+  // Four cells at a time: the loose bounds (cellBounds grown by maxExtent) and classifyAabb's
+  // plane tests with the same float operations, every plane evaluated (classifyAabb stops at
+  // the first plane a box is outside of; the outcome and the mask of the other cells are the
+  // same).
+  {
+    const __m128 cs = _mm_set1_ps(cellSize_), g = _mm_set1_ps(maxExtent_),
+                 one = _mm_set1_ps(1.0f);
+    for (; first + 4 <= nc; first += 4) {
+      const GridCell* c4 = &cells_[first];
+      // The blocks of the next group's cells (random places in the pool): fetch them early.
+      if (first + 8 <= nc) {
+        for (uint32_t l = 4; l < 8; ++l) {
+          _mm_prefetch(reinterpret_cast<const char*>(&pool_[c4[l].head]), _MM_HINT_T0);
+        }
+      }
+      const __m128 fx = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].x, c4[2].x, c4[1].x, c4[0].x));
+      const __m128 fy = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].y, c4[2].y, c4[1].y, c4[0].y));
+      const __m128 fz = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].z, c4[2].z, c4[1].z, c4[0].z));
+      const __m128 lo[3] = {_mm_sub_ps(_mm_mul_ps(fx, cs), g), _mm_sub_ps(_mm_mul_ps(fy, cs), g),
+                            _mm_sub_ps(_mm_mul_ps(fz, cs), g)};
+      const __m128 hi[3] = {_mm_add_ps(_mm_mul_ps(_mm_add_ps(fx, one), cs), g),
+                            _mm_add_ps(_mm_mul_ps(_mm_add_ps(fy, one), cs), g),
+                            _mm_add_ps(_mm_mul_ps(_mm_add_ps(fz, one), cs), g)};
+      uint32_t outside = 0;
+      uint32_t inside[6];
+      for (uint32_t i = 0; i < 6; ++i) {
+        const Plane& pl = frustum.planes[i];
+        const __m128 nx = _mm_set1_ps(pl.normal.x), ny = _mm_set1_ps(pl.normal.y),
+                     nz = _mm_set1_ps(pl.normal.z), d = _mm_set1_ps(pl.d);
+        const bool sx = pl.normal.x >= 0.0f, sy = pl.normal.y >= 0.0f, sz = pl.normal.z >= 0.0f;
+        const __m128 sdP = _mm_add_ps(
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, sx ? hi[0] : lo[0]), _mm_mul_ps(ny, sy ? hi[1] : lo[1])),
+                       _mm_mul_ps(nz, sz ? hi[2] : lo[2])),
+            d);
+        const __m128 sdN = _mm_add_ps(
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, sx ? lo[0] : hi[0]), _mm_mul_ps(ny, sy ? lo[1] : hi[1])),
+                       _mm_mul_ps(nz, sz ? lo[2] : hi[2])),
+            d);
+        outside |= static_cast<uint32_t>(_mm_movemask_ps(_mm_cmplt_ps(sdP, _mm_setzero_ps())));
+        inside[i] = static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpge_ps(sdN, _mm_setzero_ps())));
+      }
+      for (uint32_t l = 0; l < 4; ++l) {
+        const GridCell& cell = c4[l];
+        ++st.cellsVisited;
+        Containment c = Containment::Intersecting;
+        uint32_t mask = kFrustumAllPlanes;
+        if (!isBorder(cell)) {
+          if ((outside >> l) & 1u) continue;
+          for (uint32_t i = 0; i < 6; ++i) mask &= ~(((inside[i] >> l) & 1u) << i);
+          if (mask == 0) c = Containment::Inside;
+        }
+        if (!visitCell(cell, c, mask)) goto done;
+      }
+    }
+  }
+#endif
+  for (; first < nc; ++first) {
+    const GridCell& cell = cells_[first];
+    ++st.cellsVisited;
+    uint32_t mask = kFrustumAllPlanes;
+    Containment c = Containment::Intersecting;
+    if (!isBorder(cell)) {
+      Aabb b = cellBounds(cell);
+      b.min -= grow;
+      b.max += grow;
+      c = classifyAabb(frustum, b, mask);
+      if (c == Containment::Outside) continue;
+    }
+    if (!visitCell(cell, c, mask)) goto done;
+  }
+done:
+  st.hits += hits;
+  if (ioStats) *ioStats += st;
+  return hits;
+}
+
+uint32_t HashGrid::cullFrustum(const Frustum& frustum, GridVisitor visitor, void* context,
+                               GridQueryStats* ioStats) const {
+  return cullImpl(frustum, [&](uint32_t id) { return visitor(context, id); }, ioStats);
+}
+
+uint32_t HashGrid::cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
+                               GridQueryStats* ioStats) const {
+  CollectInto collect{out};
+  cullImpl(frustum, collect, ioStats);
+  return collect.count;
+}
+
+bool HashGrid::validate(std::string* outError) const {
+  auto fail = [&](const std::string& m) {
+    if (outError) *outError = m;
+    return false;
+  };
+  if (!table_.empty() && (table_.size() & (table_.size() - 1)) != 0) {
+    return fail("table capacity is not a power of two");
+  }
+  if (cells_.size() * 2 > table_.size() && !cells_.empty()) return fail("table load above 1/2");
+  std::vector<uint32_t> owner(pool_.size(), kGridInvalidIndex);  // cell owning each pool slot
+  uint64_t listed = 0;
+  for (uint32_t c = 0; c < cells_.size(); ++c) {
+    const GridCell& cell = cells_[c];
+    if (cell.count == 0) return fail("empty cell " + std::to_string(c) + " kept");
+    if (cell.key != packGridKey(cell.x, cell.y, cell.z)) return fail("cell key mismatch");
+    if (findCell(cell.x, cell.y, cell.z) != c) {
+      return fail("cell " + std::to_string(c) + " not found through the table");
+    }
+    const uint32_t cap = cell.capacity;
+    if (cap < 4 || (cap & (cap - 1)) != 0 || cell.head % 4 != 0 ||
+        static_cast<size_t>(cell.head) + cap > pool_.size() || cell.count > cap) {
+      return fail("cell " + std::to_string(c) + " has a bad pool block");
+    }
+    for (uint32_t s = cell.head; s < cell.head + cap; ++s) {
+      if (owner[s] != kGridInvalidIndex) return fail("pool blocks overlap");
+      owner[s] = c;
+    }
+    uint32_t n = 0;
+    for (; n < cell.count; ++n) {
+      const uint32_t s = cell.head + n;
+      const uint32_t id = pool_[s] & kPoolIdMask;
+      if (id >= objects_.size()) return fail("pool holds an id out of range");
+      const GridObject& o = objects_[id];
+      if (((pool_[s] & kPoolBoxBit) != 0) != (o.isSphere == 0)) {
+        return fail("object " + std::to_string(id) + " has a stale box bit");
+      }
+      if (cell_[id] != c) return fail("object " + std::to_string(id) + " lists the wrong cell");
+      if (key_[id] != cell.key) return fail("object " + std::to_string(id) + " has a stale key");
+      if (packsFresh_) {
+        if (packs_.size() * 4 != pool_.size()) return fail("query cache size differs from the pool");
+        const Pack& p = packs_[s >> 2];
+        const uint32_t l = s & 3u;
+        if (std::memcmp(&p.x[l], &o.center.x, 4) != 0 || std::memcmp(&p.y[l], &o.center.y, 4) != 0 ||
+            std::memcmp(&p.z[l], &o.center.z, 4) != 0 || std::memcmp(&p.r[l], &o.radius, 4) != 0) {
+          return fail("object " + std::to_string(id) + " is stale in the fresh query cache");
+        }
+      }
+      if (coord(o.center.x) != cell.x || coord(o.center.y) != cell.y ||
+          coord(o.center.z) != cell.z) {
+        return fail("object " + std::to_string(id) + " is not in the cell of its centre");
+      }
+      if (o.radius > maxExtent_) return fail("maxExtent below an object's extent");
+    }
+    if (n != cell.count) return fail("cell count differs from its block");
+    listed += n;
+  }
+  uint32_t live = 0;
+  for (const uint32_t c : cell_) live += c != kGridInvalidIndex ? 1u : 0u;
+  if (live != objectCount_ || listed != objectCount_) return fail("object count mismatch");
+  uint32_t used = 0;
+  for (const Slot& s : table_) {
+    if (s.cell == kGridInvalidIndex) continue;
+    ++used;
+    if (s.cell >= cells_.size() || cells_[s.cell].key != s.key) return fail("stale table slot");
+  }
+  if (used != cells_.size()) return fail("table slot count differs from the cell count");
+  return validateCellGroups(outError);
+}
+
+}  // namespace ofps
+
+namespace ofps {
+
+bool HashGrid::validateCellGroups(std::string* outError) const {
+  auto fail = [&](const std::string& m) {
+    if (outError) *outError = m;
+    return false;
+  };
+  const size_t nc = cells_.size();
+  const uint32_t ng = groupCount();
+  if (!groupsOn()) {
+    if (pendingCount_ != 0 || !groupPool_.empty() || groupBlock_[0].count != 0) {
+      return fail("no groups, yet cells are tracked");
+    }
+    if (!cellGroup_.empty() || !cellSlot_.empty() || !cellHint_.empty()) {
+      return fail("no groups, yet per-cell group arrays are kept");
+    }
+    return true;
+  }
+  if (cellGroup_.size() != nc || cellSlot_.size() != nc || cellHint_.size() != nc) {
+    return fail("cell group arrays differ in size from the cells");
+  }
+  if (groupBlock_.size() != static_cast<size_t>(ng) + 1 || groupParent_.size() != ng ||
+      groupSubtree_.size() != ng) {
+    return fail("group arrays differ in size");
+  }
+  if (ng > 0 && maxExtent_ > groupExtent_) return fail("groups kept past their extent");
+  // Every block (each group's and the pending one): in the pool, not overlapping, each cell
+  // once, on its own group's block at its own slot.
+  std::vector<uint8_t> seen(nc, 0), owned(groupPool_.size(), 0);
+  std::vector<uint32_t> direct(ng, 0);
+  uint32_t listed = 0;
+  for (uint32_t gi = 0; gi <= ng; ++gi) {
+    const uint32_t g = gi == ng ? kGridNoGroup : gi;
+    const GroupBlock& b = groupBlock_[gi];
+    if (b.count > b.capacity || static_cast<size_t>(b.first) + b.capacity > groupPool_.size()) {
+      return fail("group block out of the pool");
+    }
+    if (b.count == 0 && b.capacity != 0) return fail("empty group block kept");
+    for (uint32_t s = b.first; s < b.first + b.capacity; ++s) {
+      if (owned[s]) return fail("group blocks overlap");
+      owned[s] = 1;
+    }
+    for (uint32_t i = 0; i < b.count; ++i) {
+      const GridGroupEntry& e = groupPool_[b.first + i];
+      const uint32_t c = e.cell;
+      if (c >= nc) return fail("group block holds a cell index out of range");
+      const GridCell& cell = cells_[c];
+      if (e.x != cell.x || e.y != cell.y || e.z != cell.z || e.head != cell.head ||
+          e.count != cell.count) {
+        return fail("group entry of cell " + std::to_string(c) + " is stale");
+      }
+      if (seen[c]) return fail("cell " + std::to_string(c) + " listed twice");
+      seen[c] = 1;
+      if (cellGroup_[c] != g) return fail("cell " + std::to_string(c) + " in another group's block");
+      if (cellSlot_[c] != i) return fail("cell " + std::to_string(c) + " has a stale slot");
+      ++listed;
+      if (g != kGridNoGroup) ++direct[g];
+    }
+  }
+  if (listed != nc) return fail("a cell is in no group block");
+  if (!groupMap_.empty()) {
+    if (groupMap_.size() != static_cast<size_t>(mapDim_[0]) * static_cast<size_t>(mapDim_[1]) *
+                                static_cast<size_t>(mapDim_[2])) {
+      return fail("group map size differs from its box");
+    }
+    for (const uint32_t g : groupMap_) {
+      if (g >= ng) return fail("group map holds a group out of range");
+    }
+    for (uint32_t c = 0; c < nc; ++c) {
+      const GridCell& cell = cells_[c];
+      const uint32_t want = isBorderCell(cell) ? mapOutside_ : mappedGroup(cell.x, cell.y, cell.z);
+      if (cellGroup_[c] != want) {
+        return fail("cell " + std::to_string(c) + " is not in the group its map entry gives");
+      }
+    }
+  }
+  if (groupBlock_[ng].count != pendingCount_) return fail("pending count differs from its block");
+  // Occupied subtrees: every group with cells of its own marks itself and its whole parent chain
+  // (the chain must end within ng steps: no cycles); a group's reasons are its own cells (one)
+  // plus each child whose subtree is occupied.
+  std::vector<uint8_t> occupied(ng, 0);
+  for (uint32_t g = 0; g < ng; ++g) {
+    uint32_t steps = 0;
+    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
+      if (a >= ng) return fail("group parent out of range");
+      if (++steps > ng) return fail("group parents form a cycle");
+      if (direct[g] > 0) occupied[a] = 1;
+    }
+  }
+  std::vector<uint32_t> reasons(ng, 0);
+  for (uint32_t g = 0; g < ng; ++g) {
+    reasons[g] += direct[g] > 0 ? 1u : 0u;
+    if (occupied[g] && groupParent_[g] != kGridNoGroup) ++reasons[groupParent_[g]];
+  }
+  for (uint32_t g = 0; g < ng; ++g) {
+    if (reasons[g] != groupSubtree_[g]) {
+      return fail("group " + std::to_string(g) + " occupied-subtree count is stale");
+    }
+  }
+  return true;
+}
+
+}  // namespace ofps

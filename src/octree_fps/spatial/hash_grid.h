@@ -1,0 +1,469 @@
+#pragma once
+// Sparse hash grid for moving objects: exact radius, box, k-nearest and frustum queries over
+// objects identified by 32-bit ids, each a sphere (centre, radius) or an axis-aligned box
+// (centre, half-extents). The dynamic counterpart of the static triangle octree: props, teams,
+// anything that moves every frame.
+//
+// Units and frame: the caller's (the demo: world space, metres). Cell size is in the same units.
+//
+// ---- Layout -------------------------------------------------------------------------------------
+// - Cells are cubes of edge cellSize; cell (i, j, k) covers [i, i+1) x [j, j+1) x [k, k+1) times
+//   cellSize. Cell coordinates are floor(x / cellSize), clamped to [-kGridCoordLimit,
+//   kGridCoordLimit] on each axis (21 bits signed: about +-1M cells; +-1000 km at 1 m cells) and
+//   packed into a 64-bit key (21 bits per axis, biased). An object beyond the range lands in a
+//   border cell; every query clamps its cell range the same way (clamping is monotone), so the
+//   border cell is visited whenever the query could reach the object, and the real distance test
+//   keeps every answer exact. Only the speed suffers out there. The world has no bounds.
+// - Each object lives in exactly ONE cell, the one holding its centre ("loose grid"). A cell's
+//   objects therefore lie inside the cell grown by maxExtent(), the largest half-extent or radius
+//   ever inserted since the last rebuild(); queries grow their cell ranges by it. Keep objects
+//   smaller than about a cell (props: radius 0.1..0.5 m, cells of 1..2 m); a few big objects
+//   only make every query visit a wider ring.
+// - Occupied cells are a dense array (GridCell: key, coordinates, first slot and capacity of the
+//   cell's block in the object pool, count), indexed by an open-addressed hash table (linear
+//   probing, power-of-two capacity, load <= 1/2, backward-shift deletion: no tombstones) keyed by
+//   the packed coordinates. A cell whose last object leaves is removed at once (swap with the last
+//   dense cell), so memory is proportional to the occupied cells and the table shrinks when they
+//   drop below 1/8 of it.
+// - Objects are slots indexed by id (GridObject: centre, radius, half-extents, sphere flag; beside
+//   it, in separate arrays, its cell key and cell index). Ids should be dense (0..n-1): the slot
+//   array grows to the largest id + 1. Ids are below 2^31 (kGridMaxId; the top bit is the pool's
+//   box flag).
+// - Each cell owns one contiguous block of a shared pool of object ids (capacity 4 << k entries;
+//   blocks are recycled through one free list per capacity; the top bit of an entry marks a box).
+//   A query walks a cell's ids 4 at a time: the 4 objects' centre and radius (GridObject's first
+//   16 bytes) are loaded and transposed, and one SSE2 test covers them: for a sphere the exact
+//   predicate, for a box a conservative one (sqrt(3) x its largest half-extent, padded) followed
+//   by the exact box test. A cell keeps its ids in link order (append; removal shifts the later
+//   ones down) and every walk goes from the last to the first, so results come in the same order
+//   as the former intrusive lists did (most recently linked first).
+// Cost model: a move that stays in its cell writes only the object's slot (the common case at
+// 60 Hz); insert, remove and a move to another cell are O(1) hash work plus O(objects in the
+// cell) (a scan for the id and a shift of a few ids; a block copy when a full cell doubles).
+// Radius queries skip, before the hash probe, every cell of the range whose box grown by
+// maxExtent() is farther than the radius.
+// ---- Exact predicates (closed sets: touching counts) ---------------------------------------------
+// Distance of an object to a point p: a sphere's max(0, |p - c| - r); a box's distance to its
+// closed box (0 inside). queryRadius reports objects at distance <= radius; queryAabb objects
+// whose sphere/box touches the closed query box; kNearest the k smallest distances, ties broken
+// by the smaller id; cullFrustum objects whose bounding box classifyAabb (culling/frustum.h)
+// does not call Outside, the same test the octree's culling uses.
+//
+// ---- Statistics -----------------------------------------------------------------------------------
+// Every query takes an optional GridQueryStats* and ADDS to it: cells visited (hash probes, or
+// occupied cells scanned / classified), candidates (objects given the exact test), hits (objects
+// reported) and bruteForceChecks (what a loop over every object would have tested:
+// objectCount() per query).
+//
+// ---- Cell groups (the props' frustum cull links every occupied cell to an octree node) ----------
+// A caller may partition the occupied cells into groups 0..groupCount()-1 that form a forest
+// (resetCellGroups: each group's parent, or kGridNoGroup for a root). The grid keeps, per group,
+// a contiguous block of its cells' indices (blocks of 4 << k entries in one shared pool,
+// recycled per size class; swap-remove) and whether the group's subtree holds cells, up to
+// date through every cell creation, removal and swap: O(1) per cell event (O(depth) only when a
+// group gets its first cell or loses its last). Blocks, not linked lists: a traversal reads a
+// group's cells with independent loads instead of a chain of dependent cache misses (measured:
+// the list walk made the props cull 2-3x slower). A new cell starts "pending" (group kGridNoGroup, in a block of its own)
+// until the caller assigns it with setCellGroup. A move that stays in its cell touches none of
+// this. The assignment is only valid for objects up to groupExtent() (the extent the caller grew
+// the cells by when it chose the groups): when maxExtent() grows past it, the groups are dropped
+// (O(cells), only when an object larger than all before arrives; the caller relinks).
+// setCellSize, rebuild and clear make every cell pending. A grid without groups (none given, or
+// dropped) tracks nothing: no pending cells, no per-cell group arrays, and its hot path does no
+// group work at all.
+// Memory: 12 bytes per occupied cell plus its 24-byte block entry (blocks at most 2x full), 20
+// per group. Used by culling/props_cull.h (OctreeCellLinks); the grid knows nothing of octrees.
+// Group map (optional): when the group of a cell depends only on its coordinates, the caller
+// may hand the grid a dense table of groups over a box of cell coordinates, one entry per block
+// of 2^shift x 2^shift x 2^shift cells (setGroupMap). A new cell then joins its group at once,
+// O(1) (a table read) instead of waiting as pending; a cell outside the table's box joins the
+// map's "outside" group. Memory: 4 bytes per block of the box (the caller bounds it). Dropped
+// by resetCellGroups, by a larger object (with the groups) and by setCellSize/rebuild (made for
+// the old cells); clear keeps it.
+//
+// ---- Threads, errors, allocation ------------------------------------------------------------------
+// Queries are const, allocate nothing, throw nothing and may run from many threads at once.
+// insert/remove/move/setCellSize/rebuild and the cell-group calls mutate (one thread, no
+// concurrent queries); they may allocate when the object, cell or group tables grow
+// (resetCellGroups and setGroupMap always do). Programmer errors (unknown id, inserting an id
+// twice, a non-finite centre, a cell size <= 0) are asserts; with asserts off such calls do
+// nothing.
+//
+// Sources: Teschner et al., "Optimized Spatial Hashing for Collision Detection of Deformable
+// Objects" (2003) (hashed cells of a uniform grid); Ericson, "Real-Time Collision Detection"
+// (2005) §7.1 (uniform grids, loose assignment by centre) and §7.3 (hierarchical search rings);
+// meshoptimizer's flat power-of-two hash tables; Knuth TAOCP vol. 3 §6.4 Algorithm R (deletion
+// in linear probing without tombstones).
+
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "octree_fps/culling/frustum.h"
+#include "octree_fps/geometry/aabb.h"
+
+namespace ofps {
+
+inline constexpr uint32_t kGridInvalidIndex = 0xFFFFFFFFu;
+inline constexpr uint32_t kGridMaxId = 0x7FFFFFFFu;  // ids are below 2^31
+inline constexpr uint32_t kGridNoGroup = 0xFFFFFFFFu;  // a pending cell's group; a root's parent
+inline constexpr uint32_t kGridPoolIdMask = 0x7FFFFFFFu;  // pool entry -> id (top bit: box)
+inline constexpr int32_t kGridCoordBits = 21;
+inline constexpr int32_t kGridCoordLimit = (1 << (kGridCoordBits - 1)) - 1;  // 1048575
+
+// Work counters of one or more queries (added to, never reset by a query).
+struct GridQueryStats {
+  uint64_t cellsVisited = 0;      // hash lookups, or occupied cells scanned/classified
+  uint64_t candidates = 0;        // objects given the exact test
+  uint64_t hits = 0;              // objects reported
+  uint64_t bruteForceChecks = 0;  // objects a brute-force loop would have tested
+  GridQueryStats& operator+=(const GridQueryStats& o) {
+    cellsVisited += o.cellsVisited;
+    candidates += o.candidates;
+    hits += o.hits;
+    bruteForceChecks += o.bruteForceChecks;
+    return *this;
+  }
+};
+
+// One occupied cell. 32 bytes.
+struct GridCell {
+  uint64_t key = 0;          // packed clamped coordinates (packGridKey)
+  int32_t x = 0, y = 0, z = 0;  // cell coordinates (clamped)
+  uint32_t head = kGridInvalidIndex;  // first pool entry of the cell's block
+  uint32_t count = 0;        // objects in the cell (> 0 for every stored cell)
+  uint32_t capacity = 0;     // slots of the block (4 << k)
+};
+static_assert(sizeof(GridCell) == 32, "GridCell must stay 32 bytes");
+
+// A cell as its group's block holds it: the dense index plus a copy of what a traversal reads
+// (coordinates, the id block), kept equal to the GridCell on every link and unlink, so that a
+// walk over a group reads one contiguous array instead of gathering cells at random. 24 bytes.
+struct GridGroupEntry {
+  uint32_t cell = kGridInvalidIndex;  // dense cell index
+  int32_t x = 0, y = 0, z = 0;        // cell coordinates
+  uint32_t head = 0;                  // first pool entry of the cell's ids
+  uint32_t count = 0;                 // objects in the cell
+};
+static_assert(sizeof(GridGroupEntry) == 24, "GridGroupEntry must stay 24 bytes");
+
+// One object's shape. 32 bytes. (Its cell and pool slot live in separate arrays: the move
+// early-out reads only the key array.)
+struct GridObject {
+  glm::vec3 center{0.0f};
+  float radius = 0.0f;          // sphere radius; for a box the largest half-extent
+  glm::vec3 halfExtents{0.0f};  // sphere: (r, r, r)
+  uint32_t isSphere = 1;
+  Aabb bounds() const { return Aabb::fromCenterHalfExtents(center, halfExtents); }
+};
+static_assert(sizeof(GridObject) == 32, "GridObject must stay 32 bytes (two per cache line)");
+
+// One k-nearest result.
+struct GridNeighbor {
+  uint32_t id = kGridInvalidIndex;
+  float distance = 0.0f;  // object distance to the query point (0 when it contains the point)
+};
+
+// Packs clamped cell coordinates (each in [-kGridCoordLimit, kGridCoordLimit]) into a key.
+inline uint64_t packGridKey(int32_t x, int32_t y, int32_t z) {
+  const uint64_t bias = static_cast<uint64_t>(kGridCoordLimit) + 1;
+  return ((static_cast<uint64_t>(static_cast<int64_t>(x)) + bias) << 42) |
+         ((static_cast<uint64_t>(static_cast<int64_t>(y)) + bias) << 21) |
+         (static_cast<uint64_t>(static_cast<int64_t>(z)) + bias);
+}
+
+// Called per reported object; return false to stop the query.
+using GridVisitor = bool (*)(void* context, uint32_t id);
+
+class HashGrid {
+ public:
+  // cellSize > 0: edge of a cell (default 1). Choose about the typical query radius (and at
+  // least the typical object diameter).
+  explicit HashGrid(float cellSize = 1.0f);
+
+  // ---- Objects --------------------------------------------------------------------------------
+  // Adds id as a sphere / a box. Asserts that id is not already in the grid.
+  void insertSphere(uint32_t id, const glm::vec3& center, float radius);
+  void insertBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents);
+  // Removes id (asserts that it is in the grid).
+  void remove(uint32_t id);
+  // New centre (and size: pass the same to keep it). Early out: when the centre stays in its cell
+  // only the slot is written. Returns true when the object changed cell.
+  bool moveSphere(uint32_t id, const glm::vec3& center, float radius);
+  bool moveBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents);
+  bool move(uint32_t id, const glm::vec3& center);  // keeps the size
+  bool contains(uint32_t id) const {
+    return id < cell_.size() && cell_[id] != kGridInvalidIndex;
+  }
+  const GridObject& object(uint32_t id) const { return objects_[id]; }
+  // One past the largest id slot (ids below it may or may not be in the grid: contains()).
+  uint32_t idEnd() const { return static_cast<uint32_t>(cell_.size()); }
+  void clear();  // removes everything (keeps capacity)
+
+  // ---- Parameters -------------------------------------------------------------------------------
+  float cellSize() const { return cellSize_; }
+  // Changes the cell size and re-buckets every object: O(n). Also recomputes maxExtent().
+  void setCellSize(float cellSize);
+  // Re-buckets with the same cell size; recomputes maxExtent() (after big objects left).
+  void rebuild() { setCellSize(cellSize_); }
+  // Largest radius / half-extent inserted or moved in since the last rebuild (queries grow their
+  // cell ranges by it).
+  float maxExtent() const { return maxExtent_; }
+
+  // ---- Queries (const, thread-safe, no allocation) ----------------------------------------------
+  // Objects at distance <= radius from center. Visits cells of the box center +- (radius +
+  // maxExtent()), or scans the occupied cells when that box has more cells than are occupied.
+  // Returns the number reported. Order: deterministic for a given history of insert/move/remove
+  // calls, otherwise unspecified (sort the ids when order matters).
+  uint32_t queryRadius(const glm::vec3& center, float radius, GridVisitor visitor, void* context,
+                       GridQueryStats* ioStats = nullptr) const;
+  // Objects touching the closed box.
+  uint32_t queryAabb(const Aabb& box, GridVisitor visitor, void* context,
+                     GridQueryStats* ioStats = nullptr) const;
+  // Buffer forms: write up to out.size() ids, return the TOTAL count (may exceed out.size()).
+  uint32_t collectRadius(const glm::vec3& center, float radius, std::span<uint32_t> out,
+                         GridQueryStats* ioStats = nullptr) const;
+  uint32_t collectAabb(const Aabb& box, std::span<uint32_t> out,
+                       GridQueryStats* ioStats = nullptr) const;
+  // Lambda forms: f(uint32_t id) returning bool (false stops) or void.
+  template <class F>
+    requires std::invocable<F&, uint32_t>
+  uint32_t queryRadius(const glm::vec3& center, float radius, F&& f,
+                       GridQueryStats* ioStats = nullptr) const {
+    return queryRadius(center, radius, &thunk<F>, &f, ioStats);
+  }
+  template <class F>
+    requires std::invocable<F&, uint32_t>
+  uint32_t queryAabb(const Aabb& box, F&& f, GridQueryStats* ioStats = nullptr) const {
+    return queryAabb(box, &thunk<F>, &f, ioStats);
+  }
+
+  // The min(out.size(), objectCount()) objects nearest to p, written to out sorted by (distance,
+  // id); returns how many. Rings of cells (Chebyshev shells) grow around p's cell until no
+  // unvisited cell can hold an object nearer than the k-th found (bound: distance from p to the
+  // visited cube minus maxExtent(), less a relative rounding margin); when a shell would have
+  // more cells than are occupied, the remaining occupied cells are scanned instead. Exact,
+  // ties included. O(k) per candidate (insertion into the sorted output).
+  uint32_t kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
+                    GridQueryStats* ioStats = nullptr) const;
+
+  // Frustum culling: classifies every occupied cell's loose bounds (cell grown by maxExtent())
+  // with classifyAabb; a cell inside reports all its objects, an intersecting cell classifies
+  // each object's bounding box with the planes left in its mask. cellsVisited = cells
+  // classified, candidates = objects classified, bruteForceChecks = objectCount(). O(occupied
+  // cells + objects in intersecting cells). Reports each visible id once, by cell.
+  uint32_t cullFrustum(const Frustum& frustum, GridVisitor visitor, void* context,
+                       GridQueryStats* ioStats = nullptr) const;
+  uint32_t cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
+                       GridQueryStats* ioStats = nullptr) const;
+  template <class F>
+    requires std::invocable<F&, uint32_t>
+  uint32_t cullFrustum(const Frustum& frustum, F&& f, GridQueryStats* ioStats = nullptr) const {
+    return cullFrustum(frustum, &thunk<F>, &f, ioStats);
+  }
+
+  // ---- Query cache ------------------------------------------------------------------------------
+  // Copies every object's centre and radius into cell order (4-wide packs beside the id pool), so
+  // that radius and box queries stream them instead of gathering them by id. O(objects), one
+  // pass; call it once per frame after the moves, before many queries (e.g. every prop asking for
+  // its neighbours). Any insert, remove, move, setCellSize or clear makes the cache stale, and
+  // queries then read the objects by id again (same answers, the cache only changes speed).
+  void refreshQueryCache();
+  bool queryCacheFresh() const { return packsFresh_; }
+
+  // ---- Structure --------------------------------------------------------------------------------
+  uint32_t objectCount() const { return objectCount_; }
+  uint32_t occupiedCells() const { return static_cast<uint32_t>(cells_.size()); }
+  std::span<const GridCell> cells() const { return cells_; }  // dense, unordered
+  // Cell box (not grown by maxExtent) of an occupied cell, for debug drawing.
+  Aabb cellBounds(const GridCell& cell) const;
+  // Clamped cell coordinates of a point.
+  void cellOf(const glm::vec3& p, int32_t& outX, int32_t& outY, int32_t& outZ) const;
+  // Dense index of the cell with these (clamped) coordinates, or kGridInvalidIndex.
+  uint32_t findCell(int32_t x, int32_t y, int32_t z) const;
+  // Id of the i-th object of an occupied cell (i < cell.count), in link order.
+  uint32_t cellObject(const GridCell& cell, uint32_t i) const {
+    return pool_[cell.head + i] & kGridPoolIdMask;
+  }
+  // Id of the i-th object of a group entry's cell (i < e.count).
+  uint32_t entryObject(const GridGroupEntry& e, uint32_t i) const {
+    return pool_[e.head + i] & kGridPoolIdMask;
+  }
+  // The pool entries of an id block (ids with the box bit on top), for prefetching.
+  const uint32_t* poolData(uint32_t head) const { return pool_.data() + head; }
+  // True for a cell at the coordinate limit on some axis: it holds everything beyond the range,
+  // so it has no finite bounds (queries test its objects one by one).
+  static bool isBorderCell(const GridCell& cell);
+
+  // ---- Cell groups (see "Cell groups" above) ----------------------------------------------------
+  // Sets the group forest (parents[g] < parents.size() or kGridNoGroup; no cycles: the caller's
+  // duty, validate() checks it) and the extent the assignment will hold for (>= maxExtent(), or
+  // the groups are dropped again at once); every cell becomes pending. O(cells + groups).
+  void resetCellGroups(std::span<const uint32_t> parents, float extent);
+  // Moves an occupied cell (dense index) to `group` (< groupCount(), or kGridNoGroup = pending).
+  // O(depth of the old and new group).
+  void setCellGroup(uint32_t cell, uint32_t group);
+  uint32_t groupCount() const { return static_cast<uint32_t>(groupBlock_.size() - 1); }
+  float groupExtent() const { return groupExtent_; }
+  uint32_t cellGroup(uint32_t cell) const { return groupsOn() ? cellGroup_[cell] : kGridNoGroup; }
+  // A group's cells (kGridNoGroup: the pending cells), in no particular order. Valid until the
+  // next mutation.
+  std::span<const GridGroupEntry> groupCells(uint32_t group) const {
+    const GroupBlock& b = groupBlock_[groupIndex(group)];
+    return {groupPool_.data() + b.first, b.count};
+  }
+  // For a pending cell: the group of the cell its first object moved from (kGridNoGroup when it
+  // was inserted, or the cell came from a rebuild), a place to start looking for its group.
+  uint32_t cellGroupHint(uint32_t cell) const { return groupsOn() ? cellHint_[cell] : kGridNoGroup; }
+  // True when the group or some group below it holds a cell. O(1): the grid keeps, per group,
+  // how many reasons it has (cells of its own: one; each child with an occupied subtree: one),
+  // updated only when a group's own cells go from none to some or back, up the chain while a
+  // group's last reason comes or goes.
+  bool groupSubtreeOccupied(uint32_t group) const { return groupSubtree_[group] != 0; }
+  uint32_t groupParent(uint32_t group) const { return groupParent_[group]; }
+  uint32_t pendingCells() const { return pendingCount_; }
+  // Group map (see "Cell groups"): groups[bx + dims[0] * (by + dims[1] * bz)] is the group of
+  // every cell (x, y, z) with ((x - lo[0]) >> shift, ...) = (bx, by, bz) inside dims; cells
+  // outside that box (and border cells) go to outsideGroup. groups.size() must equal
+  // dims[0] * dims[1] * dims[2]; every value < groupCount(). Every cell, pending or not, is
+  // moved to its mapped group at once: O(cells x depth). Call after resetCellGroups.
+  void setGroupMap(const int32_t lo[3], const int32_t dims[3], uint32_t shift,
+                   std::span<const uint32_t> groups, uint32_t outsideGroup);
+  bool hasGroupMap() const { return !groupMap_.empty(); }
+  // The group the map gives cell (x, y, z) (kGridNoGroup without a map). O(1).
+  uint32_t mappedGroup(int32_t x, int32_t y, int32_t z) const {
+    if (groupMap_.empty()) return kGridNoGroup;
+    const uint32_t bx = static_cast<uint32_t>(x - mapLo_[0]) >> mapShift_;
+    const uint32_t by = static_cast<uint32_t>(y - mapLo_[1]) >> mapShift_;
+    const uint32_t bz = static_cast<uint32_t>(z - mapLo_[2]) >> mapShift_;
+    // Coordinates below lo wrap to huge unsigned values: one compare per axis.
+    if (x < mapLo_[0] || y < mapLo_[1] || z < mapLo_[2] || bx >= static_cast<uint32_t>(mapDim_[0]) ||
+        by >= static_cast<uint32_t>(mapDim_[1]) || bz >= static_cast<uint32_t>(mapDim_[2])) {
+      return mapOutside_;
+    }
+    return groupMap_[bx + static_cast<uint32_t>(mapDim_[0]) * (by + static_cast<uint32_t>(mapDim_[1]) * bz)];
+  }
+
+  // Bytes held (capacities of the object slots, dense cells and hash table).
+  size_t bytes() const;
+  uint32_t tableCapacity() const { return static_cast<uint32_t>(table_.size()); }
+  // Checks every invariant: each object in the cell of its centre, lists consistent with counts,
+  // no empty cell, every cell found through the table, table load <= 1/2, maxExtent covers every
+  // object. Returns false with a message. O(n + cells + capacity).
+  bool validate(std::string* outError = nullptr) const;
+
+ private:
+  struct Slot {
+    uint64_t key;
+    uint32_t cell;  // dense index; kGridInvalidIndex = empty slot
+    uint32_t pad;
+  };
+  template <class F>
+  static bool thunk(void* context, uint32_t id) {
+    F& f = *static_cast<std::remove_reference_t<F>*>(context);
+    if constexpr (std::is_void_v<decltype(f(id))>) {
+      f(id);
+      return true;
+    } else {
+      return static_cast<bool>(f(id));
+    }
+  }
+  int32_t coord(float v) const;
+  void insertObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
+                    float radius, bool sphere);
+  bool moveObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
+                  float radius, bool sphere);
+  void link(uint32_t id, int32_t x, int32_t y, int32_t z);
+  void unlink(uint32_t id);
+  void relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key);  // to another cell
+  uint32_t findOrAddCell(int32_t x, int32_t y, int32_t z);
+  uint32_t findKey(uint64_t key) const;
+  void removeCell(uint32_t cellIndex);
+  void rehash(uint32_t capacity);
+  // Cell groups: the block of a group (the pending block is the last); take a cell out of its
+  // group's block (and its occupied-subtree counts); append it to a group's block; every cell pending.
+  uint32_t groupIndex(uint32_t group) const { return group == kGridNoGroup ? groupCount() : group; }
+  // Groups are tracked only once resetCellGroups gave some (a grid without groups pays nothing).
+  bool groupsOn() const { return groupBlock_.size() > 1; }
+  GridGroupEntry& groupEntry(uint32_t cell) {
+    return groupPool_[groupBlock_[groupIndex(cellGroup_[cell])].first + cellSlot_[cell]];
+  }
+  void detachCellGroup(uint32_t cell);
+  uint32_t allocGroupBlock(uint32_t capacity);
+  void freeGroupBlock(uint32_t first, uint32_t capacity);
+  void attachCellGroup(uint32_t cell, uint32_t group);
+  void ungroupAll();
+  void dropGroups();  // no groups at all (every cell pending) until resetCellGroups
+  void clearCellGroupLists();
+  void growExtent(float radius);
+  bool validateCellGroups(std::string* outError) const;
+  // Pool blocks: allocate / free a block of capacity entries (4 << k); the entry of an object.
+  uint32_t allocBlock(uint32_t capacity);
+  void freeBlock(uint32_t first, uint32_t capacity);
+  uint32_t poolSlot(uint32_t id) const;
+  uint32_t gatherGroup(uint32_t base, uint32_t left, uint32_t e[4]) const;
+  template <class Emit>
+  uint32_t cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats* ioStats) const;
+  template <class Emit>
+  uint32_t radiusImpl(const glm::vec3& center, float radius, Emit&& emit,
+                      GridQueryStats* ioStats) const;
+  template <class Emit>
+  uint32_t aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStats) const;
+  // Visits the cells in [lo, hi] (clamped coordinates) whose gap2(0, x) + gap2(1, y) +
+  // gap2(2, z) (squared distances per axis from the query) is <= limit, without probing the
+  // others; scans the occupied cells instead when the range is larger than the occupied count.
+  // cellHits(cell) tests and reports the cell's objects and returns false when the query stopped.
+  template <class Gap2, class CellHits>
+  void visitRange(const int32_t lo[3], const int32_t hi[3], Gap2&& gap2, float limit,
+                  CellHits&& cellHits,
+                  GridQueryStats& st) const;
+
+  // Query cache: centres and radii of pool slots 4i..4i+3 (valid while packsFresh_).
+  struct alignas(16) Pack {
+    float x[4], y[4], z[4], r[4];
+  };
+
+  float cellSize_ = 1.0f;
+  float invCellSize_ = 1.0f;
+  float maxExtent_ = 0.0f;
+  uint32_t objectCount_ = 0;
+  std::vector<GridObject> objects_;  // by id: shape
+  std::vector<uint64_t> key_;        // by id: packed cell key (valid while in the grid)
+  std::vector<uint32_t> cell_;       // by id: dense cell index; kGridInvalidIndex = not in grid
+  std::vector<uint32_t> pool_;       // ids (top bit: box) of every cell's block
+  std::vector<Pack> packs_;          // query cache, by pool slot / 4
+  bool packsFresh_ = false;
+  std::vector<std::vector<uint32_t>> freeBlocks_;  // by k: first slots of free blocks of 4 << k
+  std::vector<GridCell> cells_;      // dense occupied cells
+  std::vector<Slot> table_;          // power-of-two open-addressed index of cells_
+  // Cell groups: by dense cell (moved along with the cell): group, slot in the group's block,
+  // hint; by group: its block of cell indices (groupCount() + 1 blocks, the last for pending
+  // cells), parent and subtree cell count.
+  struct GroupBlock {
+    uint32_t first = 0;     // first entry in groupPool_
+    uint32_t count = 0;     // cells in the group
+    uint32_t capacity = 0;  // 0 (no block) or 4 << k
+  };
+  std::vector<uint32_t> cellGroup_, cellSlot_, cellHint_;
+  std::vector<GroupBlock> groupBlock_ = std::vector<GroupBlock>(1);
+  std::vector<GridGroupEntry> groupPool_;
+  std::vector<std::vector<uint32_t>> groupFree_;  // by k: free blocks of 4 << k entries
+  std::vector<uint32_t> groupParent_, groupSubtree_;
+  uint32_t pendingCount_ = 0;
+  float groupExtent_ = 0.0f;
+  // Group map (empty: none).
+  std::vector<uint32_t> groupMap_;
+  int32_t mapLo_[3] = {0, 0, 0}, mapDim_[3] = {0, 0, 0};
+  uint32_t mapShift_ = 0;
+  uint32_t mapOutside_ = kGridNoGroup;
+};
+
+// Distance from p to the object's closed shape (0 inside).
+float gridObjectDistance(const GridObject& o, const glm::vec3& p);
+
+}  // namespace ofps

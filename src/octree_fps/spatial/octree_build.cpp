@@ -1,0 +1,789 @@
+// Octree build, validation and bookkeeping (layout and rules in octree.h).
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <thread>
+
+#include "octree_fps/geometry/triangle_tests.h"
+#include "octree_fps/spatial/octree.h"
+#include "octree_fps/spatial/octree_grid.h"
+
+namespace ofps {
+namespace {
+
+double nowMs() {
+  using Clock = std::chrono::steady_clock;
+  return std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
+}
+
+std::string formatVec(const glm::vec3& v) {
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), "(%g, %g, %g)", static_cast<double>(v.x),
+                static_cast<double>(v.y), static_cast<double>(v.z));
+  return buf;
+}
+
+bool isFinite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// What the partition moves around: 20 bytes per triangle.
+struct BuildRecord {
+  glm::vec3 centroid;  // centre of the triangle's bounding box
+  float size;          // largest edge of the triangle's bounding box
+  uint32_t index;      // position in the arrays being rebuilt
+};
+
+using detail::kQuantMax;
+
+// More threads than this only add start-up cost (the work is split into about 4 per thread).
+constexpr uint32_t kMaxBuildThreads = 64;
+using detail::QuantAxis;
+
+struct WorkItem {
+  uint32_t begin, end;  // record range
+  glm::vec3 cellCenter;
+  float cellHalf;
+  uint32_t level;
+  uint32_t parent;
+};
+
+// Splits one node's record range (the octree rule in octree.h). The records of disjoint ranges
+// are independent, so different threads may split different subtrees at once.
+struct Partitioner {
+  std::vector<BuildRecord>& recs;
+  std::vector<BuildRecord>& tmp;
+  uint32_t leafSize, maxLevel;
+  float looseness;
+  uint32_t minChild;
+
+  // Reorders item's records (kept first, then octants 0..7) and writes the children's work items
+  // in octant order (parent left to the caller). Returns the number of children; 0: a leaf.
+  uint32_t split(const WorkItem& item, WorkItem (&kids)[8]) const {
+    const uint32_t count = item.end - item.begin;
+    if (count <= leafSize || item.level >= maxLevel) return 0;
+    // All centroids at one point: no split can separate them.
+    Aabb cb;
+    for (uint32_t i = item.begin; i < item.end; ++i) cb.grow(recs[i].centroid);
+    if (cb.min == cb.max) return 0;
+
+    // Find the octant of every record; shrink the cell while everything falls in one octant.
+    std::array<uint32_t, 9> counts{};
+    uint32_t level = item.level;
+    glm::vec3 center = item.cellCenter;
+    float cellHalf = item.cellHalf;
+    float keepSize = cellHalf * looseness;
+    auto bucketOf = [&](const BuildRecord& r) -> uint32_t {
+      if (r.size > keepSize) return 8u;  // larger than looseness x a child cell's edge: kept
+      return (r.centroid.x >= center.x ? 1u : 0u) | (r.centroid.y >= center.y ? 2u : 0u) |
+             (r.centroid.z >= center.z ? 4u : 0u);
+    };
+    for (;;) {
+      counts.fill(0);
+      for (uint32_t i = item.begin; i < item.end; ++i) ++counts[bucketOf(recs[i])];
+      uint32_t nonEmpty = 0, only = 0;
+      for (uint32_t k = 0; k < 8; ++k) {
+        if (counts[k] != 0) {
+          ++nonEmpty;
+          only = k;
+        }
+      }
+      if (counts[8] != 0 || nonEmpty != 1 || level + 1 >= maxLevel) break;
+      // Everything goes to one child: descend the cell without making a node.
+      cellHalf *= 0.5f;
+      keepSize = cellHalf * looseness;
+      center += glm::vec3((only & 1u) ? cellHalf : -cellHalf, (only & 2u) ? cellHalf : -cellHalf,
+                          (only & 4u) ? cellHalf : -cellHalf);
+      ++level;
+    }
+    // Children too small to pay for a node stay here.
+    std::array<uint32_t, 9> remap;
+    for (uint32_t k = 0; k < 8; ++k) remap[k] = (counts[k] != 0 && counts[k] < minChild) ? 8u : k;
+    remap[8] = 8;
+    std::array<uint32_t, 9> finalCounts{};
+    for (uint32_t k = 0; k < 9; ++k) finalCounts[remap[k]] += counts[k];
+    if (finalCounts[8] == count) return 0;  // nothing left to split off: a leaf
+    // Stable counting sort: kept first, then octants 0..7.
+    std::array<uint32_t, 9> offset{};
+    uint32_t run = item.begin;
+    offset[8] = run;
+    run += finalCounts[8];
+    for (uint32_t k = 0; k < 8; ++k) {
+      offset[k] = run;
+      run += finalCounts[k];
+    }
+    std::array<uint32_t, 9> firstOf = offset;
+    for (uint32_t i = item.begin; i < item.end; ++i) {
+      tmp[offset[remap[bucketOf(recs[i])]]++] = recs[i];
+    }
+    std::copy(tmp.begin() + item.begin, tmp.begin() + item.end, recs.begin() + item.begin);
+    const float childHalf = cellHalf * 0.5f;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < 8; ++k) {
+      const uint32_t c = finalCounts[k];
+      if (c == 0) continue;
+      const glm::vec3 childCenter =
+          center + glm::vec3((k & 1u) ? childHalf : -childHalf, (k & 2u) ? childHalf : -childHalf,
+                             (k & 4u) ? childHalf : -childHalf);
+      kids[n++] = {firstOf[k], firstOf[k] + c, childCenter, childHalf, level + 1, kOctreeInvalidIndex};
+    }
+    return n;
+  }
+};
+
+// Nodes in depth-first preorder: first slot, parent (index in these arrays; kOctreeInvalidIndex
+// for the first node's parent), level.
+struct PreorderNodes {
+  std::vector<uint32_t> first, parent, level;
+  void push(const WorkItem& item, uint32_t parentIndex) {
+    first.push_back(item.begin);
+    parent.push_back(parentIndex);
+    level.push_back(item.level);
+  }
+};
+
+// The whole subtree under `root`, on the calling thread (iterative, no recursion).
+void partitionSubtree(const Partitioner& part, const WorkItem& root, PreorderNodes& out) {
+  std::vector<WorkItem> work{root};
+  work.back().parent = kOctreeInvalidIndex;
+  while (!work.empty()) {
+    const WorkItem item = work.back();
+    work.pop_back();
+    const uint32_t index = static_cast<uint32_t>(out.first.size());
+    out.push(item, item.parent);
+    WorkItem kids[8];
+    // Children pushed in reverse so that octant 0 is built next (preorder).
+    for (uint32_t k = part.split(item, kids); k-- > 0;) {
+      kids[k].parent = index;
+      work.push_back(kids[k]);
+    }
+  }
+}
+
+// Builds the preorder node arrays, with up to `threads` threads: the top levels are split on the
+// calling thread until there are about 4 subtrees per thread, the subtrees are built in parallel,
+// and the results are spliced in preorder. Identical output for any thread count. Returns the
+// number of threads used.
+uint32_t partitionTree(const Partitioner& part, const WorkItem& root, uint32_t threads,
+                       std::vector<uint32_t>& outFirst, std::vector<uint32_t>& outParent,
+                       std::vector<uint32_t>& outLevel) {
+  PreorderNodes all;
+  all.first.swap(outFirst);
+  all.parent.swap(outParent);
+  all.level.swap(outLevel);
+  const uint32_t n = root.end - root.begin;
+  if (threads <= 1 || n < 4096) {
+    partitionSubtree(part, root, all);
+    all.first.swap(outFirst);
+    all.parent.swap(outParent);
+    all.level.swap(outLevel);
+    return 1;
+  }
+  // Top nodes, split breadth-first; those left unsplit become tasks.
+  struct Top {
+    WorkItem item;
+    uint32_t kids[8];
+    uint32_t kidCount = 0;
+    int task = -1;
+  };
+  std::vector<Top> top{{root, {}, 0, -1}};
+  std::vector<uint32_t> frontier{0};
+  for (int depth = 0; depth < 4 && frontier.size() < 4 * threads; ++depth) {
+    std::vector<uint32_t> next;
+    for (const uint32_t t : frontier) {
+      WorkItem kids[8];
+      const uint32_t k = part.split(top[t].item, kids);
+      top[t].kidCount = k;
+      for (uint32_t i = 0; i < k; ++i) {
+        top[t].kids[i] = static_cast<uint32_t>(top.size());
+        next.push_back(static_cast<uint32_t>(top.size()));
+        top.push_back({kids[i], {}, 0, -1});
+      }
+    }
+    frontier.swap(next);
+  }
+  std::vector<PreorderNodes> tasks(frontier.size());
+  for (size_t i = 0; i < frontier.size(); ++i) top[frontier[i]].task = static_cast<int>(i);
+  std::atomic<size_t> nextTask{0};
+  auto worker = [&] {
+    for (size_t i = nextTask++; i < frontier.size(); i = nextTask++) {
+      partitionSubtree(part, top[frontier[i]].item, tasks[i]);
+    }
+  };
+  const uint32_t used = static_cast<uint32_t>(std::min<size_t>(threads, std::max<size_t>(1, frontier.size())));
+  {
+    std::vector<std::thread> pool;
+    for (uint32_t i = 1; i < used; ++i) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+  }
+  // Splice in preorder (top nodes first, each task's nodes where its root belongs).
+  std::vector<std::pair<uint32_t, uint32_t>> stack{{0u, kOctreeInvalidIndex}};  // (top, parent)
+  while (!stack.empty()) {
+    const auto [t, parent] = stack.back();
+    stack.pop_back();
+    if (top[t].task >= 0) {
+      const PreorderNodes& sub = tasks[static_cast<size_t>(top[t].task)];
+      const uint32_t offset = static_cast<uint32_t>(all.first.size());
+      for (size_t j = 0; j < sub.first.size(); ++j) {
+        all.first.push_back(sub.first[j]);
+        all.parent.push_back(sub.parent[j] == kOctreeInvalidIndex ? parent : sub.parent[j] + offset);
+        all.level.push_back(sub.level[j]);
+      }
+      continue;
+    }
+    const uint32_t index = static_cast<uint32_t>(all.first.size());
+    all.push(top[t].item, parent);
+    for (uint32_t k = top[t].kidCount; k-- > 0;) stack.push_back({top[t].kids[k], index});
+  }
+  all.first.swap(outFirst);
+  all.parent.swap(outParent);
+  all.level.swap(outLevel);
+  return used;
+}
+
+}  // namespace
+
+void Octree::clear() {
+  qBounds_.clear();
+  qStride_ = 0;
+  qOrigin_ = glm::vec3(0.0f);
+  qScale_ = glm::vec3(0.0f);
+  qInvScale_ = glm::vec3(0.0f);
+  rootBounds_ = Aabb{};
+  links_.clear();
+  blocks_.clear();
+  degenerateLanes_.clear();
+  triangles_.clear();
+  originalIndex_.clear();
+  layers_.clear();
+  report_ = {};
+}
+
+size_t Octree::bytes() const {
+  return qBounds_.size() * sizeof(uint16_t) + links_.size() * sizeof(OctreeNodeLinks) +
+         blocks_.size() * sizeof(OctreeTriangleBlock) + degenerateLanes_.size() +
+         originalIndex_.size() * sizeof(uint32_t) +
+         layers_.size() * sizeof(uint32_t);
+}
+
+float Octree::dequantize(uint32_t k, uint32_t q) const {
+  const int axis = static_cast<int>(k % 3);
+  // Exactly simd::F4's origin + float(q) * scale, lane by lane (no FMA: -ffp-contract=off).
+  return qOrigin_[axis] + static_cast<float>(q) * qScale_[axis];
+}
+
+Aabb Octree::nodeBounds(uint32_t node) const {
+  Aabb b;
+  for (uint32_t k = 0; k < 3; ++k) {
+    b.min[static_cast<int>(k)] = dequantize(k, qBounds_[k * qStride_ + node]);
+    b.max[static_cast<int>(k)] = dequantize(k + 3, qBounds_[(k + 3) * qStride_ + node]);
+  }
+  return b;
+}
+
+TriangleRange Octree::subtreeRange(uint32_t node) const {
+  uint32_t last = node;
+  while (links_[last].childCount != 0) last = links_[last].firstChild + links_[last].childCount - 1u;
+  return {links_[node].firstTriangle, links_[last].ownEnd - links_[node].firstTriangle};
+}
+
+OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
+                                std::span<const uint32_t> indices,
+                                std::span<const uint32_t> layers,
+                                const OctreeBuildParams& params) {
+  const double start = nowMs();
+  clear();
+  OctreeBuildReport fail;
+  if (indices.size() % 3 != 0) {
+    fail.error = "index count " + std::to_string(indices.size()) + " is not a multiple of 3";
+    report_ = fail;
+    return fail;
+  }
+  const size_t triCount = indices.size() / 3;
+  if (triCount >= kOctreeInvalidIndex) {
+    fail.error = "too many triangles (" + std::to_string(triCount) + ")";
+    report_ = fail;
+    return fail;
+  }
+  fail.inputTriangles = static_cast<uint32_t>(triCount);
+  if (!layers.empty() && layers.size() != triCount) {
+    fail.error = "layers has " + std::to_string(layers.size()) + " entries for " +
+                 std::to_string(triCount) + " triangles";
+    report_ = fail;
+    return fail;
+  }
+  triangles_.resize(triCount);
+  for (size_t t = 0; t < triCount; ++t) {
+    glm::vec3 v[3];
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t idx = indices[3 * t + static_cast<size_t>(k)];
+      if (idx >= positions.size()) {
+        clear();
+        fail.error = "triangle " + std::to_string(t) + " has vertex index " + std::to_string(idx) +
+                     " out of range (" + std::to_string(positions.size()) + " vertices)";
+        report_ = fail;
+        return fail;
+      }
+      v[k] = positions[idx];
+      if (!isFinite(v[k])) {
+        clear();
+        fail.error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(v[k]);
+        report_ = fail;
+        return fail;
+      }
+    }
+    triangles_[t] = {v[0], v[1], v[2]};
+  }
+  std::vector<Triangle> gathered;
+  gathered.swap(triangles_);
+  OctreeBuildReport r = build(std::span<const Triangle>(gathered), layers, params);
+  r.buildMs = nowMs() - start;
+  report_.buildMs = r.buildMs;
+  return r;
+}
+
+OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
+                                std::span<const uint32_t> layers,
+                                const OctreeBuildParams& params) {
+  const double start = nowMs();
+  clear();
+  OctreeBuildReport fail;
+  fail.inputTriangles = static_cast<uint32_t>(std::min<size_t>(triangles.size(), kOctreeInvalidIndex));
+  if (triangles.size() >= kOctreeInvalidIndex) {
+    fail.error = "too many triangles (" + std::to_string(triangles.size()) + ")";
+    report_ = fail;
+    return fail;
+  }
+  if (!layers.empty() && layers.size() != triangles.size()) {
+    fail.error = "layers has " + std::to_string(layers.size()) + " entries for " +
+                 std::to_string(triangles.size()) + " triangles";
+    report_ = fail;
+    return fail;
+  }
+  // Layers are stored only when some triangle is not in every layer.
+  const bool keepLayers =
+      std::any_of(layers.begin(), layers.end(), [](uint32_t m) { return m != kOctreeAllLayers; });
+  uint32_t degenerate = 0, dropped = 0;
+  triangles_.reserve(triangles.size());
+  originalIndex_.reserve(triangles.size());
+  if (keepLayers) layers_.reserve(triangles.size());
+  for (size_t t = 0; t < triangles.size(); ++t) {
+    const Triangle& tri = triangles[t];
+    for (const glm::vec3* v : {&tri.v0, &tri.v1, &tri.v2}) {
+      if (!isFinite(*v)) {
+        clear();
+        fail.error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v);
+        report_ = fail;
+        return fail;
+      }
+    }
+    if (isDegenerateTriangle(tri)) {
+      ++degenerate;
+      if (params.dropDegenerate) {
+        ++dropped;
+        continue;
+      }
+    }
+    triangles_.push_back(tri);
+    originalIndex_.push_back(static_cast<uint32_t>(t));
+    if (keepLayers) layers_.push_back(layers[t]);
+  }
+  return buildFromGathered(static_cast<uint32_t>(triangles.size()), degenerate, dropped, params,
+                           start);
+}
+
+OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
+  const double start = nowMs();
+  const OctreeBuildReport old = report_;
+  // Restore input order first so that rebuild() gives exactly what build() gives.
+  const size_t n = originalIndex_.size();
+  triangles_.resize(n);
+  for (uint32_t s = 0; s < n; ++s) triangles_[s] = triangle(s);
+  std::vector<uint32_t> bySlot(n);
+  std::iota(bySlot.begin(), bySlot.end(), 0u);
+  std::sort(bySlot.begin(), bySlot.end(),
+            [&](uint32_t a, uint32_t b) { return originalIndex_[a] < originalIndex_[b]; });
+  std::vector<Triangle> tris(n);
+  std::vector<uint32_t> orig(n), lay(layers_.empty() ? 0 : n);
+  for (size_t i = 0; i < n; ++i) {
+    tris[i] = triangles_[bySlot[i]];
+    orig[i] = originalIndex_[bySlot[i]];
+    if (!lay.empty()) lay[i] = layers_[bySlot[i]];
+  }
+  triangles_.swap(tris);
+  originalIndex_.swap(orig);
+  layers_.swap(lay);
+  uint32_t degenerate = old.degenerateTriangles;
+  uint32_t dropped = old.droppedTriangles;
+  if (params.dropDegenerate && !params_.dropDegenerate) {
+    // Drop the degenerate triangles still stored.
+    size_t w = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (isDegenerateTriangle(triangles_[i])) {
+        ++dropped;
+        continue;
+      }
+      triangles_[w] = triangles_[i];
+      originalIndex_[w] = originalIndex_[i];
+      if (!layers_.empty()) layers_[w] = layers_[i];
+      ++w;
+    }
+    triangles_.resize(w);
+    originalIndex_.resize(w);
+    if (!layers_.empty()) layers_.resize(w);
+  }
+  return buildFromGathered(old.inputTriangles, degenerate, dropped, params, start);
+}
+
+OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t degenerate,
+                                            uint32_t dropped, const OctreeBuildParams& params,
+                                            double startMs) {
+  params_ = params;
+  params_.trianglesPerLeaf = std::max(1u, params.trianglesPerLeaf);
+  params_.maxLevel = std::min(params.maxLevel, kOctreeMaxLevel);
+  const uint32_t leafSize = params_.trianglesPerLeaf;
+  const uint32_t maxLevel = params_.maxLevel;
+  const float looseness = params_.looseness >= 0.0f ? params_.looseness : 1.0f;
+  // A child that would hold fewer than this many triangles stays in its parent (see octree.h).
+  const uint32_t minChild = leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u);
+
+  const uint32_t n = static_cast<uint32_t>(triangles_.size());
+  links_.clear();
+  qBounds_.clear();
+  // The partition produces nodes in depth-first preorder (first slot, parent, level); they are
+  // re-laid out with contiguous children at the end.
+  std::vector<uint32_t> preFirst, levels;
+
+  std::vector<BuildRecord> recs(n), tmp(n);
+  Aabb all;
+  for (uint32_t i = 0; i < n; ++i) {
+    const Aabb b = triangles_[i].bounds();
+    const glm::vec3 s = b.size();
+    recs[i] = {b.center(), std::max(s.x, std::max(s.y, s.z)), i};
+    all.grow(b);
+  }
+  std::vector<uint32_t> parents;
+  const uint32_t requestedThreads = std::min(
+      kMaxBuildThreads, params.threads != 0 ? params.threads : std::max(1u, std::thread::hardware_concurrency()));
+  uint32_t threadsUsed = 1;
+  if (n > 0) {
+    preFirst.reserve(n / 2 + 2);
+    parents.reserve(n / 2 + 2);
+    levels.reserve(n / 2 + 2);
+    const glm::vec3 ext = all.size();
+    // Root cell: the bounding cube. Cells only assign triangles; rounding of cell bounds cannot
+    // lose anything because culling uses the tight bounds computed below.
+    const float half = std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f;
+    const Partitioner part{recs, tmp, leafSize, maxLevel, looseness, minChild};
+    const WorkItem root{0, n, all.center(), half, 0, kOctreeInvalidIndex};
+    threadsUsed = partitionTree(part, root, requestedThreads, preFirst, parents, levels);
+  }
+  const uint32_t nodeCount = static_cast<uint32_t>(preFirst.size());
+  // Apply the permutation: records are now in slot order.
+  {
+    std::vector<Triangle> tris(n);
+    std::vector<uint32_t> orig(n), lay(layers_.empty() ? 0 : n);
+    for (uint32_t s = 0; s < n; ++s) {
+      const uint32_t i = recs[s].index;
+      tris[s] = triangles_[i];
+      orig[s] = originalIndex_[i];
+      if (!lay.empty()) lay[s] = layers_[i];
+    }
+    triangles_.swap(tris);
+    originalIndex_.swap(orig);
+    layers_.swap(lay);
+  }
+  preFirst.push_back(n);  // own ranges end at the next node's first slot
+  // The octree as built, in preorder: node i owns slots [preFirst[i], preFirst[i + 1]). Now its
+  // final form, as a temporary tree (t*) with explicit ranges and up to kOctreeMaxChildren children per node:
+  std::vector<uint32_t> tFirst(preFirst.begin(), preFirst.end() - 1), tEnd(preFirst.begin() + 1, preFirst.end());
+  std::vector<uint32_t> tLevel = std::move(levels);
+  std::vector<uint32_t> tKids(static_cast<size_t>(nodeCount) * kOctreeMaxChildren), tKidCount(nodeCount, 0);
+  std::vector<Aabb> tBox(nodeCount);
+  for (uint32_t i = 1; i < nodeCount; ++i) {
+    tKids[static_cast<size_t>(parents[i]) * kOctreeMaxChildren + tKidCount[parents[i]]++] = i;  // octant order
+  }
+  // Tight bounds, children before parents (reverse preorder).
+  for (uint32_t i = nodeCount; i-- > 0;) {
+    for (uint32_t s = tFirst[i]; s < tEnd[i]; ++s) tBox[i].grow(triangles_[s].bounds());
+    if (parents[i] != kOctreeInvalidIndex) tBox[parents[i]].grow(tBox[i]);
+  }
+  // 1. Triangles kept in an inner node move into a new leaf, its first child, with their own
+  //    tight box: a query then tests them only when it meets that box, sorted among the other
+  //    children by distance, instead of on entering the node. The leaf keeps the node's level
+  //    (the triangles are still "kept in the parent"). Not when the node already has kOctreeMaxChildren.
+  for (uint32_t p = 0; p < nodeCount; ++p) {
+    const uint32_t k = tKidCount[p];
+    if (k == 0 || k == kOctreeMaxChildren || tEnd[p] == tFirst[p]) continue;
+    const uint32_t v = static_cast<uint32_t>(tFirst.size());
+    tFirst.push_back(tFirst[p]);
+    tEnd.push_back(tEnd[p]);
+    tLevel.push_back(tLevel[p]);
+    Aabb own;
+    for (uint32_t s = tFirst[p]; s < tEnd[p]; ++s) own.grow(triangles_[s].bounds());
+    tBox.push_back(own);
+    tKidCount.push_back(0);
+    tKids.resize(tKids.size() + kOctreeMaxChildren);
+    uint32_t* kids = &tKids[static_cast<size_t>(p) * kOctreeMaxChildren];
+    for (uint32_t i = k; i-- > 0;) kids[i + 1] = kids[i];
+    kids[0] = v;
+    ++tKidCount[p];
+    tEnd[p] = tFirst[p];
+  }
+  // 2. Collapse: a child that holds no triangles of its own is replaced by its children while the
+  //    parent then still has at most kOctreeMaxChildren (largest box first), so traversals take one wide step
+  //    instead of several narrow ones. The removed node's triangles were all in its children, so
+  //    slot ranges stay contiguous and in preorder; every node keeps its octree level.
+  auto area = [&](uint32_t i) {
+    const glm::vec3 e = tBox[i].size();
+    return e.x * e.y + e.y * e.z + e.z * e.x;
+  };
+  const uint32_t tCount = static_cast<uint32_t>(tFirst.size());
+  std::vector<uint32_t> finalIndex(tCount, kOctreeInvalidIndex), walk;
+  uint32_t finalCount = 0;
+  if (nodeCount > 0) {
+    rootBounds_ = tBox[0];
+    finalIndex[0] = finalCount++;
+    walk.push_back(0);
+    while (!walk.empty()) {
+      const uint32_t p = walk.back();
+      walk.pop_back();
+      uint32_t* kids = &tKids[static_cast<size_t>(p) * kOctreeMaxChildren];
+      uint32_t k = tKidCount[p];
+      for (;;) {
+        uint32_t pick = kOctreeMaxChildren;
+        for (uint32_t i = 0; i < k; ++i) {
+          const uint32_t c = kids[i];
+          if (tEnd[c] == tFirst[c] && tKidCount[c] != 0 && k - 1 + tKidCount[c] <= kOctreeMaxChildren &&
+              (pick == kOctreeMaxChildren || area(c) > area(kids[pick]))) {
+            pick = i;
+          }
+        }
+        if (pick == kOctreeMaxChildren) break;
+        const uint32_t c = kids[pick];
+        const uint32_t add = tKidCount[c];
+        for (uint32_t i = k; i-- > pick + 1;) kids[i + add - 1] = kids[i];
+        for (uint32_t i = 0; i < add; ++i) kids[pick + i] = tKids[static_cast<size_t>(c) * kOctreeMaxChildren + i];
+        k += add - 1;
+      }
+      tKidCount[p] = k;
+      // 3. Layout: each node's children get the next free block of indices, depth-first.
+      for (uint32_t i = 0; i < k; ++i) finalIndex[kids[i]] = finalCount++;
+      for (uint32_t i = k; i-- > 0;) walk.push_back(kids[i]);
+    }
+  }
+  links_.resize(finalCount);
+  for (uint32_t p = 0; p < tCount; ++p) {
+    if (finalIndex[p] == kOctreeInvalidIndex) continue;
+    OctreeNodeLinks& l = links_[finalIndex[p]];
+    l.firstTriangle = tFirst[p];
+    l.ownEnd = tEnd[p];
+    l.childCount = static_cast<uint16_t>(tKidCount[p]);
+    l.firstChild = tKidCount[p] != 0 ? finalIndex[tKids[static_cast<size_t>(p) * kOctreeMaxChildren]] : 0;
+    l.level = static_cast<uint16_t>(tLevel[p]);
+  }
+  // Quantized bounds, rounded outward on one grid over the level's box.
+  qStride_ = finalCount > 0 ? finalCount + 8 : 0;  // room for 8-lane loads past the last node
+  qBounds_.assign(6 * qStride_, 0);
+  if (nodeCount > 0) {
+    QuantAxis axes[3];
+    for (int k = 0; k < 3; ++k) {
+      axes[k] = QuantAxis::spanning(rootBounds_.min[k], rootBounds_.max[k]);
+      qOrigin_[k] = axes[k].origin;
+      qScale_[k] = axes[k].scale;
+      qInvScale_[k] = axes[k].invScale;
+    }
+    for (uint32_t i = 0; i < tCount; ++i) {
+      const uint32_t f = finalIndex[i];
+      if (f == kOctreeInvalidIndex) continue;
+      for (uint32_t k = 0; k < 3; ++k) {
+        const int a = static_cast<int>(k);
+        qBounds_[k * qStride_ + f] = static_cast<uint16_t>(axes[a].down(tBox[i].min[a]));
+        qBounds_[(k + 3) * qStride_ + f] = static_cast<uint16_t>(axes[a].up(tBox[i].max[a]));
+      }
+    }
+  }
+
+  // Slots into blocks of four; the scratch copy goes.
+  blocks_.resize((n + 3) / 4);
+  degenerateLanes_.assign(blocks_.size(), 0);
+  for (uint32_t s = 0; s < n; ++s) {
+    if (isDegenerateTriangle(triangles_[s])) degenerateLanes_[s >> 2] |= static_cast<uint8_t>(1u << (s & 3u));
+  }
+  for (uint32_t s = 0; s < blocks_.size() * 4; ++s) {
+    const Triangle& t = triangles_[std::min(s, n - 1)];
+    const glm::vec3* v[3] = {&t.v0, &t.v1, &t.v2};
+    for (int k = 0; k < 9; ++k) blocks_[s >> 2].c[k][s & 3u] = (*v[k / 3])[k % 3];
+  }
+  std::vector<Triangle>().swap(triangles_);
+
+  OctreeBuildReport r;
+  r.ok = true;
+  r.inputTriangles = inputTriangles;
+  r.storedTriangles = n;
+  r.degenerateTriangles = degenerate;
+  r.droppedTriangles = dropped;
+  r.nodeCount = finalCount;
+  r.threadsUsed = threadsUsed;
+  for (uint32_t i = 0; i < finalCount; ++i) {
+    if (isLeaf(i)) ++r.leafCount;
+    r.depth = std::max<uint32_t>(r.depth, nodeLevel(i));
+    r.maxTrianglesInNode = std::max(r.maxTrianglesInNode, ownRange(i).count);
+  }
+  r.bytes = bytes();
+  r.buildMs = nowMs() - startMs;
+  report_ = r;
+  return r;
+}
+
+// The rules of octree.h that the build follows, checked on the final form (see validate()).
+bool Octree::validateBuildRules(std::string* outError) const {
+  auto fail = [&](const std::string& msg) {
+    if (outError) *outError = msg;
+    return false;
+  };
+  const uint32_t leafSize = std::max(1u, params_.trianglesPerLeaf);
+  const uint32_t maxLevel = std::min(params_.maxLevel, kOctreeMaxLevel);
+  const float looseness = params_.looseness >= 0.0f ? params_.looseness : 1.0f;
+  const uint32_t minChild = leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u);
+  const glm::vec3 ext = rootBounds_.size();
+  const float rootHalf = std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f;
+  // The build halves the cell per level (exact in float), and keeps a triangle in a node of
+  // level L when its size exceeds looseness x the level-L cell's half edge.
+  auto keepSizeAt = [&](uint32_t level) { return std::ldexp(rootHalf, -static_cast<int>(level)) * looseness; };
+  auto sizeOf = [](const Triangle& t) {
+    const glm::vec3 s = t.bounds().size();
+    return std::max(s.x, std::max(s.y, s.z));
+  };
+  const float tiny = maxLevel >= 1 ? keepSizeAt(maxLevel - 1) : 0.0f;
+  for (uint32_t i = 0; i < nodeCount(); ++i) {
+    const std::string at = "node " + std::to_string(i) + ": ";
+    const uint32_t level = links_[i].level;
+    if (level > maxLevel) return fail(at + "deeper than maxLevel");
+    const TriangleRange own = ownRange(i);
+    if (level >= 1) {
+      const float limit = keepSizeAt(level - 1);
+      for (uint32_t s = own.first; s < own.first + own.count; ++s) {
+        if (sizeOf(triangle(s)) > limit) {
+          return fail(at + "triangle slot " + std::to_string(s) + " is larger than looseness x its cell's edge" +
+                      " at level " + std::to_string(level) + ": it should have been kept above");
+        }
+      }
+    }
+    if (!isLeaf(i) || own.count <= leafSize || level >= maxLevel) continue;
+    Aabb centroids;
+    uint32_t small = 0;
+    for (uint32_t s = own.first; s < own.first + own.count; ++s) {
+      const Triangle t = triangle(s);
+      centroids.grow(t.bounds().center());
+      small += sizeOf(t) <= tiny ? 1u : 0u;
+    }
+    if (centroids.min == centroids.max) continue;
+    if (small > 8u * (minChild - 1u)) {
+      return fail(at + "leaf holds " + std::to_string(own.count) + " triangles (trianglesPerLeaf " +
+                  std::to_string(leafSize) + ") at level " + std::to_string(level) + " below maxLevel, " +
+                  std::to_string(small) + " of them small enough to split");
+    }
+  }
+  return true;
+}
+
+bool Octree::validate(std::string* outError) const {
+  auto fail = [&](const std::string& msg) {
+    if (outError) *outError = msg;
+    return false;
+  };
+  const uint32_t n = triangleCount();
+  if (blocks_.size() != (static_cast<size_t>(n) + 3) / 4 || degenerateLanes_.size() != blocks_.size()) {
+    return fail("triangle blocks differ from triangle count");
+  }
+  for (uint32_t s = 0; s < n; ++s) {
+    if (isDegenerateSlot(s) != isDegenerateTriangle(triangle(s))) {
+      return fail("degenerate flag of slot " + std::to_string(s) + " is wrong");
+    }
+  }
+  if (!layers_.empty() && layers_.size() != n) return fail("layers size differs from triangle count");
+  const uint32_t nc = nodeCount();
+  if (nc == 0) {
+    if (n != 0) return fail("triangles without nodes");
+    return true;
+  }
+  if (n == 0) return fail("nodes without triangles");
+  if (qStride_ < nc + 8 || qBounds_.size() != 6 * qStride_) return fail("bounds planes mis-sized");
+  if (links_[0].firstTriangle != 0 || subtreeRange(0).count != n || links_[0].level != 0) {
+    return fail("root does not cover every slot");
+  }
+  QuantAxis axes[3];
+  for (int k = 0; k < 3; ++k) {
+    axes[k] = {qOrigin_[k], qScale_[k], qInvScale_[k]};
+    if (axes[k].value(kQuantMax) < rootBounds_.max[k] || qOrigin_[k] != rootBounds_.min[k]) {
+      return fail("quantization grid does not span the level");
+    }
+  }
+  // Children have higher indices than their parent, so a reverse sweep sees them first.
+  std::vector<uint32_t> parentOf(nc, kOctreeInvalidIndex);
+  std::vector<Aabb> tight(nc);
+  for (uint32_t i = 0; i < nc; ++i) {
+    const OctreeNodeLinks& l = links_[i];
+    const std::string at = "node " + std::to_string(i) + ": ";
+    if (l.ownEnd < l.firstTriangle || l.ownEnd > n) return fail(at + "own range out of order");
+    if (l.childCount > kOctreeMaxChildren) return fail(at + "too many children");
+    if (l.childCount == 0) continue;
+    if (l.firstChild <= i || l.firstChild + l.childCount > nc) return fail(at + "children out of range");
+    uint32_t slot = l.ownEnd;
+    for (uint32_t c = l.firstChild; c < l.firstChild + l.childCount; ++c) {
+      if (parentOf[c] != kOctreeInvalidIndex) return fail(at + "child " + std::to_string(c) + " has two parents");
+      parentOf[c] = i;
+      if (links_[c].level < l.level) return fail(at + "child level above the parent's");
+      if (links_[c].firstTriangle != slot) return fail(at + "child ranges do not follow in preorder");
+      slot += subtreeRange(c).count;
+    }
+    if (slot != l.firstTriangle + subtreeRange(i).count) return fail(at + "subtree range mismatch");
+  }
+  for (uint32_t i = 1; i < nc; ++i) {
+    if (parentOf[i] == kOctreeInvalidIndex) return fail("node " + std::to_string(i) + " is no node's child");
+  }
+  for (uint32_t i = nc; i-- > 0;) {
+    const std::string at = "node " + std::to_string(i) + ": ";
+    const Aabb nb = nodeBounds(i);
+    if (nb.isEmpty()) return fail(at + "empty bounds");
+    const TriangleRange own = ownRange(i);
+    if (subtreeRange(i).count == 0) return fail(at + "empty subtree");
+    for (uint32_t s = own.first; s < own.first + own.count; ++s) {
+      const Aabb tb = triangle(s).bounds();
+      if (!nb.contains(tb)) return fail(at + "triangle slot " + std::to_string(s) + " outside bounds");
+      tight[i].grow(tb);
+    }
+    for (uint32_t c = links_[i].firstChild; c < links_[i].firstChild + links_[i].childCount; ++c) {
+      if (!nb.contains(nodeBounds(c))) return fail(at + "child bounds outside parent bounds");
+      tight[i].grow(tight[c]);
+    }
+    for (uint32_t k = 0; k < 3; ++k) {
+      const int a = static_cast<int>(k);
+      if (qBounds_[k * qStride_ + i] != axes[a].down(tight[i].min[a]) ||
+          qBounds_[(k + 3) * qStride_ + i] != axes[a].up(tight[i].max[a])) {
+        return fail(at + "bounds not as tight as the quantization allows");
+      }
+    }
+  }
+  if (tight[0].min != rootBounds_.min || tight[0].max != rootBounds_.max) return fail("level bounds not tight");
+  if (!validateBuildRules(outError)) return false;
+  // The permutation is a permutation of distinct original indices.
+  std::vector<uint32_t> sorted(originalIndex_.begin(), originalIndex_.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    return fail("triangleOrder repeats an original index");
+  }
+  if (!sorted.empty() && report_.inputTriangles != 0 && sorted.back() >= report_.inputTriangles) {
+    return fail("triangleOrder holds an index past the input");
+  }
+  return true;
+}
+
+}  // namespace ofps

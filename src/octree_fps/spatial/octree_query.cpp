@@ -1,0 +1,824 @@
+// Octree queries (contracts in octree.h). Every traversal here is iterative and keeps a fixed
+// array of kOctreeStackSize entries on the C++ stack: overlap queries walk depth-first in
+// preorder (walkOverlap), ray, sweep and closest-point queries nearest first (nearestFirst).
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "octree_fps/geometry/triangle_tests.h"
+#include "octree_fps/spatial/octree.h"
+#include "octree_fps/spatial/octree_grid.h"
+#include "octree_fps/spatial/simd4.h"
+
+namespace ofps {
+namespace {
+
+#include "octree_fps/spatial/octree_traversal_inl.h"
+
+// Dequantization of four consecutive nodes' bounds: box = origin + q * scale (octree.h).
+struct Grid4 {
+  simd::F4 o[3], s[3];
+  Grid4(const glm::vec3& origin, const glm::vec3& scale) {
+    for (int k = 0; k < 3; ++k) {
+      o[k] = simd::splat(origin[k]);
+      s[k] = simd::splat(scale[k]);
+    }
+  }
+};
+
+// Bounds of up to four consecutive nodes, one lane each (lanes past the last node hold whatever
+// the padding holds; callers mask them off).
+struct Boxes4 {
+  simd::F4 min[3], max[3];
+};
+
+inline Boxes4 loadBoxes(const uint16_t* planes, size_t stride, uint32_t first, const Grid4& g) {
+  Boxes4 b;
+  for (int k = 0; k < 3; ++k) {
+    const size_t uk = static_cast<size_t>(k);
+    b.min[k] = g.o[k] + simd::loadU16(planes + uk * stride + first) * g.s[k];
+    b.max[k] = g.o[k] + simd::loadU16(planes + (uk + 3) * stride + first) * g.s[k];
+  }
+  return b;
+}
+
+// Ray against four boxes, robust to zero direction components and to rounding (the far distance
+// is widened by 1 + 2 gamma(3) and the near one shrunk by as much, Ize 2013 / pbrt-v3 §3.9.2, so
+// a hit on a flat node's face is kept and equal-distance ties in two nodes are both seen).
+struct RaySlab4 {
+  simd::F4 origin[3];
+  simd::F4 invDir[3];
+  size_t nearPlane[3], farPlane[3];  // bounds plane (0..5, octree.h) of each axis's near, far face
+  simd::F4 nearGrow[3], farGrow[3];  // sweeps: faces moved out by the shape's half extents
+
+  RaySlab4(const glm::vec3& o, const RayAxes& ax, const glm::vec3& grow = glm::vec3(0.0f)) {
+    for (int k = 0; k < 3; ++k) {
+      // A zero direction component gives invDir +-inf: the slab then spans (-inf, +inf) for an
+      // origin strictly inside it and nothing for an origin outside. An origin exactly in one of
+      // its face planes gives 0 * inf = NaN there, which hit() drops: the ray runs inside the
+      // closed slab.
+      origin[k] = simd::splat(o[k]);
+      invDir[k] = simd::splat(ax.invDir[k]);
+      nearPlane[k] = ax.nearPlane[k];
+      farPlane[k] = ax.farPlane[k];
+      nearGrow[k] = simd::splat(ax.negative[k] ? grow[k] : -grow[k]);
+      farGrow[k] = simd::splat(ax.negative[k] ? -grow[k] : grow[k]);
+    }
+  }
+  // Lanes of nodes first .. first + 3 whose closed box (grown, for Grow) the ray meets within
+  // [tMin, tMax]; outNear = entry distance (clamped to >= tMin). min/max return their second
+  // operand when either is NaN, so the running bounds go second: a NaN slab distance (origin in
+  // that face plane, zero direction component) leaves them unchanged. A +inf bound gives +-inf,
+  // which orders correctly. (Box coordinates are dequantized as loadBoxes() does, and a grown
+  // face is min - grow or max + grow, so the values are those of the box tests elsewhere.)
+  template <bool Grow = false>
+  uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, const Grid4& g, float tMin,
+               float tMax, float* outNear) const {
+    using simd::F4;
+    F4 tn = simd::splat(-std::numeric_limits<float>::infinity());
+    F4 tf = simd::splat(std::numeric_limits<float>::infinity());
+    for (int k = 0; k < 3; ++k) {
+      F4 nearC = g.o[k] + simd::loadU16(planes + nearPlane[k] * stride + first) * g.s[k];
+      F4 farC = g.o[k] + simd::loadU16(planes + farPlane[k] * stride + first) * g.s[k];
+      if constexpr (Grow) {
+        nearC = nearC + nearGrow[k];
+        farC = farC + farGrow[k];
+      }
+      tn = simd::max((nearC - origin[k]) * invDir[k], tn);
+      tf = simd::min((farC - origin[k]) * invDir[k], tf);
+    }
+    tn = simd::max(tn * simd::splat(kShrink), simd::splat(tMin));
+    tf = simd::min(tf * simd::splat(kWiden), simd::splat(tMax));
+    simd::store(outNear, tn);
+    return simd::lessEqual(tn, tf);
+  }
+};
+
+// The ray cast's (and rayAny's) node test on four consecutive nodes: slab distances straight
+// from the grid steps (RayGridPlanes, octree_traversal_inl.h) when the ray's are ok, else the
+// dequantizing RaySlab4. Same result contract as RaySlab4::hit with tMin = 0 (conservative,
+// entry distance >= 0). RaySlab8 (octree_query_avx2.cpp) is its eight-lane twin.
+struct RayNodeTest4 {
+  simd::F4 a[3], bNear[3], bFar[3];
+  size_t nearPlane[3], farPlane[3];
+  bool gridOk;
+  RaySlab4 slab;  // rays with a zero (or tiny) direction component
+  Grid4 grid;
+  RayNodeTest4(const glm::vec3& origin, const RayGridPlanes& g, const glm::vec3& qOrigin,
+               const glm::vec3& qScale)
+      : gridOk(g.ok), slab(origin, g.axes), grid(qOrigin, qScale) {
+    for (int k = 0; k < 3; ++k) {
+      a[k] = simd::splat(g.a[k]);
+      bNear[k] = simd::splat(g.bNear[k]);
+      bFar[k] = simd::splat(g.bFar[k]);
+      nearPlane[k] = g.axes.nearPlane[k];
+      farPlane[k] = g.axes.farPlane[k];
+    }
+  }
+  uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, float tMax, float* outNear) const {
+    if (!gridOk) return slab.hit(planes, stride, first, grid, 0.0f, tMax, outNear);
+    simd::F4 tn = simd::splat(0.0f);
+    simd::F4 tf = simd::splat(tMax);
+    for (int k = 0; k < 3; ++k) {
+      tn = simd::max(simd::loadU16(planes + nearPlane[k] * stride + first) * a[k] + bNear[k], tn);
+      tf = simd::min(simd::loadU16(planes + farPlane[k] * stride + first) * a[k] + bFar[k], tf);
+    }
+    simd::store(outNear, tn);
+    return simd::lessEqual(tn, tf);
+  }
+};
+
+// Squared distances from p to four boxes (0 inside), as distanceSquared(Aabb, p) computes them.
+inline simd::F4 distanceSquared4(const Boxes4& b, const simd::F4 (&p)[3]) {
+  using simd::F4;
+  F4 sum;
+  for (int k = 0; k < 3; ++k) {
+    const F4 d = simd::max(simd::max(b.min[k] - p[k], p[k] - b.max[k]), simd::splat(0.0f));
+    sum = k == 0 ? d * d : sum + d * d;
+  }
+  return sum;
+}
+
+// Lanes (bit i: node first + i, i < 8) whose stored steps overlap the query's steps on every
+// axis: qmin <= qhi and qlo <= qmax, as unsigned 16-bit integers (the exact equivalent of the
+// float box test, octree_grid.h).
+struct QueryBoxSteps {
+  uint16_t lo[3], hi[3];
+};
+
+inline uint32_t stepsOverlap8(const uint16_t* planes, size_t stride, uint32_t first,
+                              const QueryBoxSteps& q) {
+#if defined(OFPS_SIMD4_SSE2)
+  const __m128i zero = _mm_setzero_si128();
+  __m128i m = _mm_cmpeq_epi16(zero, zero);
+  for (int k = 0; k < 3; ++k) {
+    const size_t uk = static_cast<size_t>(k);
+    const __m128i qmin = _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + uk * stride + first));
+    const __m128i qmax = _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + (uk + 3) * stride + first));
+    // a <= b (unsigned) exactly when the saturating difference a - b is 0.
+    const __m128i minOk = _mm_cmpeq_epi16(_mm_subs_epu16(qmin, _mm_set1_epi16(static_cast<short>(q.hi[k]))), zero);
+    const __m128i maxOk = _mm_cmpeq_epi16(_mm_subs_epu16(_mm_set1_epi16(static_cast<short>(q.lo[k])), qmax), zero);
+    m = _mm_and_si128(m, _mm_and_si128(minOk, maxOk));
+  }
+  return static_cast<uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(m, zero))) & 0xFFu;
+#else
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < 8; ++i) {
+    bool ok = true;
+    for (size_t k = 0; k < 3; ++k) {
+      ok = ok && planes[k * stride + first + i] <= q.hi[k] && q.lo[k] <= planes[(k + 3) * stride + first + i];
+    }
+    m |= (ok ? 1u : 0u) << i;
+  }
+  return m;
+#endif
+}
+
+inline void splat3(const glm::vec3& v, simd::F4 (&out)[3]) {
+  for (int k = 0; k < 3; ++k) out[k] = simd::splat(v[k]);
+}
+
+inline void loadBlock(const OctreeTriangleBlock& b, simd::F4 (&v)[9]) {
+  for (int k = 0; k < 9; ++k) v[k] = simd::load(b.c[k]);
+}
+
+// Lanes whose triangle's bounding box overlaps the closed box [lo, hi] (exact comparisons).
+inline uint32_t triBoxOverlap4(const OctreeTriangleBlock& blk, const simd::F4 (&lo)[3],
+                               const simd::F4 (&hi)[3]) {
+  uint32_t m = 0xFu;
+  for (int k = 0; k < 3; ++k) {
+    const simd::F4 a = simd::load(blk.c[k]), b = simd::load(blk.c[3 + k]), c = simd::load(blk.c[6 + k]);
+    const simd::F4 tmin = simd::min(a, simd::min(b, c)), tmax = simd::max(a, simd::max(b, c));
+    m &= simd::lessEqual(tmin, hi[k]) & simd::lessEqual(lo[k], tmax);
+  }
+  return m;
+}
+
+// Lanes whose triangle's bounding box is within sqrt(limit2) of p (squared distance, computed
+// as distanceSquared4 does).
+inline uint32_t triBoxDistance4(const OctreeTriangleBlock& blk, const simd::F4 (&p)[3],
+                                simd::F4 limit2) {
+  simd::F4 sum;
+  for (int k = 0; k < 3; ++k) {
+    const simd::F4 a = simd::load(blk.c[k]), b = simd::load(blk.c[3 + k]), c = simd::load(blk.c[6 + k]);
+    const simd::F4 tmin = simd::min(a, simd::min(b, c)), tmax = simd::max(a, simd::max(b, c));
+    const simd::F4 d = simd::max(simd::max(tmin - p[k], p[k] - tmax), simd::splat(0.0f));
+    sum = k == 0 ? d * d : sum + d * d;
+  }
+  return simd::lessEqual(sum, limit2);
+}
+
+// sphereOverlapsTriangle for four non-degenerate triangles: the closest point on each triangle
+// (closestPointOnTriangleImpl, Ericson §5.1.5) with every Voronoi region's point computed by the
+// same operations in the same order as the scalar code, and the first region that applies
+// selected, so each lane's answer is exactly the scalar one. Returns the lanes within sqrt(r2).
+inline uint32_t sphereTriangle4(const OctreeTriangleBlock& blk, const simd::F4 (&p)[3], simd::F4 r2) {
+  using simd::F4;
+  using simd::M4;
+  F4 v[9];
+  loadBlock(blk, v);
+  const F4 zero = simd::splat(0.0f);
+  F4 ab[3], ac[3], ap[3], bp[3], cp[3];
+  for (int k = 0; k < 3; ++k) {
+    ab[k] = v[3 + k] - v[k];
+    ac[k] = v[6 + k] - v[k];
+    ap[k] = p[k] - v[k];
+    bp[k] = p[k] - v[3 + k];
+    cp[k] = p[k] - v[6 + k];
+  }
+  auto dot = [](const F4 (&x)[3], const F4 (&y)[3]) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; };
+  const F4 d1 = dot(ab, ap), d2 = dot(ac, ap), d3 = dot(ab, bp), d4 = dot(ac, bp);
+  const F4 d5 = dot(ab, cp), d6 = dot(ac, cp);
+  const M4 inA = simd::le(d1, zero) & simd::le(d2, zero);
+  const M4 inB = simd::ge(d3, zero) & simd::le(d4, d3);
+  const F4 vc = d1 * d4 - d3 * d2;
+  const M4 inAB = simd::le(vc, zero) & simd::ge(d1, zero) & simd::le(d3, zero);
+  const M4 inC = simd::ge(d6, zero) & simd::le(d5, d6);
+  const F4 vb = d5 * d2 - d1 * d6;
+  const M4 inAC = simd::le(vb, zero) & simd::ge(d2, zero) & simd::le(d6, zero);
+  const F4 va = d3 * d6 - d5 * d4;
+  const F4 d43 = d4 - d3, d56 = d5 - d6;
+  const M4 inBC = simd::le(va, zero) & simd::ge(d43, zero) & simd::ge(d56, zero);
+  const F4 denAB = d1 - d3, denAC = d2 - d6, denBC = d43 + d56;
+  const F4 tAB = d1 / denAB, tAC = d2 / denAC, tBC = d43 / denBC;
+  const M4 posAB = simd::gt(denAB, zero), posAC = simd::gt(denAC, zero), posBC = simd::gt(denBC, zero);
+  const F4 n[3] = {ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
+                   ab[0] * ac[1] - ab[1] * ac[0]};
+  const F4 nn = dot(n, n);
+  const M4 posNN = simd::gt(nn, zero);
+  const F4 tFace = dot(n, ap) / nn;
+  F4 dist2 = zero;
+  for (int k = 0; k < 3; ++k) {
+    const F4 a = v[k], b = v[3 + k], c = v[6 + k];
+    F4 q = simd::select(posNN, p[k] - n[k] * tFace, a);
+    q = simd::select(inBC, simd::select(posBC, b + (c - b) * tBC, b), q);
+    q = simd::select(inAC, simd::select(posAC, a + ac[k] * tAC, a), q);
+    q = simd::select(inC, c, q);
+    q = simd::select(inAB, simd::select(posAB, a + ab[k] * tAB, a), q);
+    q = simd::select(inB, b, q);
+    q = simd::select(inA, a, q);
+    const F4 d = p[k] - q;
+    dist2 = k == 0 ? d * d : dist2 + d * d;
+  }
+  return simd::lessEqual(dist2, r2);
+}
+
+// rayTriangle (triangle_tests_inl.h) on four triangles: the same operations in the same order,
+// so each lane gives exactly the scalar answer. Returns the lanes hit with t in [0, tMax].
+struct Ray4 {
+  simd::F4 o[3], d[3];
+  Ray4(const glm::vec3& origin, const glm::vec3& dir) {
+    splat3(origin, o);
+    splat3(dir, d);
+  }
+};
+
+inline uint32_t rayTriangle4(const Ray4& r, const OctreeTriangleBlock& blk, float tMax,
+                             float (&outT)[4]) {
+  using simd::F4;
+  F4 v[9];
+  loadBlock(blk, v);
+  const F4 e1[3] = {v[3] - v[0], v[4] - v[1], v[5] - v[2]};
+  const F4 e2[3] = {v[6] - v[0], v[7] - v[1], v[8] - v[2]};
+  const F4 p[3] = {r.d[1] * e2[2] - r.d[2] * e2[1], r.d[2] * e2[0] - r.d[0] * e2[2],
+                   r.d[0] * e2[1] - r.d[1] * e2[0]};
+  const F4 sdet = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+  const F4 tv[3] = {r.o[0] - v[0], r.o[1] - v[1], r.o[2] - v[2]};
+  const F4 q[3] = {tv[1] * e1[2] - tv[2] * e1[1], tv[2] * e1[0] - tv[0] * e1[2],
+                   tv[0] * e1[1] - tv[1] * e1[0]};
+  const F4 det = simd::flipSign(sdet, sdet);
+  const F4 u = simd::flipSign(tv[0] * p[0] + tv[1] * p[1] + tv[2] * p[2], sdet);
+  const F4 vv = simd::flipSign(r.d[0] * q[0] + r.d[1] * q[1] + r.d[2] * q[2], sdet);
+  const F4 tt = simd::flipSign(e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2], sdet);
+  const F4 zero = simd::splat(0.0f);
+  const F4 tMax4 = simd::splat(tMax);
+  const uint32_t reject = simd::equal(det, zero) | simd::less(u, zero) | simd::less(vv, zero) |
+                          simd::less(det, u + vv) | simd::less(tt, zero) |
+                          simd::less(tMax4 * det * simd::splat(1.0000005f), tt);
+  const F4 t = tt / det;
+  simd::store(outT, t);
+  return ~reject & simd::lessEqual(t, tMax4) & 0xFu;
+}
+
+inline bool inMask(const std::vector<uint32_t>& layers, uint32_t slot, uint32_t mask) {
+  return ((layers.empty() ? kOctreeAllLayers : layers[slot]) & mask) != 0;
+}
+
+inline float maxAbs(const glm::vec3& v) {
+  return std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
+}
+
+}  // namespace
+
+// ---- Ray -----------------------------------------------------------------------------------------
+
+bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
+                     RayHit& outHit, QueryStats* ioStats) const {
+  const uint32_t nc = nodeCount();
+  if (nc == 0 || layerMask == 0 || !(tMax >= 0.0f) || (dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
+    return false;
+  }
+  if (octreeSimd() == OctreeSimd::kAvx2) return raycastAvx2(origin, dir, tMax, layerMask, outHit, ioStats);
+  const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_, qScale_);
+  const Ray4 ray4(origin, dir);
+  const uint16_t* planes = qBounds_.data();
+  QueryStats st;
+  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
+  RayBest best(tMax);
+  st.nodesVisited += nearestFirst<4>(
+      links_.data(), best.t,
+      [&](uint32_t first, float* keys) { return nodes.hit(planes, qStride_, first, best.t, keys); },
+      [&](uint32_t node) {
+        if (trace != nullptr) trace->add(node);
+        const OctreeNodeLinks& l = links_[node];
+        forBlocks<1>(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
+          lanes = laneLayers(b, lanes, layerMask);
+          st.trianglesTested += laneCount(lanes);
+          float t[4];
+          uint32_t hit = rayTriangle4(ray4, blocks_[b], best.t, t) & lanes;
+          best.take(hit, t, 4 * b, originalIndex_.data());
+          return true;
+        });
+      });
+  return best.finish(*this, origin, dir, st, ioStats, outHit);
+}
+
+// ---- Overlap ------------------------------------------------------------------------------------
+
+// Depth-first preorder walk: nodeTest(first) -> lane mask of the nodes first .. first + 7 to
+// enter (lanes past the node's children are ignored);
+// laneTest(block, lanes) -> lane mask of the triangles that may overlap (a SIMD prefilter, or the whole
+// test); triTest(slot) whether such a triangle overlaps; report(slot) returns false to stop. Children are
+// pushed last-first so that nodes, and so triangle slots, come in preorder.
+template <class NodeTest, class LaneTest, class TriTest, class Report>
+uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&& triTest,
+                             Report&& report, uint32_t layerMask, QueryStats* ioStats) const {
+  QueryStats st;
+  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
+  uint32_t found = 0;
+  const uint32_t nc = nodeCount();
+  if (nc != 0 && layerMask != 0) {
+    const OctreeNodeLinks* links = links_.data();
+    uint32_t stack[kOctreeStackSize];
+    uint32_t top = 0;
+    ++st.nodesVisited;
+    uint32_t node = 0;
+    bool more = (nodeTest(0u) & 1u) != 0;
+    while (more) {
+      if (trace != nullptr) trace->add(node);
+      const OctreeNodeLinks& l = links[node];
+      // As in nearestFirst: the children's links, for the next step (octree_traversal_inl.h).
+      for (uint32_t c = 0; c < l.childCount; c += 4) __builtin_prefetch(&links[l.firstChild + c]);
+      const bool go = forBlocks<1>(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
+        lanes = laneLayers(b, lanes, layerMask);
+        st.trianglesTested += laneCount(lanes);
+        uint32_t m = lanes != 0 ? laneTest(b, lanes) & lanes : 0u;
+        while (m != 0) {
+          const uint32_t s = 4 * b + static_cast<uint32_t>(std::countr_zero(m));
+          m &= m - 1;
+          if (triTest(s)) {
+            ++found;
+            if (!report(s)) return false;
+          }
+        }
+        return true;
+      });
+      if (!go) break;
+      uint32_t mask = 0;
+      for (uint32_t g = 0; g < l.childCount; g += 8) mask |= nodeTest(l.firstChild + g) << g;
+      mask &= (1u << l.childCount) - 1u;
+      st.nodesVisited += l.childCount;
+      if (mask != 0) {
+        // The first child hit is entered next; the others are pushed last-first.
+        node = l.firstChild + static_cast<uint32_t>(std::countr_zero(mask));
+        mask &= mask - 1;
+        uint32_t k = top + bitCount16(mask);
+        top = k;
+        for (; mask != 0; mask &= mask - 1) stack[--k] = l.firstChild + static_cast<uint32_t>(std::countr_zero(mask));
+        continue;
+      }
+      more = top > 0;
+      if (more) node = stack[--top];
+    }
+  }
+  if (ioStats) {
+    ioStats->nodesVisited += st.nodesVisited;
+    ioStats->trianglesTested += st.trianglesTested;
+  }
+  return found;
+}
+
+bool Octree::quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t (&qlo)[3],
+                              uint16_t (&qhi)[3]) const {
+  if (empty()) return false;
+  for (int k = 0; k < 3; ++k) {
+    const detail::QuantAxis axis{qOrigin_[k], qScale_[k], qInvScale_[k]};
+    const int32_t h = axis.down(hi[k]);  // -1: every box starts above hi (or hi is NaN)
+    const int32_t l = axis.up(lo[k]);    // > kQuantMax: every box ends below lo (or lo is NaN)
+    if (h < 0 || l > static_cast<int32_t>(detail::kQuantMax)) return false;
+    qhi[k] = static_cast<uint16_t>(h);
+    qlo[k] = static_cast<uint16_t>(l);
+  }
+  return true;
+}
+
+bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
+                    QueryStats* ioStats) const {
+  // raycast()'s node test, so both agree.
+  const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_, qScale_);
+  const Ray4 ray4(origin, dir);
+  const uint16_t* planes = qBounds_.data();
+  float keys[4];
+  bool found = false;
+  if (nodeCount() != 0 && tMax >= 0.0f && !(dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
+    walkOverlap(
+        [&](uint32_t first) {
+          return nodes.hit(planes, qStride_, first, tMax, keys) |
+                 (nodes.hit(planes, qStride_, first + 4, tMax, keys) << 4);
+        },
+        [&](uint32_t bi, uint32_t) {
+          float t[4];
+          return rayTriangle4(ray4, blocks_[bi], tMax, t);
+        },
+        [](uint32_t) { return true; },
+        [&](uint32_t) {
+          found = true;
+          return false;  // any hit will do
+        },
+        layerMask, ioStats);
+  }
+  return found;
+}
+
+
+uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t layerMask,
+                               OctreeTriangleVisitor visitor, void* context,
+                               QueryStats* ioStats) const {
+  const float r2 = radius * radius;
+  simd::F4 c4[3];
+  splat3(center, c4);
+  const simd::F4 r2x4 = simd::splat(r2);
+  // Prefilter on the distance to each triangle's bounding box (a lower bound of the distance to
+  // the triangle), padded far beyond the rounding of the exact test (a few ulps of the
+  // coordinates), so it never rejects a triangle the exact test would accept.
+  const float padded = radius + 1e-5f * (radius + maxAbs(center));
+  const simd::F4 pad2 = simd::splat(padded * padded);
+  // Nodes: the padded box around the sphere, in grid steps.
+  QueryBoxSteps qs;
+  const bool any = quantizeQueryBox(center - glm::vec3(padded), center + glm::vec3(padded), qs.lo, qs.hi);
+  return walkOverlap(
+      [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
+      [&](uint32_t bi, uint32_t lanes) {
+        // Prefilter, then the exact test on four lanes at once when any lane passes; degenerate
+        // triangles (segments, points) are left to the scalar test.
+        const uint32_t near = triBoxDistance4(blocks_[bi], c4, pad2) & lanes;
+        if (near == 0) return 0u;
+        const uint32_t degenerate = degenerateLanes_[bi];
+        return (near & degenerate) | (near & ~degenerate & sphereTriangle4(blocks_[bi], c4, r2x4));
+      },
+      [&](uint32_t s) {
+        return !isDegenerateSlot(s) || sphereOverlapsTriangle(center, radius, triangle(s), true);
+      },
+      [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
+}
+
+uint32_t Octree::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                                uint32_t layerMask, OctreeTriangleVisitor visitor, void* context,
+                                QueryStats* ioStats) const {
+  const glm::vec3 bmin = glm::min(a, b) - glm::vec3(radius), bmax = glm::max(a, b) + glm::vec3(radius);
+  simd::F4 lo[3], hi[3];
+  splat3(bmin, lo);
+  splat3(bmax, hi);
+  QueryBoxSteps qs;
+  const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
+  return walkOverlap(
+      [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
+      [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
+      [&](uint32_t s) { return capsuleOverlapsTriangle(a, b, radius, triangle(s), isDegenerateSlot(s)); },
+      [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
+}
+
+uint32_t Octree::overlapBox(const Aabb& box, uint32_t layerMask, OctreeTriangleVisitor visitor,
+                            void* context, QueryStats* ioStats) const {
+  simd::F4 lo[3], hi[3];
+  splat3(box.min, lo);
+  splat3(box.max, hi);
+  QueryBoxSteps qs;
+  const bool any = quantizeQueryBox(box.min, box.max, qs.lo, qs.hi);
+  return walkOverlap(
+      [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
+      [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
+      [&](uint32_t s) { return boxOverlapsTriangle(box, triangle(s)); },
+      [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
+}
+
+namespace {
+struct CollectContext {
+  std::span<uint32_t> out;
+  uint32_t written = 0;
+};
+bool collectInto(void* ctx, uint32_t tri) {
+  auto* c = static_cast<CollectContext*>(ctx);
+  if (c->written < c->out.size()) c->out[c->written++] = tri;
+  return true;
+}
+}  // namespace
+
+uint32_t Octree::collectSphere(const glm::vec3& center, float radius, uint32_t layerMask,
+                               std::span<uint32_t> out, QueryStats* ioStats) const {
+  CollectContext c{out};
+  return overlapSphere(center, radius, layerMask, &collectInto, &c, ioStats);
+}
+uint32_t Octree::collectCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                                uint32_t layerMask, std::span<uint32_t> out,
+                                QueryStats* ioStats) const {
+  CollectContext c{out};
+  return overlapCapsule(a, b, radius, layerMask, &collectInto, &c, ioStats);
+}
+uint32_t Octree::collectBox(const Aabb& box, uint32_t layerMask, std::span<uint32_t> out,
+                            QueryStats* ioStats) const {
+  CollectContext c{out};
+  return overlapBox(box, layerMask, &collectInto, &c, ioStats);
+}
+
+// ---- Push-out -----------------------------------------------------------------------------------
+
+namespace {
+
+// Deepest contact so far; ties go to the lower original index, so the reduction is independent
+// of visit order.
+struct DeepestContact {
+  TriangleContact contact;
+  uint32_t triangle = kOctreeInvalidIndex;
+  bool any = false;
+  void offer(const TriangleContact& c, uint32_t tri) {
+    any = true;
+    if (triangle == kOctreeInvalidIndex || c.depth > contact.depth ||
+        (c.depth == contact.depth && tri < triangle)) {
+      contact = c;
+      triangle = tri;
+    }
+  }
+};
+
+// Runs the push-out rounds (octree.h). round(offset, deepest) fills the deepest contact of the
+// shape translated by offset.
+template <class Round>
+bool resolvePushOut(float tolerance, uint32_t maxIterations, PushOut& out, Round&& round) {
+  out = PushOut{};
+  glm::vec3 offset(0.0f);
+  bool overlappedAtStart = false;
+  const uint32_t rounds = std::max(1u, maxIterations);
+  for (uint32_t it = 0; it < rounds; ++it) {
+    DeepestContact deepest;
+    round(offset, deepest);
+    if (it == 0) {
+      overlappedAtStart = deepest.any;
+      out.deepestTriangle = deepest.triangle;
+    }
+    if (!deepest.any || deepest.contact.depth <= tolerance) {
+      out.resolved = true;
+      break;
+    }
+    ++out.iterations;
+    offset += deepest.contact.normal * deepest.contact.depth;
+    out.resolved = false;
+  }
+  if (!out.resolved) {
+    // The last round moved the shape: check whether it is now clear.
+    DeepestContact deepest;
+    round(offset, deepest);
+    out.resolved = !deepest.any || deepest.contact.depth <= tolerance;
+  }
+  const float len = std::sqrt(offset.x * offset.x + offset.y * offset.y + offset.z * offset.z);
+  out.depth = len;
+  out.normal = len > 0.0f ? offset * (1.0f / len) : glm::vec3(0.0f);
+  return overlappedAtStart;
+}
+
+}  // namespace
+
+bool Octree::sphereIntersect(const glm::vec3& center, float radius, uint32_t layerMask,
+                             PushOut& outPushOut, QueryStats* ioStats,
+                             uint32_t maxIterations) const {
+  const float tol = 1e-6f * (radius + maxAbs(center));
+  return resolvePushOut(tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
+    const glm::vec3 c = center + offset;
+    const glm::vec3 bmin = c - glm::vec3(radius), bmax = c + glm::vec3(radius);
+    simd::F4 lo[3], hi[3];
+    splat3(bmin, lo);
+    splat3(bmax, hi);
+    QueryBoxSteps qs;
+    const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
+    walkOverlap(
+        [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
+        [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
+        [&](uint32_t s) {
+          TriangleContact tc;
+          if (sphereTriangleContact(c, radius, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
+          return false;
+        },
+        [](uint32_t) { return true; }, layerMask, ioStats);
+  });
+}
+
+bool Octree::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radius,
+                              uint32_t layerMask, PushOut& outPushOut, QueryStats* ioStats,
+                              uint32_t maxIterations) const {
+  const float size = radius + 0.5f * maxAbs(b - a);
+  const float tol = 1e-6f * (size + maxAbs((a + b) * 0.5f));
+  return resolvePushOut(tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
+    const glm::vec3 a1 = a + offset, b1 = b + offset;
+    const glm::vec3 bmin = glm::min(a1, b1) - glm::vec3(radius);
+    const glm::vec3 bmax = glm::max(a1, b1) + glm::vec3(radius);
+    simd::F4 lo[3], hi[3];
+    splat3(bmin, lo);
+    splat3(bmax, hi);
+    QueryBoxSteps qs;
+    const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
+    walkOverlap(
+        [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
+        [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
+        [&](uint32_t s) {
+          TriangleContact tc;
+          if (capsuleTriangleContact(a1, b1, radius, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
+          return false;
+        },
+        [](uint32_t) { return true; }, layerMask, ioStats);
+  });
+}
+
+bool Octree::boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushOut,
+                          QueryStats* ioStats, uint32_t maxIterations) const {
+  const float tol = 1e-6f * (maxAbs(box.halfExtents()) + maxAbs(box.center()));
+  return resolvePushOut(tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
+    const Aabb b{box.min + offset, box.max + offset};
+    simd::F4 lo[3], hi[3];
+    splat3(b.min, lo);
+    splat3(b.max, hi);
+    QueryBoxSteps qs;
+    const bool any = quantizeQueryBox(b.min, b.max, qs.lo, qs.hi);
+    walkOverlap(
+        [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
+        [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
+        [&](uint32_t s) {
+          TriangleContact tc;
+          if (boxTriangleContact(b, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
+          return false;
+        },
+        [](uint32_t) { return true; }, layerMask, ioStats);
+  });
+}
+
+// ---- Sweeps -------------------------------------------------------------------------------------
+
+namespace {
+
+// Best sweep contact so far: earliest toi; at toi 0 with an initial overlap the deepest contact;
+// then the lowest original index. Independent of visit order.
+struct BestSweep {
+  SweepContact contact;
+  float depth = 0.0f;  // penetration depth for initial overlaps
+  uint32_t triangle = kOctreeInvalidIndex;
+  bool better(const SweepContact& c, float dep, uint32_t tri) const {
+    if (triangle == kOctreeInvalidIndex) return true;
+    if (c.toi != contact.toi) return c.toi < contact.toi;
+    if (dep != depth) return dep > depth;
+    return tri < triangle;
+  }
+};
+
+}  // namespace
+
+// Nearest-first walk shared by the sweeps: the shape's bounding box (centre, half extents) moves
+// by displacement; sweepTri(slot, contact, depth) tests one triangle.
+template <class SweepTri>
+bool Octree::sweepWalk(const glm::vec3& boxCenter, const glm::vec3& boxHalf,
+                       const glm::vec3& displacement, uint32_t mask, SweepTri&& sweepTri,
+                       SweepHit& outHit, QueryStats* ioStats) const {
+  if (empty() || mask == 0) return false;
+  const Grid4 grid(qOrigin_, qScale_);
+  // The shape's box centre moves along a ray; node boxes grow by the shape's half extents, and
+  // by a few ulps of the coordinates in play, so rounding in the slab test can never drop a node
+  // whose triangle ties the best time of impact (a shared edge or vertex).
+  const float pad = 1e-6f * (std::max(maxAbs(rootBounds_.min), maxAbs(rootBounds_.max)) +
+                             maxAbs(boxCenter) + maxAbs(boxHalf) + maxAbs(displacement));
+  const RaySlab4 slab(boxCenter, RayAxes(displacement), boxHalf + glm::vec3(pad));
+  QueryStats st;
+  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
+  BestSweep best;
+  float bound = 1.0f;
+  auto keyOf = [&](uint32_t first, float* keys) {
+    return slab.hit<true>(qBounds_.data(), qStride_, first, grid, 0.0f, bound, keys);
+  };
+  st.nodesVisited += nearestFirst<4>(links_.data(), bound, keyOf, [&](uint32_t node) {
+    if (trace != nullptr) trace->add(node);
+    const OctreeNodeLinks& l = links_[node];
+    for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
+      if (!inMask(layers_, s, mask)) continue;
+      ++st.trianglesTested;
+      SweepContact c;
+      float depth = 0.0f;
+      if (sweepTri(s, c, depth) && best.better(c, depth, originalIndex_[s])) {
+        best.contact = c;
+        best.depth = depth;
+        best.triangle = originalIndex_[s];
+        bound = c.toi;
+      }
+    }
+  });
+  if (ioStats) {
+    ioStats->nodesVisited += st.nodesVisited;
+    ioStats->trianglesTested += st.trianglesTested;
+  }
+  if (best.triangle == kOctreeInvalidIndex) return false;
+  outHit.toi = best.contact.toi;
+  outHit.triangle = best.triangle;
+  outHit.point = best.contact.point;
+  outHit.normal = best.contact.normal;
+  outHit.startsOverlapping = best.contact.startsOverlapping;
+  return true;
+}
+
+bool Octree::sweepSphere(const glm::vec3& center, float radius, const glm::vec3& displacement,
+                         uint32_t layerMask, SweepHit& outHit, QueryStats* ioStats) const {
+  return sweepWalk(
+      center, glm::vec3(radius), displacement, layerMask,
+      [&](uint32_t s, SweepContact& c, float& depth) {
+        if (!sweepSphereTriangle(center, radius, displacement, triangle(s), c)) return false;
+        if (c.startsOverlapping) {
+          TriangleContact tc;
+          if (sphereTriangleContact(center, radius, triangle(s), tc)) depth = tc.depth;
+        }
+        return true;
+      },
+      outHit, ioStats);
+}
+
+bool Octree::sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                          const glm::vec3& displacement, uint32_t layerMask, SweepHit& outHit,
+                          QueryStats* ioStats) const {
+  const glm::vec3 half = glm::abs(b - a) * 0.5f + glm::vec3(radius);
+  return sweepWalk(
+      (a + b) * 0.5f, half, displacement, layerMask,
+      [&](uint32_t s, SweepContact& c, float& depth) {
+        if (!sweepCapsuleTriangle(a, b, radius, displacement, triangle(s), c)) return false;
+        if (c.startsOverlapping) {
+          TriangleContact tc;
+          if (capsuleTriangleContact(a, b, radius, triangle(s), tc)) depth = tc.depth;
+        }
+        return true;
+      },
+      outHit, ioStats);
+}
+
+// ---- Closest point ------------------------------------------------------------------------------
+
+bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerMask,
+                          PointHit& outHit, QueryStats* ioStats) const {
+  const uint32_t nc = nodeCount();
+  if (nc == 0 || layerMask == 0 || !(maxDistance >= 0.0f)) return false;
+  const Grid4 grid(qOrigin_, qScale_);
+  const uint16_t* planes = qBounds_.data();
+  QueryStats st;
+  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
+  float best2 = maxDistance * maxDistance;
+  uint32_t bestOrig = kOctreeInvalidIndex;
+  glm::vec3 bestPoint(0.0f);
+  simd::F4 p4[3];
+  splat3(p, p4);
+  auto keyOf = [&](uint32_t first, float* keys) {
+    const simd::F4 d2 = distanceSquared4(loadBoxes(planes, qStride_, first, grid), p4);
+    simd::store(keys, d2);
+    return simd::lessEqual(d2, simd::splat(best2));
+  };
+  st.nodesVisited += nearestFirst<4>(links_.data(), best2, keyOf, [&](uint32_t node) {
+    if (trace != nullptr) trace->add(node);
+    const OctreeNodeLinks& l = links_[node];
+    for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
+      if (!inMask(layers_, s, layerMask)) continue;
+      ++st.trianglesTested;
+      const glm::vec3 cp = closestPointOnTriangle(p, triangle(s));
+      const glm::vec3 d = p - cp;
+      const float d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+      const uint32_t o = originalIndex_[s];
+      if (d2 < best2 || (d2 == best2 && o < bestOrig)) {
+        best2 = d2;
+        bestOrig = o;
+        bestPoint = cp;
+      }
+    }
+  });
+  if (ioStats) {
+    ioStats->nodesVisited += st.nodesVisited;
+    ioStats->trianglesTested += st.trianglesTested;
+  }
+  if (bestOrig == kOctreeInvalidIndex) return false;
+  outHit.point = bestPoint;
+  outHit.distance = std::sqrt(best2);
+  outHit.triangle = bestOrig;
+  return true;
+}
+
+}  // namespace ofps
