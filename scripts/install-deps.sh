@@ -37,7 +37,7 @@ packages=(
 case "${1:-}" in
   --peers) packages+=(libembree-dev libbullet-dev) ;;
   # CI's bounded fuzz run (tests/fuzz): clang and its libFuzzer/sanitizer runtimes
-  --ci) packages+=(debootstrap clang libclang-rt-14-dev) ;;
+  --ci) packages+=(debootstrap clang libclang-rt-14-dev clang-format) ;;
   --list)
     printf '%s\n' "${packages[@]}"
     exit 0
