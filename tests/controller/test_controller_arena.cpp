@@ -34,12 +34,14 @@ WalkResult runScript(const std::string& text) {
   const Arena& a = arena();
   ScriptParseResult parsed = parseScript(text, "test.script");
   EXPECT_TRUE(parsed.ok) << parsed.error;
-  ControllerParams params;
-  params.layerMask = kLayerSolid;
+  ScenarioParams all;
+  all.controller.layerMask = kLayerSolid;
   std::string err;
-  EXPECT_TRUE(parsed.script.applyParams(params, &err)) << err;
-  ScriptRunner runner(parsed.script, params, a.level.spawn.value_or(glm::vec3(0.0f)),
-                      a.level.spawnYaw, killPlaneY(a.level));
+  EXPECT_TRUE(parsed.script.applyParams(all, &err)) << err;
+  const ControllerParams& params = all.controller;
+  ScriptRunner runner(parsed.script, params, all.throwing,
+                      a.level.spawn.value_or(glm::vec3(0.0f)), a.level.spawnYaw,
+                      killPlaneY(a.level));
   WalkResult run;
   runner.run(a.octree, [&](const TraceRow& row) {
     run.rows.push_back(row);
@@ -237,8 +239,9 @@ TEST(ControllerScript, TraceIsDeterministicAndInTheScriptFormat) {
       "at 4 fly on\nat 4.5 fly off\nat 5 release forward\nend 6\n";
   ScriptParseResult parsed = parseScript(text, "walk.script");
   ASSERT_TRUE(parsed.ok) << parsed.error;
-  ControllerParams params;
-  ASSERT_TRUE(parsed.script.applyParams(params));
+  ScenarioParams all;
+  ASSERT_TRUE(parsed.script.applyParams(all));
+  const ControllerParams& params = all.controller;
   const Arena& a = arena();
   const std::string first =
       runScriptToCsv(parsed.script, params, a.octree, *a.level.spawn, 0.0f, killPlaneY(a.level));
