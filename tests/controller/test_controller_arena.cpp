@@ -186,11 +186,11 @@ TEST(ControllerArena, PitIsFallenIntoAndClimbedOutByItsStairs) {
   EXPECT_EQ(r.penetratingRows, 0u);
 }
 
-// Issue 13: the same script at 30, 60, 120, 240 and 500 Hz gives the same path. Up the 20 cm
+// The same script at 30, 60, 120, 240 and 500 Hz gives the same path. Up the 20 cm
 // stairs, off the side of their landing (a 1 m fall), a jump, into the outer wall at 30 degrees
 // and along it; every command time is a multiple of 0.1 s, so it starts on a step at every rate.
 // Bound: 1 cm at every 0.1 s sample against the 500 Hz run, at 30, 60, 120 and 240 Hz (the
-// issue asks 5 cm; measured 4.5, 2.1, 0.9 and 0.7 mm). What makes it hold: the displacement
+// goal was 5 cm; measured 4.5, 2.1, 0.9 and 0.7 mm). What makes it hold: the displacement
 // integrates the accelerations exactly; a character placed on the ground walks with the
 // ground's acceleration from its first step; rolling over an edge follows the circle about it
 // exactly; a fall off a ledge starts where the support ended within the step (bisection, 1/16

@@ -1,4 +1,4 @@
-// Property tests of the character controller (issue 13): generated geometry (walls at 5-85
+// Property tests of the character controller: generated geometry (walls at 5-85
 // degrees to the walk, corners of 30-170 degrees, stairs beside a wall, ledges of 0-1.5 step
 // heights, pyramids and ridges, floor/ceiling wedges, ramps meeting floors), each walked at tick
 // rates from 30 to 500 Hz, with invariants checked on EVERY step:
@@ -439,7 +439,7 @@ TEST(ControllerProperty, RampsMeetingFloorsKeepOneRestHeight) {
   }
 }
 
-// DISABLED (issue 13, found by this test and not yet fixed): the spawn overlaps the ceiling (test geometry), and at 240 Hz
+// DISABLED (found by this test and not yet fixed): the spawn overlaps the ceiling (test geometry), and at 240 Hz
 // the capsule ends touching the floor under the ceiling.
 TEST(ControllerProperty, FloorCeilingWedgesAreNotSqueezedInto) {
   for (float angle : {8.0f, 15.0f, 30.0f}) {
