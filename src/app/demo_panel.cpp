@@ -139,7 +139,8 @@ void controllerPanel(DemoState& s, PanelRequests& out) {
               static_cast<double>(c.groundSlope()) * 57.29577951308232,
               c.onSteepSlope() ? " (too steep)" : "");
   const ControllerStepStats& st = c.lastStepStats();
-  const uint64_t brute = static_cast<uint64_t>(st.queryCount) * s.level.session->octree.triangleCount();
+  const uint64_t brute =
+      static_cast<uint64_t>(st.queryCount) * s.level.session->octree.triangleCount();
   char a[32];
   ImGui::Text("last step: %u queries, %u of %u nodes visited", st.queryCount,
               st.queries.nodesVisited, s.level.session->octree.nodeCount());

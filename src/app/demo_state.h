@@ -61,7 +61,8 @@ struct OctreeOverlay {
   int maxDepth = 24;
   bool visibleOnly = true;      // only nodes the culling pass reached
   bool leavesOnly = false;
-  bool queryNodes = false;      // Q: only the nodes and triangles this frame's character queries touched
+  bool queryNodes = false;      // Q: only the nodes and triangles this frame's character
+                                // queries touched
 };
 
 // What the character's queries entered (the Q view).

@@ -3,69 +3,84 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
+#include <utility>
 
 namespace ofps {
 
 namespace {
 
-// Field accessors for the table: a captureless lambda per (owner struct, member) pair.
+// One row for member `Member` of the struct `Owner` in ScenarioParams: its read accessor and
+// its field (float or uint32_t), as captureless lambdas.
 template <auto Owner, auto Member>
-constexpr float* (*kFloat)(ScenarioParams&) = [](ScenarioParams& s) { return &((s.*Owner).*Member); };
-template <auto Owner, auto Member>
-constexpr uint32_t* (*kInt)(ScenarioParams&) = [](ScenarioParams& s) {
-  return &((s.*Owner).*Member);
-};
+constexpr ParamInfo row(const char* name, const char* unit, float lo, float hi, ParamOwner owner,
+                        const char* help) {
+  using Field = std::remove_reference_t<decltype(std::declval<ScenarioParams&>().*Owner.*Member)>;
+  constexpr bool kInteger = std::is_same_v<Field, uint32_t>;
+  static_assert(kInteger || std::is_same_v<Field, float>, "rows are float or uint32_t fields");
+  ParamInfo info{name, unit, lo, hi, kInteger, owner, help, nullptr, nullptr, nullptr};
+  info.read = [](const ScenarioParams& s) { return static_cast<float>((s.*Owner).*Member); };
+  if constexpr (kInteger) {
+    info.intField = [](ScenarioParams& s) { return &((s.*Owner).*Member); };
+  } else {
+    info.floatField = [](ScenarioParams& s) { return &((s.*Owner).*Member); };
+  }
+  return info;
+}
 
 using C = ControllerParams;
-constexpr ParamInfo F(const char* name, const char* unit, float lo, float hi,
-                      float* (*field)(ScenarioParams&), const char* help,
-                      ParamOwner owner = ParamOwner::Controller) {
-  return {name, unit, lo, hi, false, owner, help, field, nullptr};
-}
+// A controller row.
 template <auto Member>
-constexpr float* (*kCtl)(ScenarioParams&) = kFloat<&ScenarioParams::controller, Member>;
+constexpr ParamInfo controllerRow(const char* name, const char* unit, float lo, float hi,
+                                  const char* help) {
+  return row<&ScenarioParams::controller, Member>(name, unit, lo, hi, ParamOwner::Controller,
+                                                   help);
+}
 
 constexpr std::array kInfos = {
-    F("radius", "m", 0.05f, 5.0f, kCtl<&C::radius>, "Capsule radius."),
-    F("height", "m", 0.1f, 20.0f, kCtl<&C::height>, "Total standing height, feet to top."),
-    F("crouch_height", "m", 0.1f, 20.0f, kCtl<&C::crouchHeight>, "Total height while crouched."),
-    F("eye_height", "m", 0.01f, 20.0f, kCtl<&C::eyeHeight>,
-      "Eye above the feet, standing (unset: follows height)."),
-    F("step_height", "m", 0.0f, 5.0f, kCtl<&C::stepHeight>,
-      "Highest step climbed without jumping; higher ones block."),
-    F("max_slope", "deg", 0.0f, 89.0f, kCtl<&C::maxSlopeDeg>,
-      "Steepest walkable slope; steeper ground slides the character down."),
-    F("walk_speed", "m/s", 0.0f, 100.0f, kCtl<&C::walkSpeed>, "Target ground speed walking."),
-    F("sprint_speed", "m/s", 0.0f, 100.0f, kCtl<&C::sprintSpeed>,
-      "Target ground speed sprinting."),
-    F("crouch_speed", "m/s", 0.0f, 100.0f, kCtl<&C::crouchSpeed>,
-      "Target ground speed crouched."),
-    F("accel", "m/s^2", 0.0f, 10000.0f, kCtl<&C::accel>,
-      "Ground acceleration toward the target velocity (also the friction)."),
-    F("air_control", "", 0.0f, 1.0f, kCtl<&C::airControl>,
-      "Share of accel available in the air."),
-    F("jump_speed", "m/s", 0.0f, 100.0f, kCtl<&C::jumpSpeed>, "Upward speed at take-off."),
-    F("gravity", "m/s^2", 0.0f, 1000.0f, kCtl<&C::gravity>, "Downward acceleration."),
-    F("max_fall_speed", "m/s", 0.0f, 1000.0f, kCtl<&C::maxFallSpeed>, "Terminal falling speed."),
-    F("coyote_time", "s", 0.0f, 10.0f, kCtl<&C::coyoteTime>,
-      "A jump still works this long after leaving the ground."),
-    F("jump_buffer", "s", 0.0f, 10.0f, kCtl<&C::jumpBuffer>,
-      "A jump pressed this long before landing happens on landing."),
-    F("snap_distance", "m", 0.0f, 5.0f, kCtl<&C::snapDistance>,
-      "How far down a walking character is pulled to stay on the ground."),
-    F("skin", "m", 0.0001f, 0.5f, kCtl<&C::skin>, "Gap kept between the capsule and the level."),
-    F("throw_speed", "m/s", 0.0f, 1000.0f, kFloat<&ScenarioParams::throwing, &ThrowParams::speed>,
-      "Thrown sphere's speed, added to the character's velocity.", ParamOwner::Throw),
-    F("throw_radius", "m", 0.001f, 10.0f,
-      kFloat<&ScenarioParams::throwing, &ThrowParams::radius>, "Thrown sphere's radius.",
-      ParamOwner::Throw),
-    F("tick_hz", "Hz", 10.0f, 1000.0f, kCtl<&C::tickHz>, "Fixed simulation rate."),
-    ParamInfo{"triangles_per_leaf", "", 1.0f, 1024.0f, true, ParamOwner::Octree,
-              "Octree: a node with at most this many triangles is a leaf. Rebuilds the tree.",
-              nullptr, kInt<&ScenarioParams::octree, &OctreeBuildParams::trianglesPerLeaf>},
-    ParamInfo{"max_level", "", 0.0f, static_cast<float>(kOctreeMaxLevel), true,
-              ParamOwner::Octree, "Octree: deepest level (root = 0). Rebuilds the tree.", nullptr,
-              kInt<&ScenarioParams::octree, &OctreeBuildParams::maxLevel>},
+    controllerRow<&C::radius>("radius", "m", 0.05f, 5.0f, "Capsule radius."),
+    controllerRow<&C::height>("height", "m", 0.1f, 20.0f, "Total standing height, feet to top."),
+    controllerRow<&C::crouchHeight>("crouch_height", "m", 0.1f, 20.0f,
+        "Total height while crouched."),
+    controllerRow<&C::eyeHeight>("eye_height", "m", 0.01f, 20.0f,
+        "Eye above the feet, standing (unset: follows height)."),
+    controllerRow<&C::stepHeight>("step_height", "m", 0.0f, 5.0f,
+        "Highest step climbed without jumping; higher ones block."),
+    controllerRow<&C::maxSlopeDeg>("max_slope", "deg", 0.0f, 89.0f,
+        "Steepest walkable slope; steeper ground slides the character down."),
+    controllerRow<&C::walkSpeed>("walk_speed", "m/s", 0.0f, 100.0f, "Target ground speed walking."),
+    controllerRow<&C::sprintSpeed>("sprint_speed", "m/s", 0.0f, 100.0f,
+        "Target ground speed sprinting."),
+    controllerRow<&C::crouchSpeed>("crouch_speed", "m/s", 0.0f, 100.0f,
+        "Target ground speed crouched."),
+    controllerRow<&C::accel>("accel", "m/s^2", 0.0f, 10000.0f,
+        "Ground acceleration toward the target velocity (also the friction)."),
+    controllerRow<&C::airControl>("air_control", "", 0.0f, 1.0f,
+        "Share of accel available in the air."),
+    controllerRow<&C::jumpSpeed>("jump_speed", "m/s", 0.0f, 100.0f, "Upward speed at take-off."),
+    controllerRow<&C::gravity>("gravity", "m/s^2", 0.0f, 1000.0f, "Downward acceleration."),
+    controllerRow<&C::maxFallSpeed>("max_fall_speed", "m/s", 0.0f, 1000.0f,
+        "Terminal falling speed."),
+    controllerRow<&C::coyoteTime>("coyote_time", "s", 0.0f, 10.0f,
+        "A jump still works this long after leaving the ground."),
+    controllerRow<&C::jumpBuffer>("jump_buffer", "s", 0.0f, 10.0f,
+        "A jump pressed this long before landing happens on landing."),
+    controllerRow<&C::snapDistance>("snap_distance", "m", 0.0f, 5.0f,
+        "How far down a walking character is pulled to stay on the ground."),
+    controllerRow<&C::skin>("skin", "m", 0.0001f, 0.5f,
+        "Gap kept between the capsule and the level."),
+    row<&ScenarioParams::throwing, &ThrowParams::speed>(
+        "throw_speed", "m/s", 0.0f, 1000.0f, ParamOwner::Throw,
+        "Thrown sphere's speed, added to the character's velocity."),
+    row<&ScenarioParams::throwing, &ThrowParams::radius>(
+        "throw_radius", "m", 0.001f, 10.0f, ParamOwner::Throw, "Thrown sphere's radius."),
+    controllerRow<&C::tickHz>("tick_hz", "Hz", 10.0f, 1000.0f, "Fixed simulation rate."),
+    row<&ScenarioParams::octree, &OctreeBuildParams::trianglesPerLeaf>(
+        "triangles_per_leaf", "", 1.0f, 1024.0f, ParamOwner::Octree,
+        "Octree: a node with at most this many triangles is a leaf. Rebuilds the tree."),
+    row<&ScenarioParams::octree, &OctreeBuildParams::maxLevel>(
+        "max_level", "", 0.0f, static_cast<float>(kOctreeMaxLevel), ParamOwner::Octree,
+        "Octree: deepest level (root = 0). Rebuilds the tree."),
 };
 
 void setError(std::string* outError, const std::string& message) {
@@ -95,9 +110,7 @@ const ParamInfo* findParam(std::string_view name) {
 }
 
 float paramValue(const ScenarioParams& params, const ParamInfo& info) {
-  // The accessors take a mutable set so one pointer serves reading and writing (sliders).
-  ScenarioParams& p = const_cast<ScenarioParams&>(params);
-  return info.isInteger ? static_cast<float>(*info.intField(p)) : *info.floatField(p);
+  return info.read(params);
 }
 
 bool getParam(const ScenarioParams& params, std::string_view name, float& outValue) {

@@ -39,7 +39,9 @@ struct ParamInfo {
   bool isInteger;     // stored as uint32_t (triangles_per_leaf, max_level)
   ParamOwner owner;
   const char* help;   // one line for the UI's help marker
-  // The field in a parameter set: exactly one is non-null (floatField unless isInteger).
+  // The value in a parameter set, as a float; and the field itself: exactly one of floatField
+  // and intField is non-null (intField when isInteger).
+  float (*read)(const ScenarioParams&);
   float* (*floatField)(ScenarioParams&);
   uint32_t* (*intField)(ScenarioParams&);
 };
