@@ -57,6 +57,10 @@ bool paramSliderRow(DemoState& s, const ParamInfo& info) {
   }
   float value = paramValue(s.params, info);
   bool moved = false;
+  // Room for the label and the help marker after the slider, so the marker is never clipped.
+  ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(label).x -
+                                       ImGui::GetFontSize() * 2.5f,
+                                   ImGui::GetFontSize() * 6.0f));
   if (spec.integer) {
     int v = static_cast<int>(value);
     moved = ImGui::SliderInt(label, &v, static_cast<int>(spec.minValue),
