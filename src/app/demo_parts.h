@@ -1,6 +1,7 @@
 #pragma once
 // The windowed demo's parts, each in its own file, all on the one DemoState (demo_state.h).
-// Main thread only; every function needs the window's GL context current unless it says not.
+// Main thread only. Everything but writeRunOutputs and placeCharacter calls GLFW or GL, and
+// needs the window's context current (after openWindow).
 #include <memory>
 #include <string>
 

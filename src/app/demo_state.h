@@ -6,10 +6,10 @@
 //              (scripts and the panel's sliders both change these; demo_level.cpp and
 //              demo_frame.cpp hand them on)
 //   sim        the character and props simulation (demo_frame.cpp steps it)
-//   input      window, mouse capture (demo_input.cpp)
+//   input      the window (opened by demo_setup.cpp), mouse capture (demo_input.cpp)
 //   camera, queries, culling, props, overlay   what a frame computes and shows (demo_frame.cpp,
 //              props_view.cpp, octree_overlay.cpp)
-//   gpu        renderers and draw toggles (demo_frame.cpp)
+//   gpu        renderers and draw toggles (demo_setup.cpp creates, demo_frame.cpp draws)
 //   frame      frame timing (demo_frame.cpp)
 //   automation what --swap-to, --frames and --script's end remember (demo_automation.cpp)
 //   ui         panel visibility, status line, screenshot request (the panel, the keys)

@@ -6,7 +6,10 @@
 // slider change the same value and nothing keeps a second copy that could go stale.
 //
 // Units as the script writes them: metres, seconds, degrees (max_slope), Hz. Thread-safety: the
-// table is constant; the functions are pure (they touch only their arguments).
+// table is constant; the functions are pure (they touch only their arguments). Lookups by name
+// are linear in the table's rows (a couple of dozen); nothing allocates except error messages.
+// Errors (unknown name, out of range, not an integer, parameters that do not fit together) are
+// returned as false with a message, never thrown.
 #include <cstdint>
 #include <span>
 #include <string>
