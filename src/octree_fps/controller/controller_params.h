@@ -48,7 +48,7 @@ struct ControllerParams {
   float coyoteTime = 0.1f;       // a jump still works this long after walking off ground, s
   float jumpBuffer = 0.1f;       // a jump pressed this long before landing happens on landing, s
   // ---- Simulation ---------------------------------------------------------------------------
-  float tickHz = 120.0f;         // fixed simulation rate, Hz, 10..1000 (default 120)
+  float tickHz = 120.0f;         // fixed simulation rate, Hz, > 0 (default 120)
   uint32_t layerMask = kOctreeAllLayers;  // collision layers the capsule collides with (not a
                                           // script parameter; the demo sets kLayerSolid)
 
