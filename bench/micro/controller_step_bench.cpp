@@ -72,7 +72,7 @@ CtrlLevel& level(const char* relative, bool quake) {
     for (glm::vec3& v : obj.mesh.positions) v = glm::vec3(v.x, v.z, -v.y) * 0.0254f;
   }
   const ofps::ControllerParams p;
-  if (!L.octree.build(obj.mesh.positions, obj.mesh.indices, {}, p.octreeBuildParams()).ok) return L;
+  if (!L.octree.build(obj.mesh.positions, obj.mesh.indices, {}, {}).ok) return L;
   L.ok = findSpawn(L.octree, p, L.spawn);
   return L;
 }

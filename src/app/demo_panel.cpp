@@ -1,6 +1,8 @@
 // The Dear ImGui panel: frame time, octree numbers and live rebuild sliders, culling and query
-// work beside brute force, visualization toggles, level loader, screenshot, help.
-#include <GLFW/glfw3.h>
+// work beside brute force, visualization toggles, level loader, screenshot, help. Every
+// parameter slider comes from the one parameter table (scenario/param_edit.h). The panel edits
+// view toggles in place; what needs the window (a rebuild, a load, vsync, a screenshot) it
+// returns as PanelRequests for the frame to carry out.
 #include <imgui.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include <filesystem>
 
 #include "app/demo_state.h"
+#include "scenario/param_edit.h"
 
 namespace ofps::app {
 namespace {
@@ -40,24 +43,60 @@ const char* grouped(uint64_t v, char (&buf)[32]) {
   return buf;
 }
 
-void framePanel(DemoState& s) {
-  const size_t n = s.frameMs.size();
-  const double ms = s.frameMs[(s.frameIndex + n - 1) % n];
+// One slider per table row: the table's range and the value in s.params (so a script's `set`
+// shows). Returns true when the row changed; a change the parameters reject is undone and its
+// reason shown.
+bool paramSliderRow(DemoState& s, const ParamInfo& info) {
+  const ParamSlider spec = paramSlider(info);
+  const ImGuiSliderFlags flags = spec.logarithmic ? ImGuiSliderFlags_Logarithmic : 0;
+  char label[64];
+  if (info.unit[0] != '\0') {
+    std::snprintf(label, sizeof label, "%s (%s)", info.name, info.unit);
+  } else {
+    std::snprintf(label, sizeof label, "%s", info.name);
+  }
+  float value = paramValue(s.params, info);
+  bool moved = false;
+  // Room for the label and the help marker after the slider, so the marker is never clipped.
+  ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(label).x -
+                                       ImGui::GetFontSize() * 2.5f,
+                                   ImGui::GetFontSize() * 6.0f));
+  if (spec.integer) {
+    int v = static_cast<int>(value);
+    moved = ImGui::SliderInt(label, &v, static_cast<int>(spec.minValue),
+                             static_cast<int>(spec.maxValue), "%d", flags);
+    value = static_cast<float>(v);
+  } else {
+    moved = ImGui::SliderFloat(label, &value, spec.minValue, spec.maxValue, "%.3f", flags);
+  }
+  helpMarker(info.help);
+  if (!moved) return false;
+  std::string error;
+  if (!editParam(s.params, info, value, &error)) {
+    s.ui.statusLine = error;  // the parameters stay consistent (e.g. crouch <= height)
+    return false;
+  }
+  return true;
+}
+
+void framePanel(DemoState& s, PanelRequests& out) {
+  const size_t n = s.frame.frameMs.size();
+  const double ms = s.frame.frameMs[(s.frame.frameIndex + n - 1) % n];
   ImGui::Text("frame %.2f ms (%.0f fps)   CPU work %.3f ms", ms, ms > 0.0 ? 1000.0 / ms : 0.0,
-              s.lastCpuFrameMs);
+              s.frame.lastCpuFrameMs);
   helpMarker("CPU work: controller + culling + building the draw list, this frame.");
-  if (ImGui::Checkbox("vsync", &s.vsync)) glfwSwapInterval(s.vsync ? 1 : 0);
-  const float peak = *std::max_element(s.frameMs.begin(), s.frameMs.end());
+  if (ImGui::Checkbox("vsync", &s.gpu.vsync)) out.vsyncChanged = true;
+  const float peak = *std::max_element(s.frame.frameMs.begin(), s.frame.frameMs.end());
   const float scale = peak <= 17.0f ? 20.0f : (peak <= 34.0f ? 40.0f : 120.0f);
   char label[32];
   std::snprintf(label, sizeof label, "frame ms (0-%.0f)", static_cast<double>(scale));
-  ImGui::PlotLines("##frametime", s.frameMs.data(), static_cast<int>(n),
-                   static_cast<int>(s.frameIndex % n), label, 0.0f, scale, ImVec2(-1, 50));
+  ImGui::PlotLines("##frametime", s.frame.frameMs.data(), static_cast<int>(n),
+                   static_cast<int>(s.frame.frameIndex % n), label, 0.0f, scale, ImVec2(-1, 50));
 }
 
-void octreePanel(DemoState& s) {
+void octreePanel(DemoState& s, PanelRequests& out) {
   if (!ImGui::CollapsingHeader("Octree", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const OctreeBuildReport& r = s.session->octreeReport;
+  const OctreeBuildReport& r = s.level.session->octreeReport;
   char a[32], b[32];
   ImGui::Text("%s triangles, %u nodes, %u leaves, depth %u", grouped(r.storedTriangles, a),
               r.nodeCount, r.leafCount, r.depth);
@@ -67,24 +106,15 @@ void octreePanel(DemoState& s) {
   if (r.degenerateTriangles > 0) {
     ImGui::TextDisabled("%u zero-area triangles kept as segments/points", r.degenerateTriangles);
   }
-  int perLeaf = static_cast<int>(s.octreeParams.trianglesPerLeaf);
-  int maxLevel = static_cast<int>(s.octreeParams.maxLevel);
-  bool changed = ImGui::SliderInt("trianglesPerLeaf", &perLeaf, 1, 128, "%d",
-                                  ImGuiSliderFlags_Logarithmic);
-  helpMarker("A node with at most this many triangles becomes a leaf. Rebuilds the tree live.");
-  changed |= ImGui::SliderInt("maxLevel", &maxLevel, 0, static_cast<int>(kOctreeMaxLevel));
-  helpMarker("Deepest level of the tree (root = 0). Rebuilds the tree live.");
-  if (changed) {
-    s.octreeParams.trianglesPerLeaf = static_cast<uint32_t>(std::max(perLeaf, 1));
-    s.octreeParams.maxLevel = static_cast<uint32_t>(std::max(maxLevel, 0));
-    applyOctreeParams(s);
+  for (const ParamInfo& info : paramInfos()) {
+    if (info.owner == ParamOwner::Octree && paramSliderRow(s, info)) out.rebuildOctree = true;
   }
 }
 
 void cullingPanel(DemoState& s) {
   if (!ImGui::CollapsingHeader("Culling", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const CullStats& c = s.culling.stats;
-  const uint32_t total = s.session->drawRanges.drawnTriangles();
+  const uint32_t total = s.level.session->drawRanges.drawnTriangles();
   char a[32], b[32];
   ImGui::Checkbox("frustum culling (C)", &s.culling.enabled);
   ImGui::SameLine();
@@ -93,14 +123,14 @@ void cullingPanel(DemoState& s) {
   }
   helpMarker("Freeze keeps culling with this frustum; fly out to see what was culled.");
   ImGui::Text("%u of %u nodes visited, %u plane tests", c.nodesVisited,
-              s.session->octree.nodeCount(), c.planeTests);
+              s.level.session->octree.nodeCount(), c.planeTests);
   helpMarker("Brute force would test every node against 6 planes.");
   ImGui::Text("%zu ranges, %u draw call", s.culling.runs.first.size(),
-              s.renderer.drawCallsLastFrame());
+              s.gpu.renderer.drawCallsLastFrame());
   ImGui::Text("%s of %s triangles drawn", grouped(s.culling.runs.triangles, a), grouped(total, b));
 }
 
-void controllerPanel(DemoState& s) {
+void controllerPanel(DemoState& s, PanelRequests& out) {
   if (!ImGui::CollapsingHeader("Character", ImGuiTreeNodeFlags_DefaultOpen)) return;
   CharacterController& c = s.sim.controller();
   const glm::dvec3 feet(c.feet());
@@ -113,10 +143,11 @@ void controllerPanel(DemoState& s) {
               static_cast<double>(c.groundSlope()) * 57.29577951308232,
               c.onSteepSlope() ? " (too steep)" : "");
   const ControllerStepStats& st = c.lastStepStats();
-  const uint64_t brute = static_cast<uint64_t>(st.queryCount) * s.session->octree.triangleCount();
+  const uint64_t brute =
+      static_cast<uint64_t>(st.queryCount) * s.level.session->octree.triangleCount();
   char a[32];
   ImGui::Text("last step: %u queries, %u of %u nodes visited", st.queryCount,
-              st.queries.nodesVisited, s.session->octree.nodeCount());
+              st.queries.nodesVisited, s.level.session->octree.nodeCount());
   ImGui::Text("%u triangles tested, brute force: %s", st.queries.trianglesTested,
               grouped(brute, a));
   helpMarker("Brute force tests every triangle once per query.");
@@ -125,28 +156,9 @@ void controllerPanel(DemoState& s) {
                 s.sim.scriptFinished() ? " (finished)" : "");
   }
   if (ImGui::TreeNode("parameters")) {
-    bool changed = false;
-    for (const ControllerParamInfo& info : controllerParamInfos()) {
-      if (info.isInteger) continue;  // the octree's own sliders above cover those
-      float* value = &(s.params.*(info.member));
-      char label[64];
-      std::snprintf(label, sizeof label, "%s (%s)", info.name, info.unit);
-      const float before = *value;
-      if (ImGui::SliderFloat(label, value, info.minValue, info.maxValue, "%.3f")) {
-        ControllerParams trial = s.params;
-        std::string error;
-        if (validateParams(trial, &error)) {
-          changed = true;
-        } else {
-          *value = before;  // keep the parameters consistent (e.g. crouch <= height)
-          s.statusLine = error;
-        }
-      }
-      helpMarker(info.help);
-    }
-    if (changed) {
-      c.setParams(s.params);
-      s.clock.setTickHz(s.params.tickHz);
+    // The controller's rows and the thrown props' (the octree's are under "Octree").
+    for (const ParamInfo& info : paramInfos()) {
+      if (info.owner != ParamOwner::Octree && paramSliderRow(s, info)) out.paramsChanged = true;
     }
     ImGui::TreePop();
   }
@@ -156,8 +168,8 @@ void overlayPanel(DemoState& s) {
   if (!ImGui::CollapsingHeader("Visualization", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::Checkbox("octree boxes (O)", &s.overlay.show);
   ImGui::SameLine();
-  ImGui::Checkbox("wireframe (T)", &s.wireframe);
-  const int deepest = static_cast<int>(s.session->octreeReport.depth);
+  ImGui::Checkbox("wireframe (T)", &s.gpu.wireframe);
+  const int deepest = static_cast<int>(s.level.session->octreeReport.depth);
   ImGui::DragIntRange2("depths", &s.overlay.minDepth, &s.overlay.maxDepth, 0.1f, 0, deepest,
                        "from %d", "to %d");
   helpMarker("Only nodes at these depths are drawn; [ and ] move the range.");
@@ -168,67 +180,69 @@ void overlayPanel(DemoState& s) {
   helpMarker("The octree nodes this frame's controller queries entered (boxes by depth) and "
              "the triangles in them that were tested (magenta).");
   if (s.overlay.queryNodes) {
-    ImGui::Text("%u node entries this frame, %zu distinct nodes shown", s.queryTrace.entered,
-                s.shownQueryNodes.size());
+    ImGui::Text("%u node entries this frame, %zu distinct nodes shown", s.queries.trace.entered,
+                s.queries.shownNodes.size());
   }
-  ImGui::Text("%zu lines", s.lines.lineCount());
+  ImGui::Text("%zu lines", s.gpu.lines.lineCount());
 }
 
-void loaderPanel(DemoState& s) {
+void loaderPanel(DemoState& s, PanelRequests& out) {
   if (!ImGui::CollapsingHeader("Level")) return;
-  ImGui::TextWrapped("%s", s.session->level.path.c_str());
-  ImGui::InputText("path", s.pathField.data(), s.pathField.size());
+  ImGui::TextWrapped("%s", s.level.session->level.path.c_str());
+  ImGui::InputText("path", s.level.pathField.data(), s.level.pathField.size());
   ImGui::SameLine();
-  if (ImGui::Button("Load")) requestLevelLoad(s, s.pathField.data());
+  if (ImGui::Button("Load")) out.loadLevel = s.level.pathField.data();
   helpMarker("Any file Assimp reads. You can also drop a file onto the window.");
-  if (!s.assetLevels.empty() && ImGui::TreeNode("assets/")) {
-    for (const std::string& p : s.assetLevels) {
+  if (!s.level.assetLevels.empty() && ImGui::TreeNode("assets/")) {
+    for (const std::string& p : s.level.assetLevels) {
       if (ImGui::Selectable(std::filesystem::path(p).filename().string().c_str())) {
-        requestLevelLoad(s, p);
+        out.loadLevel = p;
       }
     }
     ImGui::TreePop();
   }
-  if (!s.recentFiles.empty() && ImGui::TreeNode("recent")) {
-    for (const std::string& p : s.recentFiles) {
-      if (ImGui::Selectable(p.c_str())) requestLevelLoad(s, p);
+  if (!s.level.recentFiles.empty() && ImGui::TreeNode("recent")) {
+    for (const std::string& p : s.level.recentFiles) {
+      if (ImGui::Selectable(p.c_str())) out.loadLevel = p;
     }
     ImGui::TreePop();
   }
-  for (const std::string& w : s.loadWarnings) ImGui::TextDisabled("warning: %s", w.c_str());
+  for (const std::string& w : s.level.loadWarnings) ImGui::TextDisabled("warning: %s", w.c_str());
 }
 
 }  // namespace
 
-void drawPanel(DemoState& s) {
-  if (!s.showPanel || !s.session) return;
+PanelRequests drawPanel(DemoState& s) {
+  PanelRequests out;
+  if (!s.ui.showPanel || !s.level.session) return out;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(450, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("octree-fps", &s.showPanel);
-  framePanel(s);
-  if (s.loader.busy()) {
-    ImGui::ProgressBar(s.loader.progress(), ImVec2(-1, 0), s.loader.stage());
-    ImGui::TextWrapped("loading %s", s.loader.path().c_str());
+  ImGui::Begin("octree-fps", &s.ui.showPanel);
+  framePanel(s, out);
+  if (s.level.loader.busy()) {
+    ImGui::ProgressBar(s.level.loader.progress(), ImVec2(-1, 0), s.level.loader.stage());
+    ImGui::TextWrapped("loading %s", s.level.loader.path().c_str());
   }
-  if (!s.loadError.empty()) {
+  if (!s.level.loadError.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("load failed, kept the current level: %s", s.loadError.c_str());
+    ImGui::TextWrapped("load failed, kept the current level: %s", s.level.loadError.c_str());
     ImGui::PopStyleColor();
   }
-  octreePanel(s);
+  octreePanel(s, out);
   cullingPanel(s);
-  controllerPanel(s);
+  controllerPanel(s, out);
   propsPanel(s);
   overlayPanel(s);
-  loaderPanel(s);
+  loaderPanel(s, out);
   ImGui::Separator();
-  if (ImGui::Button("Screenshot (F12)")) s.screenshotRequested = true;
-  if (!s.statusLine.empty()) ImGui::TextWrapped("%s", s.statusLine.c_str());
+  if (ImGui::Button("Screenshot (F12)")) out.screenshot = true;
+  if (!s.ui.statusLine.empty()) ImGui::TextWrapped("%s", s.ui.statusLine.c_str());
   ImGui::TextDisabled("WASD move  Space jump  Shift sprint  Ctrl crouch  F fly  R respawn");
   ImGui::TextDisabled("click: mouse look, then throw  Tab/Esc release  G spawn N props");
   ImGui::TextDisabled("O octree  [ ] depths  Q query nodes  C cull");
   ImGui::TextDisabled("V freeze frustum  T wireframe  H panel  F12 screenshot  Esc quit");
   ImGui::End();
+  return out;
 }
 
 }  // namespace ofps::app

@@ -1,28 +1,59 @@
 #pragma once
-// Everything the windowed demo owns, in one struct (no scattered globals): the level session,
-// GL renderers, camera, visualization toggles and UI state. Owned by runWindowed().
+// Everything the windowed demo owns, in one struct (no scattered globals), grouped by the part
+// of the demo that changes it. Owned by runWindowed(); used from the main thread only.
+//   level      the loaded level and the loader (demo_level.cpp)
+//   params     the one copy of each parameter struct: controller, thrown props, octree build
+//              (scripts and the panel's sliders both change these; demo_level.cpp and
+//              demo_frame.cpp hand them on)
+//   sim        the character and props simulation (demo_frame.cpp steps it)
+//   input      the window (opened by demo_setup.cpp), mouse capture (demo_input.cpp)
+//   camera, queries, culling, props, overlay   what a frame computes and shows (demo_frame.cpp,
+//              props_view.cpp, octree_overlay.cpp)
+//   gpu        renderers and draw toggles (demo_setup.cpp creates, demo_frame.cpp draws)
+//   frame      frame timing (demo_frame.cpp)
+//   automation what --swap-to, --frames and --script's end remember (demo_automation.cpp)
+//   ui         panel visibility, status line, screenshot request (the panel, the keys)
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <glm/mat4x4.hpp>
 
 #include "app/async_loader.h"
-#include "app/view_camera.h"
 #include "app/level_session.h"
 #include "app/options.h"
 #include "app/simulation.h"
+#include "app/view_camera.h"
 #include "octree_fps/controller/fixed_step.h"
 #include "octree_fps/culling/draw_ranges.h"
 #include "render/level_renderer.h"
 #include "render/line_renderer.h"
 #include "render/prop_renderer.h"
+#include "scenario/param_table.h"
 #include "scenario/teams_demo.h"
 
 struct GLFWwindow;
 
 namespace ofps::app {
+
+struct LevelState {
+  std::unique_ptr<LevelSession> session;
+  AsyncLevelLoader loader;
+  std::string loadError;        // last failed load, shown until the next load
+  std::vector<std::string> loadWarnings;
+  std::vector<std::string> recentFiles;
+  std::vector<std::string> assetLevels;
+  std::array<char, 1024> pathField{};
+};
+
+struct InputState {
+  GLFWwindow* window = nullptr;
+  bool mouseCaptured = false;
+  bool firstMouse = true;
+  double lastMouseX = 0.0, lastMouseY = 0.0;
+};
 
 struct OctreeOverlay {
   bool show = false;            // O: draw node boxes
@@ -30,7 +61,17 @@ struct OctreeOverlay {
   int maxDepth = 24;
   bool visibleOnly = true;      // only nodes the culling pass reached
   bool leavesOnly = false;
-  bool queryNodes = false;      // Q: only the nodes and triangles this frame's character queries touched
+  bool queryNodes = false;      // Q: only the nodes and triangles this frame's character
+                                // queries touched
+};
+
+// What the character's queries entered (the Q view).
+struct QueryView {
+  std::vector<uint32_t> traceNodes = std::vector<uint32_t>(8192);  // storage of trace
+  QueryTrace trace;             // nodes the character's queries entered this frame
+  // The last frame that ran queries (flying runs none: its record stays, so you can fly out
+  // and look at it): unique node indices, sorted.
+  std::vector<uint32_t> shownNodes;
 };
 
 struct CullingView {
@@ -56,55 +97,66 @@ struct PropsView {
   int teamsPerTeam = 1000;
 };
 
-struct DemoState {
-  DemoOptions options;
-  GLFWwindow* window = nullptr;
-  std::unique_ptr<LevelSession> session;
-  OctreeBuildParams octreeParams;
+struct GpuState {
   gl::LevelRenderer renderer;
   gl::LineRenderer lines;
   gl::PropRenderer propRenderer;
-  PropsView props;
-  ViewCamera camera;              // follows the character's eye
-  ControllerParams params;      // live-editable; the controller gets a copy each change
-  Simulation sim;
-  FixedStep clock;
-  bool scriptWritten = false;   // --trace written once the script finished
-  std::vector<uint32_t> traceNodes = std::vector<uint32_t>(8192);  // storage of queryTrace
-  QueryTrace queryTrace;        // nodes the character's queries entered this frame
-  // The last frame that ran queries (flying runs none: its record stays, so you can fly out
-  // and look at it): unique node indices, sorted.
-  std::vector<uint32_t> shownQueryNodes;
-  bool mouseCaptured = false;
-  bool firstMouse = true;
-  double lastMouseX = 0.0, lastMouseY = 0.0;
-
-  OctreeOverlay overlay;
-  CullingView culling;
   bool wireframe = false;
-  bool showPanel = true;
   bool vsync = true;            // swap interval 1; the panel toggles it
+  bool srgb = false;            // the framebuffer encodes sRGB on write
+};
 
-  AsyncLevelLoader loader;
-  std::string loadError;        // last failed load, shown until the next load
-  std::vector<std::string> loadWarnings;
-  std::vector<std::string> recentFiles;
-  std::vector<std::string> assetLevels;
-  std::array<char, 1024> pathField{};
-
+struct FrameState {
+  FixedStep clock;              // fixed steps due for live input
   std::array<float, 240> frameMs{};
   size_t frameIndex = 0;
-  double lastCpuFrameMs = 0.0;
-  float lastAspect = 1.0f;      // framebuffer width / height of the last frame (--stats-json)  // controller + culling + draw-list building, last frame
+  int count = 0;                // frames finished
+  double totalMs = 0.0;         // their wall time
+  double lastCpuFrameMs = 0.0;  // controller + culling + draw-list building, last frame
+  float lastAspect = 1.0f;      // framebuffer width / height of the last frame (--stats-json)
+  int width = 0, height = 0;    // framebuffer size, pixels, this frame
+};
+
+// What the run's automation (demo_automation.cpp) remembers between frames.
+struct AutomationState {
+  bool scriptWritten = false;   // --trace written once the script finished
+};
+
+struct UiState {
+  bool showPanel = true;
   std::string statusLine;
   bool screenshotRequested = false;
 };
 
+struct DemoState {
+  DemoOptions options;
+  ScenarioParams params;
+  LevelState level;
+  Simulation sim;
+  InputState input;
+  ViewCamera camera;            // follows the character's eye
+  QueryView queries;
+  CullingView culling;
+  PropsView props;
+  OctreeOverlay overlay;
+  GpuState gpu;
+  FrameState frame;
+  AutomationState automation;
+  UiState ui;
+};
+
+// What the panel asks of the window this frame; the frame carries them out (demo_frame.cpp).
+struct PanelRequests {
+  std::optional<std::string> loadLevel;  // start loading this level
+  bool rebuildOctree = false;            // params.octree changed
+  bool paramsChanged = false;            // params.controller or params.throwing changed
+  bool vsyncChanged = false;             // gpu.vsync toggled
+  bool screenshot = false;
+};
+
 // UI and overlay pieces, each in its own file.
-void drawPanel(DemoState& s);                 // demo_panel.cpp
-void buildOctreeOverlay(DemoState& s);        // octree_overlay.cpp: fills s.lines
-void requestLevelLoad(DemoState& s, const std::string& path);  // demo_window.cpp
-void applyOctreeParams(DemoState& s);         // demo_window.cpp: rebuild + re-upload order
+PanelRequests drawPanel(DemoState& s);        // demo_panel.cpp
+void buildOctreeOverlay(DemoState& s);        // octree_overlay.cpp: fills s.gpu.lines
 void resetTeams(DemoState& s);                // props_view.cpp: new agents over the level
 // props_view.cpp: one traversal of the level's octree culls the level (s.culling.runs and
 // stats; every triangle when culling is off) and the props (s.props), then the instance lists.

@@ -14,9 +14,8 @@ namespace ofps::app {
 
 int runHeadless(const DemoOptions& options) {
   std::string error;
-  ControllerParams params;
-  auto session =
-      loadLevelSession(options.levelPath, options, params.octreeBuildParams(), &error);
+  ScenarioParams params;
+  auto session = loadLevelSession(options.levelPath, options, params.octree, &error);
   if (!session) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return 1;

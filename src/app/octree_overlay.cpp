@@ -23,25 +23,25 @@ glm::vec4 depthColor(uint32_t depth) {
 }  // namespace
 
 void buildOctreeOverlay(DemoState& s) {
-  s.lines.clear();
-  if (!s.session) return;
-  const Octree& octree = s.session->octree;
+  s.gpu.lines.clear();
+  if (!s.level.session) return;
+  const Octree& octree = s.level.session->octree;
   if (s.culling.frozen) {
-    s.lines.frustum(glm::inverse(s.culling.frozenViewProj), {1.0f, 1.0f, 1.0f, 1.0f});
+    s.gpu.lines.frustum(glm::inverse(s.culling.frozenViewProj), {1.0f, 1.0f, 1.0f, 1.0f});
   }
   if (s.overlay.queryNodes && !octree.empty()) {
     // Exactly what the character's queries touched this frame: the nodes they entered (boxes)
     // and those nodes' own triangles, which they tested (magenta outlines).
     const glm::vec4 hot(1.0f, 0.2f, 0.9f, 1.0f);
-    for (const uint32_t node : s.shownQueryNodes) {
+    for (const uint32_t node : s.queries.shownNodes) {
       if (node >= octree.nodeCount()) continue;  // recorded before a rebuild
-      s.lines.box(octree.nodeBounds(node), depthColor(octree.nodeLevel(node)));
+      s.gpu.lines.box(octree.nodeBounds(node), depthColor(octree.nodeLevel(node)));
       const TriangleRange own = octree.ownRange(node);
       for (uint32_t slot = own.first; slot < own.first + own.count; ++slot) {
         const Triangle t = octree.triangle(slot);
-        s.lines.line(t.v0, t.v1, hot);
-        s.lines.line(t.v1, t.v2, hot);
-        s.lines.line(t.v2, t.v0, hot);
+        s.gpu.lines.line(t.v0, t.v1, hot);
+        s.gpu.lines.line(t.v1, t.v2, hot);
+        s.gpu.lines.line(t.v2, t.v0, hot);
       }
     }
     return;
@@ -62,7 +62,7 @@ void buildOctreeOverlay(DemoState& s) {
       if (classifyAabb(frustum, octree.nodeBounds(n), mask) == Containment::Outside) continue;
       const uint32_t depth = octree.nodeLevel(n);
       if (depth >= lo && depth <= hi && (!s.overlay.leavesOnly || octree.isLeaf(n))) {
-        s.lines.box(octree.nodeBounds(n), depthColor(depth));
+        s.gpu.lines.box(octree.nodeBounds(n), depthColor(depth));
       }
       for (uint32_t i = 0; i < octree.childCount(n); ++i) stack[top++] = octree.firstChild(n) + i;
     }
@@ -71,7 +71,7 @@ void buildOctreeOverlay(DemoState& s) {
   for (uint32_t n = 0; n < octree.nodeCount(); ++n) {
     const uint32_t depth = octree.nodeLevel(n);
     if (depth < lo || depth > hi || (s.overlay.leavesOnly && !octree.isLeaf(n))) continue;
-    s.lines.box(octree.nodeBounds(n), depthColor(depth));
+    s.gpu.lines.box(octree.nodeBounds(n), depthColor(depth));
   }
 }
 

@@ -17,11 +17,11 @@ void resetTeams(DemoState& s) {
   p.perTeam = static_cast<uint32_t>(std::max(s.props.teamsPerTeam, 1));
   p.radius = s.props.teamsRadius;
   p.cellSize = s.props.teamsCellSize;
-  if (s.session) {
+  if (s.level.session) {
     // Agents wander over the level's footprint, a little above its floor.
-    const Level& l = s.session->level;
+    const Level& l = s.level.session->level;
     // Heights: from the spawn point's floor up, where the player sees them.
-    const float floorY = s.session->spawn.y;
+    const float floorY = s.level.session->spawn.y;
     p.bounds = Aabb{glm::vec3(l.boundsMin.x, floorY + 0.5f, l.boundsMin.z),
                     glm::vec3(l.boundsMax.x, floorY + 2.5f, l.boundsMax.z)};
   }
@@ -31,7 +31,7 @@ void resetTeams(DemoState& s) {
 void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) {
   PropsView& v = s.props;
   PropsWorld& world = s.sim.props();
-  const Octree& octree = s.session->octree;
+  const Octree& octree = s.level.session->octree;
   const Frustum frustum = Frustum::fromViewProjection(cullViewProj);
   // Cells created since the last step (thrown or spawned props) join their nodes; a rebuilt
   // octree is relinked here at the latest.
@@ -42,11 +42,11 @@ void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) 
   uint32_t visible = 0;
   if (s.culling.enabled) {
     // One traversal: the level's visible runs and the visible props.
-    visible = s.session->drawRanges.cull(octree, frustum, world.grid(), world.cellLinks(),
+    visible = s.level.session->drawRanges.cull(octree, frustum, world.grid(), world.cellLinks(),
                                          &s.culling.runs, v.visibleIds, &s.culling.stats,
                                          &v.cullStats);
   } else {
-    s.session->drawRanges.all(&s.culling.runs);
+    s.level.session->drawRanges.all(&s.culling.runs);
     visible = world.cullWithLevel(octree, frustum, v.visibleIds, nullptr, nullptr, nullptr,
                                   &v.cullStats);
   }
@@ -110,8 +110,8 @@ void propsPanel(DemoState& s) {
                    ImGuiSliderFlags_Logarithmic);
   ImGui::SameLine();
   if (ImGui::Button("Spawn N")) {
-    world.spawnRandom(static_cast<uint32_t>(v.spawnCount), s.session->octree,
-                      s.session->octree.bounds(), v.spawnSeed++);
+    world.spawnRandom(static_cast<uint32_t>(v.spawnCount), s.level.session->octree,
+                      s.level.session->octree.bounds(), v.spawnSeed++);
   }
   ImGui::SameLine();
   if (ImGui::Button("Clear")) world.clear();

@@ -18,13 +18,14 @@ PropsParams propsParamsFor(const LevelSession& session) {
 
 }  // namespace
 
-void Simulation::reset(const LevelSession& session, const ControllerParams& params) {
+void Simulation::reset(const LevelSession& session, const ScenarioParams& params) {
   runner_.reset();
   scriptProps_.reset();
   props_ = PropsWorld(propsParamsFor(session));
   propsTrace_.clear();
   recordPropsTrace_ = false;
-  controller_ = CharacterController(params);
+  controller_ = CharacterController(params.controller);
+  throwing_ = params.throwing;
   controller_.setSpawn(session.spawn, session.spawnYaw);
   controller_.setKillPlaneY(killPlaneY(session.level));
   controller_.teleport(session.spawn, session.spawnYaw);
@@ -35,9 +36,11 @@ void Simulation::reset(const LevelSession& session, const ControllerParams& para
 }
 
 void Simulation::attachScript(const LevelSession& session, const Script& script,
-                              const ControllerParams& params, bool recordTrace,
+                              const ScenarioParams& params, bool recordTrace,
                               bool recordPropsTrace) {
-  runner_ = std::make_unique<ScriptRunner>(script, params, session.spawn, session.spawnYaw,
+  throwing_ = params.throwing;
+  runner_ = std::make_unique<ScriptRunner>(script, params.controller, params.throwing,
+                                           session.spawn, session.spawnYaw,
                                            killPlaneY(session.level));
   props_ = PropsWorld(propsParamsFor(session));
   scriptProps_ = std::make_unique<ScriptProps>(script, props_, killPlaneY(session.level));
@@ -75,8 +78,12 @@ void Simulation::throwFromEye() {
   const CharacterController& c = controller();
   const float cp = std::cos(c.pitch());
   const glm::vec3 view(-std::sin(c.yaw()) * cp, std::sin(c.pitch()), -std::cos(c.yaw()) * cp);
-  props_.throwSphere(c.eye(), view * c.params().throwSpeed + c.velocity(),
-                     c.params().throwRadius);
+  props_.throwSphere(c.eye(), view * throwing_.speed + c.velocity(), throwing_.radius);
+}
+
+void Simulation::setParams(const ScenarioParams& params) {
+  controller().setParams(params.controller);
+  throwing_ = params.throwing;
 }
 
 std::string Simulation::propsCsv() const {
@@ -90,14 +97,14 @@ double Simulation::simulatedSeconds() const {
 }
 
 std::optional<Script> loadScriptFor(const std::string& path, LevelSession& session,
-                                    ControllerParams* ioParams, std::string* error) {
+                                    ScenarioParams* ioParams, std::string* error) {
   ScriptParseResult parsed = readScript(path, *ioParams);
   if (!parsed.ok) {
     *error = parsed.error;
     return std::nullopt;
   }
   if (!parsed.script.applyParams(*ioParams, error)) return std::nullopt;
-  const OctreeBuildParams wanted = ioParams->octreeBuildParams();
+  const OctreeBuildParams& wanted = ioParams->octree;
   const OctreeBuildParams& have = session.octree.params();
   if (wanted.trianglesPerLeaf != have.trianglesPerLeaf || wanted.maxLevel != have.maxLevel) {
     if (!session.rebuildOctree(wanted, error)) return std::nullopt;

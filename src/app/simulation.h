@@ -9,23 +9,24 @@
 
 #include "app/level_session.h"
 #include "octree_fps/controller/character_controller.h"
-#include "octree_fps/controller/controller_params.h"
-#include "scenario/script.h"
-#include "scenario/script_runner.h"
 #include "octree_fps/props/props_world.h"
+#include "scenario/param_table.h"
+#include "scenario/script.h"
 #include "scenario/script_props.h"
+#include "scenario/script_runner.h"
 
 namespace ofps::app {
 
 class Simulation {
  public:
-  // Spawns at the session's spawn point (resolved when the level loaded).
-  void reset(const LevelSession& session, const ControllerParams& params);
+  // Spawns at the session's spawn point (resolved when the level loaded). The controller gets
+  // params.controller, throws params.throwing; params.octree is the session's business.
+  void reset(const LevelSession& session, const ScenarioParams& params);
   // Attaches a parsed script: its `set` lines were applied to params by the caller; spawn and
   // events come from the script; its `prop` lines are placed and its `throw`s thrown. The trace
   // starts with the t = 0 row; the props trace (when recorded) has a row per prop per step.
   void attachScript(const LevelSession& session, const Script& script,
-                    const ControllerParams& params, bool recordTrace, bool recordPropsTrace);
+                    const ScenarioParams& params, bool recordTrace, bool recordPropsTrace);
 
   bool scripted() const { return runner_ != nullptr; }
   bool scriptFinished() const { return runner_ && runner_->finished(); }
@@ -34,6 +35,8 @@ class Simulation {
   void step(const LevelSession& session, const CharacterInput& liveInput);
   // A click: a sphere from the eye along the view, as the script's `throw` does.
   void throwFromEye();
+  // New parameters for the running controller and the next throws (a slider moved).
+  void setParams(const ScenarioParams& params);
 
   PropsWorld& props() { return props_; }
   const PropsWorld& props() const { return props_; }
@@ -52,6 +55,7 @@ class Simulation {
 
  private:
   CharacterController controller_;
+  ThrowParams throwing_;
   CharacterInput lastInput_;
   std::unique_ptr<ScriptRunner> runner_;
   std::unique_ptr<ScriptProps> scriptProps_;
@@ -63,11 +67,11 @@ class Simulation {
   uint64_t steps_ = 0;
 };
 
-// Reads --script, applies its `set` lines to *ioParams and rebuilds the session's octree when
-// triangles_per_leaf / max_level changed. Returns the script, or nullopt with *error naming the
+// Reads --script, applies its `set` lines to *ioParams (the one copy of each parameter struct)
+// and rebuilds the session's octree when ioParams->octree differs from what it was built with. Returns the script, or nullopt with *error naming the
 // file and line (the demo then exits with status 2).
 std::optional<Script> loadScriptFor(const std::string& path, LevelSession& session,
-                                    ControllerParams* ioParams, std::string* error);
+                                    ScenarioParams* ioParams, std::string* error);
 
 // Writes text to a file; false with *error naming the file.
 bool writeTextFile(const std::string& path, const std::string& text, std::string* error);

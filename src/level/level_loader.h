@@ -24,7 +24,8 @@
 //   EXT_meshopt_compression (gltfpack's output) are decoded before import.
 // - Assimp's own crashes: the import runs in a separate process first (level/import_probe.h),
 //   so a file Assimp crashes or hangs on ends in an error naming it, and the caller lives on.
-// Cost: about 1 s per million triangles of OBJ on one core; progress goes to onProgress.
+// Cost: linear in the file's size and triangle count (measured times: bench/results/LOADING.md);
+// progress goes to onProgress.
 
 #include <cstdint>
 #include <functional>

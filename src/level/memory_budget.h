@@ -5,9 +5,9 @@
 // machine with it: Linux overcommits, so it ends in the OOM killer, not in std::bad_alloc).
 //
 // The estimate is deliberately generous (peak resident bytes of Assimp's scene, its
-// post-processing copies and the loader's own meshes and collision soup), measured on this
-// project's levels: OBJ text needs up to ~30x its size, binary glTF ~10x (see kind factors in
-// memory_budget.cpp). Units: bytes everywhere.
+// post-processing copies and the loader's own meshes and collision soup): a factor per byte of
+// file by kind, text formats expanding most, and per claimed vertex and face where a header
+// gives counts (the factors and why: memory_budget.cpp). Units: bytes everywhere.
 //
 // Thread-safety: all functions are pure or read /proc-free sysconf values; safe from any thread.
 #include <cstdint>

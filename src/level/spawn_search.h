@@ -10,8 +10,8 @@
 // nearest the centre of the level's footprint (columns are visited centre-out).
 //
 // Frame and units: the level's (world space, Y up, metres). Complexity: columns^2 x (hits per
-// column + 8 probes) octree ray queries plus one capsule overlap per walkable hit: 8-30 ms for
-// the default 32 x 32 columns on the arena and the shared levels (~15 k rays). Thread-safe
+// column + 8 probes) octree ray queries plus one capsule overlap per walkable hit (measured
+// times: bench/results/LOADING.md). Thread-safe
 // (const queries only); allocates one array of columns.
 
 #include <cstdint>

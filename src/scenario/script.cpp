@@ -52,7 +52,7 @@ bool parseNumber(std::string_view token, double& out) {
 
 class Parser {
  public:
-  Parser(std::string_view name, const ControllerParams& base)
+  Parser(std::string_view name, const ScenarioParams& base)
       : name_(name), base_(base), params_(base) {}
 
   ScriptParseResult run(std::string_view text) {
@@ -136,9 +136,9 @@ class Parser {
   bool parseSet(const std::vector<std::string_view>& t, uint32_t line) {
     if (!beforeRun("set", line)) return false;
     if (t.size() != 3) return fail(line, "expected 'set NAME VALUE'");
-    if (!findControllerParam(t[1])) {
+    if (!findParam(t[1])) {
       std::string known;
-      for (const ControllerParamInfo& info : controllerParamInfos()) {
+      for (const ParamInfo& info : paramInfos()) {
         known += known.empty() ? "" : ", ";
         known += info.name;
       }
@@ -149,7 +149,7 @@ class Parser {
     std::string why;
     if (!setParam(params_, t[1], static_cast<float>(v), &why)) return fail(line, why);
     script_.params.push_back({std::string(t[1]), static_cast<float>(v), line});
-    setMask_ |= controllerParamBit(t[1]);
+    setMask_ |= paramBit(t[1]);
     return true;
   }
 
@@ -280,9 +280,9 @@ class Parser {
   }
 
   std::string_view name_;
-  ControllerParams base_;
-  ControllerParams params_;
-  ControllerParamMask setMask_ = 0;
+  ScenarioParams base_;
+  ScenarioParams params_;
+  ParamMask setMask_ = 0;
   Script script_;
   std::string error_;
   double lastTime_ = 0.0;
@@ -301,16 +301,16 @@ const char* scriptKeyName(ScriptKey key) {
   return k < kScriptKeyCount ? kKeyNames[k] : "?";
 }
 
-bool Script::applyParams(ControllerParams& ioParams, std::string* outError) const {
-  ControllerParams p = ioParams;
-  ControllerParamMask set = 0;
+bool Script::applyParams(ScenarioParams& ioParams, std::string* outError) const {
+  ScenarioParams p = ioParams;
+  ParamMask set = 0;
   for (const ScriptParam& sp : params) {
     std::string why;
     if (!setParam(p, sp.name, sp.value, &why)) {
       if (outError) *outError = "line " + std::to_string(sp.line) + ": " + why;
       return false;
     }
-    set |= controllerParamBit(sp.name);
+    set |= paramBit(sp.name);
   }
   applyDependentDefaults(p, set, ioParams);
   if (!validateParams(p, outError)) return false;
@@ -319,11 +319,11 @@ bool Script::applyParams(ControllerParams& ioParams, std::string* outError) cons
 }
 
 ScriptParseResult parseScript(std::string_view text, std::string_view name,
-                              const ControllerParams& base) {
+                              const ScenarioParams& base) {
   return Parser(name, base).run(text);
 }
 
-ScriptParseResult readScript(const std::string& path, const ControllerParams& base) {
+ScriptParseResult readScript(const std::string& path, const ScenarioParams& base) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     ScriptParseResult r;

@@ -12,7 +12,7 @@
 //
 // Rules checked here beyond docs/script-format.md's grammar (each an error naming the line):
 // - `set`, `spawn` and `prop` come before the first `at`; `spawn` at most once;
-// - a `set` value must lie in the parameter's range (controllerParamInfos()), and the default
+// - a `set` value must lie in the parameter's range (paramInfos(), param_table.h), and the base
 //   parameters with every `set` applied must pass validateParams() (reported at the last `set`);
 // - times are finite and >= 0; an `at` time smaller than the one before it is an error
 //   ("goes backwards"); `end` is required, comes last, and is not earlier than any `at`;
@@ -26,7 +26,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "octree_fps/controller/controller_params.h"
+#include "scenario/param_table.h"
 
 namespace ofps {
 
@@ -84,9 +84,10 @@ struct Script {
   double endTime = 0.0;              // s
   uint32_t endLine = 0;
 
-  // Applies every `set` to ioParams (in file order) and validates the result. Fails only when
-  // ioParams did not start from values the script was checked against (see parseScript).
-  bool applyParams(ControllerParams& ioParams, std::string* outError = nullptr) const;
+  // Applies every `set` to ioParams (in file order: controller, thrown props and octree alike),
+  // the controller's dependent defaults, and validates the result. Fails only when ioParams did
+  // not start from values the script was checked against (see parseScript).
+  bool applyParams(ScenarioParams& ioParams, std::string* outError = nullptr) const;
 };
 
 struct ScriptParseResult {
@@ -99,8 +100,8 @@ struct ScriptParseResult {
 // `set` lines will be applied to (the demo's current values); it is used to check relations
 // between parameters (e.g. crouch_height <= height).
 ScriptParseResult parseScript(std::string_view text, std::string_view name = "script",
-                              const ControllerParams& base = {});
+                              const ScenarioParams& base = {});
 // Reads and parses a file; a missing file is an error like a bad line (line 0).
-ScriptParseResult readScript(const std::string& path, const ControllerParams& base = {});
+ScriptParseResult readScript(const std::string& path, const ScenarioParams& base = {});
 
 }  // namespace ofps

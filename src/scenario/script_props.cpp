@@ -48,11 +48,12 @@ void ScriptProps::afterRunnerStep(const ScriptRunner& runner, const Octree& octr
   }
 }
 
-void runScriptWithProps(const Script& script, const ControllerParams& params, const Octree& octree,
+void runScriptWithProps(const Script& script, const ControllerParams& params,
+                        const ThrowParams& throwing, const Octree& octree,
                         const glm::vec3& levelSpawn, float levelSpawnYaw, float killPlaneY,
                         const PropsParams& propsParams, std::string* outTrace,
                         std::string* outProps, std::string* outPropsTrace, PropsWorld* outWorld) {
-  ScriptRunner runner(script, params, levelSpawn, levelSpawnYaw, killPlaneY);
+  ScriptRunner runner(script, params, throwing, levelSpawn, levelSpawnYaw, killPlaneY);
   PropsWorld world(propsParams);
   ScriptProps props(script, world, killPlaneY);
   if (outTrace) {

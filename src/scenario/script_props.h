@@ -50,7 +50,8 @@ class ScriptProps {
 
 // Runs a whole script headless with props: the controller trace (runScriptToCsv's text), the
 // props file and the props trace (headers included). Any output pointer may be null.
-void runScriptWithProps(const Script& script, const ControllerParams& params, const Octree& octree,
+void runScriptWithProps(const Script& script, const ControllerParams& params,
+                        const ThrowParams& throwing, const Octree& octree,
                         const glm::vec3& levelSpawn, float levelSpawnYaw, float killPlaneY,
                         const PropsParams& propsParams, std::string* outTrace,
                         std::string* outProps, std::string* outPropsTrace,

@@ -34,8 +34,12 @@ void appendTraceCsvRow(std::string& ioOut, const TraceRow& row) {
 }
 
 ScriptRunner::ScriptRunner(const Script& script, const ControllerParams& params,
-                           const glm::vec3& levelSpawn, float levelSpawnYaw, float killPlaneY)
-    : script_(script), controller_(params), hz_(static_cast<double>(params.tickHz)) {
+                           const ThrowParams& throwing, const glm::vec3& levelSpawn,
+                           float levelSpawnYaw, float killPlaneY)
+    : script_(script),
+      controller_(params),
+      throwing_(throwing),
+      hz_(static_cast<double>(params.tickHz)) {
   // Steps n with n / hz < end (the same division the event times are compared with).
   while (static_cast<double>(totalSteps_) / hz_ < script_.endTime) ++totalSteps_;
   glm::vec3 spawn = levelSpawn;
@@ -84,9 +88,8 @@ void ScriptRunner::apply(const ScriptEvent& e) {
       const float yaw = yawDeg_ * kDegToRad, pitch = pitchDeg_ * kDegToRad;
       const glm::vec3 dir(-std::sin(yaw) * std::cos(pitch), std::sin(pitch),
                           -std::cos(yaw) * std::cos(pitch));
-      const ControllerParams& p = controller_.params();
       throws_.push_back({static_cast<double>(stepIndex_) / hz_, controller_.eye(),
-                         dir * p.throwSpeed + controller_.velocity(), p.throwRadius});
+                         dir * throwing_.speed + controller_.velocity(), throwing_.radius});
       break;
     }
   }
@@ -127,7 +130,9 @@ TraceRow ScriptRunner::step(const Octree& octree, const CharacterObstacles* obst
 std::string runScriptToCsv(const Script& script, const ControllerParams& params,
                            const Octree& octree, const glm::vec3& levelSpawn, float levelSpawnYaw,
                            float killPlaneY) {
-  ScriptRunner runner(script, params, levelSpawn, levelSpawnYaw, killPlaneY);
+  // The trace is the character's alone: throws leave it unchanged, so their parameters do not
+  // matter here.
+  ScriptRunner runner(script, params, ThrowParams{}, levelSpawn, levelSpawnYaw, killPlaneY);
   std::string out = traceCsvHeader();
   runner.run(octree, [&](const TraceRow& row) { appendTraceCsvRow(out, row); });
   return out;

@@ -54,12 +54,13 @@ void appendTraceCsvRow(std::string& ioOut, const TraceRow& row);
 
 class ScriptRunner {
  public:
-  // params: the effective parameters (the demo's values with Script::applyParams done).
+  // params, throwing: the effective parameters (the demo's values with Script::applyParams
+  // done); `throwing` sets each recorded throw's speed and radius.
   // levelSpawn/levelSpawnYaw (radians): used unless the script has `spawn`. killPlaneY: world Y
   // below which the character respawns (killPlaneY(level) for a loaded level).
   // The script is copied; the runner owns all its state.
-  ScriptRunner(const Script& script, const ControllerParams& params, const glm::vec3& levelSpawn,
-               float levelSpawnYaw, float killPlaneY);
+  ScriptRunner(const Script& script, const ControllerParams& params, const ThrowParams& throwing,
+               const glm::vec3& levelSpawn, float levelSpawnYaw, float killPlaneY);
 
   // Row for t = 0 (the spawned state).
   TraceRow initialRow() const;
@@ -91,6 +92,7 @@ class ScriptRunner {
 
   Script script_;
   CharacterController controller_;
+  ThrowParams throwing_;
   CharacterInput input_;
   double hz_ = 120.0;
   uint64_t totalSteps_ = 0;

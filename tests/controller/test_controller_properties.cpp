@@ -1,4 +1,4 @@
-// Property tests of the character controller (issue 13): generated geometry (walls at 5-85
+// Property tests of the character controller: generated geometry (walls at 5-85
 // degrees to the walk, corners of 30-170 degrees, stairs beside a wall, ledges of 0-1.5 step
 // heights, pyramids and ridges, floor/ceiling wedges, ramps meeting floors), each walked at tick
 // rates from 30 to 500 Hz, with invariants checked on EVERY step:
@@ -439,7 +439,7 @@ TEST(ControllerProperty, RampsMeetingFloorsKeepOneRestHeight) {
   }
 }
 
-// DISABLED (issue 13, found by this test and not yet fixed): the spawn overlaps the ceiling (test geometry), and at 240 Hz
+// DISABLED (found by this test and not yet fixed): the spawn overlaps the ceiling (test geometry), and at 240 Hz
 // the capsule ends touching the floor under the ceiling.
 TEST(ControllerProperty, FloorCeilingWedgesAreNotSqueezedInto) {
   for (float angle : {8.0f, 15.0f, 30.0f}) {
@@ -477,18 +477,19 @@ TEST(ControllerProperty, EveryParameterAloneAtItsRangeEndsWorks) {
   addGround(lv.mesh);
   lv.build();
   uint32_t runs = 0, grounded = 0;
-  for (const ControllerParamInfo& info : controllerParamInfos()) {
+  for (const ParamInfo& info : paramInfos()) {
     for (float v : {info.minValue, info.maxValue}) {
       if (std::string(info.name) == "tick_hz" && v > 600.0f) continue;  // run time only
       std::ostringstream text;
       text << "set " << info.name << " " << v << "\nspawn 0 0 0\nat 0 hold forward\nend 0.5\n";
       const ScriptParseResult parsed = parseScript(text.str(), "alone.script");
       ASSERT_TRUE(parsed.ok) << info.name << " = " << v << ": " << parsed.error;
-      ControllerParams p;
+      ScenarioParams all;
       std::string err;
-      ASSERT_TRUE(parsed.script.applyParams(p, &err)) << info.name << " = " << v << ": " << err;
+      ASSERT_TRUE(parsed.script.applyParams(all, &err)) << info.name << " = " << v << ": " << err;
       float got = 0.0f;
-      ASSERT_TRUE(getParam(p, info.name, got));
+      ASSERT_TRUE(getParam(all, info.name, got));
+      const ControllerParams& p = all.controller;
       EXPECT_EQ(got, v) << info.name;  // a set parameter is never changed
       CharacterController c(p);
       c.teleport({0.0f, 0.0f, 0.0f}, 0.0f);
@@ -504,33 +505,37 @@ TEST(ControllerProperty, EveryParameterAloneAtItsRangeEndsWorks) {
       ++runs;
     }
   }
-  EXPECT_EQ(runs, 2 * controllerParamInfos().size() - 1);
+  EXPECT_EQ(runs, 2 * paramInfos().size() - 1);
   EXPECT_GT(grounded, runs * 3 / 4);  // meaningful: most ended standing on the floor
 }
 
 TEST(ControllerProperty, DependentDefaultsFollowTheSetParameters) {
   const ControllerParams def;
-  ControllerParams p;
+  ScenarioParams all;
+  const ControllerParams& p = all.controller;
   std::string err;
   ScriptParseResult s = parseScript("set height 1.35\nend 1\n", "h.script");
   ASSERT_TRUE(s.ok) << s.error;  // three.js games_fps's capsule
-  ASSERT_TRUE(s.script.applyParams(p, &err)) << err;
+  ASSERT_TRUE(s.script.applyParams(all, &err)) << err;
   EXPECT_FLOAT_EQ(p.height, 1.35f);
   EXPECT_NEAR(p.eyeHeight, def.eyeHeight * 1.35f / def.height, 1e-6f);
   EXPECT_NEAR(p.crouchHeight, def.crouchHeight * 1.35f / def.height, 1e-6f);
   // Set ones win; a combination invalid by itself still fails.
-  p = ControllerParams{};
+  all = ScenarioParams{};
   s = parseScript("set height 1.35\nset eye_height 1.3\nend 1\n", "h.script");
   ASSERT_TRUE(s.ok) << s.error;
-  ASSERT_TRUE(s.script.applyParams(p, &err)) << err;
+  ASSERT_TRUE(s.script.applyParams(all, &err)) << err;
   EXPECT_FLOAT_EQ(p.eyeHeight, 1.3f);
   s = parseScript("set height 1.35\nset eye_height 1.5\nend 1\n", "h.script");
   EXPECT_FALSE(s.ok);
   // Radius alone drives height; skin alone drives radius.
-  p = ControllerParams{};
-  applyDependentDefaults((p.radius = 2.0f, p), controllerParamBit("radius"));
-  EXPECT_TRUE(validateParams(p, &err)) << err;
-  EXPECT_FLOAT_EQ(p.height, 4.0f);
+  ControllerParams r;
+  r.radius = 2.0f;
+  CapsuleParamsSet radiusSet;
+  radiusSet.radius = true;
+  applyDependentDefaults(r, radiusSet);
+  EXPECT_TRUE(validateParams(r, &err)) << err;
+  EXPECT_FLOAT_EQ(r.height, 4.0f);
 }
 
 }  // namespace

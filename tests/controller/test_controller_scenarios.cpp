@@ -167,7 +167,7 @@ TEST(ControllerScenario, WalkingDownRampsAndStairsStaysGrounded) {
       if (!sim.ctrl.grounded()) ++airborne;
       maxUp = std::max(maxUp, sim.ctrl.velocity().y);
     });
-    // Ramps: snapped every step, no bounce. Stairs: since issue 13 an edge supports only while
+    // Ramps: snapped every step, no bounce. Stairs: an edge supports only while
     // its contact normal is within max_slope, so the character leaves each tread's nose there
     // and falls to the next (the nose blocks a snap straight down): airborne at most the time
     // of a free fall by the rise per tread (a bound from above: it leaves the nose already
@@ -175,7 +175,7 @@ TEST(ControllerScenario, WalkingDownRampsAndStairsStaysGrounded) {
     if (c.stairs) {
       const float fallSteps = std::sqrt(2.0f * c.value / defaults().gravity) * defaults().tickHz;
       EXPECT_LE(float(airborne), 6.0f * fallSteps) << c.value;
-      EXPECT_GT(airborne, 0u) << c.value;  // it did leave the noses (issue 13's rule)
+      EXPECT_GT(airborne, 0u) << c.value;  // it did leave the noses
     } else {
       EXPECT_EQ(airborne, 0u) << c.value;
     }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "octree_fps/controller/controller_params.h"
+#include "scenario/param_table.h"
 #include "octree_fps/controller/fixed_step.h"
 #include "scenario/script.h"
 #include "scenario/script_runner.h"
@@ -40,10 +41,10 @@ TEST(ControllerScript, ParsesEveryCommand) {
   EXPECT_EQ(s.events[5].on, true);
   EXPECT_EQ(s.events[7].action, ScriptAction::Throw);
   EXPECT_EQ(s.endTime, 3.0);
-  ControllerParams p;
+  ScenarioParams p;
   ASSERT_TRUE(s.applyParams(p));
-  EXPECT_EQ(p.stepHeight, 0.3f);
-  EXPECT_EQ(p.tickHz, 60.0f);
+  EXPECT_EQ(p.controller.stepHeight, 0.3f);
+  EXPECT_EQ(p.controller.tickHz, 60.0f);
 }
 
 TEST(ControllerScript, ErrorsNameTheLine) {
@@ -67,8 +68,8 @@ TEST(ControllerScript, ErrorsNameTheLine) {
       {"prop cone 0 0 0 1\nend 1\n", "s:1: unknown prop shape 'cone'"},
       {"at 1.5x hold forward\nend 2\n", "s:1: '1.5x' is not a time"},
       {"at 2 hold forward\nend 1\n", "s:2: time 1 goes backwards"},
-      // Set together, height and radius must fit (height 0.5 alone is valid since issue 13:
-      // the unset eye and crouch heights follow it).
+      // Set together, height and radius must fit (height 0.5 alone is valid: the unset eye and
+      // crouch heights follow it).
       {"set height 0.5\nset radius 0.3\nend 1\n", "s:2: parameters do not fit together"},
       {"set triangles_per_leaf 2.5\nend 1\n", "s:1: triangles_per_leaf must be an integer"},
   };
@@ -85,17 +86,17 @@ TEST(ControllerScript, ParamTableCoversEveryScriptName) {
                          "air_control", "jump_speed", "gravity", "max_fall_speed", "coyote_time",
                          "jump_buffer", "snap_distance", "skin", "throw_speed", "throw_radius",
                          "tick_hz", "triangles_per_leaf", "max_level"};
-  EXPECT_EQ(controllerParamInfos().size(), std::size(names));
-  ControllerParams p;
+  EXPECT_EQ(paramInfos().size(), std::size(names));
+  ScenarioParams p;
   EXPECT_TRUE(validateParams(p));
   for (const char* n : names) {
-    const ControllerParamInfo* info = findControllerParam(n);
+    const ParamInfo* info = findParam(n);
     ASSERT_NE(info, nullptr) << n;
     float v = 0.0f;
     ASSERT_TRUE(getParam(p, n, v));
     EXPECT_GE(v, info->minValue) << n;
     EXPECT_LE(v, info->maxValue) << n;
-    ControllerParams q;
+    ScenarioParams q;
     ASSERT_TRUE(setParam(q, n, v)) << n;
   }
 }
@@ -109,7 +110,7 @@ TEST(ControllerScript, RunnerTimingTapAndEnd) {
       "spawn 0 0 0\nat 0.1 tap jump\nat 0.25 hold forward\nat 0.25 hold jump\nend 0.5\n");
   ASSERT_TRUE(r.ok) << r.error;
   ControllerParams p;
-  ScriptRunner runner(r.script, p, glm::vec3(0.0f), 0.0f, -50.0f);
+  ScriptRunner runner(r.script, p, ThrowParams{}, glm::vec3(0.0f), 0.0f, -50.0f);
   EXPECT_EQ(runner.totalSteps(), 60u);
   std::vector<TraceRow> rows;
   runner.run(o, [&](const TraceRow& row) { rows.push_back(row); });

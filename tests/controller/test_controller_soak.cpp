@@ -84,8 +84,7 @@ void soak(const SoakLevel& lv) {
   }
   ControllerParams params;
   Octree octree;
-  const OctreeBuildReport rep =
-      octree.build(obj.mesh.positions, obj.mesh.indices, {}, params.octreeBuildParams());
+  const OctreeBuildReport rep = octree.build(obj.mesh.positions, obj.mesh.indices, {}, {});
   ASSERT_TRUE(rep.ok) << rep.error;
   const BruteForce brute = BruteForce::fromIndexed(obj.mesh.positions, obj.mesh.indices);
   const Aabb bounds = octree.bounds();

@@ -1,4 +1,4 @@
-// glTF required extensions (issue 16). Hand-made quantized files with hand-computed bounds, every
+// glTF required extensions. Hand-made quantized files with hand-computed bounds, every
 // refused extension by name, damaged compressed data, and the real tool: gltfpack (installed by
 // scripts/install-deps.sh) run on a copy of collision-world.glb with default settings
 // (KHR_mesh_quantization), -noq, -c (EXT_meshopt_compression) and -vpn (normalized positions).
@@ -97,7 +97,7 @@ void expectBounds(const Level& l, glm::vec3 lo, glm::vec3 hi, float tol) {
 }
 
 TEST(GltfExtensions, QuantizedCrateIntegerPositions) {
-  // The issue's crate: 4 x 2 x 4 m, 16-bit integer corners 0 and 1000 under a node scale of
+  // A crate of 4 x 2 x 4 m, 16-bit integer corners 0 and 1000 under a node scale of
   // (0.004, 0.002, 0.004) and translation (1, 0, -2): corners 0 -> 0 m, 1000 -> (4, 2, 4) m, so
   // bounds (1, 0, -2) .. (5, 2, 2).
   TempDir dir;

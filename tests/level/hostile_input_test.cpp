@@ -1,4 +1,4 @@
-// Hostile level files (issue 16): headers whose counts the file cannot hold, valid files over
+// Hostile level files: headers whose counts the file cannot hold, valid files over
 // the loader's memory budget, Assimp's own invalid/OutOfMemory.off. Each must end in one clear
 // error naming the file, the claim and the size, and the load's peak memory must stay small.
 // Memory is measured, not time: every such load runs in a forked child whose peak resident size
@@ -37,7 +37,8 @@ constexpr bool kAsan = false;
 constexpr bool kAsan = false;
 #endif
 
-// Peak memory a refused load may add, in bytes (the issue's bound).
+// Peak memory a refused load may add, in bytes (a refusal must not cost more than a small level
+// does).
 constexpr long kMaxGrowthBytes = 200L * 1000 * 1000;
 
 struct ChildLoad {
@@ -137,7 +138,7 @@ std::string binaryStl(uint32_t claimed, uint32_t real) {
 
 TEST(HostileInput, OffHeaderLies) {
   TempDir dir;
-  // The issue's file: 60 bytes claiming 1.5 billion vertices.
+  // 60 bytes claiming 1.5 billion vertices.
   std::string off = "OFF\n1500000000 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
   off += std::string(60 - off.size(), '\n');
   ASSERT_EQ(off.size(), 60u);

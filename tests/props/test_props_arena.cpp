@@ -67,15 +67,16 @@ TEST(PropsArena, ScriptWithPropsAndThrows) {
        << "end 2.5\n";
   ScriptParseResult parsed = parseScript(text.str(), "props.script");
   ASSERT_TRUE(parsed.ok) << parsed.error;
-  ControllerParams params;
-  params.layerMask = kLayerSolid;
-  ASSERT_TRUE(parsed.script.applyParams(params));
+  ScenarioParams all;
+  all.controller.layerMask = kLayerSolid;
+  ASSERT_TRUE(parsed.script.applyParams(all));
+  const ControllerParams& params = all.controller;
   PropsParams pp;
   pp.layerMask = kLayerSolid;
   std::string trace, props, propsTrace;
   PropsWorld world;
-  runScriptWithProps(parsed.script, params, a.octree, s, a.level.spawnYaw, killPlaneY(a.level), pp,
-                     &trace, &props, &propsTrace, &world);
+  runScriptWithProps(parsed.script, params, all.throwing, a.octree, s, a.level.spawnYaw,
+                     killPlaneY(a.level), pp, &trace, &props, &propsTrace, &world);
   EXPECT_EQ(props.rfind(propsCsvHeader(), 0), 0u);
   EXPECT_EQ(countLines(props), 1u + 4u) << props;  // 2 placed + 2 thrown
   EXPECT_NE(props.find("\n0,sphere,"), std::string::npos);
@@ -88,11 +89,11 @@ TEST(PropsArena, ScriptWithPropsAndThrows) {
     EXPECT_FALSE(world.removed()[i]) << "prop " << i << " fell out";
     EXPECT_GT(world.positions()[i].y, a.level.boundsMin.y);
   }
-  EXPECT_EQ(world.halfExtents()[2].x, params.throwRadius);
+  EXPECT_EQ(world.halfExtents()[2].x, all.throwing.radius);
   // Same script, same files.
   std::string trace2, props2, propsTrace2;
-  runScriptWithProps(parsed.script, params, a.octree, s, a.level.spawnYaw, killPlaneY(a.level), pp,
-                     &trace2, &props2, &propsTrace2);
+  runScriptWithProps(parsed.script, params, all.throwing, a.octree, s, a.level.spawnYaw,
+                     killPlaneY(a.level), pp, &trace2, &props2, &propsTrace2);
   EXPECT_EQ(props, props2);
   EXPECT_EQ(propsTrace, propsTrace2);
   EXPECT_EQ(trace, trace2);

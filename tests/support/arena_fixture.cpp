@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "octree_fps/controller/controller_params.h"
+#include "octree_fps/spatial/octree.h"
 #include "level/level_loader.h"
 #include "support/test_paths.h"
 
@@ -22,7 +22,7 @@ const Arena& defaultArena() {
       const Level& l = out->level;
       const OctreeBuildReport rep =
           out->octree.build(l.collisionPositions, l.collisionIndices, l.collisionLayers,
-                            ControllerParams{}.octreeBuildParams());
+                            OctreeBuildParams{});
       EXPECT_TRUE(rep.ok) << rep.error;
     }
     return out;

@@ -1,19 +1,18 @@
 #pragma once
-// Every tunable of the first-person character controller, in one plain struct, with the names of
-// docs/script-format.md (`set NAME VALUE` in a script, one slider each in the demo).
+// Every tunable of the first-person character controller, in one plain struct. The demo's
+// parameter table (scenario/param_table.h) gives each its docs/script-format.md name (`set NAME
+// VALUE` in a script, one slider each in the demo), range and help; the octree's build
+// parameters (OctreeBuildParams) and the thrown props' (ThrowParams) are not here: each struct
+// has one owner.
 //
 // Units: metres, seconds, degrees for angles (as the script writes them), world frame Y up.
 // Defaults are tuned for a human-sized player with "game feel" rather than physical realism:
 // gravity is 20 m/s² (not 9.81) so that a 1.2 m jump takes 0.7 s instead of a floaty 1 s.
 //
-// The table kControllerParamInfos lists every parameter once (name, member, unit, range, help),
-// so a UI builds its sliders generically and the script parser, the docs and the UI cannot
-// drift apart. Thread-safety: plain values; the table is constant.
+// Thread-safety: plain values and pure functions.
 
 #include <cstdint>
-#include <span>
 #include <string>
-#include <string_view>
 
 #include "octree_fps/spatial/octree.h"
 
@@ -48,58 +47,24 @@ struct ControllerParams {
   float maxFallSpeed = 50.0f;    // terminal falling speed, m/s (default 50)
   float coyoteTime = 0.1f;       // a jump still works this long after walking off ground, s
   float jumpBuffer = 0.1f;       // a jump pressed this long before landing happens on landing, s
-  // ---- Props (stored for the props system; not simulated by the controller) -----------------
-  float throwSpeed = 15.0f;      // thrown sphere's speed, added to the character's velocity, m/s
-  float throwRadius = 0.15f;     // thrown sphere's radius, m
   // ---- Simulation ---------------------------------------------------------------------------
-  float tickHz = 120.0f;         // fixed simulation rate, Hz, 10..1000 (default 120)
-  uint32_t trianglesPerLeaf = 8; // octree build parameter (OctreeBuildParams), default 8
-  uint32_t maxLevel = 16;        // octree build parameter (OctreeBuildParams), default 16
+  float tickHz = 120.0f;         // fixed simulation rate, Hz, > 0 (default 120)
   uint32_t layerMask = kOctreeAllLayers;  // collision layers the capsule collides with (not a
                                           // script parameter; the demo sets kLayerSolid)
 
   // Derived values.
   float tickSeconds() const { return 1.0f / tickHz; }
   float crouchDrop() const { return height - crouchHeight; }
-  OctreeBuildParams octreeBuildParams() const {
-    OctreeBuildParams p;
-    p.trianglesPerLeaf = trianglesPerLeaf;
-    p.maxLevel = maxLevel;
-    return p;
-  }
 };
 
-// One row of the parameter table.
-struct ControllerParamInfo {
-  const char* name;     // docs/script-format.md name, e.g. "max_slope"
-  const char* unit;     // "m", "m/s", "deg", "Hz", "" ...
-  float minValue;       // inclusive range accepted by setParam (and a slider's range)
-  float maxValue;
-  bool isInteger;       // stored as uint32_t (triangles_per_leaf, max_level)
-  float ControllerParams::*member;        // float members (isInteger == false)
-  uint32_t ControllerParams::*intMember;  // integer members (isInteger == true)
-  const char* help;     // one line for the UI's help marker
+// Which of the capsule's parameters a user set (the rest may follow them).
+struct CapsuleParamsSet {
+  bool radius = false;
+  bool height = false;
+  bool crouchHeight = false;
+  bool eyeHeight = false;
+  bool skin = false;
 };
-
-// Every script parameter, in docs/script-format.md order.
-std::span<const ControllerParamInfo> controllerParamInfos();
-// The row for `name`, or nullptr.
-const ControllerParamInfo* findControllerParam(std::string_view name);
-
-// Reads a parameter by name as a float (integers converted). Returns false for an unknown name.
-bool getParam(const ControllerParams& params, std::string_view name, float& outValue);
-
-// Sets a parameter by docs/script-format.md name. Returns false with a message in *outError (if given) for
-// an unknown name, a non-finite value, a value outside [minValue, maxValue] or a non-integer for
-// an integer parameter; params is then unchanged. Does not check relations between parameters:
-// call validateParams() once all are set.
-bool setParam(ControllerParams& params, std::string_view name, float value,
-              std::string* outError = nullptr);
-
-// One bit per row of controllerParamInfos() (bit i: row i), for the set of parameters a user set.
-using ControllerParamMask = uint32_t;
-// The bit of `name`, or 0 for an unknown name.
-ControllerParamMask controllerParamBit(std::string_view name);
 
 // Dependent defaults: the capsule parameters a user did not set (not in `set`) follow the ones
 // they did, starting from `base` (the defaults they would otherwise keep), so that every
@@ -115,12 +80,15 @@ ControllerParamMask controllerParamBit(std::string_view name);
 //                   crouched capsule above that: height - crouch_height / 2;
 //   skin          = base skin, at most radius / 2.
 // Parameters that are set are never changed; other parameters have no dependencies.
-void applyDependentDefaults(ControllerParams& ioParams, ControllerParamMask set,
+void applyDependentDefaults(ControllerParams& ioParams, const CapsuleParamsSet& set,
                             const ControllerParams& base = {});
 
-// Checks the relations between parameters (height >= 2*radius, crouch_height in
-// [2*radius, height], eye_height in (0, height], ranges of every field). Returns false with a
-// message naming the parameters.
+// Checks what the controller needs of every field (finite; radius, skin, height and tick_hz
+// positive; speeds, times and accelerations not negative; air_control in [0, 1]; max_slope in
+// [0, 90)) and the relations between them (height >= 2*radius, crouch_height in
+// [2*radius, height], eye_height in (height - crouch_height, height], skin < radius). Returns
+// false with a message naming the parameters. The demo's table (scenario/param_table.h) has
+// narrower ranges of its own and checks them first.
 bool validateParams(const ControllerParams& params, std::string* outError = nullptr);
 
 }  // namespace ofps
