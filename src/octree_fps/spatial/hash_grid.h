@@ -46,7 +46,7 @@
 // Distance of an object to a point p: a sphere's max(0, |p - c| - r); a box's distance to its
 // closed box (0 inside). queryRadius reports objects at distance <= radius; queryAabb objects
 // whose sphere/box touches the closed query box; kNearest the k smallest distances, ties broken
-// by the smaller id; cullFrustum objects whose bounding box classifyAabb (culling/frustum.h)
+// by the smaller id; cullFrustum objects whose bounding box classifyAabb (geometry/frustum.h)
 // does not call Outside, the same test the octree's culling uses.
 //
 // ---- Statistics -----------------------------------------------------------------------------------
@@ -104,7 +104,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "octree_fps/culling/frustum.h"
+#include "octree_fps/geometry/frustum.h"
 #include "octree_fps/geometry/aabb.h"
 
 namespace ofps {

@@ -9,7 +9,7 @@
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/spatial/octree.h"
 #include "octree_fps/spatial/octree_grid.h"
-#include "octree_fps/spatial/simd4.h"
+#include "octree_fps/geometry/simd4.h"
 
 namespace ofps {
 namespace {
