@@ -240,13 +240,15 @@ void BM_LevelCullOnly(benchmark::State& state) {
 }
 BENCHMARK(BM_LevelCullOnly)->Unit(benchmark::kMicrosecond);
 
-// One frame: every prop moved (1/60 s), links synced, then the cull. arg 1: 0 = octree links,
-// 1 = the grid's linear cull plus the level's own cull (the old frame).
+// One frame: every prop moved (1/60 s), links synced, then the cull. arg 1: 0 = octree links
+// with move() per prop, 1 = move() per prop, the grid's linear cull plus the level's own cull
+// (the old frame), 2 = octree links with one moveCenters() call for all props.
 void BM_PropsFrame(benchmark::State& state) {
   const Level& l = onsReborn();
   if (!l.ok) return state.SkipWithError("ons-reborn not found");
   const uint32_t n = static_cast<uint32_t>(state.range(0));
-  const bool linear = state.range(1) != 0;
+  const bool linear = state.range(1) == 1;
+  const bool batched = state.range(1) == 2;
   Setup& s = setup(n);
   ofps::PropsCullStats st;
   uint64_t tris = 0, frames = 0, changed = 0;
@@ -254,7 +256,11 @@ void BM_PropsFrame(benchmark::State& state) {
     state.PauseTiming();
     advance(s.props, 1.0f / 60.0f);  // the simulation's job, not the grid's
     state.ResumeTiming();
-    for (uint32_t i = 0; i < n; ++i) changed += s.grid.move(i, s.props.pos[i]) ? 1u : 0u;
+    if (batched) {
+      changed += s.grid.moveCenters(s.props.pos);
+    } else {
+      for (uint32_t i = 0; i < n; ++i) changed += s.grid.move(i, s.props.pos[i]) ? 1u : 0u;
+    }
     const Frustum& f = l.views[frames++ % l.views.size()];
     if (linear) {
       ofps::cullOctree(l.octree, f, countRange, &tris);
@@ -272,15 +278,44 @@ void BM_PropsFrame(benchmark::State& state) {
   }
   report(state, st, frames);
   state.counters["cellChanges"] = static_cast<double>(changed) / static_cast<double>(frames);
-  state.SetLabel(linear ? "move + level cull + grid linear cull"
-                        : "move + sync + one traversal (level + props)");
+  state.SetLabel(linear    ? "move one by one + level cull + grid linear cull"
+                 : batched ? "moveCenters + sync + one traversal (level + props)"
+                           : "move one by one + sync + one traversal (level + props)");
 }
 BENCHMARK(BM_PropsFrame)
     ->Args({100000, 0})
     ->Args({100000, 1})
+    ->Args({100000, 2})
     ->Args({1000000, 0})
     ->Args({1000000, 1})
+    ->Args({1000000, 2})
     ->Unit(benchmark::kMillisecond);
+
+// The grid update alone (the moves of one frame, links kept by the grid's map): arg 1 0 = move()
+// per prop, 1 = one moveCenters() call. Same motion as BM_PropsFrame.
+void BM_PropsGridUpdate(benchmark::State& state) {
+  const Level& l = onsReborn();
+  if (!l.ok) return state.SkipWithError("ons-reborn not found");
+  const uint32_t n = static_cast<uint32_t>(state.range(0));
+  const bool batched = state.range(1) != 0;
+  Setup& s = setup(n);
+  uint64_t frames = 0, changed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    advance(s.props, 1.0f / 60.0f);
+    state.ResumeTiming();
+    if (batched) {
+      changed += s.grid.moveCenters(s.props.pos);
+    } else {
+      for (uint32_t i = 0; i < n; ++i) changed += s.grid.move(i, s.props.pos[i]) ? 1u : 0u;
+    }
+    ++frames;
+  }
+  s.links.sync(s.grid, l.octree);
+  state.counters["cellChanges"] = static_cast<double>(changed) / static_cast<double>(frames);
+  state.SetLabel(batched ? "moveCenters" : "move one by one");
+}
+BENCHMARK(BM_PropsGridUpdate)->ArgsProduct({{100000}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 // The cull with other link parameters: arg 1 the chunk edge in cells (1: no chunks, one per
 // block), arg 2 log2 of the map's entry budget. Relinks before timing and back to the defaults

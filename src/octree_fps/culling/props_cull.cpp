@@ -169,9 +169,32 @@ void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
   const int32_t side = 1 << shift;
   map.assign(static_cast<size_t>(dims[0]) * static_cast<size_t>(dims[1]) * static_cast<size_t>(dims[2]),
               outside);
+  // looseBlockBounds of every block from per-axis tables: a block's cell-box ends on axis a
+  // depend only on its index on that axis, and its padding only on the largest magnitude, a max
+  // over the axes (exact), so a few loads give the very floats looseBlockBounds computes (the
+  // paint asks for a block's box once per node level: this is most of relink's time).
+  std::vector<float> axisLo[3], axisHi[3], axisMag[3];
+  for (int a = 0; a < 3; ++a) {
+    const size_t na = static_cast<size_t>(dims[a]);
+    axisLo[a].resize(na);
+    axisHi[a].resize(na);
+    axisMag[a].resize(na);
+    for (size_t i = 0; i < na; ++i) {
+      const int32_t c0 = lo[a] + static_cast<int32_t>(i) * side;
+      const float l = static_cast<float>(c0) * grid.cellSize();
+      const float h = (static_cast<float>(c0 + side - 1) + 1.0f) * grid.cellSize();
+      axisLo[a][i] = l;
+      axisHi[a][i] = h;
+      axisMag[a][i] = std::max(std::fabs(l), std::fabs(h));
+    }
+  }
+  const float cellSize = grid.cellSize();
   auto blockBox = [&](int32_t bx, int32_t by, int32_t bz) {
-    return looseBlockBounds(grid, lo[0] + bx * side, lo[1] + by * side, lo[2] + bz * side, side,
-                            extent);
+    const size_t i[3] = {static_cast<size_t>(bx), static_cast<size_t>(by), static_cast<size_t>(bz)};
+    const float mag = std::max({axisMag[0][i[0]], axisMag[1][i[1]], axisMag[2][i[2]]});
+    const float grow = extent + (mag + cellSize + extent) * (1.0f / 65536.0f);
+    return Aabb{glm::vec3(axisLo[0][i[0]] - grow, axisLo[1][i[1]] - grow, axisLo[2][i[2]] - grow),
+                glm::vec3(axisHi[0][i[0]] + grow, axisHi[1][i[1]] + grow, axisHi[2][i[2]] + grow)};
   };
   // The blocks whose cells meet a box (a superset of those whose loose bounds it contains).
   auto blockRange = [&](const Aabb& box, int32_t bLo[3], int32_t bHi[3]) {

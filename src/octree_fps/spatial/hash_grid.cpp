@@ -520,6 +520,88 @@ bool HashGrid::move(uint32_t id, const glm::vec3& center) {
   return true;
 }
 
+uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
+  const uint32_t n = static_cast<uint32_t>(std::min<size_t>(centers.size(), cell_.size()));
+  packsFresh_ = false;
+  moveScratch_.clear();
+  // Pass 1: every centre, and the early out (streams the centres, keys and cells by id).
+  for (uint32_t id = 0; id < n; ++id) {
+    if (cell_[id] == kGridInvalidIndex) continue;
+    const glm::vec3& c = centers[id];
+    assert(std::isfinite(c.x) && std::isfinite(c.y) && std::isfinite(c.z) &&
+           "HashGrid::moveCenters: non-finite centre");
+    objects_[id].center = c;
+    const int32_t x = coord(c.x), y = coord(c.y), z = coord(c.z);
+    const uint64_t key = packGridKey(x, y, z);
+    if (key != key_[id]) moveScratch_.push_back({key, id, x, y, z});
+  }
+  // Pass 2: the changes in id order (as move() one by one would make them), with the cache
+  // misses of each change started a few changes ahead, in three stages (each stage's addresses
+  // come from lines the stage before fetched): kFar ahead the new cell's table slot, the old
+  // cell, its group slot and the object (and the new cell's map entry); kMid ahead the old
+  // cell's id block and table slot, the new cell and its block when the slot already holds it,
+  // and both groups' block records;
+  // kNear ahead the group entries a detach swaps and an attach appends. Only hints: a cell moved
+  // or removed meanwhile costs a miss, nothing else.
+  constexpr size_t kFar = 24, kMid = 12, kNear = 4;
+  const size_t m = moveScratch_.size();
+  const bool groups = groupsOn();
+  const uint64_t tmask = table_.size() - 1;
+  auto newGroup = [&](const PendingMove& f) {
+    return groupMap_.empty() ? kGridNoGroup : mappedGroup(f.x, f.y, f.z);
+  };
+  for (size_t j = 0; j < m; ++j) {
+    if (j + kFar < m) {
+      const PendingMove& f = moveScratch_[j + kFar];
+      const uint32_t oc = cell_[f.id];
+      simd::prefetch(&table_[mixKey(f.key) & tmask]);
+      simd::prefetch(&cells_[oc]);
+      simd::prefetch(&objects_[f.id]);
+      if (groups) {
+        simd::prefetch(&cellGroup_[oc]);
+        simd::prefetch(&cellSlot_[oc]);
+        if (!groupMap_.empty()) {
+          const uint32_t bx = static_cast<uint32_t>(f.x - mapLo_[0]) >> mapShift_;
+          const uint32_t by = static_cast<uint32_t>(f.y - mapLo_[1]) >> mapShift_;
+          const uint32_t bz = static_cast<uint32_t>(f.z - mapLo_[2]) >> mapShift_;
+          if (bx < static_cast<uint32_t>(mapDim_[0]) && by < static_cast<uint32_t>(mapDim_[1]) &&
+              bz < static_cast<uint32_t>(mapDim_[2])) {
+            simd::prefetch(&groupMap_[bx + static_cast<uint32_t>(mapDim_[0]) *
+                                               (by + static_cast<uint32_t>(mapDim_[1]) * bz)]);
+          }
+        }
+      }
+    }
+    if (j + kMid < m) {
+      const PendingMove& f = moveScratch_[j + kMid];
+      const uint32_t oc = cell_[f.id];
+      simd::prefetch(&pool_[cells_[oc].head]);
+      simd::prefetch(&table_[mixKey(cells_[oc].key) & tmask]);  // the old cell's, if it empties
+      const Slot& sl = table_[mixKey(f.key) & tmask];
+      if (sl.key == f.key && sl.cell < cells_.size()) {
+        simd::prefetch(&cells_[sl.cell]);
+        simd::prefetch(&pool_[cells_[sl.cell].head]);
+      }
+      if (groups) {
+        simd::prefetch(&groupBlock_[groupIndex(cellGroup_[oc])]);
+        simd::prefetch(&groupBlock_[groupIndex(newGroup(f))]);
+      }
+    }
+    if (groups && j + kNear < m) {
+      const PendingMove& f = moveScratch_[j + kNear];
+      const uint32_t oc = cell_[f.id];
+      const GroupBlock& ob = groupBlock_[groupIndex(cellGroup_[oc])];
+      simd::prefetch(&groupPool_[ob.first + cellSlot_[oc]]);
+      if (ob.count > 0) simd::prefetch(&cellSlot_[groupPool_[ob.first + ob.count - 1].cell]);
+      const GroupBlock& nb = groupBlock_[groupIndex(newGroup(f))];
+      simd::prefetch(groupPool_.data() + nb.first + nb.count);  // may be one past a full block: a hint
+    }
+    const PendingMove& p = moveScratch_[j];
+    relink(p.id, p.x, p.y, p.z, p.key);
+  }
+  return static_cast<uint32_t>(m);
+}
+
 void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key) {
   // Two chains of cache misses (old cell -> its block; new cell's table slot -> cell -> block):
   // start the new cell's probe while the old one is unlinked.

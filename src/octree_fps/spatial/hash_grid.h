@@ -197,6 +197,16 @@ class HashGrid {
   bool moveSphere(uint32_t id, const glm::vec3& center, float radius);
   bool moveBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents);
   bool move(uint32_t id, const glm::vec3& center);  // keeps the size
+  // Moves every object id < centers.size() that is in the grid to centers[id] (keeping its
+  // size): the same final state as move(id, centers[id]) for id = 0, 1, ... in turn (same cells,
+  // same link order, so the same query answers and orders), but built for a whole frame of
+  // moves: a first pass writes the centres and takes the early out for every object that stays
+  // in its cell (streaming, no hash work); a second pass relinks the objects that changed cell
+  // with their table slots, cells and id blocks prefetched a few changes ahead, so that the
+  // cache misses of consecutive changes overlap instead of queueing. Returns the number of
+  // objects that changed cell. O(centers.size() + changes x objects per cell). Allocates only
+  // when the scratch list of changes grows past its largest size so far.
+  uint32_t moveCenters(std::span<const glm::vec3> centers);
   bool contains(uint32_t id) const {
     return id < cell_.size() && cell_[id] != kGridInvalidIndex;
   }
@@ -441,6 +451,13 @@ class HashGrid {
   std::vector<std::vector<uint32_t>> freeBlocks_;  // by k: first slots of free blocks of 4 << k
   std::vector<GridCell> cells_;      // dense occupied cells
   std::vector<Slot> table_;          // power-of-two open-addressed index of cells_
+  // moveCenters' list of the objects that change cell (kept to reuse its capacity).
+  struct PendingMove {
+    uint64_t key;
+    uint32_t id;
+    int32_t x, y, z;
+  };
+  std::vector<PendingMove> moveScratch_;
   // Cell groups: by dense cell (moved along with the cell): group, slot in the group's block,
   // hint; by group: its block of cell indices (groupCount() + 1 blocks, the last for pending
   // cells), parent and subtree cell count.
