@@ -536,14 +536,14 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
     if (key != key_[id]) moveScratch_.push_back({key, id, x, y, z});
   }
   // Pass 2: the changes in id order (as move() one by one would make them), with the cache
-  // misses of each change started a few changes ahead, in three stages (each stage's addresses
-  // come from lines the stage before fetched): kFar ahead the new cell's table slot, the old
-  // cell, its group slot and the object (and the new cell's map entry); kMid ahead the old
-  // cell's id block and table slot, the new cell and its block when the slot already holds it,
-  // and both groups' block records;
-  // kNear ahead the group entries a detach swaps and an attach appends. Only hints: a cell moved
-  // or removed meanwhile costs a miss, nothing else.
-  constexpr size_t kFar = 24, kMid = 12, kNear = 4;
+  // misses of each change started a few changes ahead, in stages whose addresses come from lines
+  // the stage before fetched: kFar ahead the new cell's table slot, the old cell, its group slot
+  // and the object (and the new cell's map entry); kBlock ahead both groups' block records; kMid
+  // ahead the old cell's id block and table slot, the new cell and its block when the slot
+  // already holds it, and the group entries a detach swaps and an attach appends; kNear ahead
+  // the slot record of the entry a detach moves. Only hints: a cell moved or removed meanwhile
+  // costs a miss, nothing else.
+  constexpr size_t kFar = 32, kBlock = 20, kMid = 12, kNear = 4;
   const size_t m = moveScratch_.size();
   const bool groups = groupsOn();
   const uint64_t tmask = table_.size() - 1;
@@ -572,6 +572,11 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
         }
       }
     }
+    if (groups && j + kBlock < m) {
+      const PendingMove& f = moveScratch_[j + kBlock];
+      simd::prefetch(&groupBlock_[groupIndex(cellGroup_[cell_[f.id]])]);
+      simd::prefetch(&groupBlock_[groupIndex(newGroup(f))]);
+    }
     if (j + kMid < m) {
       const PendingMove& f = moveScratch_[j + kMid];
       const uint32_t oc = cell_[f.id];
@@ -583,18 +588,17 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
         simd::prefetch(&pool_[cells_[sl.cell].head]);
       }
       if (groups) {
-        simd::prefetch(&groupBlock_[groupIndex(cellGroup_[oc])]);
-        simd::prefetch(&groupBlock_[groupIndex(newGroup(f))]);
+        const GroupBlock& ob = groupBlock_[groupIndex(cellGroup_[oc])];
+        simd::prefetch(groupPool_.data() + ob.first + cellSlot_[oc]);
+        if (ob.count > 0) simd::prefetch(groupPool_.data() + ob.first + ob.count - 1);
+        const GroupBlock& nb = groupBlock_[groupIndex(newGroup(f))];
+        simd::prefetch(groupPool_.data() + nb.first + nb.count);  // one past a full block: a hint
       }
     }
     if (groups && j + kNear < m) {
       const PendingMove& f = moveScratch_[j + kNear];
-      const uint32_t oc = cell_[f.id];
-      const GroupBlock& ob = groupBlock_[groupIndex(cellGroup_[oc])];
-      simd::prefetch(&groupPool_[ob.first + cellSlot_[oc]]);
+      const GroupBlock& ob = groupBlock_[groupIndex(cellGroup_[cell_[f.id]])];
       if (ob.count > 0) simd::prefetch(&cellSlot_[groupPool_[ob.first + ob.count - 1].cell]);
-      const GroupBlock& nb = groupBlock_[groupIndex(newGroup(f))];
-      simd::prefetch(groupPool_.data() + nb.first + nb.count);  // may be one past a full block: a hint
     }
     const PendingMove& p = moveScratch_[j];
     relink(p.id, p.x, p.y, p.z, p.key);
