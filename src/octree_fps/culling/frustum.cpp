@@ -44,12 +44,7 @@ void cullOctree(const Octree& octree, const Frustum& frustum, CullVisitor visito
     const uint32_t first = octree.firstChild(e.node);
     for (uint32_t i = octree.childCount(e.node); i-- > 0;) stack[top++] = {first + i, mask};
   }
-  if (ioStats) {
-    ioStats->nodesVisited += st.nodesVisited;
-    ioStats->planeTests += st.planeTests;
-    ioStats->rangesReported += st.rangesReported;
-    ioStats->trianglesVisible += st.trianglesVisible;
-  }
+  if (ioStats) *ioStats += st;
 }
 
 }  // namespace ofps

@@ -22,6 +22,13 @@ struct CullStats {
   uint32_t planeTests = 0;       // box-plane tests run (plane masking makes this smaller)
   uint32_t rangesReported = 0;   // visitor calls
   uint32_t trianglesVisible = 0; // triangles in the reported ranges
+  CullStats& operator+=(const CullStats& o) {
+    nodesVisited += o.nodesVisited;
+    planeTests += o.planeTests;
+    rangesReported += o.rangesReported;
+    trianglesVisible += o.trianglesVisible;
+    return *this;
+  }
 };
 
 // Called per visible range: `node` is the node, `range` its own triangles (wholeSubtree false:

@@ -429,12 +429,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
     ps.cellsTested = gs.cellsVisited;
     ps.propsTested = gs.candidates;
     ps.visible = n;
-    if (ioLevelStats) {
-      ioLevelStats->nodesVisited += ls.nodesVisited;
-      ioLevelStats->planeTests += ls.planeTests;
-      ioLevelStats->rangesReported += ls.rangesReported;
-      ioLevelStats->trianglesVisible += ls.trianglesVisible;
-    }
+    if (ioLevelStats) *ioLevelStats += ls;
     if (ioPropsStats) *ioPropsStats += ps;
     return n;
   }
@@ -658,12 +653,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   testGroup(kGridNoGroup, kFrustumAllPlanes);
   ps.nodesVisited = ls.nodesVisited;
   ps.visible = sink.count;
-  if (ioLevelStats) {
-    ioLevelStats->nodesVisited += ls.nodesVisited;
-    ioLevelStats->planeTests += ls.planeTests;
-    ioLevelStats->rangesReported += ls.rangesReported;
-    ioLevelStats->trianglesVisible += ls.trianglesVisible;
-  }
+  if (ioLevelStats) *ioLevelStats += ls;
   if (ioPropsStats) *ioPropsStats += ps;
   return sink.count;
 }

@@ -10,6 +10,7 @@
 
 #include "octree_fps/geometry/frustum_inl.h"
 #include "octree_fps/geometry/simd4.h"
+#include "octree_fps/geometry/splitmix.h"
 
 namespace ofps {
 
@@ -30,19 +31,8 @@ struct CollectInto {
 constexpr uint32_t kPoolBoxBit = 0x80000000u;
 constexpr uint32_t kPoolIdMask = kGridPoolIdMask;
 
-// splitmix64 finalizer: every key bit affects the low bits used by the power-of-two mask.
-inline uint64_t mixKey(uint64_t k) {
-  k ^= k >> 30;
-  k *= 0xbf58476d1ce4e5b9ull;
-  k ^= k >> 27;
-  k *= 0x94d049bb133111ebull;
-  k ^= k >> 31;
-  return k;
-}
-
-inline float maxAbs(const glm::vec3& v) {
-  return std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
-}
+// SplitMix64's finalizer: every key bit affects the low bits used by the power-of-two mask.
+inline uint64_t mixKey(uint64_t k) { return SplitMix64::mix(k); }
 
 // Margin added to query ranges so that float rounding of the range ends can never leave out a
 // cell holding a hit: relative to the query size and to the coordinates' magnitude.
@@ -833,6 +823,36 @@ inline void loadGroup(const PackT* pack, const GridObject* objects, const uint32
 }
 }  // namespace
 
+// A cell's objects four at a time (walked last to first, as the scalar loops): filter gives, per
+// lane, the exact sphere predicate and a conservative box one from the centres and radii (the
+// query cache's pack when fresh, else gathered by id); boxes that pass are confirmed by exact(id).
+// Reports through emit (adding to hits); false when emit stopped the query.
+template <class Filter, class Exact, class Emit>
+bool HashGrid::scanCell(const GridCell& cell, Filter&& filter, Exact&& exact, Emit&& emit,
+                        uint32_t& hits) const {
+  const uint32_t first = cell.head, n = cell.count;
+  const bool fresh = packsFresh_;
+  for (uint32_t g = (n + 3u) >> 2; g-- > 0;) {
+    uint32_t e[4];
+    const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
+    simd::F4 x, y, z, r;
+    loadGroup(fresh ? &packs_[(first >> 2) + g] : nullptr, objects_.data(), e, x, y, z, r);
+    simd::M4 sphereIn, boxIn;
+    filter(x, y, z, r, sphereIn, boxIn);
+    const simd::M4 box = simd::topBitLanes(e);
+    uint32_t m = simd::bits(simd::andNot(box, sphereIn) | (box & boxIn)) & valid;
+    while (m != 0) {
+      const uint32_t lane = highestLane(m);
+      m ^= 1u << lane;
+      const uint32_t id = e[lane] & kPoolIdMask;
+      if ((e[lane] & kPoolBoxBit) != 0 && !exact(id)) continue;
+      ++hits;
+      if (!emit(id)) return false;
+    }
+  }
+  return true;
+}
+
 template <class Emit>
 uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit,
                               GridQueryStats* ioStats) const {
@@ -866,36 +886,22 @@ uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit
       if (fast) {
         using simd::F4;
         using simd::M4;
-        const bool fresh = packsFresh_;
         const F4 px = simd::splat(center.x), py = simd::splat(center.y),
                  pz = simd::splat(center.z), rq = simd::splat(radius);
         const F4 zero = simd::splat(0.0f), sqrt3 = simd::splat(kSqrt3Up),
                  boxPad = simd::splat(kBoxFilterPad);
-        for (uint32_t g = (n + 3u) >> 2; g-- > 0;) {
-          uint32_t e[4];
-          const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
-          F4 x, y, z, r;
-          loadGroup(fresh ? &packs_[(first >> 2) + g] : nullptr, objects_.data(), e, x, y, z, r);
+        // Spheres: the exact predicate (same operations as sphereHit). Boxes: within radius +
+        // sqrt(3) x the largest half-extent (padded; NaN passes), then sphereHit.
+        auto filter = [&](F4 x, F4 y, F4 z, F4 r, M4& sphereIn, M4& boxIn) {
           const F4 dx = x - px, dy = y - py, dz = z - pz;
           const F4 d2 = dx * dx + dy * dy + dz * dz;
-          // Spheres: the exact predicate (same operations as sphereHit).
           const F4 rr = rq + r;
-          const M4 sphereIn = simd::le(d2, rr * rr);
-          // Boxes: within radius + sqrt(3) x the largest half-extent (padded; NaN passes).
+          sphereIn = simd::le(d2, rr * rr);
           const F4 rb = rq + simd::max(zero, r) * sqrt3;
-          const M4 boxIn = simd::notGreater(d2, rb * rb * boxPad);
-          const M4 box = simd::topBitLanes(e);
-          uint32_t m = simd::bits(simd::andNot(box, sphereIn) | (box & boxIn)) & valid;
-          while (m != 0) {
-            const uint32_t lane = highestLane(m);
-            m ^= 1u << lane;
-            const uint32_t id = e[lane] & kPoolIdMask;
-            if ((e[lane] & kPoolBoxBit) != 0 && !sphereHit(objects_[id], center, radius)) continue;
-            ++hits;
-            if (!emit(id)) return false;
-          }
-        }
-        return true;
+          boxIn = simd::notGreater(d2, rb * rb * boxPad);
+        };
+        auto exact = [&](uint32_t id) { return sphereHit(objects_[id], center, radius); };
+        return scanCell(cell, filter, exact, emit, hits);
       }
       for (uint32_t i = n; i-- > 0;) {
         const uint32_t id = pool_[first + i] & kPoolIdMask;
@@ -933,36 +939,22 @@ uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStat
         // same with sqrt(3) x their largest half-extent (padded; NaN passes), then the exact test.
         using simd::F4;
         using simd::M4;
-        const bool fresh = packsFresh_;
         const F4 bx0 = simd::splat(box.min.x), by0 = simd::splat(box.min.y),
                  bz0 = simd::splat(box.min.z), bx1 = simd::splat(box.max.x),
                  by1 = simd::splat(box.max.y), bz1 = simd::splat(box.max.z);
         const F4 zero = simd::splat(0.0f), sqrt3 = simd::splat(kSqrt3Up),
                  boxPad = simd::splat(kBoxFilterPad);
-        for (uint32_t g = (n + 3u) >> 2; g-- > 0;) {
-          uint32_t e[4];
-          const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
-          F4 x, y, z, r;
-          loadGroup(fresh ? &packs_[(first >> 2) + g] : nullptr, objects_.data(), e, x, y, z, r);
+        auto filter = [&](F4 x, F4 y, F4 z, F4 r, M4& sphereIn, M4& boxIn) {
           const F4 dx = simd::max(simd::max(bx0 - x, x - bx1), zero);
           const F4 dy = simd::max(simd::max(by0 - y, y - by1), zero);
           const F4 dz = simd::max(simd::max(bz0 - z, z - bz1), zero);
           const F4 d2 = dx * dx + dy * dy + dz * dz;
-          const M4 sphereIn = simd::le(d2, r * r);
+          sphereIn = simd::le(d2, r * r);
           const F4 rb = simd::max(zero, r) * sqrt3;
-          const M4 boxIn = simd::notGreater(d2, rb * rb * boxPad);
-          const M4 boxm = simd::topBitLanes(e);
-          uint32_t m = simd::bits(simd::andNot(boxm, sphereIn) | (boxm & boxIn)) & valid;
-          while (m != 0) {
-            const uint32_t lane = highestLane(m);
-            m ^= 1u << lane;
-            const uint32_t id = e[lane] & kPoolIdMask;
-            if ((e[lane] & kPoolBoxBit) != 0 && !boxHit(objects_[id], box)) continue;
-            ++hits;
-            if (!emit(id)) return false;
-          }
-        }
-        return true;
+          boxIn = simd::notGreater(d2, rb * rb * boxPad);
+        };
+        auto exact = [&](uint32_t id) { return boxHit(objects_[id], box); };
+        return scanCell(cell, filter, exact, emit, hits);
       }
       for (uint32_t i = n; i-- > 0;) {
         const uint32_t id = pool_[first + i] & kPoolIdMask;

@@ -40,6 +40,8 @@
 // Cost model: a move that stays in its cell writes only the object's slot (the common case at
 // 60 Hz); insert, remove and a move to another cell are O(1) hash work plus O(objects in the
 // cell) (a scan for the id and a shift of a few ids; a block copy when a full cell doubles).
+// A move to another cell is a handful of cache misses at random places (old and new cell, their
+// table slots, id blocks and group entries); moveCenters overlaps those of many moves.
 // Radius queries skip, before the hash probe, every cell of the range whose box grown by
 // maxExtent() is farther than the radius.
 // ---- Exact predicates (closed sets: touching counts) ---------------------------------------------
@@ -62,8 +64,9 @@
 // recycled per size class; swap-remove) and whether the group's subtree holds cells, up to
 // date through every cell creation, removal and swap: O(1) per cell event (O(depth) only when a
 // group gets its first cell or loses its last). Blocks, not linked lists: a traversal reads a
-// group's cells with independent loads instead of a chain of dependent cache misses (measured:
-// the list walk made the props cull 2-3x slower). A new cell starts "pending" (group kGridNoGroup, in a block of its own)
+// group's cells with independent loads instead of a chain of dependent cache misses (the list
+// walk measured slower: bench/micro/GRID_RESULTS.md). A new cell starts "pending" (group
+// kGridNoGroup, in a block of its own)
 // until the caller assigns it with setCellGroup. A move that stays in its cell touches none of
 // this. The assignment is only valid for objects up to groupExtent() (the extent the caller grew
 // the cells by when it chose the groups): when maxExtent() grows past it, the groups are dropped
@@ -417,6 +420,9 @@ class HashGrid {
   void freeBlock(uint32_t first, uint32_t capacity);
   uint32_t poolSlot(uint32_t id) const;
   uint32_t gatherGroup(uint32_t base, uint32_t left, uint32_t e[4]) const;
+  template <class Filter, class Exact, class Emit>
+  bool scanCell(const GridCell& cell, Filter&& filter, Exact&& exact, Emit&& emit,
+                uint32_t& hits) const;
   template <class Emit>
   uint32_t cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats* ioStats) const;
   template <class Emit>

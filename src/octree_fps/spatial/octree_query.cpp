@@ -305,10 +305,6 @@ inline bool inMask(const std::vector<uint32_t>& layers, uint32_t slot, uint32_t 
   return ((layers.empty() ? kOctreeAllLayers : layers[slot]) & mask) != 0;
 }
 
-inline float maxAbs(const glm::vec3& v) {
-  return std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
-}
-
 }  // namespace
 
 // ---- Ray -----------------------------------------------------------------------------------------
