@@ -201,7 +201,8 @@ uint32_t linearCull(Setup& s, const Frustum& f, ofps::PropsCullStats& st) {
 uint32_t moveAll(Setup& s, bool batched) {
   if (batched) return s.grid.moveCenters(s.props.pos);
   uint32_t changed = 0;
-  for (uint32_t i = 0; i < s.props.pos.size(); ++i) changed += s.grid.move(i, s.props.pos[i]) ? 1u : 0u;
+  for (uint32_t i = 0; i < s.props.pos.size(); ++i)
+    changed += s.grid.move(i, s.props.pos[i]) ? 1u : 0u;
   return changed;
 }
 

@@ -40,7 +40,7 @@ Aabb randomBox(std::mt19937& rng, const Frustum& f) {
   const glm::vec3 c(u(rng), u(rng), u(rng));
   glm::vec3 h(size(rng), size(rng), size(rng));
   const uint32_t kind = rng() % 8;
-  if (kind == 0) h = glm::vec3(0.0f);  // a point
+  if (kind == 0) h = glm::vec3(0.0f);                    // a point
   if (kind == 1) h[static_cast<int>(rng() % 3)] = 0.0f;  // flat
   Aabb b{c - h, c + h};
   if (kind == 2 || kind == 3) {
@@ -62,7 +62,8 @@ Aabb randomBox(std::mt19937& rng, const Frustum& f) {
       }
     }
   }
-  if (kind == 4 && rng() % 16 == 0) b.min[static_cast<int>(rng() % 3)] = std::numeric_limits<float>::quiet_NaN();
+  if (kind == 4 && rng() % 16 == 0)
+    b.min[static_cast<int>(rng() % 3)] = std::numeric_limits<float>::quiet_NaN();
   return b;
 }
 
@@ -86,7 +87,8 @@ TEST(FrustumSimd, FourWideClassifyMatchesScalarLaneByLane) {
     for (uint32_t l = 0; l < 4; ++l) {
       uint32_t m = mask;
       const Containment c = classifyAabb(f, boxes[l], m);
-      ASSERT_EQ(((out >> l) & 1u) != 0, c == Containment::Outside) << "round " << round << " lane " << l;
+      ASSERT_EQ(((out >> l) & 1u) != 0, c == Containment::Outside)
+          << "round " << round << " lane " << l;
       if (c == Containment::Outside) {
         ++outside;
         continue;

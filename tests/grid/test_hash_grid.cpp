@@ -7,12 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
 #include <random>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <glm/gtc/matrix_transform.hpp>
 
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/spatial/hash_grid.h"

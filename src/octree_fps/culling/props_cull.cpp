@@ -532,10 +532,12 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
           // grow = extent + (mag + cellSize + extent) / 65536, mag = the cell box's largest
           // |coordinate|: looseBounds' float expression, lane by lane.
           F4 mag = simd::abs(lo[0]);
-          for (int a = 0; a < 3; ++a) mag = simd::max(simd::max(mag, simd::abs(lo[a])), simd::abs(hi[a]));
+          for (int a = 0; a < 3; ++a)
+            mag = simd::max(simd::max(mag, simd::abs(lo[a])), simd::abs(hi[a]));
           gl = vext + (mag + vcs + vext) * inv;
           for (uint32_t l = 0; l < 4; ++l) {
-            const bool b = std::max({std::abs(c4[l].x), std::abs(c4[l].y), std::abs(c4[l].z)}) == kGridCoordLimit;
+            const bool b = std::max({std::abs(c4[l].x), std::abs(c4[l].y), std::abs(c4[l].z)}) ==
+                           kGridCoordLimit;
             border |= (b ? 1u : 0u) << l;
           }
         }

@@ -35,9 +35,10 @@
 // fits maxMapEntries(); the rule above applied to the block's loose bounds, painted top-down from
 // the root: O(blocks x depth) once per relink). A cell created by a move or an insert then joins
 // its node in O(1) inside the grid; nothing is linked per frame (linking each new cell by a
-// climb and descent from its prop's old node measured far slower: GRID_RESULTS.md). Without a map (after a setCellSize, say) new cells
-// wait on the grid's pending list until sync() relinks; pending cells are still culled exactly
-// (tested one by one), so a late sync() costs speed, never correctness.
+// climb and descent from its prop's old node measured far slower: GRID_RESULTS.md). Without a map
+// (after a setCellSize, say) new cells wait on the grid's pending list until sync() relinks;
+// pending cells are still culled exactly (tested one by one), so a late sync() costs speed, never
+// correctness.
 //
 // ---- The traversal ---------------------------------------------------------------------------------
 // cullLevelAndProps walks the octree exactly as cullOctree does (preorder, fixed stack, plane

@@ -12,7 +12,6 @@
 
 #include <array>
 #include <cstdint>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 

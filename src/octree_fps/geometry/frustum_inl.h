@@ -6,7 +6,6 @@
 // - classifyAabb4: four boxes at once (simd4.h lanes), for loops over grid cells.
 // Pure functions: thread-safe, no allocation, nothing thrown.
 #include <cstdint>
-
 #include <glm/vec3.hpp>
 
 #include "octree_fps/geometry/frustum.h"
@@ -49,10 +48,10 @@ inline uint32_t classifyAabb4(const Frustum& frustum, const simd::F4 lo[3], cons
                    nz = simd::splat(pl.normal.z), d = simd::splat(pl.d);
     const bool sx = pl.normal.x >= 0.0f, sy = pl.normal.y >= 0.0f, sz = pl.normal.z >= 0.0f;
     // Left to right, as Plane::signedDistance: ((nx x + ny y) + nz z) + d.
-    const simd::F4 sdP = nx * (sx ? hi[0] : lo[0]) + ny * (sy ? hi[1] : lo[1]) +
-                         nz * (sz ? hi[2] : lo[2]) + d;
-    const simd::F4 sdN = nx * (sx ? lo[0] : hi[0]) + ny * (sy ? lo[1] : hi[1]) +
-                         nz * (sz ? lo[2] : hi[2]) + d;
+    const simd::F4 sdP =
+        nx * (sx ? hi[0] : lo[0]) + ny * (sy ? hi[1] : lo[1]) + nz * (sz ? hi[2] : lo[2]) + d;
+    const simd::F4 sdN =
+        nx * (sx ? lo[0] : hi[0]) + ny * (sy ? lo[1] : hi[1]) + nz * (sz ? lo[2] : hi[2]) + d;
     outside |= simd::less(sdP, zero);
     const uint32_t in = simd::lessEqual(zero, sdN);  // sdN >= 0 (false for NaN, as the scalar)
     for (uint32_t l = 0; l < 4; ++l) outMasks[l] &= ~(((in >> l) & 1u) << i);

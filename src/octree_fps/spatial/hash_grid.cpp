@@ -32,7 +32,9 @@ constexpr uint32_t kPoolBoxBit = 0x80000000u;
 constexpr uint32_t kPoolIdMask = kGridPoolIdMask;
 
 // SplitMix64's finalizer: every key bit affects the low bits used by the power-of-two mask.
-inline uint64_t mixKey(uint64_t k) { return SplitMix64::mix(k); }
+inline uint64_t mixKey(uint64_t k) {
+  return SplitMix64::mix(k);
+}
 
 // Margin added to query ranges so that float rounding of the range ends can never leave out a
 // cell holding a hit: relative to the query size and to the coordinates' magnitude.
@@ -713,7 +715,6 @@ inline bool finite3(const glm::vec3& v) {
 
 inline uint32_t highestLane(uint32_t m) { return 31u - static_cast<uint32_t>(__builtin_clz(m)); }
 
-
 }  // namespace
 
 template <class Gap2, class CellHits>
@@ -886,8 +887,8 @@ uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit
       if (fast) {
         using simd::F4;
         using simd::M4;
-        const F4 px = simd::splat(center.x), py = simd::splat(center.y),
-                 pz = simd::splat(center.z), rq = simd::splat(radius);
+        const F4 px = simd::splat(center.x), py = simd::splat(center.y), pz = simd::splat(center.z),
+                 rq = simd::splat(radius);
         const F4 zero = simd::splat(0.0f), sqrt3 = simd::splat(kSqrt3Up),
                  boxPad = simd::splat(kBoxFilterPad);
         // Spheres: the exact predicate (same operations as sphereHit). Boxes: within radius +
