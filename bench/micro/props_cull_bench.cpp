@@ -356,6 +356,35 @@ BENCHMARK(BM_PropsCullOctreeVariant)
     ->Args({100000, 8, 22})
     ->Unit(benchmark::kMicrosecond);
 
+// What linking a new cell without the map would cost: the descent from the root into the
+// smallest containing child (OctreeCellLinks::nodeForBox, the rule the map is painted with) for
+// the loose bounds of the occupied cells, one per iteration, cycling through them. The cost a
+// map-free design (memory proportional to the occupied cells) would add to each cell creation.
+void BM_PropsLinkDescent(benchmark::State& state) {
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const Level& l = *lp;
+  Setup& s = setup(static_cast<uint32_t>(state.range(0)));
+  std::vector<ofps::Aabb> boxes;
+  for (uint32_t c = 0; c < s.grid.occupiedCells(); ++c) {
+    boxes.push_back(ofps::OctreeCellLinks::looseCellBounds(s.grid, c, s.grid.maxExtent()));
+  }
+  // Shuffled, as cells are created at random places.
+  std::shuffle(boxes.begin(), boxes.end(), std::mt19937(5));
+  size_t i = 0;
+  uint64_t outside = 0;
+  for (auto _ : state) {
+    const uint32_t node = ofps::OctreeCellLinks::nodeForBox(l.octree, {}, boxes[i], ~0u);
+    outside += node == l.octree.nodeCount() ? 1u : 0u;
+    benchmark::DoNotOptimize(node);
+    if (++i == boxes.size()) i = 0;
+  }
+  state.counters["cells"] = static_cast<double>(boxes.size());
+  state.counters["outside%"] =
+      100.0 * static_cast<double>(outside) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_PropsLinkDescent)->Arg(100000)->Unit(benchmark::kNanosecond);
+
 // Relinking every cell (octree slider, level swap).
 void BM_PropsRelinkAll(benchmark::State& state) {
   const Level* lp = levelOrSkip(state);
