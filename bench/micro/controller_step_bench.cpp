@@ -1,4 +1,4 @@
-// Micro-benchmark of one character controller step (issue 5 goal: <= 20 us on the real levels,
+// Micro-benchmark of one character controller step (goal: <= 20 us on the real levels,
 // single-threaded). Each level: a deterministic random walk (the soak test's input pattern)
 // is pre-run for 2000 steps to reach a typical state; then the benchmark times steps of the same
 // walk continuing, so it measures walking, sliding along walls, stairs, jumps and falls mixed as
@@ -14,6 +14,7 @@
 #include "octree_fps/controller/character_controller.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
+#include "support/random_walker.h"
 
 namespace {
 
@@ -109,16 +110,14 @@ void BM_ControllerStep(benchmark::State& state, const char* relative, bool quake
   c.setSpawn(L.spawn, 0.0f);
   c.setKillPlaneY(L.octree.bounds().min.y - 50.0f);
   c.teleport(L.spawn, 0.0f);
-  Walker w;
+  ofps::test::RandomWalker w;
   const float dt = p.tickSeconds();
   for (int k = 0; k < 2000; ++k) {
-    w.next(dt);
-    c.step(L.octree, w.in, dt);
+    c.step(L.octree, w.next(dt), dt);
   }
   uint64_t queries = 0, nodes = 0, tris = 0, steps = 0;
   for (auto _ : state) {
-    w.next(dt);
-    c.step(L.octree, w.in, dt);
+    c.step(L.octree, w.next(dt), dt);
     const ofps::ControllerStepStats& s = c.lastStepStats();
     queries += s.queryCount;
     nodes += s.queries.nodesVisited;

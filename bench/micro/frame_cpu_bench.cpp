@@ -1,4 +1,4 @@
-// Micro-benchmark of the CPU side of one demo frame (issue 6 goal: under 1 ms on the largest
+// Micro-benchmark of the CPU side of one demo frame (goal: under 1 ms on the largest
 // real level): the fixed controller steps due in a 60 Hz frame at 120 Hz (two), the octree
 // frustum culling pass with plane masking, and building the merged draw-run list. Each
 // iteration moves the camera to the next of 256 pre-chosen poses at eye height inside the level,

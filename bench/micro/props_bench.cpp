@@ -1,4 +1,4 @@
-// Micro-benchmark of the props simulation (issue 7 goal: 10,000 props simulated at 60 Hz in real
+// Micro-benchmark of the props simulation (goal: 10,000 props simulated at 60 Hz in real
 // time on one core). One benchmark iteration is ONE SIMULATED SECOND (60 steps of 1/60 s), so
 // real time means under 1000 ms per iteration.
 // The level is built here (no Assimp in the micro-benchmarks): a 100 x 100 m floor in 2 m quads,

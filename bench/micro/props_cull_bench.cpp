@@ -1,4 +1,4 @@
-// Props culled through the level's octree (issue 14), side by side with the grid's linear cull
+// Props culled through the level's octree, side by side with the grid's linear cull
 // and brute force, on ons-reborn (the largest shared level in the repo: 124,167 triangles).
 // - 100,000 props spread over the level (on the ground: a ray down from 3/4 of the level's
 //   height, then 0.3..3.3 m above the hit), radius / half-extents 0.1..0.4 m, cells of 2 m (as
@@ -7,7 +7,7 @@
 // - views: 16 in-level camera poses (the eye 1.7 m above a random ground point, any yaw, pitch
 //   -10..10 degrees) with the demo's projection (vertical fov 1.2 rad, 16:9, near 0.05 m, far 2 x
 //   the level's diagonal), cycled per iteration;
-// - counters: cells tested / occupied (the issue's <= 25 % goal), props tested, visible, nodes.
+// - counters: cells tested / occupied (goal: at most 25 % tested), props tested, visible, nodes.
 // BM_PropsFrame*: one frame = move every prop + (links: sync) + cull; the goal is < 1 ms.
 // BM_PropsCull*: the cull alone. "Octree" includes the level's own traversal (it is the same
 // pass); BM_LevelCullOnly is that traversal without props, to subtract.
@@ -178,10 +178,36 @@ void countRange(void* ctx, uint32_t, uint32_t, uint32_t count, bool) {
   *static_cast<uint64_t*>(ctx) += count;
 }
 
-void BM_PropsCullOctree(benchmark::State& state) {
+// The level, or null after marking the benchmark skipped.
+const Level* levelOrSkip(benchmark::State& state) {
   const Level& l = onsReborn();
-  if (!l.ok) return state.SkipWithError("ons-reborn not found");
-  Setup& s = setup(static_cast<uint32_t>(state.range(0)));
+  if (l.ok) return &l;
+  state.SkipWithError("ons-reborn not found");
+  return nullptr;
+}
+
+// The grid's linear cull (the old path, props only), its work added to st.
+uint32_t linearCull(Setup& s, const Frustum& f, ofps::PropsCullStats& st) {
+  ofps::GridQueryStats gs;
+  const uint32_t n = s.grid.cullFrustum(f, s.visible, &gs);
+  st.cellsTested += gs.cellsVisited;
+  st.propsTested += gs.candidates;
+  st.visible += gs.hits;
+  st.cellsOccupied += s.grid.occupiedCells();
+  return n;
+}
+
+// One frame's grid update: move() per prop, or one moveCenters() call. Returns the cell changes.
+uint32_t moveAll(Setup& s, bool batched) {
+  if (batched) return s.grid.moveCenters(s.props.pos);
+  uint32_t changed = 0;
+  for (uint32_t i = 0; i < s.props.pos.size(); ++i)
+    changed += s.grid.move(i, s.props.pos[i]) ? 1u : 0u;
+  return changed;
+}
+
+// The timed loop of the octree cull (level + props), cycling the views; then the view counters.
+void timeOctreeCull(benchmark::State& state, const Level& l, Setup& s) {
   ofps::PropsCullStats st;
   uint64_t tris = 0, frames = 0;
   for (auto _ : state) {
@@ -190,24 +216,26 @@ void BM_PropsCullOctree(benchmark::State& state) {
                                                      &tris, s.visible, nullptr, &st));
   }
   viewCounters(state, l, s);
+}
+
+void BM_PropsCullOctree(benchmark::State& state) {
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  timeOctreeCull(state, *lp, setup(static_cast<uint32_t>(state.range(0))));
   state.SetLabel("level + props, one traversal");
 }
 BENCHMARK(BM_PropsCullOctree)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMicrosecond);
 
 void BM_PropsCullGridLinear(benchmark::State& state) {
-  const Level& l = onsReborn();
-  if (!l.ok) return state.SkipWithError("ons-reborn not found");
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const Level& l = *lp;
   Setup& s = setup(static_cast<uint32_t>(state.range(0)));
   ofps::PropsCullStats st;
   uint64_t frames = 0;
   for (auto _ : state) {
     const Frustum& f = l.views[frames++ % l.views.size()];
-    ofps::GridQueryStats gs;
-    benchmark::DoNotOptimize(s.grid.cullFrustum(f, s.visible, &gs));
-    st.cellsTested += gs.cellsVisited;
-    st.propsTested += gs.candidates;
-    st.visible += gs.hits;
-    st.cellsOccupied += s.grid.occupiedCells();
+    benchmark::DoNotOptimize(linearCull(s, f, st));
   }
   report(state, st, frames);
   state.SetLabel("props only (add BM_LevelCullOnly)");
@@ -215,8 +243,9 @@ void BM_PropsCullGridLinear(benchmark::State& state) {
 BENCHMARK(BM_PropsCullGridLinear)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMicrosecond);
 
 void BM_PropsCullBrute(benchmark::State& state) {
-  const Level& l = onsReborn();
-  if (!l.ok) return state.SkipWithError("ons-reborn not found");
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const Level& l = *lp;
   Setup& s = setup(static_cast<uint32_t>(state.range(0)));
   uint64_t frames = 0, visible = 0;
   for (auto _ : state) {
@@ -228,8 +257,9 @@ void BM_PropsCullBrute(benchmark::State& state) {
 BENCHMARK(BM_PropsCullBrute)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMicrosecond);
 
 void BM_LevelCullOnly(benchmark::State& state) {
-  const Level& l = onsReborn();
-  if (!l.ok) return state.SkipWithError("ons-reborn not found");
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const Level& l = *lp;
   uint64_t tris = 0, frames = 0;
   ofps::CullStats cs;
   for (auto _ : state) {
@@ -240,13 +270,16 @@ void BM_LevelCullOnly(benchmark::State& state) {
 }
 BENCHMARK(BM_LevelCullOnly)->Unit(benchmark::kMicrosecond);
 
-// One frame: every prop moved (1/60 s), links synced, then the cull. arg 1: 0 = octree links,
-// 1 = the grid's linear cull plus the level's own cull (the old frame).
+// One frame: every prop moved (1/60 s), links synced, then the cull. arg 1: 0 = octree links
+// with move() per prop, 1 = move() per prop, the grid's linear cull plus the level's own cull
+// (the old frame), 2 = octree links with one moveCenters() call for all props.
 void BM_PropsFrame(benchmark::State& state) {
-  const Level& l = onsReborn();
-  if (!l.ok) return state.SkipWithError("ons-reborn not found");
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const Level& l = *lp;
   const uint32_t n = static_cast<uint32_t>(state.range(0));
-  const bool linear = state.range(1) != 0;
+  const bool linear = state.range(1) == 1;
+  const bool batched = state.range(1) == 2;
   Setup& s = setup(n);
   ofps::PropsCullStats st;
   uint64_t tris = 0, frames = 0, changed = 0;
@@ -254,16 +287,11 @@ void BM_PropsFrame(benchmark::State& state) {
     state.PauseTiming();
     advance(s.props, 1.0f / 60.0f);  // the simulation's job, not the grid's
     state.ResumeTiming();
-    for (uint32_t i = 0; i < n; ++i) changed += s.grid.move(i, s.props.pos[i]) ? 1u : 0u;
+    changed += moveAll(s, batched);
     const Frustum& f = l.views[frames++ % l.views.size()];
     if (linear) {
       ofps::cullOctree(l.octree, f, countRange, &tris);
-      ofps::GridQueryStats gs;
-      benchmark::DoNotOptimize(s.grid.cullFrustum(f, s.visible, &gs));
-      st.cellsTested += gs.cellsVisited;
-      st.propsTested += gs.candidates;
-      st.visible += gs.hits;
-      st.cellsOccupied += s.grid.occupiedCells();
+      benchmark::DoNotOptimize(linearCull(s, f, st));
     } else {
       s.links.sync(s.grid, l.octree);
       benchmark::DoNotOptimize(ofps::cullLevelAndProps(l.octree, f, s.grid, s.links, countRange,
@@ -272,34 +300,54 @@ void BM_PropsFrame(benchmark::State& state) {
   }
   report(state, st, frames);
   state.counters["cellChanges"] = static_cast<double>(changed) / static_cast<double>(frames);
-  state.SetLabel(linear ? "move + level cull + grid linear cull"
-                        : "move + sync + one traversal (level + props)");
+  state.SetLabel(linear    ? "move one by one + level cull + grid linear cull"
+                 : batched ? "moveCenters + sync + one traversal (level + props)"
+                           : "move one by one + sync + one traversal (level + props)");
 }
 BENCHMARK(BM_PropsFrame)
     ->Args({100000, 0})
     ->Args({100000, 1})
+    ->Args({100000, 2})
     ->Args({1000000, 0})
     ->Args({1000000, 1})
+    ->Args({1000000, 2})
     ->Unit(benchmark::kMillisecond);
+
+// The grid update alone (the moves of one frame, links kept by the grid's map): arg 1 0 = move()
+// per prop, 1 = one moveCenters() call. Same motion as BM_PropsFrame.
+void BM_PropsGridUpdate(benchmark::State& state) {
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const Level& l = *lp;
+  const uint32_t n = static_cast<uint32_t>(state.range(0));
+  const bool batched = state.range(1) != 0;
+  Setup& s = setup(n);
+  uint64_t frames = 0, changed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    advance(s.props, 1.0f / 60.0f);
+    state.ResumeTiming();
+    changed += moveAll(s, batched);
+    ++frames;
+  }
+  s.links.sync(s.grid, l.octree);
+  state.counters["cellChanges"] = static_cast<double>(changed) / static_cast<double>(frames);
+  state.SetLabel(batched ? "moveCenters" : "move one by one");
+}
+BENCHMARK(BM_PropsGridUpdate)->ArgsProduct({{100000}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 // The cull with other link parameters: arg 1 the chunk edge in cells (1: no chunks, one per
 // block), arg 2 log2 of the map's entry budget. Relinks before timing and back to the defaults
 // after (the setup is shared).
 void BM_PropsCullOctreeVariant(benchmark::State& state) {
-  const Level& l = onsReborn();
-  if (!l.ok) return state.SkipWithError("ons-reborn not found");
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const Level& l = *lp;
   Setup& s = setup(static_cast<uint32_t>(state.range(0)));
   s.links.setChunkCells(static_cast<uint32_t>(state.range(1)));
   s.links.setMaxMapEntries(1u << state.range(2));
   s.links.relink(s.grid, l.octree);
-  ofps::PropsCullStats st;
-  uint64_t tris = 0, frames = 0;
-  for (auto _ : state) {
-    const Frustum& f = l.views[frames++ % l.views.size()];
-    benchmark::DoNotOptimize(ofps::cullLevelAndProps(l.octree, f, s.grid, s.links, countRange,
-                                                     &tris, s.visible, nullptr, &st));
-  }
-  viewCounters(state, l, s);
+  timeOctreeCull(state, l, s);
   s.links = ofps::OctreeCellLinks{};
   s.links.relink(s.grid, l.octree);
 }
@@ -308,10 +356,40 @@ BENCHMARK(BM_PropsCullOctreeVariant)
     ->Args({100000, 8, 22})
     ->Unit(benchmark::kMicrosecond);
 
+// What linking a new cell without the map would cost: the descent from the root into the
+// smallest containing child (OctreeCellLinks::nodeForBox, the rule the map is painted with) for
+// the loose bounds of the occupied cells, one per iteration, cycling through them. The cost a
+// map-free design (memory proportional to the occupied cells) would add to each cell creation.
+void BM_PropsLinkDescent(benchmark::State& state) {
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const Level& l = *lp;
+  Setup& s = setup(static_cast<uint32_t>(state.range(0)));
+  std::vector<ofps::Aabb> boxes;
+  for (uint32_t c = 0; c < s.grid.occupiedCells(); ++c) {
+    boxes.push_back(ofps::OctreeCellLinks::looseCellBounds(s.grid, c, s.grid.maxExtent()));
+  }
+  // Shuffled, as cells are created at random places.
+  std::shuffle(boxes.begin(), boxes.end(), std::mt19937(5));
+  size_t i = 0;
+  uint64_t outside = 0;
+  for (auto _ : state) {
+    const uint32_t node = ofps::OctreeCellLinks::nodeForBox(l.octree, {}, boxes[i], ~0u);
+    outside += node == l.octree.nodeCount() ? 1u : 0u;
+    benchmark::DoNotOptimize(node);
+    if (++i == boxes.size()) i = 0;
+  }
+  state.counters["cells"] = static_cast<double>(boxes.size());
+  state.counters["outside%"] =
+      100.0 * static_cast<double>(outside) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_PropsLinkDescent)->Arg(100000)->Unit(benchmark::kNanosecond);
+
 // Relinking every cell (octree slider, level swap).
 void BM_PropsRelinkAll(benchmark::State& state) {
-  const Level& l = onsReborn();
-  if (!l.ok) return state.SkipWithError("ons-reborn not found");
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const Level& l = *lp;
   Setup& s = setup(static_cast<uint32_t>(state.range(0)));
   for (auto _ : state) s.links.relink(s.grid, l.octree);
   state.counters["cells"] = s.grid.occupiedCells();

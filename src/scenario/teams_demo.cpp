@@ -3,22 +3,9 @@
 
 #include <cmath>
 
-namespace ofps {
+#include "octree_fps/geometry/splitmix.h"
 
-namespace {
-struct SplitMix {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  float uniform(float a, float b) {
-    return a + (b - a) * static_cast<float>(next() >> 40) * (1.0f / 16777216.0f);
-  }
-};
-}  // namespace
+namespace ofps {
 
 TeamsDemo::TeamsDemo(const TeamsParams& params) { reset(params); }
 
@@ -28,7 +15,7 @@ void TeamsDemo::reset(const TeamsParams& params) {
   position_.resize(n);
   velocity_.resize(n);
   enemiesNear_.assign(n, 0);
-  SplitMix rng{params.seed};
+  SplitMix64 rng{params.seed};
   for (uint32_t team = 0; team < 2; ++team) {
     grids_[team].clear();
     grids_[team].setCellSize(params.cellSize);

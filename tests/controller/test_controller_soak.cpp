@@ -22,6 +22,7 @@
 #include "controller_test_util.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/brute_force.h"
+#include "support/random_walker.h"
 #include "support/test_paths.h"
 
 namespace ofps::test {
@@ -97,10 +98,7 @@ void soak(const SoakLevel& lv) {
   ctrl.setKillPlaneY(killY);
   ctrl.teleport(spawn, 0.0f);
 
-  std::mt19937 rng(42);
-  std::uniform_real_distribution<float> u01(0.0f, 1.0f);
-  CharacterInput in;
-  float turnRate = 0.0f;  // rad/s
+  test::RandomWalker walker(42);
   const float dt = params.tickSeconds();
   const float slack = params.radius + 0.1f;
   uint32_t grounded = 0, jumps = 0, respawns = 0, outside = 0, inside = 0, oracleChecks = 0;
@@ -111,18 +109,7 @@ void soak(const SoakLevel& lv) {
   const auto t0 = std::chrono::steady_clock::now();
   double stepSeconds = 0.0;
   for (uint32_t i = 0; i < kSoakSteps; ++i) {
-    if (i % 30 == 0) {  // new keys every quarter second
-      in.forward = u01(rng) < 0.7f;
-      in.back = !in.forward && u01(rng) < 0.3f;
-      in.left = u01(rng) < 0.2f;
-      in.right = !in.left && u01(rng) < 0.2f;
-      in.sprint = u01(rng) < 0.4f;
-      in.crouch = u01(rng) < 0.08f;
-      turnRate = (u01(rng) - 0.5f) * 6.0f;
-    }
-    in.jump = u01(rng) < 0.01f;  // taps
-    in.yaw += turnRate * dt;
-    in.pitch = 0.0f;
+    const CharacterInput& in = walker.next(dt);  // new keys every quarter second
     const auto s0 = std::chrono::steady_clock::now();
     ctrl.step(octree, in, dt);
     stepSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();

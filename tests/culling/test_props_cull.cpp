@@ -210,7 +210,8 @@ void insert(HashGrid& g, const Cloud& c, uint32_t i) {
 
 // One frame of motion: every live prop moves (1/30 s); every 50th jumps anywhere over the
 // bounds; a few are removed and a few removed ones come back (cells emptied and re-created).
-void animate(std::mt19937& rng, HashGrid& g, Cloud& c, const Aabb& bounds) {
+// batched: the moves go through one moveCenters call after the removals and inserts.
+void animate(std::mt19937& rng, HashGrid& g, Cloud& c, const Aabb& bounds, bool batched) {
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   const glm::vec3 size = bounds.max - bounds.min;
   for (uint32_t i = 0; i < c.pos.size(); ++i) {
@@ -228,8 +229,9 @@ void animate(std::mt19937& rng, HashGrid& g, Cloud& c, const Aabb& bounds) {
     }
     c.pos[i] += c.vel[i] * (1.0f / 30.0f);
     if (u(rng) < 0.02f) c.pos[i] = bounds.min + glm::vec3(u(rng), u(rng), u(rng)) * size;
-    g.move(i, c.pos[i]);
+    if (!batched) g.move(i, c.pos[i]);
   }
+  if (batched) g.moveCenters(c.pos);  // the frame's moves at once, after the inserts and removals
 }
 
 // Runs `frames` frames of a scenario over one octree; syncs the links on most frames (not all:
@@ -253,7 +255,7 @@ void runScenario(const Octree& octree, const std::string& name, Spread spread, u
     const std::string where = name + " frame " + std::to_string(f);
     checkFrame(octree, grid, links, randomFrustum(rng, bounds, diagonal), tally, where);
     if (::testing::Test::HasFatalFailure()) return;
-    animate(rng, grid, cloud, bounds);
+    animate(rng, grid, cloud, bounds, f % 2 == 1);  // moveCenters every other frame
     if (f % 4 != 3) {
       links.sync(grid, octree);
       expectValid(grid, octree, links, where + " after sync");
@@ -349,7 +351,7 @@ TEST_P(PropsCullLevels, RebuildsAndSwapsKeepLinksRight) {
     expectValid(grid, octree, links, where);
     for (uint32_t f = 0; f < 6; ++f) {
       checkFrame(octree, grid, links, randomFrustum(rng, bounds, diagonal), nullptr, where);
-      animate(rng, grid, cloud, bounds);
+      animate(rng, grid, cloud, bounds, f % 2 == 1);  // moveCenters every other frame
       links.sync(grid, octree);
       expectValid(grid, octree, links, where + " after moves");
     }
@@ -371,7 +373,7 @@ TEST_P(PropsCullLevels, RebuildsAndSwapsKeepLinksRight) {
   for (uint32_t f = 0; f < 10; ++f) {
     checkFrame(other, grid, links, randomFrustum(rng, ob, glm::length(ob.max - ob.min)), nullptr,
                name + " swapped level");
-    animate(rng, grid, cloud, ob);
+    animate(rng, grid, cloud, ob, f % 2 == 0);
     links.sync(grid, other);
     expectValid(grid, other, links, name + " swapped level after moves");
   }

@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
-
-#include <glm/gtc/matrix_transform.hpp>
 
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/spatial/hash_grid.h"
@@ -630,6 +630,79 @@ TEST(GridGroups, GroupMapAssignsNewCellsAtOnce) {
   EXPECT_FALSE(g.hasGroupMap());
   EXPECT_EQ(g.groupCount(), 0u);
   EXPECT_TRUE(g.validate(&error)) << error;
+}
+
+// moveCenters against move() one id after another: the same cells in the same dense order, the
+// same ids in the same link order, the same groups, after every frame of a churn with removals,
+// re-inserts, cells emptied and re-created, a centres span shorter than the ids, and ids past
+// its end; with a group map and without groups.
+TEST(GridBatchMove, MoveCentersEqualsMovesOneByOne) {
+  for (const bool withGroups : {false, true}) {
+    std::mt19937 rng(withGroups ? 41 : 42);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    HashGrid one(1.0f), batch(1.0f);
+    const uint32_t n = 3000;
+    std::vector<glm::vec3> pos(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      pos[i] = glm::vec3(u(rng) * 12.0f, u(rng) * 3.0f, u(rng) * 12.0f);
+      one.insertSphere(i, pos[i], 0.2f);
+      batch.insertSphere(i, pos[i], 0.2f);
+    }
+    if (withGroups) {
+      const uint32_t parents[] = {kGridNoGroup, 0, 0, 0, 0, kGridNoGroup};
+      const int32_t lo[3] = {-8, -2, -8}, dims[3] = {4, 1, 4};
+      std::vector<uint32_t> map(16);
+      for (uint32_t b = 0; b < 16; ++b) map[b] = 1 + b % 4;
+      for (HashGrid* g : {&one, &batch}) {
+        g->resetCellGroups(parents, 0.5f);
+        g->setGroupMap(lo, dims, 2, map, 5);
+      }
+    }
+    uint64_t changes = 0;
+    for (int frame = 0; frame < 40; ++frame) {
+      // Some ids leave (and come back a few frames later), as props removed and thrown again.
+      for (uint32_t i = static_cast<uint32_t>(frame) % 11; i < n; i += 11) {
+        if (frame % 3 == 0 && one.contains(i)) {
+          one.remove(i);
+          batch.remove(i);
+        } else if (frame % 3 == 1 && !one.contains(i)) {
+          one.insertSphere(i, pos[i], 0.2f);
+          batch.insertSphere(i, pos[i], 0.2f);
+        }
+      }
+      for (glm::vec3& p : pos) p += glm::vec3(u(rng), u(rng) * 0.3f, u(rng)) * 0.7f;
+      // Every fifth frame moves only the first half (the span ends before the last ids).
+      const size_t count = frame % 5 == 4 ? n / 2 : n;
+      uint32_t want = 0;
+      for (uint32_t i = 0; i < count; ++i) {
+        if (one.contains(i)) want += one.move(i, pos[i]) ? 1u : 0u;
+      }
+      const uint32_t got = batch.moveCenters(std::span<const glm::vec3>(pos.data(), count));
+      ASSERT_EQ(got, want) << "frame " << frame;
+      changes += got;
+      std::string error;
+      ASSERT_TRUE(batch.validate(&error)) << "frame " << frame << ": " << error;
+      ASSERT_EQ(batch.occupiedCells(), one.occupiedCells()) << "frame " << frame;
+      for (uint32_t c = 0; c < one.occupiedCells(); ++c) {
+        const GridCell& a = one.cells()[c];
+        const GridCell& b = batch.cells()[c];
+        ASSERT_EQ(a.key, b.key) << "frame " << frame << " cell " << c;
+        ASSERT_EQ(a.count, b.count) << "frame " << frame << " cell " << c;
+        for (uint32_t k = 0; k < a.count; ++k) {
+          ASSERT_EQ(one.cellObject(a, k), batch.cellObject(b, k)) << "frame " << frame;
+        }
+        ASSERT_EQ(one.cellGroup(c), batch.cellGroup(c)) << "frame " << frame << " cell " << c;
+      }
+      for (uint32_t i = 0; i < n; ++i) {
+        ASSERT_EQ(one.contains(i), batch.contains(i));
+        if (one.contains(i)) {
+          ASSERT_EQ(one.object(i).center, batch.object(i).center);
+        }
+      }
+    }
+    // The churn moved many objects across cells (and so emptied and created many cells).
+    EXPECT_GT(changes, 20000u);
+  }
 }
 
 }  // namespace

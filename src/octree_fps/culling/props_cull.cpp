@@ -2,17 +2,13 @@
 #include "octree_fps/culling/props_cull.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
 
-#include "octree_fps/culling/classify_inl.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#include <xmmintrin.h>
-#define OFPS_PROPS_SSE2 1
-#endif
+#include "octree_fps/geometry/frustum_inl.h"
+#include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/hash_grid.h"
 #include "octree_fps/spatial/octree.h"
 
@@ -173,9 +169,32 @@ void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
   const int32_t side = 1 << shift;
   map.assign(static_cast<size_t>(dims[0]) * static_cast<size_t>(dims[1]) * static_cast<size_t>(dims[2]),
               outside);
+  // looseBlockBounds of every block from per-axis tables: a block's cell-box ends on axis a
+  // depend only on its index on that axis, and its padding only on the largest magnitude, a max
+  // over the axes (exact), so a few loads give the very floats looseBlockBounds computes (the
+  // paint asks for a block's box once per node level: this is most of relink's time).
+  std::vector<float> axisLo[3], axisHi[3], axisMag[3];
+  for (int a = 0; a < 3; ++a) {
+    const size_t na = static_cast<size_t>(dims[a]);
+    axisLo[a].resize(na);
+    axisHi[a].resize(na);
+    axisMag[a].resize(na);
+    for (size_t i = 0; i < na; ++i) {
+      const int32_t c0 = lo[a] + static_cast<int32_t>(i) * side;
+      const float l = static_cast<float>(c0) * grid.cellSize();
+      const float h = (static_cast<float>(c0 + side - 1) + 1.0f) * grid.cellSize();
+      axisLo[a][i] = l;
+      axisHi[a][i] = h;
+      axisMag[a][i] = std::max(std::fabs(l), std::fabs(h));
+    }
+  }
+  const float cellSize = grid.cellSize();
   auto blockBox = [&](int32_t bx, int32_t by, int32_t bz) {
-    return looseBlockBounds(grid, lo[0] + bx * side, lo[1] + by * side, lo[2] + bz * side, side,
-                            extent);
+    const size_t i[3] = {static_cast<size_t>(bx), static_cast<size_t>(by), static_cast<size_t>(bz)};
+    const float mag = std::max({axisMag[0][i[0]], axisMag[1][i[1]], axisMag[2][i[2]]});
+    const float grow = extent + (mag + cellSize + extent) * (1.0f / 65536.0f);
+    return Aabb{glm::vec3(axisLo[0][i[0]] - grow, axisLo[1][i[1]] - grow, axisLo[2][i[2]] - grow),
+                glm::vec3(axisHi[0][i[0]] + grow, axisHi[1][i[1]] + grow, axisHi[2][i[2]] + grow)};
   };
   // The blocks whose cells meet a box (a superset of those whose loose bounds it contains).
   auto blockRange = [&](const Aabb& box, int32_t bLo[3], int32_t bHi[3]) {
@@ -410,12 +429,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
     ps.cellsTested = gs.cellsVisited;
     ps.propsTested = gs.candidates;
     ps.visible = n;
-    if (ioLevelStats) {
-      ioLevelStats->nodesVisited += ls.nodesVisited;
-      ioLevelStats->planeTests += ls.planeTests;
-      ioLevelStats->rangesReported += ls.rangesReported;
-      ioLevelStats->trianglesVisible += ls.trianglesVisible;
-    }
+    if (ioLevelStats) *ioLevelStats += ls;
     if (ioPropsStats) *ioPropsStats += ps;
     return n;
   }
@@ -425,6 +439,20 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   const uint32_t nc = octree.nodeCount();
   auto acceptCell = [&](const GridGroupEntry& e) {
     for (uint32_t i = e.count; i-- > 0;) sink(grid.entryObject(e, i));
+  };
+  // The props of one cell whose loose bounds were classified Intersecting (or could not be: a
+  // border cell), each with the planes left.
+  auto testProps = [&](const GridGroupEntry& e, uint32_t mask) {
+    for (uint32_t i = e.count; i-- > 0;) {
+      const uint32_t id = grid.entryObject(e, i);
+      ++ps.propsTested;
+      uint32_t m = mask;
+      uint32_t planeTests = 0;
+      const Aabb ob = grid.object(id).bounds();
+      if (detail::classifyCounted(frustum, ob.min, ob.max, m, planeTests) != Containment::Outside) {
+        sink(id);
+      }
+    }
   };
   // Classifies a cell's loose bounds with the planes in mask, then its props as needed.
   auto testCell = [&](const GridGroupEntry& e, uint32_t mask) {
@@ -440,27 +468,13 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         return;
       }
     }
-    for (uint32_t i = e.count; i-- > 0;) {
-      const uint32_t id = grid.entryObject(e, i);
-      ++ps.propsTested;
-      uint32_t m = mask;
-      uint32_t planeTests = 0;
-      const Aabb ob = grid.object(id).bounds();
-      if (detail::classifyCounted(frustum, ob.min, ob.max, m, planeTests) != Containment::Outside) {
-        sink(id);
-      }
-    }
+    testProps(e, mask);
   };
   // A group's cells are one contiguous array of entries: fetch the id block of the cell kAhead
   // ahead so that the misses overlap instead of queueing one after another.
   constexpr size_t kAhead = 8;
   auto prefetch = [&](std::span<const GridGroupEntry> list, size_t i) {
-#if defined(__GNUC__)
-    if (i + kAhead < list.size()) __builtin_prefetch(grid.poolData(list[i + kAhead].head), 0, 3);
-#else
-    (void)list;
-    (void)i;
-#endif
+    if (i + kAhead < list.size()) simd::prefetch(grid.poolData(list[i + kAhead].head));
   };
   auto testGroup = [&](uint32_t group, uint32_t mask) {
     const std::span<const GridGroupEntry> list = grid.groupCells(group);
@@ -477,19 +491,6 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
     }
   };
   const uint32_t chunk0 = links.firstChunkGroup();
-  // The props of one cell whose loose bounds were classified Intersecting, with the planes left.
-  auto testProps = [&](const GridGroupEntry& e, uint32_t mask) {
-    for (uint32_t i = e.count; i-- > 0;) {
-      const uint32_t id = grid.entryObject(e, i);
-      ++ps.propsTested;
-      uint32_t m = mask;
-      uint32_t planeTests = 0;
-      const Aabb ob = grid.object(id).bounds();
-      if (detail::classifyCounted(frustum, ob.min, ob.max, m, planeTests) != Containment::Outside) {
-        sink(id);
-      }
-    }
-  };
   // A node's cells (never border cells: those are in the outside group), four at a time. Every
   // cell is classified with one box for the whole frame: the cell grown by the largest padded
   // grow any linked cell can have (the padding grows with the coordinates' magnitude, bounded
@@ -511,76 +512,56 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
     const std::span<const GridGroupEntry> list = grid.groupCells(group);
     const size_t n = list.size();
     size_t i = 0;
-#if defined(OFPS_PROPS_SSE2)
-    const __m128 vext = _mm_set1_ps(extent), inv = _mm_set1_ps(1.0f / 65536.0f),
-                 absMask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
-    const __m128 vcs = _mm_set1_ps(cs), g = _mm_set1_ps(frameGrow), one = _mm_set1_ps(1.0f);
-    for (; i + 4 <= n; i += 4) {
-      const GridGroupEntry* c4 = &list[i];
-      if (i + 8 <= n) {
-        for (uint32_t l = 4; l < 8; ++l) _mm_prefetch(reinterpret_cast<const char*>(grid.poolData(c4[l].head)), _MM_HINT_T0);
-      }
-      const __m128 fx = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].x, c4[2].x, c4[1].x, c4[0].x));
-      const __m128 fy = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].y, c4[2].y, c4[1].y, c4[0].y));
-      const __m128 fz = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].z, c4[2].z, c4[1].z, c4[0].z));
-      __m128 lo[3] = {_mm_mul_ps(fx, vcs), _mm_mul_ps(fy, vcs), _mm_mul_ps(fz, vcs)};
-      __m128 hi[3] = {_mm_mul_ps(_mm_add_ps(fx, one), vcs), _mm_mul_ps(_mm_add_ps(fy, one), vcs),
-                      _mm_mul_ps(_mm_add_ps(fz, one), vcs)};
-      __m128 gl = g;
-      uint32_t border = 0;
-      if (perCellPad) {
-        // grow = extent + (mag + cellSize + extent) / 65536, mag = the cell box's largest |coord|.
-        __m128 mag = _mm_and_ps(lo[0], absMask);
+    {
+      using simd::F4;
+      const F4 vext = simd::splat(extent), inv = simd::splat(1.0f / 65536.0f);
+      const F4 vcs = simd::splat(cs), g = simd::splat(frameGrow), one = simd::splat(1.0f);
+      for (; i + 4 <= n; i += 4) {
+        const GridGroupEntry* c4 = &list[i];
+        if (i + 8 <= n) {
+          for (uint32_t l = 4; l < 8; ++l) simd::prefetch(grid.poolData(c4[l].head));
+        }
+        const F4 fx = simd::fromInts(c4[0].x, c4[1].x, c4[2].x, c4[3].x);
+        const F4 fy = simd::fromInts(c4[0].y, c4[1].y, c4[2].y, c4[3].y);
+        const F4 fz = simd::fromInts(c4[0].z, c4[1].z, c4[2].z, c4[3].z);
+        F4 lo[3] = {fx * vcs, fy * vcs, fz * vcs};
+        F4 hi[3] = {(fx + one) * vcs, (fy + one) * vcs, (fz + one) * vcs};
+        F4 gl = g;
+        uint32_t border = 0;
+        if (perCellPad) {
+          // grow = extent + (mag + cellSize + extent) / 65536, mag = the cell box's largest
+          // |coordinate|: looseBounds' float expression, lane by lane.
+          F4 mag = simd::abs(lo[0]);
+          for (int a = 0; a < 3; ++a)
+            mag = simd::max(simd::max(mag, simd::abs(lo[a])), simd::abs(hi[a]));
+          gl = vext + (mag + vcs + vext) * inv;
+          for (uint32_t l = 0; l < 4; ++l) {
+            const bool b = std::max({std::abs(c4[l].x), std::abs(c4[l].y), std::abs(c4[l].z)}) ==
+                           kGridCoordLimit;
+            border |= (b ? 1u : 0u) << l;
+          }
+        }
         for (int a = 0; a < 3; ++a) {
-          mag = _mm_max_ps(mag, _mm_and_ps(lo[a], absMask));
-          mag = _mm_max_ps(mag, _mm_and_ps(hi[a], absMask));
+          lo[a] = lo[a] - gl;
+          hi[a] = hi[a] + gl;
         }
-        gl = _mm_add_ps(vext, _mm_mul_ps(_mm_add_ps(_mm_add_ps(mag, vcs), vext), inv));
+        uint32_t masks[4];
+        const uint32_t outside = detail::classifyAabb4(frustum, lo, hi, mask, masks);
+        ps.cellsTested += 4 - static_cast<uint32_t>(std::popcount(border));
         for (uint32_t l = 0; l < 4; ++l) {
-          const bool b = std::max({std::abs(c4[l].x), std::abs(c4[l].y), std::abs(c4[l].z)}) == kGridCoordLimit;
-          border |= (b ? 1u : 0u) << l;
-        }
-      }
-      for (int a = 0; a < 3; ++a) {
-        lo[a] = _mm_sub_ps(lo[a], gl);
-        hi[a] = _mm_add_ps(hi[a], gl);
-      }
-      uint32_t outside = 0;
-      uint32_t inside[6] = {0, 0, 0, 0, 0, 0};
-      for (uint32_t p = 0; p < 6; ++p) {
-        if (((mask >> p) & 1u) == 0) continue;
-        const Plane& pl = frustum.planes[p];
-        const __m128 nx = _mm_set1_ps(pl.normal.x), ny = _mm_set1_ps(pl.normal.y),
-                     nz = _mm_set1_ps(pl.normal.z), d = _mm_set1_ps(pl.d);
-        const bool sx = pl.normal.x >= 0.0f, sy = pl.normal.y >= 0.0f, sz = pl.normal.z >= 0.0f;
-        const __m128 sdP = _mm_add_ps(
-            _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, sx ? hi[0] : lo[0]), _mm_mul_ps(ny, sy ? hi[1] : lo[1])),
-                       _mm_mul_ps(nz, sz ? hi[2] : lo[2])),
-            d);
-        const __m128 sdN = _mm_add_ps(
-            _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, sx ? lo[0] : hi[0]), _mm_mul_ps(ny, sy ? lo[1] : hi[1])),
-                       _mm_mul_ps(nz, sz ? lo[2] : hi[2])),
-            d);
-        outside |= static_cast<uint32_t>(_mm_movemask_ps(_mm_cmplt_ps(sdP, _mm_setzero_ps())));
-        inside[p] = static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpge_ps(sdN, _mm_setzero_ps())));
-      }
-      ps.cellsTested += 4 - static_cast<uint32_t>(__builtin_popcount(border));
-      for (uint32_t l = 0; l < 4; ++l) {
-        if ((border >> l) & 1u) {
-          testCell(c4[l], mask);
-          continue;
-        }
-        if ((outside >> l) & 1u) continue;
-        uint32_t m = mask;
-        for (uint32_t p = 0; p < 6; ++p) m &= ~(((inside[p] >> l) & 1u) << p);
-        if (m == 0) {
-          acceptCell(c4[l]);
-        } else {
-          testProps(c4[l], m);
+          if ((border >> l) & 1u) {
+            testCell(c4[l], mask);
+            continue;
+          }
+          if ((outside >> l) & 1u) continue;
+          if (masks[l] == 0) {
+            acceptCell(c4[l]);
+          } else {
+            testProps(c4[l], masks[l]);
+          }
         }
       }
     }
-#endif
     for (; i < n; ++i) {
       const GridGroupEntry& e = list[i];
       if (perCellPad) {
@@ -674,12 +655,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   testGroup(kGridNoGroup, kFrustumAllPlanes);
   ps.nodesVisited = ls.nodesVisited;
   ps.visible = sink.count;
-  if (ioLevelStats) {
-    ioLevelStats->nodesVisited += ls.nodesVisited;
-    ioLevelStats->planeTests += ls.planeTests;
-    ioLevelStats->rangesReported += ls.rangesReported;
-    ioLevelStats->trianglesVisible += ls.trianglesVisible;
-  }
+  if (ioLevelStats) *ioLevelStats += ls;
   if (ioPropsStats) *ioPropsStats += ps;
   return sink.count;
 }

@@ -18,7 +18,7 @@
 // the frustum hides its cells' props and a node inside shows them, both without a test; the
 // deeper the node, the smaller its box, so the sooner the traversal settles a cell. Among
 // overlapping children (the octree is loose) the smallest box is the likeliest to be settled
-// early (measured in bench/micro/GRID_RESULTS.md, "Props cull through the octree").
+// early (bench/micro/GRID_RESULTS.md, "Props cull through the octree", compares the rules).
 // The links live in the grid (HashGrid "cell groups": group = node index, nodeCount() = the
 // outside group, then the chunks; per group a contiguous block of cell entries and a subtree
 // cell count), so the grid keeps them right through every cell creation, removal and swap.
@@ -27,19 +27,18 @@
 // of those cells would be tested. So a node's cells are split in space: the map's blocks linked
 // to a node are grouped by a coarse lattice (chunkCells() cells a side, default 8), each group a
 // "chunk" below its node whose box is the exact union of its blocks' loose bounds (known at
-// relink: the map is static). The traversal classifies a chunk's box before its cells.
-// Measured: arena 1,286 -> 392 of 1,291 cells tested at the demo's start view; ons-reborn 100k
-// props 17 % -> 5.7 % on average (GRID_RESULTS.md).
+// relink: the map is static). The traversal classifies a chunk's box before its cells (cells
+// tested with and without chunks: bench/micro/GRID_RESULTS.md).
 // The link map: while the octree and the extent are fixed, a cell's node depends only on its
 // coordinates, so relink() computes it once for the whole level and hands the grid a table of
 // nodes (HashGrid::setGroupMap) over blocks of 2^s x 2^s x 2^s cells (s the smallest whose table
 // fits maxMapEntries(); the rule above applied to the block's loose bounds, painted top-down from
 // the root: O(blocks x depth) once per relink). A cell created by a move or an insert then joins
-// its node in O(1) inside the grid; nothing is linked per frame. Measured against linking each
-// new cell by a climb and descent from its prop's old node: 3 ms a frame at 100k props on
-// ons-reborn (bench/micro/GRID_RESULTS.md). Without a map (after a setCellSize, say) new cells
-// wait on the grid's pending list until sync() relinks; pending cells are still culled exactly
-// (tested one by one), so a late sync() costs speed, never correctness.
+// its node in O(1) inside the grid; nothing is linked per frame (linking each new cell by a
+// climb and descent from its prop's old node measured far slower: GRID_RESULTS.md). Without a map
+// (after a setCellSize, say) new cells wait on the grid's pending list until sync() relinks;
+// pending cells are still culled exactly (tested one by one), so a late sync() costs speed, never
+// correctness.
 //
 // ---- The traversal ---------------------------------------------------------------------------------
 // cullLevelAndProps walks the octree exactly as cullOctree does (preorder, fixed stack, plane
@@ -61,8 +60,8 @@
 // chunks + their props + visible props + outside and pending cells).
 // Memory: per occupied cell, the grid's group entry; per relink, the map (4 bytes per block, at
 // most maxMapEntries()), 24 bytes per chunk and 4 per node. relink() is O(blocks x depth +
-// cells x depth) (about 0.1 s for ons-reborn at 2 m cells: for the octree slider and level
-// swaps, not per frame).
+// cells x depth) (for the octree slider and level swaps, not per frame; its time at 100k props
+// is in bench/micro/GRID_RESULTS.md).
 //
 // ---- Threads, allocation ----------------------------------------------------------------------------
 // cullLevelAndProps and validate are const: no allocation (validate allocates), no exceptions,

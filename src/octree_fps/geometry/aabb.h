@@ -4,6 +4,8 @@
 // Units and frame: whatever the caller's level uses (the demo: world space, metres). Every type
 // here is a plain value; nothing allocates. All functions are thread-safe (pure).
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -48,6 +50,11 @@ struct Aabb {
            b.min.y <= max.y && b.min.z <= max.z;
   }
 };
+
+// Largest |component| of v: the magnitude that float tolerances scale with.
+inline float maxAbs(const glm::vec3& v) {
+  return std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
+}
 
 // Squared distance from p to the closed box (0 inside or on it).
 inline float distanceSquared(const Aabb& box, const glm::vec3& p) {

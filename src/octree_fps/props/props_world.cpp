@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "octree_fps/geometry/splitmix.h"
 #include "octree_fps/geometry/triangle_tests.h"
 
 namespace ofps {
@@ -22,19 +23,6 @@ inline float minComp(const glm::vec3& v) { return std::min(v.x, std::min(v.y, v.
 inline bool finite3(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
-
-// splitmix64: a small generator with the same sequence on every platform.
-struct SplitMix {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  float uniform() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }  // [0, 1)
-  float uniform(float a, float b) { return a + (b - a) * uniform(); }
-};
 
 // The 12 triangles of a box's surface.
 void boxTriangles(const glm::vec3& c, const glm::vec3& h, Triangle out[12]) {
@@ -213,7 +201,7 @@ uint32_t PropsWorld::spawnRandom(uint32_t count, const Octree& octree, const Aab
   count = std::min(count, kPropMaxSpawn);
   if (bounds.isEmpty()) return 0;
   static constexpr float kRadii[4] = {0.1f, 0.15f, 0.25f, 0.4f};
-  SplitMix rng{seed};
+  SplitMix64 rng{seed};
   uint32_t added = 0;
   const size_t reserve = position_.size() + count;
   position_.reserve(reserve);

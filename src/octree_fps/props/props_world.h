@@ -39,10 +39,11 @@
 //   and last state, removed() becomes 1, it leaves the grid and is never simulated again.
 // - Character: pass its capsule to step(); props touching it that do not move away from it faster
 //   than it moves are pushed out of it (the character is infinitely heavy) and take its velocity
-//   along the contact normal. For standing on props the controller needs a sweep against them:
-//   sweepCapsule() and overlapCapsule() here answer exactly (with the triangle tests of
-//   geometry/triangle_tests.h), but the character controller (src/octree_fps/controller) does not call them
-//   yet: today the character falls through props it lands on from above (it pushes them away).
+//   along the contact normal. The character stands on props through sweepCapsule() and
+//   overlapCapsule(), which answer exactly (with the triangle tests of
+//   geometry/triangle_tests.h): PropsObstacles (props_obstacles.h) hands them to the character
+//   controller, which sweeps against the props as well as the level, so a character landing on
+//   a prop from above stands on it (tests/props/test_character_on_props.cpp).
 //
 // ---- Determinism, threads, allocation ----------------------------------------------------------
 // Same inputs (props added in the same order, same dt sequence, same octree and character) give

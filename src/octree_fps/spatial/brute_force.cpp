@@ -9,10 +9,6 @@
 namespace ofps {
 namespace {
 
-float maxAbs(const glm::vec3& v) {
-  return std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
-}
-
 struct Deepest {
   TriangleContact contact;
   uint32_t triangle = kOctreeInvalidIndex;

@@ -8,10 +8,9 @@
 #include <cstring>
 #include <limits>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#define OFPS_GRID_SSE2 1
-#endif
+#include "octree_fps/geometry/frustum_inl.h"
+#include "octree_fps/geometry/simd4.h"
+#include "octree_fps/geometry/splitmix.h"
 
 namespace ofps {
 
@@ -32,26 +31,9 @@ struct CollectInto {
 constexpr uint32_t kPoolBoxBit = 0x80000000u;
 constexpr uint32_t kPoolIdMask = kGridPoolIdMask;
 
-inline void prefetchRead(const void* p) {
-#if defined(__GNUC__)
-  __builtin_prefetch(p, 0, 3);
-#else
-  (void)p;
-#endif
-}
-
-// splitmix64 finalizer: every key bit affects the low bits used by the power-of-two mask.
+// SplitMix64's finalizer: every key bit affects the low bits used by the power-of-two mask.
 inline uint64_t mixKey(uint64_t k) {
-  k ^= k >> 30;
-  k *= 0xbf58476d1ce4e5b9ull;
-  k ^= k >> 27;
-  k *= 0x94d049bb133111ebull;
-  k ^= k >> 31;
-  return k;
-}
-
-inline float maxAbs(const glm::vec3& v) {
-  return std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
+  return SplitMix64::mix(k);
 }
 
 // Margin added to query ranges so that float rounding of the range ends can never leave out a
@@ -530,15 +512,96 @@ bool HashGrid::move(uint32_t id, const glm::vec3& center) {
   return true;
 }
 
+uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
+  const uint32_t n = static_cast<uint32_t>(std::min<size_t>(centers.size(), cell_.size()));
+  packsFresh_ = false;
+  moveScratch_.clear();
+  // Pass 1: every centre, and the early out (streams the centres, keys and cells by id).
+  for (uint32_t id = 0; id < n; ++id) {
+    if (cell_[id] == kGridInvalidIndex) continue;
+    const glm::vec3& c = centers[id];
+    assert(std::isfinite(c.x) && std::isfinite(c.y) && std::isfinite(c.z) &&
+           "HashGrid::moveCenters: non-finite centre");
+    objects_[id].center = c;
+    const int32_t x = coord(c.x), y = coord(c.y), z = coord(c.z);
+    const uint64_t key = packGridKey(x, y, z);
+    if (key != key_[id]) moveScratch_.push_back({key, id, x, y, z});
+  }
+  // Pass 2: the changes in id order (as move() one by one would make them), with the cache
+  // misses of each change started a few changes ahead, in stages whose addresses come from lines
+  // the stage before fetched: kFar ahead the new cell's table slot, the old cell, its group slot
+  // and the object (and the new cell's map entry); kBlock ahead both groups' block records; kMid
+  // ahead the old cell's id block and table slot, the new cell and its block when the slot
+  // already holds it, and the group entries a detach swaps and an attach appends; kNear ahead
+  // the slot record of the entry a detach moves. Only hints: a cell moved or removed meanwhile
+  // costs a miss, nothing else.
+  constexpr size_t kFar = 32, kBlock = 20, kMid = 12, kNear = 4;
+  const size_t m = moveScratch_.size();
+  const bool groups = groupsOn();
+  const uint64_t tmask = table_.size() - 1;
+  auto newGroup = [&](const PendingMove& f) {
+    return groupMap_.empty() ? kGridNoGroup : mappedGroup(f.x, f.y, f.z);
+  };
+  for (size_t j = 0; j < m; ++j) {
+    if (j + kFar < m) {
+      const PendingMove& f = moveScratch_[j + kFar];
+      const uint32_t oc = cell_[f.id];
+      simd::prefetch(&table_[mixKey(f.key) & tmask]);
+      simd::prefetch(&cells_[oc]);
+      simd::prefetch(&objects_[f.id]);
+      if (groups) {
+        simd::prefetch(&cellGroup_[oc]);
+        simd::prefetch(&cellSlot_[oc]);
+        if (!groupMap_.empty()) {
+          const uint32_t bx = static_cast<uint32_t>(f.x - mapLo_[0]) >> mapShift_;
+          const uint32_t by = static_cast<uint32_t>(f.y - mapLo_[1]) >> mapShift_;
+          const uint32_t bz = static_cast<uint32_t>(f.z - mapLo_[2]) >> mapShift_;
+          if (bx < static_cast<uint32_t>(mapDim_[0]) && by < static_cast<uint32_t>(mapDim_[1]) &&
+              bz < static_cast<uint32_t>(mapDim_[2])) {
+            simd::prefetch(&groupMap_[bx + static_cast<uint32_t>(mapDim_[0]) *
+                                               (by + static_cast<uint32_t>(mapDim_[1]) * bz)]);
+          }
+        }
+      }
+    }
+    if (groups && j + kBlock < m) {
+      const PendingMove& f = moveScratch_[j + kBlock];
+      simd::prefetch(&groupBlock_[groupIndex(cellGroup_[cell_[f.id]])]);
+      simd::prefetch(&groupBlock_[groupIndex(newGroup(f))]);
+    }
+    if (j + kMid < m) {
+      const PendingMove& f = moveScratch_[j + kMid];
+      const uint32_t oc = cell_[f.id];
+      simd::prefetch(&pool_[cells_[oc].head]);
+      simd::prefetch(&table_[mixKey(cells_[oc].key) & tmask]);  // the old cell's, if it empties
+      const Slot& sl = table_[mixKey(f.key) & tmask];
+      if (sl.key == f.key && sl.cell < cells_.size()) {
+        simd::prefetch(&cells_[sl.cell]);
+        simd::prefetch(&pool_[cells_[sl.cell].head]);
+      }
+      if (groups) {
+        const GroupBlock& ob = groupBlock_[groupIndex(cellGroup_[oc])];
+        simd::prefetch(groupPool_.data() + ob.first + cellSlot_[oc]);
+        if (ob.count > 0) simd::prefetch(groupPool_.data() + ob.first + ob.count - 1);
+        const GroupBlock& nb = groupBlock_[groupIndex(newGroup(f))];
+        simd::prefetch(groupPool_.data() + nb.first + nb.count);  // one past a full block: a hint
+      }
+    }
+    if (groups && j + kNear < m) {
+      const PendingMove& f = moveScratch_[j + kNear];
+      const GroupBlock& ob = groupBlock_[groupIndex(cellGroup_[cell_[f.id]])];
+      if (ob.count > 0) simd::prefetch(&cellSlot_[groupPool_[ob.first + ob.count - 1].cell]);
+    }
+    const PendingMove& p = moveScratch_[j];
+    relink(p.id, p.x, p.y, p.z, p.key);
+  }
+  return static_cast<uint32_t>(m);
+}
+
 void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key) {
-#if defined(OFPS_GRID_SSE2)
   // Two chains of cache misses (old cell -> its block; new cell's table slot -> cell -> block):
   // start the new cell's probe while the old one is unlinked.
-  _mm_prefetch(reinterpret_cast<const char*>(&table_[mixKey(key) & (table_.size() - 1)]),
-               _MM_HINT_T0);
-#else
-  (void)key;
-#endif
+  simd::prefetch(&table_[mixKey(key) & (table_.size() - 1)]);
   // Without a group map a new cell waits as pending: remember where its object was (a place to
   // start looking for its group). With a map (or no groups) there is nothing to remember.
   const bool hint = groupsOn() && groupMap_.empty();
@@ -652,14 +715,6 @@ inline bool finite3(const glm::vec3& v) {
 
 inline uint32_t highestLane(uint32_t m) { return 31u - static_cast<uint32_t>(__builtin_clz(m)); }
 
-#if defined(OFPS_GRID_SSE2)
-// Box lanes of 4 pool entries: all ones where the box bit is set.
-inline __m128 boxLanes(const uint32_t e[4]) {
-  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(e));
-  return _mm_castsi128_ps(_mm_srai_epi32(v, 31));
-}
-#endif
-
 }  // namespace
 
 template <class Gap2, class CellHits>
@@ -691,7 +746,7 @@ void HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Gap2&& gap2,
       uint64_t home[kBatch];
       for (uint32_t i = 0; i < nk; ++i) {
         home[i] = mixKey(keys[i]) & mask;
-        prefetchRead(&table_[home[i]]);
+        simd::prefetch(&table_[home[i]]);
       }
       for (uint32_t i = 0; i < nk; ++i) {
         uint32_t c = kGridInvalidIndex;
@@ -704,10 +759,10 @@ void HashGrid::visitRange(const int32_t lo[3], const int32_t hi[3], Gap2&& gap2,
           }
         }
         found[i] = c;
-        if (c != kGridInvalidIndex) prefetchRead(&cells_[c]);
+        if (c != kGridInvalidIndex) simd::prefetch(&cells_[c]);
       }
       for (uint32_t i = 0; i < nk; ++i) {
-        if (found[i] != kGridInvalidIndex) prefetchRead(&pool_[cells_[found[i]].head]);
+        if (found[i] != kGridInvalidIndex) simd::prefetch(&pool_[cells_[found[i]].head]);
       }
       for (uint32_t i = 0; i < nk; ++i) {
         if (found[i] != kGridInvalidIndex && !cellHits(cells_[found[i]])) return false;
@@ -744,38 +799,60 @@ inline uint32_t HashGrid::gatherGroup(uint32_t base, uint32_t left, uint32_t e[4
   return (1u << left) - 1u;
 }
 
-#if defined(OFPS_GRID_SSE2)
 namespace {
 // Centres and radii (GridObject's first 16 bytes) of 4 objects, transposed to x, y, z, r.
-inline void loadCenters(const GridObject* o, const uint32_t e[4], __m128& x, __m128& y, __m128& z,
-                        __m128& r) {
-  __m128 a0 = _mm_loadu_ps(&o[e[0] & kPoolIdMask].center.x);
-  __m128 a1 = _mm_loadu_ps(&o[e[1] & kPoolIdMask].center.x);
-  __m128 a2 = _mm_loadu_ps(&o[e[2] & kPoolIdMask].center.x);
-  __m128 a3 = _mm_loadu_ps(&o[e[3] & kPoolIdMask].center.x);
-  _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
-  x = a0;
-  y = a1;
-  z = a2;
-  r = a3;
+inline void loadCenters(const GridObject* o, const uint32_t e[4], simd::F4& x, simd::F4& y,
+                        simd::F4& z, simd::F4& r) {
+  simd::loadTransposed(&o[e[0] & kPoolIdMask].center.x, &o[e[1] & kPoolIdMask].center.x,
+                       &o[e[2] & kPoolIdMask].center.x, &o[e[3] & kPoolIdMask].center.x, x, y, z,
+                       r);
 }
 
 // A group's centres and radii: from the query cache's pack when it is fresh (pack not null),
 // else gathered from the objects.
 template <class PackT>
 inline void loadGroup(const PackT* pack, const GridObject* objects, const uint32_t e[4],
-                      __m128& x, __m128& y, __m128& z, __m128& r) {
+                      simd::F4& x, simd::F4& y, simd::F4& z, simd::F4& r) {
   if (pack != nullptr) {
-    x = _mm_load_ps(pack->x);
-    y = _mm_load_ps(pack->y);
-    z = _mm_load_ps(pack->z);
-    r = _mm_load_ps(pack->r);
+    x = simd::load(pack->x);
+    y = simd::load(pack->y);
+    z = simd::load(pack->z);
+    r = simd::load(pack->r);
   } else {
     loadCenters(objects, e, x, y, z, r);
   }
 }
 }  // namespace
-#endif
+
+// A cell's objects four at a time (walked last to first, as the scalar loops): filter gives, per
+// lane, the exact sphere predicate and a conservative box one from the centres and radii (the
+// query cache's pack when fresh, else gathered by id); boxes that pass are confirmed by exact(id).
+// Reports through emit (adding to hits); false when emit stopped the query.
+template <class Filter, class Exact, class Emit>
+bool HashGrid::scanCell(const GridCell& cell, Filter&& filter, Exact&& exact, Emit&& emit,
+                        uint32_t& hits) const {
+  const uint32_t first = cell.head, n = cell.count;
+  const bool fresh = packsFresh_;
+  for (uint32_t g = (n + 3u) >> 2; g-- > 0;) {
+    uint32_t e[4];
+    const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
+    simd::F4 x, y, z, r;
+    loadGroup(fresh ? &packs_[(first >> 2) + g] : nullptr, objects_.data(), e, x, y, z, r);
+    simd::M4 sphereIn, boxIn;
+    filter(x, y, z, r, sphereIn, boxIn);
+    const simd::M4 box = simd::topBitLanes(e);
+    uint32_t m = simd::bits(simd::andNot(box, sphereIn) | (box & boxIn)) & valid;
+    while (m != 0) {
+      const uint32_t lane = highestLane(m);
+      m ^= 1u << lane;
+      const uint32_t id = e[lane] & kPoolIdMask;
+      if ((e[lane] & kPoolBoxBit) != 0 && !exact(id)) continue;
+      ++hits;
+      if (!emit(id)) return false;
+    }
+  }
+  return true;
+}
 
 template <class Emit>
 uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit,
@@ -807,43 +884,26 @@ uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit
     auto cellHits = [&](const GridCell& cell) -> bool {
       st.candidates += cell.count;
       const uint32_t first = cell.head, n = cell.count;
-#if defined(OFPS_GRID_SSE2)
       if (fast) {
-        const bool fresh = packsFresh_;
-        const __m128 px = _mm_set1_ps(center.x), py = _mm_set1_ps(center.y),
-                     pz = _mm_set1_ps(center.z), rq = _mm_set1_ps(radius);
-        const __m128 zero = _mm_setzero_ps(), sqrt3 = _mm_set1_ps(kSqrt3Up),
-                     boxPad = _mm_set1_ps(kBoxFilterPad);
-        for (uint32_t g = (n + 3u) >> 2; g-- > 0;) {
-          uint32_t e[4];
-          const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
-          __m128 x, y, z, r;
-          loadGroup(fresh ? &packs_[(first >> 2) + g] : nullptr, objects_.data(), e, x, y, z, r);
-          const __m128 dx = _mm_sub_ps(x, px), dy = _mm_sub_ps(y, py), dz = _mm_sub_ps(z, pz);
-          const __m128 d2 =
-              _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
-          // Spheres: the exact predicate (same operations as sphereHit).
-          const __m128 rr = _mm_add_ps(rq, r);
-          const __m128 sphereIn = _mm_cmple_ps(d2, _mm_mul_ps(rr, rr));
-          // Boxes: within radius + sqrt(3) x the largest half-extent (padded; NaN passes).
-          const __m128 rb = _mm_add_ps(rq, _mm_mul_ps(_mm_max_ps(zero, r), sqrt3));
-          const __m128 boxIn = _mm_cmpngt_ps(d2, _mm_mul_ps(_mm_mul_ps(rb, rb), boxPad));
-          const __m128 box = boxLanes(e);
-          uint32_t m = static_cast<uint32_t>(_mm_movemask_ps(
-                           _mm_or_ps(_mm_andnot_ps(box, sphereIn), _mm_and_ps(box, boxIn)))) &
-                       valid;
-          while (m != 0) {
-            const uint32_t lane = highestLane(m);
-            m ^= 1u << lane;
-            const uint32_t id = e[lane] & kPoolIdMask;
-            if ((e[lane] & kPoolBoxBit) != 0 && !sphereHit(objects_[id], center, radius)) continue;
-            ++hits;
-            if (!emit(id)) return false;
-          }
-        }
-        return true;
+        using simd::F4;
+        using simd::M4;
+        const F4 px = simd::splat(center.x), py = simd::splat(center.y), pz = simd::splat(center.z),
+                 rq = simd::splat(radius);
+        const F4 zero = simd::splat(0.0f), sqrt3 = simd::splat(kSqrt3Up),
+                 boxPad = simd::splat(kBoxFilterPad);
+        // Spheres: the exact predicate (same operations as sphereHit). Boxes: within radius +
+        // sqrt(3) x the largest half-extent (padded; NaN passes), then sphereHit.
+        auto filter = [&](F4 x, F4 y, F4 z, F4 r, M4& sphereIn, M4& boxIn) {
+          const F4 dx = x - px, dy = y - py, dz = z - pz;
+          const F4 d2 = dx * dx + dy * dy + dz * dz;
+          const F4 rr = rq + r;
+          sphereIn = simd::le(d2, rr * rr);
+          const F4 rb = rq + simd::max(zero, r) * sqrt3;
+          boxIn = simd::notGreater(d2, rb * rb * boxPad);
+        };
+        auto exact = [&](uint32_t id) { return sphereHit(objects_[id], center, radius); };
+        return scanCell(cell, filter, exact, emit, hits);
       }
-#endif
       for (uint32_t i = n; i-- > 0;) {
         const uint32_t id = pool_[first + i] & kPoolIdMask;
         if (!sphereHit(objects_[id], center, radius)) continue;
@@ -870,50 +930,33 @@ uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStat
     const glm::vec3 hip = box.max + glm::vec3(maxExtent_ + rangeMargin(size, box.max));
     const int32_t lo[3] = {coord(lop.x), coord(lop.y), coord(lop.z)};
     const int32_t hi[3] = {coord(hip.x), coord(hip.y), coord(hip.z)};
-    [[maybe_unused]] const bool fast = finite3(box.min) && finite3(box.max);  // SSE2 path only
+    const bool fast = finite3(box.min) && finite3(box.max);
     auto gap2 = [](int, int32_t) { return 0.0f; };
     auto cellHits = [&](const GridCell& cell) -> bool {
       st.candidates += cell.count;
       const uint32_t first = cell.head, n = cell.count;
-#if defined(OFPS_GRID_SSE2)
       if (fast) {
         // Spheres: distanceSquared(box, c) <= r * r, the same operations as boxHit. Boxes: the
         // same with sqrt(3) x their largest half-extent (padded; NaN passes), then the exact test.
-        const bool fresh = packsFresh_;
-        const __m128 bx0 = _mm_set1_ps(box.min.x), by0 = _mm_set1_ps(box.min.y),
-                     bz0 = _mm_set1_ps(box.min.z), bx1 = _mm_set1_ps(box.max.x),
-                     by1 = _mm_set1_ps(box.max.y), bz1 = _mm_set1_ps(box.max.z);
-        const __m128 zero = _mm_setzero_ps(), sqrt3 = _mm_set1_ps(kSqrt3Up),
-                     boxPad = _mm_set1_ps(kBoxFilterPad);
-        for (uint32_t g = (n + 3u) >> 2; g-- > 0;) {
-          uint32_t e[4];
-          const uint32_t valid = gatherGroup(first + g * 4u, n - g * 4u, e);
-          __m128 x, y, z, r;
-          loadGroup(fresh ? &packs_[(first >> 2) + g] : nullptr, objects_.data(), e, x, y, z, r);
-          const __m128 dx = _mm_max_ps(_mm_max_ps(_mm_sub_ps(bx0, x), _mm_sub_ps(x, bx1)), zero);
-          const __m128 dy = _mm_max_ps(_mm_max_ps(_mm_sub_ps(by0, y), _mm_sub_ps(y, by1)), zero);
-          const __m128 dz = _mm_max_ps(_mm_max_ps(_mm_sub_ps(bz0, z), _mm_sub_ps(z, bz1)), zero);
-          const __m128 d2 =
-              _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
-          const __m128 sphereIn = _mm_cmple_ps(d2, _mm_mul_ps(r, r));
-          const __m128 rb = _mm_mul_ps(_mm_max_ps(zero, r), sqrt3);
-          const __m128 boxIn = _mm_cmpngt_ps(d2, _mm_mul_ps(_mm_mul_ps(rb, rb), boxPad));
-          const __m128 boxm = boxLanes(e);
-          uint32_t m = static_cast<uint32_t>(_mm_movemask_ps(
-                           _mm_or_ps(_mm_andnot_ps(boxm, sphereIn), _mm_and_ps(boxm, boxIn)))) &
-                       valid;
-          while (m != 0) {
-            const uint32_t lane = highestLane(m);
-            m ^= 1u << lane;
-            const uint32_t id = e[lane] & kPoolIdMask;
-            if ((e[lane] & kPoolBoxBit) != 0 && !boxHit(objects_[id], box)) continue;
-            ++hits;
-            if (!emit(id)) return false;
-          }
-        }
-        return true;
+        using simd::F4;
+        using simd::M4;
+        const F4 bx0 = simd::splat(box.min.x), by0 = simd::splat(box.min.y),
+                 bz0 = simd::splat(box.min.z), bx1 = simd::splat(box.max.x),
+                 by1 = simd::splat(box.max.y), bz1 = simd::splat(box.max.z);
+        const F4 zero = simd::splat(0.0f), sqrt3 = simd::splat(kSqrt3Up),
+                 boxPad = simd::splat(kBoxFilterPad);
+        auto filter = [&](F4 x, F4 y, F4 z, F4 r, M4& sphereIn, M4& boxIn) {
+          const F4 dx = simd::max(simd::max(bx0 - x, x - bx1), zero);
+          const F4 dy = simd::max(simd::max(by0 - y, y - by1), zero);
+          const F4 dz = simd::max(simd::max(bz0 - z, z - bz1), zero);
+          const F4 d2 = dx * dx + dy * dy + dz * dz;
+          sphereIn = simd::le(d2, r * r);
+          const F4 rb = simd::max(zero, r) * sqrt3;
+          boxIn = simd::notGreater(d2, rb * rb * boxPad);
+        };
+        auto exact = [&](uint32_t id) { return boxHit(objects_[id], box); };
+        return scanCell(cell, filter, exact, emit, hits);
       }
-#endif
       for (uint32_t i = n; i-- > 0;) {
         const uint32_t id = pool_[first + i] & kPoolIdMask;
         if (!boxHit(objects_[id], box)) continue;
@@ -1065,48 +1108,24 @@ uint32_t HashGrid::cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats*
   auto isBorder = [](const GridCell& cell) { return isBorderCell(cell); };
   const size_t nc = cells_.size();
   size_t first = 0;
-#if defined(OFPS_GRID_SSE2)
-  // Four cells at a time: the loose bounds (cellBounds grown by maxExtent) and classifyAabb's
-  // plane tests with the same float operations, every plane evaluated (classifyAabb stops at
-  // the first plane a box is outside of; the outcome and the mask of the other cells are the
-  // same).
+  // Four cells at a time: the loose bounds (cellBounds grown by maxExtent, the same float
+  // operations) through the shared four-wide classifyAabb.
   {
-    const __m128 cs = _mm_set1_ps(cellSize_), g = _mm_set1_ps(maxExtent_),
-                 one = _mm_set1_ps(1.0f);
+    using simd::F4;
+    const F4 cs = simd::splat(cellSize_), g = simd::splat(maxExtent_), one = simd::splat(1.0f);
     for (; first + 4 <= nc; first += 4) {
       const GridCell* c4 = &cells_[first];
       // The blocks of the next group's cells (random places in the pool): fetch them early.
       if (first + 8 <= nc) {
-        for (uint32_t l = 4; l < 8; ++l) {
-          _mm_prefetch(reinterpret_cast<const char*>(&pool_[c4[l].head]), _MM_HINT_T0);
-        }
+        for (uint32_t l = 4; l < 8; ++l) simd::prefetch(&pool_[c4[l].head]);
       }
-      const __m128 fx = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].x, c4[2].x, c4[1].x, c4[0].x));
-      const __m128 fy = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].y, c4[2].y, c4[1].y, c4[0].y));
-      const __m128 fz = _mm_cvtepi32_ps(_mm_set_epi32(c4[3].z, c4[2].z, c4[1].z, c4[0].z));
-      const __m128 lo[3] = {_mm_sub_ps(_mm_mul_ps(fx, cs), g), _mm_sub_ps(_mm_mul_ps(fy, cs), g),
-                            _mm_sub_ps(_mm_mul_ps(fz, cs), g)};
-      const __m128 hi[3] = {_mm_add_ps(_mm_mul_ps(_mm_add_ps(fx, one), cs), g),
-                            _mm_add_ps(_mm_mul_ps(_mm_add_ps(fy, one), cs), g),
-                            _mm_add_ps(_mm_mul_ps(_mm_add_ps(fz, one), cs), g)};
-      uint32_t outside = 0;
-      uint32_t inside[6];
-      for (uint32_t i = 0; i < 6; ++i) {
-        const Plane& pl = frustum.planes[i];
-        const __m128 nx = _mm_set1_ps(pl.normal.x), ny = _mm_set1_ps(pl.normal.y),
-                     nz = _mm_set1_ps(pl.normal.z), d = _mm_set1_ps(pl.d);
-        const bool sx = pl.normal.x >= 0.0f, sy = pl.normal.y >= 0.0f, sz = pl.normal.z >= 0.0f;
-        const __m128 sdP = _mm_add_ps(
-            _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, sx ? hi[0] : lo[0]), _mm_mul_ps(ny, sy ? hi[1] : lo[1])),
-                       _mm_mul_ps(nz, sz ? hi[2] : lo[2])),
-            d);
-        const __m128 sdN = _mm_add_ps(
-            _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, sx ? lo[0] : hi[0]), _mm_mul_ps(ny, sy ? lo[1] : hi[1])),
-                       _mm_mul_ps(nz, sz ? lo[2] : hi[2])),
-            d);
-        outside |= static_cast<uint32_t>(_mm_movemask_ps(_mm_cmplt_ps(sdP, _mm_setzero_ps())));
-        inside[i] = static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpge_ps(sdN, _mm_setzero_ps())));
-      }
+      const F4 fx = simd::fromInts(c4[0].x, c4[1].x, c4[2].x, c4[3].x);
+      const F4 fy = simd::fromInts(c4[0].y, c4[1].y, c4[2].y, c4[3].y);
+      const F4 fz = simd::fromInts(c4[0].z, c4[1].z, c4[2].z, c4[3].z);
+      const F4 lo[3] = {fx * cs - g, fy * cs - g, fz * cs - g};
+      const F4 hi[3] = {(fx + one) * cs + g, (fy + one) * cs + g, (fz + one) * cs + g};
+      uint32_t masks[4];
+      const uint32_t outside = detail::classifyAabb4(frustum, lo, hi, kFrustumAllPlanes, masks);
       for (uint32_t l = 0; l < 4; ++l) {
         const GridCell& cell = c4[l];
         ++st.cellsVisited;
@@ -1114,14 +1133,13 @@ uint32_t HashGrid::cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats*
         uint32_t mask = kFrustumAllPlanes;
         if (!isBorder(cell)) {
           if ((outside >> l) & 1u) continue;
-          for (uint32_t i = 0; i < 6; ++i) mask &= ~(((inside[i] >> l) & 1u) << i);
+          mask = masks[l];
           if (mask == 0) c = Containment::Inside;
         }
         if (!visitCell(cell, c, mask)) goto done;
       }
     }
   }
-#endif
   for (; first < nc; ++first) {
     const GridCell& cell = cells_[first];
     ++st.cellsVisited;

@@ -40,13 +40,15 @@
 // Cost model: a move that stays in its cell writes only the object's slot (the common case at
 // 60 Hz); insert, remove and a move to another cell are O(1) hash work plus O(objects in the
 // cell) (a scan for the id and a shift of a few ids; a block copy when a full cell doubles).
+// A move to another cell is a handful of cache misses at random places (old and new cell, their
+// table slots, id blocks and group entries); moveCenters overlaps those of many moves.
 // Radius queries skip, before the hash probe, every cell of the range whose box grown by
 // maxExtent() is farther than the radius.
 // ---- Exact predicates (closed sets: touching counts) ---------------------------------------------
 // Distance of an object to a point p: a sphere's max(0, |p - c| - r); a box's distance to its
 // closed box (0 inside). queryRadius reports objects at distance <= radius; queryAabb objects
 // whose sphere/box touches the closed query box; kNearest the k smallest distances, ties broken
-// by the smaller id; cullFrustum objects whose bounding box classifyAabb (culling/frustum.h)
+// by the smaller id; cullFrustum objects whose bounding box classifyAabb (geometry/frustum.h)
 // does not call Outside, the same test the octree's culling uses.
 //
 // ---- Statistics -----------------------------------------------------------------------------------
@@ -62,8 +64,9 @@
 // recycled per size class; swap-remove) and whether the group's subtree holds cells, up to
 // date through every cell creation, removal and swap: O(1) per cell event (O(depth) only when a
 // group gets its first cell or loses its last). Blocks, not linked lists: a traversal reads a
-// group's cells with independent loads instead of a chain of dependent cache misses (measured:
-// the list walk made the props cull 2-3x slower). A new cell starts "pending" (group kGridNoGroup, in a block of its own)
+// group's cells with independent loads instead of a chain of dependent cache misses (the list
+// walk measured slower: bench/micro/GRID_RESULTS.md). A new cell starts "pending" (group
+// kGridNoGroup, in a block of its own)
 // until the caller assigns it with setCellGroup. A move that stays in its cell touches none of
 // this. The assignment is only valid for objects up to groupExtent() (the extent the caller grew
 // the cells by when it chose the groups): when maxExtent() grows past it, the groups are dropped
@@ -104,7 +107,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "octree_fps/culling/frustum.h"
+#include "octree_fps/geometry/frustum.h"
 #include "octree_fps/geometry/aabb.h"
 
 namespace ofps {
@@ -197,6 +200,16 @@ class HashGrid {
   bool moveSphere(uint32_t id, const glm::vec3& center, float radius);
   bool moveBox(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents);
   bool move(uint32_t id, const glm::vec3& center);  // keeps the size
+  // Moves every object id < centers.size() that is in the grid to centers[id] (keeping its
+  // size): the same final state as move(id, centers[id]) for id = 0, 1, ... in turn (same cells,
+  // same link order, so the same query answers and orders), but built for a whole frame of
+  // moves: a first pass writes the centres and takes the early out for every object that stays
+  // in its cell (streaming, no hash work); a second pass relinks the objects that changed cell
+  // with their table slots, cells and id blocks prefetched a few changes ahead, so that the
+  // cache misses of consecutive changes overlap instead of queueing. Returns the number of
+  // objects that changed cell. O(centers.size() + changes x objects per cell). Allocates only
+  // when the scratch list of changes grows past its largest size so far.
+  uint32_t moveCenters(std::span<const glm::vec3> centers);
   bool contains(uint32_t id) const {
     return id < cell_.size() && cell_[id] != kGridInvalidIndex;
   }
@@ -407,6 +420,9 @@ class HashGrid {
   void freeBlock(uint32_t first, uint32_t capacity);
   uint32_t poolSlot(uint32_t id) const;
   uint32_t gatherGroup(uint32_t base, uint32_t left, uint32_t e[4]) const;
+  template <class Filter, class Exact, class Emit>
+  bool scanCell(const GridCell& cell, Filter&& filter, Exact&& exact, Emit&& emit,
+                uint32_t& hits) const;
   template <class Emit>
   uint32_t cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats* ioStats) const;
   template <class Emit>
@@ -441,6 +457,13 @@ class HashGrid {
   std::vector<std::vector<uint32_t>> freeBlocks_;  // by k: first slots of free blocks of 4 << k
   std::vector<GridCell> cells_;      // dense occupied cells
   std::vector<Slot> table_;          // power-of-two open-addressed index of cells_
+  // moveCenters' list of the objects that change cell (kept to reuse its capacity).
+  struct PendingMove {
+    uint64_t key;
+    uint32_t id;
+    int32_t x, y, z;
+  };
+  std::vector<PendingMove> moveScratch_;
   // Cell groups: by dense cell (moved along with the cell): group, slot in the group's block,
   // hint; by group: its block of cell indices (groupCount() + 1 blocks, the last for pending
   // cells), parent and subtree cell count.

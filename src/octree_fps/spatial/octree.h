@@ -43,10 +43,9 @@
 // is larger than `looseness` (default 3) x a child cell's edge, which stays in the node itself
 // ("kept in the parent"). A child's tight bounds therefore exceed its cell by at most 1.5 x the
 // cell's edge on each side (a loose octree), and few large triangles sit high in the tree, where
-// every query would test them. Measured on the shared levels (bench/micro/RESULTS.md): 1.5 -> 3
-// (with children of fewer than 3 triangles merged, below) halves the triangles a ray or sphere
-// tests on oa_dm5 (72 -> 37, 58 -> 30) and raises the ray rate ~30 %, at 45-47.9 bytes per
-// triangle (1.0 -> 1.5 had cut ray tests by 60 %).
+// every query would test them. The default 3 (with children of fewer than 3 triangles merged,
+// below) was chosen by measurement on the shared levels: fewer triangles tested per ray and
+// sphere than 1.0 or 1.5 at about the same memory (figures in bench/micro/RESULTS.md).
 // Every triangle is referenced exactly once, so no query can report a triangle twice and no
 // query needs a duplicate check. Cells are used only to assign triangles; queries and culling use
 // each node's bounds: the min/max of the actual float vertices of every triangle in its subtree,
@@ -72,9 +71,9 @@
 //    first). A query takes one wide step instead of two narrow ones. Slot ranges stay contiguous
 //    and in preorder.
 // So children(n) are n's octree descendants at any depth, and levels may repeat from a node to
-// its children (the leaf of kept triangles) or skip. Measured on the shared levels
-// (bench/micro/RESULTS.md): with both steps and 16 children, rays +10-20 % and sphere and box
-// queries +5-10 %, and memory about the same (fewer nodes, one more leaf per inner node).
+// its children (the leaf of kept triangles) or skip. Both steps and 16 children were kept because
+// they made rays, sphere and box queries faster on the shared levels at about the same memory
+// (fewer nodes, one more leaf per inner node; figures in bench/micro/RESULTS.md).
 //
 // ---- Build --------------------------------------------------------------------------------------
 // O(n log n): every level partitions its range with a stable counting sort into 9 buckets (kept +

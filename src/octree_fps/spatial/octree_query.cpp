@@ -9,7 +9,7 @@
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/spatial/octree.h"
 #include "octree_fps/spatial/octree_grid.h"
-#include "octree_fps/spatial/simd4.h"
+#include "octree_fps/geometry/simd4.h"
 
 namespace ofps {
 namespace {
@@ -303,10 +303,6 @@ inline uint32_t rayTriangle4(const Ray4& r, const OctreeTriangleBlock& blk, floa
 
 inline bool inMask(const std::vector<uint32_t>& layers, uint32_t slot, uint32_t mask) {
   return ((layers.empty() ? kOctreeAllLayers : layers[slot]) & mask) != 0;
-}
-
-inline float maxAbs(const glm::vec3& v) {
-  return std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
 }
 
 }  // namespace
