@@ -2,6 +2,7 @@
 // a character over it. Prints one line per result; .ci/check-install.sh checks the numbers.
 //
 // Level: floor_and_step.obj (metres, Y up): a floor at y = 0, a 0.25 m step from z = -1 on.
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -43,24 +44,24 @@ int main(int argc, char** argv) {
     std::printf("ray: miss\n");
   }
 
-  // A standing capsule (radius 0.35, segment 0.4 .. 1.45 m above the floor) swept 3 m toward
-  // the step: the riser at z = -1 stops it.
+  // A standing capsule (radius 0.35 m, its segment 0.4 .. 1.45 m above the floor) swept 5 m
+  // back, toward the wall at z = 5: first contact when its back reaches the wall.
   const float radius = 0.35f;
   const glm::vec3 a{0.0f, 0.4f, 1.0f};
   const glm::vec3 b{0.0f, 1.45f, 1.0f};
   ofps::SweepHit sweep;
-  if (octree.sweepCapsule(a, b, radius, {0.0f, 0.0f, -3.0f}, ofps::kOctreeAllLayers, sweep)) {
+  if (octree.sweepCapsule(a, b, radius, {0.0f, 0.0f, 5.0f}, ofps::kOctreeAllLayers, sweep)) {
     std::printf("sweep: toi=%.4f normal=(%.3f %.3f %.3f) triangle=%u\n", sweep.toi,
                 sweep.normal.x, sweep.normal.y, sweep.normal.z, sweep.triangle);
   } else {
     std::printf("sweep: free\n");
   }
 
-  // Which triangles a capsule lying on the floor touches (a closed shape: touching counts).
+  // Which triangles a capsule lying on the floor, sunk 5 cm into it, overlaps.
   std::vector<uint32_t> touched(16);
-  const uint32_t count = octree.collectCapsule({-1.0f, radius, 2.0f}, {1.0f, radius, 2.0f},
-                                               radius, ofps::kOctreeAllLayers, touched);
-  std::printf("overlap: capsule on the floor touches %u triangle(s)\n", count);
+  const uint32_t count = octree.collectCapsule({-1.0f, 0.3f, 2.0f}, {1.0f, 0.3f, 2.0f}, radius,
+                                               ofps::kOctreeAllLayers, touched);
+  std::printf("overlap: capsule on the floor overlaps %u triangle(s)\n", count);
 
   // A character walks forward (yaw 0 looks along -Z) for 1.5 s, over the step, then stands.
   ofps::CharacterController character;
@@ -68,8 +69,8 @@ int main(int argc, char** argv) {
   character.teleport({0.0f, 0.0f, 3.0f}, 0.0f);
   const float dt = character.params().tickSeconds();
   ofps::CharacterInput input;
-  const int walkSteps = static_cast<int>(1.5f / dt);
-  const int totalSteps = static_cast<int>(2.0f / dt);
+  const int walkSteps = static_cast<int>(std::lround(1.5f / dt));
+  const int totalSteps = static_cast<int>(std::lround(2.0f / dt));
   for (int i = 0; i < totalSteps; ++i) {
     input.forward = i < walkSteps;
     character.step(octree, input, dt);
