@@ -3,7 +3,8 @@
 #  1. configure the core alone (app, tests, benchmarks OFF), build it, `cmake --install` it into
 #     a temporary prefix; the exported targets carry no compile option or GLM define;
 #  2. every installed public header compiles alone against that prefix with default flags (so
-#     none includes a header that was left behind), and once more with strict warnings;
+#     none includes a header that was left behind), and with strict warnings (GCC, and Clang
+#     when installed);
 #  3. examples/consumer builds against the prefix with find_package and DEFAULT compiler flags
 #     (no build type, no -ffp-contract, no GLM define), runs, and its answers are checked;
 #  4. the same example builds with pkg-config (octree_fps.pc) and with add_subdirectory of this
@@ -52,6 +53,10 @@ export -f check_alone
 export prefix cxx
 echo "$headers" | xargs -P "$jobs" -I{} bash -c 'check_alone {}'
 echo "$headers" | xargs -P "$jobs" -I{} bash -c 'check_alone {} -Wall -Wextra -Wpedantic -Werror'
+if command -v clang++ >/dev/null; then  # the other compiler engines use, strict too
+  echo "$headers" | cxx=clang++ xargs -P "$jobs" -I{} bash -c \
+    'check_alone {} -Wall -Wextra -Wpedantic -Werror'
+fi
 echo "$(echo "$headers" | wc -l) headers compile alone"
 
 check_output() {  # check_output LOG: the example's answers on floor_and_step.obj
