@@ -59,10 +59,13 @@ if command -v clang++ >/dev/null; then  # the other compiler engines use, strict
 fi
 echo "$(echo "$headers" | wc -l) headers compile alone"
 
+version=$(sed -n 's/^project(octree_fps VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
 check_output() {  # check_output LOG: the example's answers on floor_and_step.obj
-  python3 - "$1" <<'PY'
+  python3 - "$1" "$version" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
+# version.h is generated from project(VERSION).
+assert text.startswith(f"octree_fps {sys.argv[2]}\n"), (text.splitlines()[:1], sys.argv[2])
 def nums(key):
     m = re.search(r"^" + key + r":(.*)$", text, re.M)
     assert m, f"no '{key}:' line in:\n{text}"
