@@ -75,6 +75,9 @@ assert "triangles=8 " in line, line  # 4 quads in the file
 # Straight down from y = 2 onto the floor: t = 2 exactly, normal +Y (toward the origin).
 line, v = nums("ray")
 assert line.startswith(" hit") and v[0] == 2.0 and v[2] == 0.0 and v[4:7] == [0.0, 1.0, 0.0], line
+# trianglesPerLeaf 2 makes a tree: the ray tests fewer triangles than brute force would.
+line, v = nums("ray stats")
+assert v[1] < v[2], line
 # The capsule's back (z = 1 + 0.35) reaches the wall at z = 5 after 3.65 m of 5 m, face on.
 line, v = nums("sweep")
 assert line.startswith(" toi") and abs(v[0] - 3.65 / 5) < 1e-3 and v[3] < -0.999, line

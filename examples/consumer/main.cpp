@@ -1,8 +1,10 @@
 // The octree_fps core from an engine's side: load a level, build the octree, query it, and walk
 // a character over it. Prints one line per result; .ci/check-install.sh checks the numbers.
 //
-// Level: floor_and_step.obj (metres, Y up): a floor at y = 0, a 0.25 m step from z = -1 on.
+// Level: floor_and_step.obj (metres, Y up): a floor at y = 0, a 0.25 m step from z = -1 on, a
+// wall at z = 5.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -23,8 +25,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", obj.error.c_str());
     return 1;
   }
+  // A level this small would fit one leaf (8 triangles per leaf by default); 2 makes a tree.
+  ofps::OctreeBuildParams params;
+  params.trianglesPerLeaf = 2;
   ofps::Octree octree;
-  const ofps::OctreeBuildReport report = octree.build(obj.mesh.positions, obj.mesh.indices);
+  const ofps::OctreeBuildReport report =
+      octree.build(obj.mesh.positions, obj.mesh.indices, {}, params);
   if (!report.ok) {
     std::fprintf(stderr, "octree build failed: %s\n", report.error.c_str());
     return 1;
@@ -40,6 +46,9 @@ int main(int argc, char** argv) {
     std::printf("ray: hit t=%.4f point=(%.3f %.3f %.3f) normal=(%.3f %.3f %.3f) triangle=%u\n",
                 ray.t, ray.point.x, ray.point.y, ray.point.z, ray.normal.x, ray.normal.y,
                 ray.normal.z, ray.triangle);
+    // The work it took (brute force would test every triangle).
+    std::printf("ray stats: nodes=%u triangles tested=%u of %u\n", stats.nodesVisited,
+                stats.trianglesTested, octree.triangleCount());
   } else {
     std::printf("ray: miss\n");
   }
