@@ -1,10 +1,20 @@
-# Warnings for project code only; third-party sources (ImGui backends, glad) get none.
+include(${CMAKE_CURRENT_LIST_DIR}/ExactFloat.cmake)
+
+# Options for the project's own code only; third-party sources (ImGui backends, glad) get none.
+# Every project target calls this, so it also applies the exact floating-point rules
+# (ExactFloat.cmake): a target added later cannot forget them.
+# (MSVC gets /W4: a project that adds this one as a subproject may use it.)
 function(octree_fps_set_warnings target)
-  target_compile_options(${target} PRIVATE
-    -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align -Wunused
-    -Woverloaded-virtual -Wdouble-promotion -Wformat=2
-    -Wimplicit-fallthrough -Wmisleading-indentation)
-  if(OCTREE_FPS_WERROR)
-    target_compile_options(${target} PRIVATE -Werror)
+  if(MSVC)
+    target_compile_options(${target} PRIVATE /W4 $<$<BOOL:${OCTREE_FPS_WERROR}>:/WX>)
+  else()
+    target_compile_options(${target} PRIVATE
+      -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align -Wunused
+      -Woverloaded-virtual -Wdouble-promotion -Wformat=2
+      -Wimplicit-fallthrough -Wmisleading-indentation)
+    if(OCTREE_FPS_WERROR)
+      target_compile_options(${target} PRIVATE -Werror)
+    endif()
   endif()
+  octree_fps_exact_float(${target})
 endfunction()

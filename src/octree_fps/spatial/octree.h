@@ -148,8 +148,10 @@ static_assert(sizeof(OctreeTriangleBlock) == 144, "OctreeTriangleBlock must stay
 // Both kernels perform the same IEEE single-precision operations per lane, so they return the
 // same bits (tests/spatial/test_octree_simd.cpp). That, and the exactness of every query,
 // REQUIRES compiling the core with floating-point contraction off (-ffp-contract=off, which the
-// octree_core CMake target sets PUBLIC for GCC and Clang) and without -ffast-math: a fused
-// multiply-add or a reassociated sum changes the rounding the box tests are proved against.
+// project's CMake sets on its own targets only, cmake/ExactFloat.cmake; the queries are compiled
+// in the library, so a consumer's flags do not matter) and without -ffast-math (refused with
+// #error): a fused multiply-add or a reassociated sum changes the rounding the box tests are
+// proved against.
 // Engines normally leave the choice alone (the widest available is taken); octreeUseSimd() is
 // for tests and benchmarks, and applies to the whole process.
 enum class OctreeSimd : uint8_t {

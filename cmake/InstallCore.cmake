@@ -1,0 +1,47 @@
+# `cmake --install` rules for the core (octree_fps::core) and the OBJ reader (octree_fps::obj):
+#   <prefix>/lib/liboctree_core.a, liboctree_obj.a
+#   <prefix>/include/octree_fps/<part>/*.h     public headers (cmake/PublicHeaders.cmake) and
+#   <prefix>/include/octree_fps/version.h      the generated version header
+#   <prefix>/lib/cmake/octree_fps/             package config, version file, exported targets
+#   <prefix>/lib/pkgconfig/octree_fps.pc       for build systems other than CMake
+# Included from src/CMakeLists.txt after both targets exist (OCTREE_FPS_INSTALL).
+include(CMakePackageConfigHelpers)
+include(${CMAKE_CURRENT_LIST_DIR}/PublicHeaders.cmake)
+
+set(octree_fps_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/octree_fps)
+
+install(TARGETS octree_core octree_obj EXPORT octree_fps_targets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# The core's folders and the reader's (io). Anything else under src/ is the demo's.
+octree_fps_public_headers(octree_fps_headers ${PROJECT_SOURCE_DIR}/src
+                          geometry spatial culling controller props io)
+foreach(header IN LISTS octree_fps_headers)
+  get_filename_component(folder "${header}" DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/src/${header}
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${folder})
+endforeach()
+install(FILES ${OCTREE_FPS_GENERATED_INCLUDE_DIR}/octree_fps/version.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/octree_fps)
+
+install(EXPORT octree_fps_targets NAMESPACE octree_fps:: FILE octree_fpsTargets.cmake
+        DESTINATION ${octree_fps_cmake_dir})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/octree_fpsConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/octree_fpsConfig.cmake
+                              INSTALL_DESTINATION ${octree_fps_cmake_dir})
+# Before 1.0 a minor version may break the API (version.h): 0.1 accepts 0.1.x only.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/octree_fpsConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/octree_fpsConfig.cmake
+              ${PROJECT_BINARY_DIR}/octree_fpsConfigVersion.cmake
+        DESTINATION ${octree_fps_cmake_dir})
+
+# pkg-config: relocatable (${pcfiledir}), so --prefix at install time is honoured.
+file(RELATIVE_PATH OCTREE_FPS_PC_PREFIX_FROM_PCDIR
+     ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" OCTREE_FPS_PC_PREFIX_FROM_PCDIR "${OCTREE_FPS_PC_PREFIX_FROM_PCDIR}")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/octree_fps.pc.in ${PROJECT_BINARY_DIR}/octree_fps.pc
+               @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/octree_fps.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
