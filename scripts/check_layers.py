@@ -2,7 +2,8 @@
 """Checks that every #include "..." in src/ runs down the layer order, with no folder loop.
 
 Layers, lowest first (a file may include its own folder and any lower layer):
-  0 octree_fps/geometry, octree_fps/io (the OBJ reader: plain geometry input)
+  0 octree_fps/geometry, octree_fps/io (the OBJ reader: plain geometry input), and the files
+    at octree_fps/ itself (version.h, exactness_checks.cpp)
   1 octree_fps/spatial
   2 octree_fps/culling
   3 octree_fps/controller, octree_fps/props
@@ -19,6 +20,7 @@ import re
 import sys
 
 LAYERS = {
+    "octree_fps": 0,  # files at the library's root: version.h, the build's exactness checks
     "octree_fps/geometry": 0,
     "octree_fps/io": 0,
     "octree_fps/spatial": 1,
