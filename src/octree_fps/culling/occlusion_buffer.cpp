@@ -1,0 +1,304 @@
+// Conservative occlusion buffer (contracts and the conservativeness argument in
+// occlusion_buffer.h).
+#include "octree_fps/culling/occlusion_buffer.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace ofps {
+
+namespace {
+
+// Relative rounding margin of every affine screen function below. The functions are a handful of
+// double operations on float inputs (error ~1e-15 relative to their magnitude), so 1e-10 is
+// orders of magnitude above the error and still far below a pixel or a depth step that matters.
+constexpr double kMargin = 1e-10;
+// A triangle whose homogeneous determinant is this small relative to its vertices' magnitudes is
+// (nearly) edge-on; it covers no whole pixel worth having, and its depth plane would be
+// ill-conditioned, so it is skipped (skipping an occluder is always safe).
+constexpr double kMinConditioning = 1e-6;
+
+struct Clip {
+  double x, y, z, w;
+};
+
+struct Vec3d {
+  double x, y, z;
+};
+
+Vec3d cross(const Vec3d& a, const Vec3d& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+double dot(const Vec3d& a, const Vec3d& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+double norm1(const Vec3d& a) {
+  return std::fabs(a.x) + std::fabs(a.y) + std::fabs(a.z);
+}
+
+// An affine function of the pixel position, f(x, y) = a x + b y + c, and its rounding margin.
+struct ScreenFunction {
+  double a, b, c, margin;
+  // Its value at the corner of pixel (i, j) where it is smallest.
+  double minOverPixel(int32_t i, int32_t j) const {
+    return a * (i + (a < 0.0 ? 1 : 0)) + b * (j + (b < 0.0 ? 1 : 0)) + c;
+  }
+};
+
+// Largest float <= v (v finite).
+float floatBelow(double v) {
+  float f = static_cast<float>(v);
+  if (static_cast<double>(f) > v) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+// Smallest float >= v (v finite).
+float floatAbove(double v) {
+  float f = static_cast<float>(v);
+  if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// Converts p X + q Y + r (X, Y in normalized device coordinates) to pixel units.
+ScreenFunction toPixels(const Vec3d& pqr, double margin, double width, double height) {
+  return {pqr.x * 2.0 / width, pqr.y * 2.0 / height, pqr.z - pqr.x - pqr.y, margin};
+}
+
+int32_t clampToInt(double v, int32_t lo, int32_t hi) {
+  if (!(v > lo)) return lo;  // also NaN
+  if (v > hi) return hi;
+  return static_cast<int32_t>(v);
+}
+
+}  // namespace
+
+OcclusionBuffer::OcclusionBuffer(uint32_t width, uint32_t height) {
+  resize(width, height);
+}
+
+void OcclusionBuffer::resize(uint32_t width, uint32_t height) {
+  assert(width >= kOcclusionTileSize && height >= kOcclusionTileSize &&
+         width % kOcclusionTileSize == 0 && height % kOcclusionTileSize == 0 &&
+         "OcclusionBuffer: width and height must be non-zero multiples of kOcclusionTileSize");
+  width_ = width;
+  height_ = height;
+  tilesX_ = width / kOcclusionTileSize;
+  pixels_.assign(static_cast<size_t>(width) * height, 0.0f);
+  const size_t tiles = static_cast<size_t>(tilesX_) * (height / kOcclusionTileSize);
+  tileMin_.assign(tiles, 0.0f);
+  tileDirty_.assign(tiles, 0);
+}
+
+void OcclusionBuffer::begin(const glm::mat4& viewProjection) {
+  for (int row = 0; row < 4; ++row) {
+    for (int col = 0; col < 4; ++col) vp_[row][col] = static_cast<double>(viewProjection[col][row]);
+  }
+  std::fill(pixels_.begin(), pixels_.end(), 0.0f);
+  std::fill(tileMin_.begin(), tileMin_.end(), 0.0f);
+  std::fill(tileDirty_.begin(), tileDirty_.end(), uint8_t{0});
+}
+
+uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3& b,
+                                            const glm::vec3& c) {
+  // Clip coordinates in double: a float times a float is exact in double, so the only rounding
+  // is in the four-term sums.
+  Clip v[3];
+  const glm::vec3* p[3] = {&a, &b, &c};
+  for (int i = 0; i < 3; ++i) {
+    double* out = &v[i].x;
+    for (int row = 0; row < 4; ++row) {
+      out[row] = vp_[row][0] * static_cast<double>(p[i]->x) +
+                 vp_[row][1] * static_cast<double>(p[i]->y) +
+                 vp_[row][2] * static_cast<double>(p[i]->z) + vp_[row][3];
+    }
+  }
+  // Trivial rejections: all three vertices beyond one clip plane (near, or a screen side).
+  const auto allOut = [&](auto&& outside) {
+    return outside(v[0]) && outside(v[1]) && outside(v[2]);
+  };
+  if (allOut([](const Clip& q) { return q.z + q.w <= 0.0; }) ||
+      allOut([](const Clip& q) { return q.x < -q.w; }) ||
+      allOut([](const Clip& q) { return q.x > q.w; }) ||
+      allOut([](const Clip& q) { return q.y < -q.w; }) ||
+      allOut([](const Clip& q) { return q.y > q.w; })) {
+    return 0;
+  }
+
+  const double width = width_, height = height_;
+  int32_t x0 = 0, x1 = static_cast<int32_t>(width_) - 1;
+  int32_t y0 = 0, y1 = static_cast<int32_t>(height_) - 1;
+  const bool allInFront = v[0].z + v[0].w > 0.0 && v[1].z + v[1].w > 0.0 && v[2].z + v[2].w > 0.0 &&
+                          v[0].w > 0.0 && v[1].w > 0.0 && v[2].w > 0.0;
+  if (allInFront) {
+    // Screen bounds of the projected triangle; a candidate set only (the coverage test below
+    // decides), so their rounding does not matter for safety.
+    double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
+    for (const Clip& q : v) {
+      const double sx = (q.x / q.w + 1.0) * 0.5 * width, sy = (q.y / q.w + 1.0) * 0.5 * height;
+      minX = std::min(minX, sx);
+      maxX = std::max(maxX, sx);
+      minY = std::min(minY, sy);
+      maxY = std::max(maxY, sy);
+    }
+    // No whole pixel fits in bounds narrower than one pixel.
+    if (maxX - minX < 1.0 || maxY - minY < 1.0) return 0;
+    x0 = std::max(x0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
+    x1 = std::min(x1, clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);
+    y0 = std::max(y0, clampToInt(std::floor(minY), -1, static_cast<int32_t>(height_)));
+    y1 = std::min(y1, clampToInt(std::ceil(maxY), -1, static_cast<int32_t>(height_)) - 1);
+    if (x0 > x1 || y0 > y1) return 0;
+  }
+  // Otherwise the triangle crosses the near plane: the whole screen is the candidate set, and
+  // the near-plane function below trims it.
+
+  // Homogeneous edge functions (Olano and Greer): with h_i = (x_i, y_i, w_i) and
+  // det = h_0 . (h_1 x h_2), the ray through NDC point d = (X, Y, 1) meets the triangle at
+  // positive w iff every n_i . d >= 0, where n_i = sign(det) (h_j x h_k); the barycentric weights
+  // of the hit are (n_i . d) / |det| divided by their sum, and that sum is 1 / w at the hit.
+  const Vec3d h[3] = {{v[0].x, v[0].y, v[0].w}, {v[1].x, v[1].y, v[1].w}, {v[2].x, v[2].y, v[2].w}};
+  const double mag[3] = {norm1(h[1]) * norm1(h[2]), norm1(h[2]) * norm1(h[0]),
+                         norm1(h[0]) * norm1(h[1])};
+  const double det = dot(h[0], cross(h[1], h[2]));
+  const double volume = norm1(h[0]) * mag[0];
+  if (!(std::fabs(det) > kMinConditioning * volume)) return 0;  // edge-on, degenerate or NaN
+  const double sign = det > 0.0 ? 1.0 : -1.0;
+  Vec3d n[3];
+  for (int i = 0; i < 3; ++i) {
+    const Vec3d e = cross(h[(i + 1) % 3], h[(i + 2) % 3]);
+    n[i] = {sign * e.x, sign * e.y, sign * e.z};
+  }
+  // The hit's z + w is t * sum_i lambda_i (z_i + w_i) with t > 0: in front of the near plane iff
+  // sum_i (z_i + w_i) n_i . d > 0, a fourth affine edge.
+  Vec3d nearFn{0.0, 0.0, 0.0};
+  double nearMag = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const double k = v[i].z + v[i].w;
+    nearFn = {nearFn.x + k * n[i].x, nearFn.y + k * n[i].y, nearFn.z + k * n[i].z};
+    nearMag += (std::fabs(v[i].z) + std::fabs(v[i].w)) * mag[i];
+  }
+  ScreenFunction edges[4];
+  for (int i = 0; i < 3; ++i) edges[i] = toPixels(n[i], kMargin * mag[i], width, height);
+  edges[3] = toPixels(nearFn, kMargin * nearMag, width, height);
+  // 1 / w = sum_i n_i . d / |det|. Its margin also covers det's relative rounding, which grows
+  // with the conditioning volume / |det| (at most 1 / kMinConditioning).
+  const double invDet = 1.0 / std::fabs(det);
+  const Vec3d depthFn{(n[0].x + n[1].x + n[2].x) * invDet, (n[0].y + n[1].y + n[2].y) * invDet,
+                      (n[0].z + n[1].z + n[2].z) * invDet};
+  const double depthMargin = kMargin * (volume * invDet) * (mag[0] + mag[1] + mag[2]) * invDet;
+  const ScreenFunction depth = toPixels(depthFn, depthMargin, width, height);
+
+  const auto covers = [&edges](int32_t i, int32_t j) {
+    for (const ScreenFunction& f : edges) {
+      if (!(f.minOverPixel(i, j) >= f.margin)) return false;
+    }
+    return true;
+  };
+
+  uint32_t covered = 0;
+  for (int32_t j = y0; j <= y1; ++j) {
+    // Each function's pixels on this row form a half-line; intersect them. The interval found is
+    // then checked at both ends with the direct test: each exact function is affine along the
+    // row, so if both ends pass (with margin), every pixel between passes too.
+    int32_t lo = x0, hi = x1;
+    for (const ScreenFunction& f : edges) {
+      const double row = f.b * (j + (f.b < 0.0 ? 1 : 0)) + f.c;
+      if (f.a > 0.0) {
+        lo = std::max(lo, clampToInt(std::ceil((f.margin - row) / f.a), x0, x1 + 1));
+      } else if (f.a < 0.0) {
+        hi = std::min(hi, clampToInt(std::floor((f.margin - row) / f.a), x0 - 1, x1 + 1) - 1);
+      } else if (!(row >= f.margin)) {
+        hi = lo - 1;
+      }
+    }
+    while (lo <= hi && !covers(lo, j)) ++lo;
+    while (hi >= lo && !covers(hi, j)) --hi;
+    if (lo > hi) continue;
+    float* rowPixels = &pixels_[static_cast<size_t>(j) * width_];
+    const double depthRow = depth.b * (j + (depth.b < 0.0 ? 1 : 0)) + depth.c - depth.margin;
+    const int32_t ox = depth.a < 0.0 ? 1 : 0;
+    for (int32_t i = lo; i <= hi; ++i) {
+      const double value = depth.a * (i + ox) + depthRow;
+      if (!(value > 0.0)) continue;  // the bound says nothing useful; writing 0 = empty
+      const float bound = floatBelow(value);
+      rowPixels[i] = std::max(rowPixels[i], bound);
+    }
+    covered += static_cast<uint32_t>(hi - lo + 1);
+    const uint32_t tileRow = static_cast<uint32_t>(j) / kOcclusionTileSize;
+    for (uint32_t t = static_cast<uint32_t>(lo) / kOcclusionTileSize;
+         t <= static_cast<uint32_t>(hi) / kOcclusionTileSize; ++t) {
+      tileDirty_[tileRow * tilesX_ + t] = 1;
+    }
+  }
+  return covered;
+}
+
+void OcclusionBuffer::refreshTile(uint32_t tile) {
+  const uint32_t tx = tile % tilesX_, ty = tile / tilesX_;
+  float m = std::numeric_limits<float>::infinity();
+  for (uint32_t y = 0; y < kOcclusionTileSize; ++y) {
+    const float* row = &pixels_[(ty * kOcclusionTileSize + y) * width_ + tx * kOcclusionTileSize];
+    for (uint32_t x = 0; x < kOcclusionTileSize; ++x) m = std::min(m, row[x]);
+  }
+  tileMin_[tile] = m;
+  tileDirty_[tile] = 0;
+}
+
+bool OcclusionBuffer::boxHidden(const Aabb& box) {
+  if (box.isEmpty()) return false;
+  double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
+  double maxInvW = 0.0;
+  for (int k = 0; k < 8; ++k) {
+    const double px = static_cast<double>((k & 1) ? box.max.x : box.min.x);
+    const double py = static_cast<double>((k & 2) ? box.max.y : box.min.y);
+    const double pz = static_cast<double>((k & 4) ? box.max.z : box.min.z);
+    Clip q;
+    double* out = &q.x;
+    for (int row = 0; row < 4; ++row) {
+      out[row] = vp_[row][0] * px + vp_[row][1] * py + vp_[row][2] * pz + vp_[row][3];
+    }
+    // On or behind the near plane (which includes behind the eye): never hidden.
+    if (!(q.z + q.w > 0.0) || !(q.w > 0.0)) return false;
+    const double sx = (q.x / q.w + 1.0) * 0.5 * width_, sy = (q.y / q.w + 1.0) * 0.5 * height_;
+    minX = std::min(minX, sx);
+    maxX = std::max(maxX, sx);
+    minY = std::min(minY, sy);
+    maxY = std::max(maxY, sy);
+    maxInvW = std::max(maxInvW, 1.0 / q.w);
+  }
+  // Pixels the rectangle touches (closed), rounded outward past the projection's rounding.
+  const double slack = 1e-6;
+  const double fx0 = std::floor(minX - slack * (1.0 + std::fabs(minX)));
+  const double fx1 = std::floor(maxX + slack * (1.0 + std::fabs(maxX)));
+  const double fy0 = std::floor(minY - slack * (1.0 + std::fabs(minY)));
+  const double fy1 = std::floor(maxY + slack * (1.0 + std::fabs(maxY)));
+  // Entirely off screen: outside the frustum, which is the frustum test's call, not ours.
+  if (!(fx1 >= 0.0 && fy1 >= 0.0 && fx0 < width_ && fy0 < height_)) return false;
+  const uint32_t x0 = fx0 < 0.0 ? 0u : static_cast<uint32_t>(fx0);
+  const uint32_t y0 = fy0 < 0.0 ? 0u : static_cast<uint32_t>(fy0);
+  const uint32_t x1 = std::min(width_ - 1, static_cast<uint32_t>(fx1));
+  const uint32_t y1 = std::min(height_ - 1, static_cast<uint32_t>(fy1));
+  // The box's nearest depth as 1 / w, nudged nearer (larger) past rounding, then rounded up.
+  const float boxInvW = floatAbove(maxInvW * (1.0 + 1e-9));
+
+  for (uint32_t ty = y0 / kOcclusionTileSize; ty <= y1 / kOcclusionTileSize; ++ty) {
+    for (uint32_t tx = x0 / kOcclusionTileSize; tx <= x1 / kOcclusionTileSize; ++tx) {
+      const uint32_t tile = ty * tilesX_ + tx;
+      if (tileDirty_[tile]) refreshTile(tile);
+      if (tileMin_[tile] > boxInvW) continue;  // every pixel of the tile is nearer
+      const uint32_t px0 = std::max(x0, tx * kOcclusionTileSize);
+      const uint32_t px1 = std::min(x1, tx * kOcclusionTileSize + kOcclusionTileSize - 1);
+      const uint32_t py0 = std::max(y0, ty * kOcclusionTileSize);
+      const uint32_t py1 = std::min(y1, ty * kOcclusionTileSize + kOcclusionTileSize - 1);
+      for (uint32_t y = py0; y <= py1; ++y) {
+        const float* row = &pixels_[static_cast<size_t>(y) * width_];
+        for (uint32_t x = px0; x <= px1; ++x) {
+          if (!(row[x] > boxInvW)) return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace ofps
