@@ -47,12 +47,6 @@ struct ScreenFunction {
   }
 };
 
-// Largest float <= v (v finite).
-float floatBelow(double v) {
-  float f = static_cast<float>(v);
-  if (static_cast<double>(f) > v) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
-  return f;
-}
 // Smallest float >= v (v finite).
 float floatAbove(double v) {
   float f = static_cast<float>(v);
@@ -195,32 +189,52 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
     return true;
   };
 
+  // Row bounds of each function: on row j, a pixel passes function f iff its left (a > 0) or
+  // right (a < 0) end is past (margin - c - b * y) / a, y being the row's minimizing edge. With
+  // rowP = (margin - c) / a and rowQ = b / a precomputed, that is one multiply-add per row.
+  double rowP[4], rowQ[4];
+  for (int k = 0; k < 4; ++k) {
+    const ScreenFunction& f = edges[k];
+    rowP[k] = f.a != 0.0 ? (f.margin - f.c) / f.a : 0.0;
+    rowQ[k] = f.a != 0.0 ? f.b / f.a : 0.0;
+  }
+  // Rounds a positive double down to a float in one multiply and one conversion: after the
+  // relative nudge of 2^-22, round-to-nearest (error at most 2^-24 relative) cannot go above the
+  // input. Values too small to be normal floats are dropped (0 = empty).
+  constexpr double kRoundDown = 1.0 - 0x1p-22;
+  const int32_t ox = depth.a < 0.0 ? 1 : 0;
   uint32_t covered = 0;
+  bool started = false;
   for (int32_t j = y0; j <= y1; ++j) {
     // Each function's pixels on this row form a half-line; intersect them. The interval found is
     // then checked at both ends with the direct test: each exact function is affine along the
     // row, so if both ends pass (with margin), every pixel between passes too.
     int32_t lo = x0, hi = x1;
-    for (const ScreenFunction& f : edges) {
-      const double row = f.b * (j + (f.b < 0.0 ? 1 : 0)) + f.c;
+    for (int k = 0; k < 4; ++k) {
+      const ScreenFunction& f = edges[k];
+      const double y = j + (f.b < 0.0 ? 1 : 0);
       if (f.a > 0.0) {
-        lo = std::max(lo, clampToInt(std::ceil((f.margin - row) / f.a), x0, x1 + 1));
+        lo = std::max(lo, clampToInt(std::ceil(rowP[k] - rowQ[k] * y), x0, x1 + 1));
       } else if (f.a < 0.0) {
-        hi = std::min(hi, clampToInt(std::floor((f.margin - row) / f.a), x0 - 1, x1 + 1) - 1);
-      } else if (!(row >= f.margin)) {
+        hi = std::min(hi, clampToInt(std::floor(rowP[k] - rowQ[k] * y), x0 - 1, x1 + 1) - 1);
+      } else if (!(f.b * y + f.c >= f.margin)) {
         hi = lo - 1;
       }
     }
     while (lo <= hi && !covers(lo, j)) ++lo;
     while (hi >= lo && !covers(hi, j)) --hi;
-    if (lo > hi) continue;
+    if (lo > hi) {
+      // The covered pixels form a convex region: past its last row there is nothing more (a
+      // sliver's rows can have gaps; stopping there only drops occluder pixels, which is safe).
+      if (started) break;
+      continue;
+    }
+    started = true;
     float* rowPixels = &pixels_[static_cast<size_t>(j) * width_];
     const double depthRow = depth.b * (j + (depth.b < 0.0 ? 1 : 0)) + depth.c - depth.margin;
-    const int32_t ox = depth.a < 0.0 ? 1 : 0;
     for (int32_t i = lo; i <= hi; ++i) {
-      const double value = depth.a * (i + ox) + depthRow;
-      if (!(value > 0.0)) continue;  // the bound says nothing useful; writing 0 = empty
-      const float bound = floatBelow(value);
+      const double value = (depth.a * (i + ox) + depthRow) * kRoundDown;
+      const float bound = value > 1e-30 ? static_cast<float>(value) : 0.0f;
       rowPixels[i] = std::max(rowPixels[i], bound);
     }
     covered += static_cast<uint32_t>(hi - lo + 1);
