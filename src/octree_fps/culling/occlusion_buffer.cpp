@@ -19,6 +19,8 @@ constexpr double kMargin = 1e-10;
 // (nearly) edge-on; it covers no whole pixel worth having, and its depth plane would be
 // ill-conditioned, so it is skipped (skipping an occluder is always safe).
 constexpr double kMinConditioning = 1e-6;
+// Relative widening of each row's span bounds past the rounding of their two operations.
+constexpr double kSpanSlack = 1e-12;
 
 struct Clip {
   double x, y, z, w;
@@ -41,10 +43,6 @@ double norm1(const Vec3d& a) {
 // An affine function of the pixel position, f(x, y) = a x + b y + c, and its rounding margin.
 struct ScreenFunction {
   double a, b, c, margin;
-  // Its value at the corner of pixel (i, j) where it is smallest.
-  double minOverPixel(int32_t i, int32_t j) const {
-    return a * (i + (a < 0.0 ? 1 : 0)) + b * (j + (b < 0.0 ? 1 : 0)) + c;
-  }
 };
 
 // Smallest float >= v (v finite).
@@ -63,6 +61,21 @@ int32_t clampToInt(double v, int32_t lo, int32_t hi) {
   if (!(v > lo)) return lo;  // also NaN
   if (v > hi) return hi;
   return static_cast<int32_t>(v);
+}
+
+// floor(v) and ceil(v) clamped to [lo, hi], without a libm call (the baseline x86-64 target has
+// no rounding instruction, and these run four times per row of every occluder).
+int32_t floorClamped(double v, int32_t lo, int32_t hi) {
+  if (!(v > lo)) return lo;  // also NaN
+  if (v >= hi) return hi;
+  const int32_t i = static_cast<int32_t>(v);  // truncates toward zero
+  return i - (static_cast<double>(i) > v ? 1 : 0);
+}
+int32_t ceilClamped(double v, int32_t lo, int32_t hi) {
+  if (!(v > lo)) return lo;
+  if (v >= hi) return hi;
+  const int32_t i = static_cast<int32_t>(v);
+  return i + (static_cast<double>(i) < v ? 1 : 0);
 }
 
 }  // namespace
@@ -122,29 +135,60 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
   const double width = width_, height = height_;
   int32_t x0 = 0, x1 = static_cast<int32_t>(width_) - 1;
   int32_t y0 = 0, y1 = static_cast<int32_t>(height_) - 1;
-  const bool allInFront = v[0].z + v[0].w > 0.0 && v[1].z + v[1].w > 0.0 && v[2].z + v[2].w > 0.0 &&
-                          v[0].w > 0.0 && v[1].w > 0.0 && v[2].w > 0.0;
-  if (allInFront) {
-    // Screen bounds of the projected triangle; a candidate set only (the coverage test below
-    // decides), so their rounding does not matter for safety.
-    double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
-    for (const Clip& q : v) {
-      const double sx = (q.x / q.w + 1.0) * 0.5 * width, sy = (q.y / q.w + 1.0) * 0.5 * height;
-      minX = std::min(minX, sx);
-      maxX = std::max(maxX, sx);
-      minY = std::min(minY, sy);
-      maxY = std::max(maxY, sy);
+  // Candidate rows and columns: the screen bounds of the part of the triangle in front of the
+  // near plane (the triangle clipped to z + w >= 0, Sutherland-Hodgman, at most four vertices).
+  // A candidate set only: the coverage test below decides, so rounding here can only drop pixels
+  // that touch the bounds, which is safe.
+  Clip poly[4];
+  int count = 0;
+  for (int i = 0; i < 3; ++i) {
+    const Clip& s0 = v[i];
+    const Clip& s1 = v[(i + 1) % 3];
+    const double d0 = s0.z + s0.w, d1 = s1.z + s1.w;
+    if (d0 >= 0.0) poly[count++] = s0;
+    if ((d0 >= 0.0) != (d1 >= 0.0)) {
+      const double t = d0 / (d0 - d1);
+      poly[count++] = {s0.x + (s1.x - s0.x) * t, s0.y + (s1.y - s0.y) * t, s0.z + (s1.z - s0.z) * t,
+                       s0.w + (s1.w - s0.w) * t};
     }
+  }
+  bool bounded = count >= 3;
+  double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
+  for (int i = 0; i < count && bounded; ++i) {
+    const Clip& q = poly[i];
+    bounded = q.w > 0.0;  // always, for a perspective projection: w >= near on the near plane
+    const double sx = (q.x / q.w + 1.0) * 0.5 * width, sy = (q.y / q.w + 1.0) * 0.5 * height;
+    minX = std::min(minX, sx);
+    maxX = std::max(maxX, sx);
+    minY = std::min(minY, sy);
+    maxY = std::max(maxY, sy);
+  }
+  if (bounded) {
     // No whole pixel fits in bounds narrower than one pixel.
     if (maxX - minX < 1.0 || maxY - minY < 1.0) return 0;
+    if (count == 3) {
+      // Nor in a triangle whose inscribed circle is smaller than the pixel's (radius 1/2, in
+      // pixel units): a triangle holding a square holds the square's inscribed circle. Long
+      // slivers (fanned polygons) have wide bounds but cover nothing; this spares their rows.
+      double sx[3], sy[3];
+      for (int i = 0; i < 3; ++i) {
+        sx[i] = (poly[i].x / poly[i].w + 1.0) * 0.5 * width;
+        sy[i] = (poly[i].y / poly[i].w + 1.0) * 0.5 * height;
+      }
+      const double twiceArea =
+          std::fabs((sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]));
+      const double perimeter = std::hypot(sx[1] - sx[0], sy[1] - sy[0]) +
+                               std::hypot(sx[2] - sx[1], sy[2] - sy[1]) +
+                               std::hypot(sx[0] - sx[2], sy[0] - sy[2]);
+      if (twiceArea < 0.5 * perimeter) return 0;  // inradius = twiceArea / perimeter
+    }
     x0 = std::max(x0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
     x1 = std::min(x1, clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);
     y0 = std::max(y0, clampToInt(std::floor(minY), -1, static_cast<int32_t>(height_)));
     y1 = std::min(y1, clampToInt(std::ceil(maxY), -1, static_cast<int32_t>(height_)) - 1);
     if (x0 > x1 || y0 > y1) return 0;
   }
-  // Otherwise the triangle crosses the near plane: the whole screen is the candidate set, and
-  // the near-plane function below trims it.
+  // Otherwise (not a perspective matrix) the whole screen is the candidate set.
 
   // Homogeneous edge functions (Olano and Greer): with h_i = (x_i, y_i, w_i) and
   // det = h_0 . (h_1 x h_2), the ray through NDC point d = (X, Y, 1) meets the triangle at
@@ -182,16 +226,12 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
   const double depthMargin = kMargin * (volume * invDet) * (mag[0] + mag[1] + mag[2]) * invDet;
   const ScreenFunction depth = toPixels(depthFn, depthMargin, width, height);
 
-  const auto covers = [&edges](int32_t i, int32_t j) {
-    for (const ScreenFunction& f : edges) {
-      if (!(f.minOverPixel(i, j) >= f.margin)) return false;
-    }
-    return true;
-  };
-
-  // Row bounds of each function: on row j, a pixel passes function f iff its left (a > 0) or
-  // right (a < 0) end is past (margin - c - b * y) / a, y being the row's minimizing edge. With
-  // rowP = (margin - c) / a and rowQ = b / a precomputed, that is one multiply-add per row.
+  // Row bounds of each function: on row j, pixel i passes function f (f >= margin at its
+  // minimizing corner) iff its left end (a > 0) or right end (a < 0) is past
+  // T = (margin - c - b * y) / a, y being the row's minimizing edge. With rowP = (margin - c) / a
+  // and rowQ = b / a precomputed, T costs one multiply-add per row; its rounding (a few units in
+  // the last place of |rowP| + |rowQ y|) is covered by widening T by kSpanSlack of that size
+  // towards the inside, so every pixel kept passes the function exactly.
   double rowP[4], rowQ[4];
   for (int k = 0; k < 4; ++k) {
     const ScreenFunction& f = edges[k];
@@ -206,23 +246,21 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
   uint32_t covered = 0;
   bool started = false;
   for (int32_t j = y0; j <= y1; ++j) {
-    // Each function's pixels on this row form a half-line; intersect them. The interval found is
-    // then checked at both ends with the direct test: each exact function is affine along the
-    // row, so if both ends pass (with margin), every pixel between passes too.
+    // Each function's pixels on this row form a half-line; intersect them.
     int32_t lo = x0, hi = x1;
     for (int k = 0; k < 4; ++k) {
       const ScreenFunction& f = edges[k];
       const double y = j + (f.b < 0.0 ? 1 : 0);
+      const double t = rowP[k] - rowQ[k] * y;
+      const double slack = kSpanSlack * (std::fabs(rowP[k]) + std::fabs(rowQ[k] * y));
       if (f.a > 0.0) {
-        lo = std::max(lo, clampToInt(std::ceil(rowP[k] - rowQ[k] * y), x0, x1 + 1));
+        lo = std::max(lo, ceilClamped(t + slack, x0, x1 + 1));
       } else if (f.a < 0.0) {
-        hi = std::min(hi, clampToInt(std::floor(rowP[k] - rowQ[k] * y), x0 - 1, x1 + 1) - 1);
+        hi = std::min(hi, floorClamped(t - slack, x0 - 1, x1 + 1) - 1);
       } else if (!(f.b * y + f.c >= f.margin)) {
         hi = lo - 1;
       }
     }
-    while (lo <= hi && !covers(lo, j)) ++lo;
-    while (hi >= lo && !covers(hi, j)) --hi;
     if (lo > hi) {
       // The covered pixels form a convex region: past its last row there is nothing more (a
       // sliver's rows can have gaps; stopping there only drops occluder pixels, which is safe).
