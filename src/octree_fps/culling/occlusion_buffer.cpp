@@ -177,9 +177,10 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
       }
       const double twiceArea =
           std::fabs((sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]));
-      const double perimeter = std::hypot(sx[1] - sx[0], sy[1] - sy[0]) +
-                               std::hypot(sx[2] - sx[1], sy[2] - sy[1]) +
-                               std::hypot(sx[0] - sx[2], sy[0] - sy[2]);
+      const auto length = [](double dx, double dy) { return std::sqrt(dx * dx + dy * dy); };
+      const double perimeter = length(sx[1] - sx[0], sy[1] - sy[0]) +
+                               length(sx[2] - sx[1], sy[2] - sy[1]) +
+                               length(sx[0] - sx[2], sy[0] - sy[2]);
       if (twiceArea < 0.5 * perimeter) return 0;  // inradius = twiceArea / perimeter
     }
     x0 = std::max(x0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
