@@ -299,12 +299,26 @@ void OcclusionBuffer::refreshTile(uint32_t tile) {
 
 bool OcclusionBuffer::boxHidden(const Aabb& box) {
   if (box.isEmpty()) return false;
+  glm::vec3 corners[8];
+  for (int k = 0; k < 8; ++k) {
+    corners[k] = {(k & 1) ? box.max.x : box.min.x, (k & 2) ? box.max.y : box.min.y,
+                  (k & 4) ? box.max.z : box.min.z};
+  }
+  return hullHidden(corners, 8);
+}
+
+bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
+  const glm::vec3 points[3] = {a, b, c};
+  return hullHidden(points, 3);
+}
+
+bool OcclusionBuffer::hullHidden(const glm::vec3* points, int count) {
   double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
   double maxInvW = 0.0;
-  for (int k = 0; k < 8; ++k) {
-    const double px = static_cast<double>((k & 1) ? box.max.x : box.min.x);
-    const double py = static_cast<double>((k & 2) ? box.max.y : box.min.y);
-    const double pz = static_cast<double>((k & 4) ? box.max.z : box.min.z);
+  for (int k = 0; k < count; ++k) {
+    const double px = static_cast<double>(points[k].x);
+    const double py = static_cast<double>(points[k].y);
+    const double pz = static_cast<double>(points[k].z);
     Clip q;
     double* out = &q.x;
     for (int row = 0; row < 4; ++row) {
@@ -331,7 +345,7 @@ bool OcclusionBuffer::boxHidden(const Aabb& box) {
   const uint32_t y0 = fy0 < 0.0 ? 0u : static_cast<uint32_t>(fy0);
   const uint32_t x1 = std::min(width_ - 1, static_cast<uint32_t>(fx1));
   const uint32_t y1 = std::min(height_ - 1, static_cast<uint32_t>(fy1));
-  // The box's nearest depth as 1 / w, nudged nearer (larger) past rounding, then rounded up.
+  // The hull's nearest depth as 1 / w, nudged nearer (larger) past rounding, then rounded up.
   const float boxInvW = floatAbove(maxInvW * (1.0 + 1e-9));
 
   for (uint32_t ty = y0 / kOcclusionTileSize; ty <= y1 / kOcclusionTileSize; ++ty) {

@@ -93,6 +93,10 @@ class OcclusionBuffer {
   // (the argument above); false when it may be visible. O(tiles and pixels of its rectangle),
   // stopping at the first pixel that is not nearer.
   bool boxHidden(const Aabb& box);
+  // The same test for a triangle (world space): its three vertices take the place of the box's
+  // eight corners (a triangle's image lies in their screen rectangle, and its nearest point is a
+  // vertex), so the argument above holds unchanged.
+  bool triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c);
 
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
@@ -102,6 +106,8 @@ class OcclusionBuffer {
 
  private:
   void refreshTile(uint32_t tile);
+  // Hidden test of the convex hull of `count` world points (the box and triangle tests).
+  bool hullHidden(const glm::vec3* points, int count);
 
   uint32_t width_ = 0;
   uint32_t height_ = 0;

@@ -61,13 +61,14 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
                             std::span<const uint8_t> occluders) {
   const uint32_t slots = octree.triangleCount();
   const std::span<const uint32_t> order = octree.triangleOrder();
-  occluderSlot_.assign(slots, 0);
+  slotFlags_.assign(slots, 0);
   for (uint32_t s = 0; s < slots; ++s) {
     const bool drawn = drawnIn(ranges, s, 1) != 0;
     const uint32_t original = order[s];
     const bool occluder =
         occluders.empty() || (original < occluders.size() && occluders[original] != 0);
-    occluderSlot_[s] = drawn && occluder ? 1 : 0;
+    slotFlags_[s] =
+        static_cast<uint8_t>((drawn ? kSlotDrawn : 0) | (drawn && occluder ? kSlotOccluder : 0));
   }
   const uint32_t nodes = octree.nodeCount();
   subtreeEnd_.resize(nodes);
@@ -77,8 +78,8 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
   }
   visible_.clear();
   visible_.reserve(nodes);
-  sorted_.clear();
-  sorted_.reserve(nodes);
+  runs_.clear();
+  runs_.reserve(slots);
 }
 
 uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const DrawRanges& ranges,
@@ -116,7 +117,8 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
                            OcclusionCullStats* ioStats, const OcclusionCullParams& params) {
   out->clear();
   visible_.clear();
-  if (octree.empty() || occluderSlot_.size() != octree.triangleCount() ||
+  runs_.clear();
+  if (octree.empty() || slotFlags_.size() != octree.triangleCount() ||
       subtreeEnd_.size() != octree.nodeCount()) {
     return;  // build() was not called for this octree
   }
@@ -153,14 +155,45 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
     const TriangleRange own = octree.ownRange(e.node);
     const uint32_t drawn = drawnIn(ranges, own.first, own.count);
     if (drawn > 0) {
-      st.trianglesDrawn += drawn;
       st.trianglesDrawnFrustumOnly += drawn;
       visible_.push_back(e.node);
-      for (uint32_t s = own.first; s < own.first + own.count; ++s) {
-        if (occluderSlot_[s] == 0) continue;
-        const Triangle t = octree.triangle(s);
-        ++st.occludersRasterized;
-        st.occluderPixels += buffer_.rasterizeTriangle(t.v0, t.v1, t.v2);
+      const uint32_t end = own.first + own.count;
+      if (params.testTriangles) {
+        // Each drawn triangle against the buffer as it was before this node's occluders (so the
+        // answer does not depend on the order within the node), then the visible ones drawn
+        // and rasterized. A hidden triangle could not raise any pixel it covers: skipping it
+        // as an occluder loses nothing.
+        for (uint32_t s = own.first; s < end; ++s) {
+          if ((slotFlags_[s] & kSlotDrawn) == 0) continue;
+          const Triangle t = octree.triangle(s);
+          if (buffer_.triangleHidden(t.v0, t.v1, t.v2)) {
+            slotFlags_[s] |= kSlotHidden;
+            ++st.trianglesOccluded;
+          }
+        }
+        for (uint32_t s = own.first; s < end;) {
+          if ((slotFlags_[s] & kSlotHidden) != 0) {
+            slotFlags_[s] &= static_cast<uint8_t>(~kSlotHidden);
+            ++s;
+            continue;
+          }
+          const uint32_t runFirst = s;
+          for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
+            if ((slotFlags_[s] & kSlotOccluder) == 0) continue;
+            const Triangle t = octree.triangle(s);
+            ++st.occludersRasterized;
+            st.occluderPixels += buffer_.rasterizeTriangle(t.v0, t.v1, t.v2);
+          }
+          runs_.push_back({runFirst, s - runFirst});
+        }
+      } else {
+        for (uint32_t s = own.first; s < end; ++s) {
+          if ((slotFlags_[s] & kSlotOccluder) == 0) continue;
+          const Triangle t = octree.triangle(s);
+          ++st.occludersRasterized;
+          st.occluderPixels += buffer_.rasterizeTriangle(t.v0, t.v1, t.v2);
+        }
+        runs_.push_back({own.first, own.count});
       }
     }
     const uint32_t n = octree.childCount(e.node);
@@ -189,16 +222,13 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
     for (uint32_t i = 0; i < n; ++i) stack[top++] = {children[i].node, mask};
   }
 
-  // Index-buffer order: each node's own triangles are one slot range; sort by slot and merge
-  // runs that touch (as DrawRanges::cull does).
-  sorted_.assign(visible_.begin(), visible_.end());
-  const std::span<const OctreeNodeLinks> links = octree.nodeLinks();
-  std::sort(sorted_.begin(), sorted_.end(), [&links](uint32_t a, uint32_t b) {
-    return links[a].firstTriangle < links[b].firstTriangle;
-  });
-  for (const uint32_t node : sorted_) {
-    const uint32_t a = ranges.drawnBefore(links[node].firstTriangle);
-    const uint32_t b = ranges.drawnBefore(links[node].ownEnd);
+  // Index-buffer order: sort the visible slot runs and merge those that touch (as
+  // DrawRanges::cull does).
+  std::sort(runs_.begin(), runs_.end(),
+            [](const SlotRun& a, const SlotRun& b) { return a.first < b.first; });
+  for (const SlotRun& r : runs_) {
+    const uint32_t a = ranges.drawnBefore(r.first);
+    const uint32_t b = ranges.drawnBefore(r.first + r.count);
     if (a == b) continue;
     if (!out->first.empty() && out->first.back() + out->count.back() == a) {
       out->count.back() += b - a;
@@ -208,6 +238,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
     }
     out->triangles += b - a;
   }
+  st.trianglesDrawn = out->triangles;
 
   if (ioStats) {
     ioStats->nodesTested += st.nodesTested;
@@ -216,6 +247,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
     ioStats->nodesOccluded += st.nodesOccluded;
     ioStats->trianglesDrawnFrustumOnly += st.trianglesDrawnFrustumOnly;
     ioStats->trianglesDrawn += st.trianglesDrawn;
+    ioStats->trianglesOccluded += st.trianglesOccluded;
     ioStats->occludersRasterized += st.occludersRasterized;
     ioStats->occluderPixels += st.occluderPixels;
   }

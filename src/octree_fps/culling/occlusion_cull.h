@@ -7,16 +7,19 @@
 // Each node is classified against the frustum exactly as cullOctree does it (classifyAabb on
 // Octree::nodeBounds with plane masking: the same planes, the same float operations), so the
 // frustum-only answer is the same node set. A node that is not outside is then tested against
-// the OcclusionBuffer (occlusion_buffer.h); a hidden node is skipped with its subtree. A visible
-// node's own triangles are drawn and the occluders among them rasterized into the buffer before
-// the traversal goes on. Children are visited nearest first: sorted by the squared distance from
-// the eye to their box (0 for a box holding the eye), ties by node index, so the answer is
-// deterministic. Occluders: every drawn triangle (or the subset the caller marks) of every
-// visible leaf; triangles that cover no whole pixel cost only their setup
-// (bench/micro/OCCLUSION_RESULTS.md measures the choice).
+// the OcclusionBuffer (occlusion_buffer.h); a hidden node is skipped with its subtree. In a
+// visible node, each drawn triangle is tested too (OcclusionBuffer::triangleHidden, against the
+// buffer as it was before the node's occluders, so the answer does not depend on the order
+// within the node; OcclusionCullParams::testTriangles), and the visible ones are drawn and
+// rasterized as occluders before the traversal goes on. Children are visited nearest first:
+// sorted by the squared distance from the eye to their box (0 for a box holding the eye), ties
+// by node index, so the answer is deterministic. Occluders: every drawn triangle (or the subset
+// the caller marks) found visible; those that cannot hold a whole pixel are rejected after a
+// few operations (bench/micro/OCCLUSION_RESULTS.md measures the choice).
 //
 // Never hides a visible triangle: a node is dropped only when its box, which contains every
-// triangle of its subtree, is hidden (occlusion_buffer.h's argument), and only triangles that are
+// triangle of its subtree, is hidden, and a triangle only when its own screen rectangle is
+// (occlusion_buffer.h's argument for both), and only triangles that are
 // drawn (and opaque: the caller's occluder mask) are rasterized, so every occluder is really in
 // the image. Order affects only how much is culled, never whether a visible triangle is kept.
 //
@@ -47,6 +50,11 @@ struct OcclusionCullParams {
   // subtrees with the frustum test only. Costs time only where the view is occluded; turn it off
   // when nobody looks at the figure.
   bool countFrustumOnly = true;
+  // Also test each drawn triangle of a visible node against the buffer (its three vertices'
+  // screen rectangle and nearest depth) and leave hidden ones out of the runs and of the
+  // occluders. More, shorter runs; far fewer triangles where a visible node is large (the
+  // octree keeps large triangles in large nodes). false: whole nodes only.
+  bool testTriangles = true;
 };
 
 // Counters of one or more cull() calls (added to, never reset by cull()).
@@ -57,8 +65,9 @@ struct OcclusionCullStats {
   uint32_t nodesOccluded = 0;              // of those, hidden (skipped with their subtrees)
   uint32_t trianglesDrawnFrustumOnly = 0;  // what DrawRanges::cull would draw (countFrustumOnly)
   uint32_t trianglesDrawn = 0;             // what this cull draws (out->triangles)
-  uint32_t occludersRasterized = 0;        // triangles sent to the buffer
-  uint32_t occluderPixels = 0;             // pixels they covered (overdraw included)
+  uint32_t trianglesOccluded = 0;    // triangles of visible nodes hidden one by one (testTriangles)
+  uint32_t occludersRasterized = 0;  // triangles sent to the buffer
+  uint32_t occluderPixels = 0;       // pixels they covered (overdraw included)
 };
 
 class OcclusionCuller {
@@ -89,10 +98,14 @@ class OcclusionCuller {
                                 const Frustum& frustum, uint32_t node, uint32_t mask) const;
 
   OcclusionBuffer buffer_;
-  std::vector<uint8_t> occluderSlot_;  // per triangle slot: 1 = drawn and an occluder
-  std::vector<uint32_t> subtreeEnd_;   // per node: one past the last slot of its subtree
-  std::vector<uint32_t> visible_;      // nodes drawn by the last cull, visit order
-  std::vector<uint32_t> sorted_;       // scratch: the same nodes in slot order
+  struct SlotRun {
+    uint32_t first, count;  // triangle slots
+  };
+  static constexpr uint8_t kSlotDrawn = 1, kSlotOccluder = 2, kSlotHidden = 4;
+  std::vector<uint8_t> slotFlags_;    // per triangle slot: kSlot* bits (kSlotHidden: scratch)
+  std::vector<uint32_t> subtreeEnd_;  // per node: one past the last slot of its subtree
+  std::vector<uint32_t> visible_;     // nodes drawn by the last cull, visit order
+  std::vector<SlotRun> runs_;         // scratch: visible slot runs of the last cull
 };
 
 }  // namespace ofps
