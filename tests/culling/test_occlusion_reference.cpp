@@ -18,11 +18,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <glm/ext/matrix_clip_space.hpp>
 #include <glm/ext/matrix_transform.hpp>
 #include <glm/mat4x4.hpp>
+#include <new>
 #include <random>
 #include <string>
 #include <vector>
@@ -33,6 +36,24 @@
 #include "octree_fps/spatial/octree.h"
 #include "support/arena_fixture.h"
 #include "support/test_paths.h"
+
+// Every allocation in this test binary is counted, so that a test can check that a stretch of
+// code allocates nothing.
+namespace {
+std::atomic<uint64_t> gAllocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
 
 namespace ofps {
 namespace {
@@ -273,6 +294,29 @@ TEST(OcclusionReference, DefaultArena) {
   }
   ASSERT_EQ(level.drawn.size(), level.indices.size() / 3);
   checkLevel(level, "arena", 11);
+}
+
+// After a first pass over the poses (the caller's run list grows to its largest), culling the
+// same poses again allocates nothing.
+TEST(OcclusionCull, NoAllocationAfterWarmUp) {
+  const test::Arena& arena = test::defaultArena();
+  ASSERT_FALSE(arena.level.collisionIndices.empty());
+  TestLevel level;
+  level.positions = arena.level.collisionPositions;
+  level.indices = arena.level.collisionIndices;
+  ASSERT_TRUE(level.octree.build(level.positions, level.indices).ok);
+  level.ranges.build(level.octree, {});
+  OcclusionCuller culler;
+  culler.build(level.octree, level.ranges);
+  const std::vector<glm::mat4> poses = randomPoses(level, 50, 5);
+  ASSERT_EQ(poses.size(), 50u);
+  DrawRunList runs;
+  OcclusionCullStats stats;
+  for (const glm::mat4& vp : poses) culler.cull(level.octree, level.ranges, vp, &runs, &stats);
+  const uint64_t before = gAllocations.load();
+  for (const glm::mat4& vp : poses) culler.cull(level.octree, level.ranges, vp, &runs, &stats);
+  EXPECT_EQ(gAllocations.load() - before, 0u);
+  EXPECT_GT(stats.trianglesDrawn, 0u);  // the passes did draw something
 }
 
 TEST(OcclusionReference, CollisionWorld) {
