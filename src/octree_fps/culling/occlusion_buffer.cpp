@@ -313,6 +313,7 @@ bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, con
 }
 
 bool OcclusionBuffer::hullHidden(const glm::vec3* points, int count) {
+  const double halfWidth = 0.5 * width_, halfHeight = 0.5 * height_;
   double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
   double maxInvW = 0.0;
   for (int k = 0; k < count; ++k) {
@@ -326,25 +327,27 @@ bool OcclusionBuffer::hullHidden(const glm::vec3* points, int count) {
     }
     // On or behind the near plane (which includes behind the eye): never hidden.
     if (!(q.z + q.w > 0.0) || !(q.w > 0.0)) return false;
-    const double sx = (q.x / q.w + 1.0) * 0.5 * width_, sy = (q.y / q.w + 1.0) * 0.5 * height_;
+    const double invW = 1.0 / q.w;
+    const double sx = (q.x * invW + 1.0) * halfWidth, sy = (q.y * invW + 1.0) * halfHeight;
     minX = std::min(minX, sx);
     maxX = std::max(maxX, sx);
     minY = std::min(minY, sy);
     maxY = std::max(maxY, sy);
-    maxInvW = std::max(maxInvW, 1.0 / q.w);
+    maxInvW = std::max(maxInvW, invW);
   }
   // Pixels the rectangle touches (closed), rounded outward past the projection's rounding.
   const double slack = 1e-6;
-  const double fx0 = std::floor(minX - slack * (1.0 + std::fabs(minX)));
-  const double fx1 = std::floor(maxX + slack * (1.0 + std::fabs(maxX)));
-  const double fy0 = std::floor(minY - slack * (1.0 + std::fabs(minY)));
-  const double fy1 = std::floor(maxY + slack * (1.0 + std::fabs(maxY)));
+  const int32_t w = static_cast<int32_t>(width_), h = static_cast<int32_t>(height_);
+  const int32_t fx0 = floorClamped(minX - slack * (1.0 + std::fabs(minX)), -1, w);
+  const int32_t fx1 = floorClamped(maxX + slack * (1.0 + std::fabs(maxX)), -1, w);
+  const int32_t fy0 = floorClamped(minY - slack * (1.0 + std::fabs(minY)), -1, h);
+  const int32_t fy1 = floorClamped(maxY + slack * (1.0 + std::fabs(maxY)), -1, h);
   // Entirely off screen: outside the frustum, which is the frustum test's call, not ours.
-  if (!(fx1 >= 0.0 && fy1 >= 0.0 && fx0 < width_ && fy0 < height_)) return false;
-  const uint32_t x0 = fx0 < 0.0 ? 0u : static_cast<uint32_t>(fx0);
-  const uint32_t y0 = fy0 < 0.0 ? 0u : static_cast<uint32_t>(fy0);
-  const uint32_t x1 = std::min(width_ - 1, static_cast<uint32_t>(fx1));
-  const uint32_t y1 = std::min(height_ - 1, static_cast<uint32_t>(fy1));
+  if (fx1 < 0 || fy1 < 0 || fx0 >= w || fy0 >= h) return false;
+  const uint32_t x0 = static_cast<uint32_t>(std::max(fx0, 0));
+  const uint32_t y0 = static_cast<uint32_t>(std::max(fy0, 0));
+  const uint32_t x1 = static_cast<uint32_t>(std::min(fx1, w - 1));
+  const uint32_t y1 = static_cast<uint32_t>(std::min(fy1, h - 1));
   // The hull's nearest depth as 1 / w, nudged nearer (larger) past rounding, then rounded up.
   const float boxInvW = floatAbove(maxInvW * (1.0 + 1e-9));
 
