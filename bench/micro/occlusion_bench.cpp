@@ -6,8 +6,8 @@
 // 0.05 m (deterministic: fixed seed). Each benchmark iteration culls the next pose, so the time
 // per iteration is the CPU time of one frame's pass on one core.
 //
-// BM_OcclusionCull/<level>/<width>/<height>/<countFrustumOnly>: the whole pass (frustum and
-// occlusion tests, occluder rasterization, run list). Counters: per-frame means of triangles
+// BM_OcclusionCull/<level>/<width>/<height>/<countFrustumOnly>/<testTriangles>: the whole pass
+// (frustum and occlusion tests, occluder rasterization, run list). Counters: per-frame means of triangles
 // drawn, frustum-only triangles, nodes tested and occluded, occluders rasterized and their
 // pixels; and over the 256 poses, computed once outside the timing: drawn / frustum-only as the
 // mean of per-pose ratios, the ratio of the sums, and the 10th, 50th and 90th percentiles.
@@ -105,6 +105,7 @@ void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
   culler.build(L.octree, L.ranges);
   ofps::OcclusionCullParams params;
   params.countFrustumOnly = state.range(2) != 0;
+  params.testTriangles = state.range(3) != 0;
   ofps::DrawRunList runs;
 
   // The distribution over the poses, once, outside the timing.
@@ -112,7 +113,8 @@ void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
   double drawnSum = 0.0, frustumSum = 0.0;
   for (const glm::mat4& vp : L.viewProj) {
     ofps::OcclusionCullStats s;
-    ofps::OcclusionCullParams counting;
+    ofps::OcclusionCullParams counting = params;
+    counting.countFrustumOnly = true;
     culler.cull(L.octree, L.ranges, vp, &runs, &s, counting);
     drawnSum += s.trianglesDrawn;
     frustumSum += s.trianglesDrawnFrustumOnly;
@@ -171,7 +173,8 @@ void BM_FrustumCull(benchmark::State& state, const std::string& name) {
 }
 
 void occlusionArgs(benchmark::internal::Benchmark* b) {
-  b->Args({256, 128, 1})->Args({256, 128, 0})->Args({128, 64, 1})->Args({512, 256, 1});
+  b->Args({256, 128, 1, 1})->Args({256, 128, 0, 1})->Args({256, 128, 1, 0});
+  b->Args({128, 64, 1, 1})->Args({512, 256, 1, 1});
   b->Unit(benchmark::kMicrosecond);
 }
 
