@@ -6,8 +6,9 @@
 // 0.05 m (deterministic: fixed seed). Each benchmark iteration culls the next pose, so the time
 // per iteration is the CPU time of one frame's pass on one core.
 //
-// BM_OcclusionCull/<level>/<width>/<height>/<countFrustumOnly>/<testTriangles>: the whole pass
-// (frustum and occlusion tests, occluder rasterization, run list). Counters: per-frame means of triangles
+// BM_OcclusionCull/<level>/<width>/<height>/<countFrustumOnly>/<testTriangles>/<10 x minimum
+// occluder inradius in pixels>: the whole pass (frustum and occlusion tests, occluder
+// rasterization, run list). Counters: per-frame means of triangles
 // drawn, frustum-only triangles, nodes tested and occluded, occluders rasterized and their
 // pixels; and over the 256 poses, computed once outside the timing: drawn / frustum-only as the
 // mean of per-pose ratios, the ratio of the sums, and the 10th, 50th and 90th percentiles.
@@ -106,6 +107,7 @@ void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
   ofps::OcclusionCullParams params;
   params.countFrustumOnly = state.range(2) != 0;
   params.testTriangles = state.range(3) != 0;
+  params.minOccluderInradius = static_cast<double>(state.range(4)) / 10.0;
   ofps::DrawRunList runs;
 
   // The distribution over the poses, once, outside the timing.
@@ -173,8 +175,9 @@ void BM_FrustumCull(benchmark::State& state, const std::string& name) {
 }
 
 void occlusionArgs(benchmark::internal::Benchmark* b) {
-  b->Args({256, 128, 1, 1})->Args({256, 128, 0, 1})->Args({256, 128, 1, 0});
-  b->Args({128, 64, 1, 1})->Args({512, 256, 1, 1});
+  b->Args({256, 128, 1, 1, 5})->Args({256, 128, 0, 1, 5})->Args({256, 128, 1, 0, 5});
+  b->Args({256, 128, 1, 1, 20})->Args({256, 128, 1, 1, 50});
+  b->Args({128, 64, 1, 1, 5})->Args({512, 256, 1, 1, 5});
   b->Unit(benchmark::kMicrosecond);
 }
 

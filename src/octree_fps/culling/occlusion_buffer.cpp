@@ -181,7 +181,8 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
       const double perimeter = length(sx[1] - sx[0], sy[1] - sy[0]) +
                                length(sx[2] - sx[1], sy[2] - sy[1]) +
                                length(sx[0] - sx[2], sy[0] - sy[2]);
-      if (twiceArea < 0.5 * perimeter) return 0;  // inradius = twiceArea / perimeter
+      // inradius = twiceArea / perimeter
+      if (twiceArea < std::max(0.5, minOccluderInradius_) * perimeter) return 0;
     }
     x0 = std::max(x0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
     x1 = std::min(x1, clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);

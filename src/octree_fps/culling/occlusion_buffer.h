@@ -98,6 +98,12 @@ class OcclusionBuffer {
   // vertex), so the argument above holds unchanged.
   bool triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c);
 
+  // Occluder selection: triangles (wholly in front of the near plane) whose screen-space
+  // inscribed circle has a radius below this many pixels are not rasterized. Below 0.5 nothing
+  // changes (such a triangle cannot hold a whole pixel); larger values trade occlusion for
+  // speed. Any value is safe: leaving an occluder out only hides less. Default 0.5.
+  void setMinOccluderInradius(double pixels) { minOccluderInradius_ = pixels; }
+
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
   // Stored 1 / w per pixel, row-major from the bottom row (0 = empty). For debug views and tests.
@@ -112,6 +118,7 @@ class OcclusionBuffer {
   uint32_t width_ = 0;
   uint32_t height_ = 0;
   uint32_t tilesX_ = 0;
+  double minOccluderInradius_ = 0.5;
   double vp_[4][4] = {};            // rows of the view-projection matrix (double, for exactness)
   std::vector<float> pixels_;       // 1 / w, 0 = empty
   std::vector<float> tileMin_;      // smallest 1 / w in each tile (its farthest pixel)

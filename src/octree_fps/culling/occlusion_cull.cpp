@@ -124,6 +124,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
   }
   OcclusionCullStats st;
   const Frustum frustum = Frustum::fromViewProjection(viewProjection);
+  buffer_.setMinOccluderInradius(params.minOccluderInradius);
   buffer_.begin(viewProjection);
   const glm::dvec3 eye = eyeOf(viewProjection);
 

@@ -55,6 +55,9 @@ struct OcclusionCullParams {
   // occluders. More, shorter runs; far fewer triangles where a visible node is large (the
   // octree keeps large triangles in large nodes). false: whole nodes only.
   bool testTriangles = true;
+  // OcclusionBuffer::setMinOccluderInradius for this pass (pixels; 0.5 = every triangle that can
+  // hold a whole pixel is an occluder).
+  double minOccluderInradius = 0.5;
 };
 
 // Counters of one or more cull() calls (added to, never reset by cull()).
