@@ -234,8 +234,13 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
   // and rowQ = b / a precomputed, T costs one multiply-add per row; its rounding (a few units in
   // the last place of |rowP| + |rowQ y|) is covered by widening T by kSpanSlack of that size
   // towards the inside, so every pixel kept passes the function exactly.
+  // A triangle with every vertex beyond the near plane lies wholly beyond it (a convex
+  // combination of points in a half-space): its near-plane function is then not needed.
+  const bool allBeyondNear =
+      v[0].z + v[0].w > 0.0 && v[1].z + v[1].w > 0.0 && v[2].z + v[2].w > 0.0;
+  const int functions = allBeyondNear ? 3 : 4;
   double rowP[4], rowQ[4];
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < functions; ++k) {
     const ScreenFunction& f = edges[k];
     rowP[k] = f.a != 0.0 ? (f.margin - f.c) / f.a : 0.0;
     rowQ[k] = f.a != 0.0 ? f.b / f.a : 0.0;
@@ -250,7 +255,7 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
   for (int32_t j = y0; j <= y1; ++j) {
     // Each function's pixels on this row form a half-line; intersect them.
     int32_t lo = x0, hi = x1;
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < functions; ++k) {
       const ScreenFunction& f = edges[k];
       const double y = j + (f.b < 0.0 ? 1 : 0);
       const double t = rowP[k] - rowQ[k] * y;

@@ -31,7 +31,10 @@
 // the three homogeneous edge functions and the near-plane function, all affine in screen
 // position, are each at least a positive rounding margin at the pixel's corner where they are
 // smallest. An affine function is >= its minimum corner value over the whole square, so every
-// point of the pixel sees the triangle, at a positive distance beyond the near plane. The value
+// point of the pixel sees the triangle, at a positive distance beyond the near plane (when all
+// three vertices are beyond the near plane, so is the whole triangle, and the near-plane
+// function is not evaluated). The per-row pixel spans of these functions are computed from a
+// precomputed division and widened inward by a relative slack far above its rounding. The value
 // written is the smallest 1 / w of the triangle over the pixel (the plane's value at the pixel's
 // minimizing corner, minus a rounding margin, rounded down to float): a LOWER bound of 1 / w,
 // i.e. an upper bound of the triangle's depth, at every point of the pixel. The pixel keeps the
