@@ -7,11 +7,11 @@
 // per iteration is the CPU time of one frame's pass on one core.
 //
 // BM_OcclusionCull/<level>/<width>/<height>/<countFrustumOnly>/<testTriangles>/<10 x minimum
-// occluder inradius in pixels>: the whole pass (frustum and occlusion tests, occluder
-// rasterization, run list). Counters: per-frame means of triangles
-// drawn, frustum-only triangles, nodes tested and occluded, occluders rasterized and their
-// pixels; and over the 256 poses, computed once outside the timing: drawn / frustum-only as the
-// mean of per-pose ratios, the ratio of the sums, and the 10th, 50th and 90th percentiles.
+// occluder inradius in pixels>/<occluder budget, 0 = none>: the whole pass (frustum and occlusion
+// tests, occluder rasterization, run list). Counters: per-frame means of triangles drawn,
+// frustum-only triangles, nodes tested and occluded, occluders rasterized and their pixels; and
+// over the 256 poses, computed once outside the timing: drawn / frustum-only as the mean of
+// per-pose ratios, the ratio of the sums, and the 10th, 50th and 90th percentiles.
 // BM_FrustumCull/<level>: DrawRanges::cull alone, for comparison.
 // Results and their discussion: bench/micro/OCCLUSION_RESULTS.md.
 
@@ -108,6 +108,7 @@ void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
   params.countFrustumOnly = state.range(2) != 0;
   params.testTriangles = state.range(3) != 0;
   params.minOccluderInradius = static_cast<double>(state.range(4)) / 10.0;
+  if (state.range(5) > 0) params.maxOccluders = static_cast<uint32_t>(state.range(5));
   ofps::DrawRunList runs;
 
   // The distribution over the poses, once, outside the timing.
@@ -175,9 +176,10 @@ void BM_FrustumCull(benchmark::State& state, const std::string& name) {
 }
 
 void occlusionArgs(benchmark::internal::Benchmark* b) {
-  b->Args({256, 128, 1, 1, 5})->Args({256, 128, 0, 1, 5})->Args({256, 128, 1, 0, 5});
-  b->Args({256, 128, 1, 1, 20})->Args({256, 128, 1, 1, 50});
-  b->Args({128, 64, 1, 1, 5})->Args({512, 256, 1, 1, 5});
+  b->Args({256, 128, 1, 1, 5, 0})->Args({256, 128, 0, 1, 5, 0})->Args({256, 128, 1, 0, 5, 0});
+  b->Args({256, 128, 1, 1, 20, 0})->Args({256, 128, 1, 1, 50, 0});
+  b->Args({256, 128, 1, 1, 5, 250})->Args({256, 128, 1, 1, 5, 1000});
+  b->Args({128, 64, 1, 1, 5, 0})->Args({512, 256, 1, 1, 5, 0});
   b->Unit(benchmark::kMicrosecond);
 }
 

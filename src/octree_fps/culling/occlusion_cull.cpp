@@ -180,7 +180,10 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
           }
           const uint32_t runFirst = s;
           for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
-            if ((slotFlags_[s] & kSlotOccluder) == 0) continue;
+            if ((slotFlags_[s] & kSlotOccluder) == 0 ||
+                st.occludersRasterized >= params.maxOccluders) {
+              continue;
+            }
             const Triangle t = octree.triangle(s);
             ++st.occludersRasterized;
             st.occluderPixels += buffer_.rasterizeTriangle(t.v0, t.v1, t.v2);
@@ -189,7 +192,10 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         }
       } else {
         for (uint32_t s = own.first; s < end; ++s) {
-          if ((slotFlags_[s] & kSlotOccluder) == 0) continue;
+          if ((slotFlags_[s] & kSlotOccluder) == 0 ||
+              st.occludersRasterized >= params.maxOccluders) {
+            continue;
+          }
           const Triangle t = octree.triangle(s);
           ++st.occludersRasterized;
           st.occluderPixels += buffer_.rasterizeTriangle(t.v0, t.v1, t.v2);

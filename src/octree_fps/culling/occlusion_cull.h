@@ -58,6 +58,9 @@ struct OcclusionCullParams {
   // OcclusionBuffer::setMinOccluderInradius for this pass (pixels; 0.5 = every triangle that can
   // hold a whole pixel is an occluder).
   double minOccluderInradius = 0.5;
+  // Occluder budget: at most this many triangles rasterized per pass, the nearest visible ones
+  // first (traversal order). The rest are still tested and drawn, just not rasterized.
+  uint32_t maxOccluders = 0xFFFFFFFFu;
 };
 
 // Counters of one or more cull() calls (added to, never reset by cull()).
