@@ -66,12 +66,14 @@ int32_t clampToInt(double v, int32_t lo, int32_t hi) {
 // floor(v) and ceil(v) clamped to [lo, hi], without a libm call (the baseline x86-64 target has
 // no rounding instruction, and these run four times per row of every occluder).
 int32_t floorClamped(double v, int32_t lo, int32_t hi) {
-  if (!(v > lo)) return lo;  // also NaN
+  if (!(v > lo)) return lo;  // also NaN: the safe answer for an upper bound
   if (v >= hi) return hi;
   const int32_t i = static_cast<int32_t>(v);  // truncates toward zero
   return i - (static_cast<double>(i) > v ? 1 : 0);
 }
+// A NaN lower bound gives hi (no pixel passes), the safe answer.
 int32_t ceilClamped(double v, int32_t lo, int32_t hi) {
+  if (v != v) return hi;
   if (!(v > lo)) return lo;
   if (v >= hi) return hi;
   const int32_t i = static_cast<int32_t>(v);
