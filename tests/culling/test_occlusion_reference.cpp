@@ -7,7 +7,9 @@
 // pixel centres at twice the occlusion buffer's resolution in each direction (512 x 256 against
 // 256 x 128), interpolates 1 / w with barycentric weights and keeps the nearest sample. Also
 // checked per pose: the occlusion cull draws a subset of the frustum-only cull (DrawRanges::cull)
-// and counts the frustum-only triangles exactly as DrawRanges::cull does. The ratio drawn /
+// and counts the frustum-only triangles exactly as DrawRanges::cull does; culling whole nodes only
+// (no per-triangle tests) draws a superset; and with an occluder budget of 50 triangles nothing
+// visible is culled either. The ratio drawn /
 // frustum-only is printed, not asserted (speed and culling rates are the benchmark's business).
 //
 // Poses: a random floor triangle (normal within ~45 degrees of up), a random point on it, the eye
@@ -211,14 +213,19 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
   const OctreeBuildReport report = level.octree.build(level.positions, level.indices);
   ASSERT_TRUE(report.ok) << report.error;
   level.ranges.build(level.octree, level.drawn);
-  OcclusionCuller culler;
+  OcclusionCuller culler, nodeCuller, budgetCuller;
   culler.build(level.octree, level.ranges);
+  nodeCuller.build(level.octree, level.ranges);
+  budgetCuller.build(level.octree, level.ranges);
   const std::vector<glm::mat4> poses = randomPoses(level, 100, seed);
   ASSERT_EQ(poses.size(), 100u) << name << ": too few floor spots with headroom";
 
   const std::span<const uint32_t> drawOrder = level.ranges.drawOrder();
   const uint32_t triangles = static_cast<uint32_t>(level.indices.size() / 3);
-  std::vector<uint8_t> drawnSet(triangles), frustumSet(triangles);
+  std::vector<uint8_t> drawnSet(triangles), frustumSet(triangles), nodeSet(triangles),
+      budgetSet(triangles);
+  DrawRunList nodeRuns, budgetRuns;
+  uint64_t trianglesTestedOut = 0;
   ReferenceRenderer reference;
   DrawRunList runs, frustumRuns;
   uint64_t misses = 0, visibleIds = 0, posesWithView = 0, occludedNodes = 0;
@@ -238,6 +245,31 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
         frustumSet[drawOrder[frustumRuns.first[r] + i]] = 1;
       }
     }
+    // The other modes, from their own cullers: whole nodes only must draw a superset (the buffer
+    // is the same: a hidden triangle cannot raise a pixel), and a small occluder budget must
+    // stay safe (checked against the reference below).
+    OcclusionCullParams wholeNodes;
+    wholeNodes.testTriangles = false;
+    nodeCuller.cull(level.octree, level.ranges, poses[p], &nodeRuns, nullptr, wholeNodes);
+    OcclusionCullParams budget;
+    budget.maxOccluders = 50;
+    budgetCuller.cull(level.octree, level.ranges, poses[p], &budgetRuns, nullptr, budget);
+    std::fill(nodeSet.begin(), nodeSet.end(), uint8_t{0});
+    std::fill(budgetSet.begin(), budgetSet.end(), uint8_t{0});
+    for (size_t r = 0; r < nodeRuns.first.size(); ++r) {
+      for (uint32_t i = 0; i < nodeRuns.count[r]; ++i)
+        nodeSet[drawOrder[nodeRuns.first[r] + i]] = 1;
+    }
+    for (size_t r = 0; r < budgetRuns.first.size(); ++r) {
+      for (uint32_t i = 0; i < budgetRuns.count[r]; ++i) {
+        budgetSet[drawOrder[budgetRuns.first[r] + i]] = 1;
+      }
+    }
+    for (uint32_t t = 0; t < triangles; ++t) {
+      ASSERT_FALSE(drawnSet[t] && !nodeSet[t])
+          << name << " pose " << p << ": triangle " << t << " drawn, but not with whole nodes";
+    }
+    trianglesTestedOut += nodeRuns.triangles - runs.triangles;
     ASSERT_EQ(stats.trianglesDrawn, runs.triangles);
     ASSERT_EQ(stats.trianglesDrawnFrustumOnly, frustumRuns.triangles) << name << " pose " << p;
     for (uint32_t t = 0; t < triangles; ++t) {
@@ -257,11 +289,12 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
       if (id == kNoTriangle || seen[id]) continue;
       seen[id] = 1;
       ++visibleIds;
-      if (!drawnSet[id]) {
+      if (!drawnSet[id] || !budgetSet[id]) {
         ++misses;
         if (misses <= 10) {
           ADD_FAILURE() << name << " pose " << p << ": triangle " << id
-                        << " is visible in the reference image but was culled";
+                        << " is visible in the reference image but was culled"
+                        << (drawnSet[id] ? " with a budget of 50 occluders" : "");
         }
       }
     }
@@ -272,6 +305,7 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
   EXPECT_GT(visibleIds, 100u * 10u) << name;
   EXPECT_GE(posesWithView, 75u) << name;  // some poses look only at open sky
   EXPECT_GT(occludedNodes, 0u) << name;
+  EXPECT_GT(trianglesTestedOut, 0u) << name;  // the per-triangle tests did hide something
   std::printf("[ occlusion ] %s: %zu poses, %llu visible ids, mean drawn / frustum-only = %.3f\n",
               name.c_str(), poses.size(), static_cast<unsigned long long>(visibleIds),
               ratioPoses > 0 ? ratioSum / ratioPoses : 1.0);
