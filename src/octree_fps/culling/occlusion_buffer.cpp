@@ -322,21 +322,27 @@ bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, con
 
 bool OcclusionBuffer::hullHidden(const glm::vec3* points, int count) {
   const double halfWidth = 0.5 * width_, halfHeight = 0.5 * height_;
-  double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
-  double maxInvW = 0.0;
+  // Three passes over at most eight points, so that the transforms and the divisions of
+  // different points overlap instead of waiting behind the near-plane branch.
+  double cx[8], cy[8], cw[8];
+  bool beyondNear = true;
   for (int k = 0; k < count; ++k) {
     const double px = static_cast<double>(points[k].x);
     const double py = static_cast<double>(points[k].y);
     const double pz = static_cast<double>(points[k].z);
-    Clip q;
-    double* out = &q.x;
-    for (int row = 0; row < 4; ++row) {
-      out[row] = vp_[row][0] * px + vp_[row][1] * py + vp_[row][2] * pz + vp_[row][3];
-    }
-    // On or behind the near plane (which includes behind the eye): never hidden.
-    if (!(q.z + q.w > 0.0) || !(q.w > 0.0)) return false;
-    const double invW = 1.0 / q.w;
-    const double sx = (q.x * invW + 1.0) * halfWidth, sy = (q.y * invW + 1.0) * halfHeight;
+    cx[k] = vp_[0][0] * px + vp_[0][1] * py + vp_[0][2] * pz + vp_[0][3];
+    cy[k] = vp_[1][0] * px + vp_[1][1] * py + vp_[1][2] * pz + vp_[1][3];
+    const double z = vp_[2][0] * px + vp_[2][1] * py + vp_[2][2] * pz + vp_[2][3];
+    cw[k] = vp_[3][0] * px + vp_[3][1] * py + vp_[3][2] * pz + vp_[3][3];
+    beyondNear = beyondNear && z + cw[k] > 0.0 && cw[k] > 0.0;
+  }
+  // On or behind the near plane (which includes behind the eye): never hidden.
+  if (!beyondNear) return false;
+  double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
+  double maxInvW = 0.0;
+  for (int k = 0; k < count; ++k) {
+    const double invW = 1.0 / cw[k];
+    const double sx = (cx[k] * invW + 1.0) * halfWidth, sy = (cy[k] * invW + 1.0) * halfHeight;
     minX = std::min(minX, sx);
     maxX = std::max(maxX, sx);
     minY = std::min(minY, sy);
