@@ -155,15 +155,18 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
     }
   }
   bool bounded = count >= 3;
+  double sx[4], sy[4];
   double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
   for (int i = 0; i < count && bounded; ++i) {
     const Clip& q = poly[i];
     bounded = q.w > 0.0;  // always, for a perspective projection: w >= near on the near plane
-    const double sx = (q.x / q.w + 1.0) * 0.5 * width, sy = (q.y / q.w + 1.0) * 0.5 * height;
-    minX = std::min(minX, sx);
-    maxX = std::max(maxX, sx);
-    minY = std::min(minY, sy);
-    maxY = std::max(maxY, sy);
+    const double invW = 1.0 / q.w;
+    sx[i] = (q.x * invW + 1.0) * 0.5 * width;
+    sy[i] = (q.y * invW + 1.0) * 0.5 * height;
+    minX = std::min(minX, sx[i]);
+    maxX = std::max(maxX, sx[i]);
+    minY = std::min(minY, sy[i]);
+    maxY = std::max(maxY, sy[i]);
   }
   if (bounded) {
     // No whole pixel fits in bounds narrower than one pixel.
@@ -172,11 +175,6 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
       // Nor in a triangle whose inscribed circle is smaller than the pixel's (radius 1/2, in
       // pixel units): a triangle holding a square holds the square's inscribed circle. Long
       // slivers (fanned polygons) have wide bounds but cover nothing; this spares their rows.
-      double sx[3], sy[3];
-      for (int i = 0; i < 3; ++i) {
-        sx[i] = (poly[i].x / poly[i].w + 1.0) * 0.5 * width;
-        sy[i] = (poly[i].y / poly[i].w + 1.0) * 0.5 * height;
-      }
       const double twiceArea =
           std::fabs((sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]));
       const auto length = [](double dx, double dy) { return std::sqrt(dx * dx + dy * dy); };
