@@ -80,6 +80,91 @@ int32_t ceilClamped(double v, int32_t lo, int32_t hi) {
   return i + (static_cast<double>(i) < v ? 1 : 0);
 }
 
+// The buffer arrays fillConvex writes.
+struct Target {
+  float* pixels;
+  uint8_t* tileDirty;
+  uint32_t width, tilesX;
+};
+
+constexpr int kMaxFunctions = 5;
+
+// Writes every pixel of rows y0..y1, columns x0..x1 that passes all `count` coverage functions
+// (each >= its margin at the pixel's minimizing corner) with the smallest of the `depthCount`
+// (1 or 2) depth functions over the pixel, minus their margins, rounded down to float, keeping
+// the larger value already there. Returns the pixels covered.
+uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count,
+                    const ScreenFunction* depths, int depthCount, int32_t x0, int32_t x1,
+                    int32_t y0, int32_t y1) {
+  const int functions = count;
+  // Row bounds of each function: on row j, pixel i passes function f (f >= margin at its
+  // minimizing corner) iff its left end (a > 0) or right end (a < 0) is past
+  // T = (margin - c - b * y) / a, y being the row's minimizing edge. With rowP = (margin - c) / a
+  // and rowQ = b / a precomputed, T costs one multiply-add per row; its rounding (a few units in
+  // the last place of |rowP| + |rowQ y|) is covered by widening T by kSpanSlack of that size
+  // towards the inside, so every pixel kept passes the function exactly.
+  double rowP[kMaxFunctions], rowQ[kMaxFunctions];
+  for (int k = 0; k < functions; ++k) {
+    const ScreenFunction& f = edges[k];
+    rowP[k] = f.a != 0.0 ? (f.margin - f.c) / f.a : 0.0;
+    rowQ[k] = f.a != 0.0 ? f.b / f.a : 0.0;
+  }
+  // Rounds a positive double down to a float in one multiply and one conversion: after the
+  // relative nudge of 2^-22, round-to-nearest (error at most 2^-24 relative) cannot go above the
+  // input. Values too small to be normal floats are dropped (0 = empty).
+  constexpr double kRoundDown = 1.0 - 0x1p-22;
+  uint32_t covered = 0;
+  bool started = false;
+  for (int32_t j = y0; j <= y1; ++j) {
+    // Each function's pixels on this row form a half-line; intersect them.
+    int32_t lo = x0, hi = x1;
+    for (int k = 0; k < functions; ++k) {
+      const ScreenFunction& f = edges[k];
+      const double y = j + (f.b < 0.0 ? 1 : 0);
+      const double t = rowP[k] - rowQ[k] * y;
+      const double slack = kSpanSlack * (std::fabs(rowP[k]) + std::fabs(rowQ[k] * y));
+      if (f.a > 0.0) {
+        lo = std::max(lo, ceilClamped(t + slack, x0, x1 + 1));
+      } else if (f.a < 0.0) {
+        hi = std::min(hi, floorClamped(t - slack, x0 - 1, x1 + 1) - 1);
+      } else if (!(f.b * y + f.c >= f.margin)) {
+        hi = lo - 1;
+      }
+    }
+    if (lo > hi) {
+      // The covered pixels form a convex region: past its last row there is nothing more (a
+      // sliver's rows can have gaps; stopping there only drops occluder pixels, which is safe).
+      if (started) break;
+      continue;
+    }
+    started = true;
+    float* rowPixels = &target.pixels[static_cast<size_t>(j) * target.width];
+    // Each depth function's smallest value over the pixel (at its minimizing corner); with
+    // several (a pair of triangles), the smallest of them.
+    double depthRow[2];
+    int32_t ox[2];
+    for (int k = 0; k < depthCount; ++k) {
+      const ScreenFunction& d = depths[k];
+      depthRow[k] = d.b * (j + (d.b < 0.0 ? 1 : 0)) + d.c - d.margin;
+      ox[k] = d.a < 0.0 ? 1 : 0;
+    }
+    for (int32_t i = lo; i <= hi; ++i) {
+      double value = depths[0].a * (i + ox[0]) + depthRow[0];
+      if (depthCount > 1) value = std::min(value, depths[1].a * (i + ox[1]) + depthRow[1]);
+      value *= kRoundDown;
+      const float bound = value > 1e-30 ? static_cast<float>(value) : 0.0f;
+      rowPixels[i] = std::max(rowPixels[i], bound);
+    }
+    covered += static_cast<uint32_t>(hi - lo + 1);
+    const uint32_t tileRow = static_cast<uint32_t>(j) / kOcclusionTileSize;
+    for (uint32_t t = static_cast<uint32_t>(lo) / kOcclusionTileSize;
+         t <= static_cast<uint32_t>(hi) / kOcclusionTileSize; ++t) {
+      target.tileDirty[tileRow * target.tilesX + t] = 1;
+    }
+  }
+  return covered;
+}
+
 }  // namespace
 
 OcclusionBuffer::OcclusionBuffer(uint32_t width, uint32_t height) {
@@ -228,68 +313,12 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
   const double depthMargin = kMargin * (volume * invDet) * (mag[0] + mag[1] + mag[2]) * invDet;
   const ScreenFunction depth = toPixels(depthFn, depthMargin, width, height);
 
-  // Row bounds of each function: on row j, pixel i passes function f (f >= margin at its
-  // minimizing corner) iff its left end (a > 0) or right end (a < 0) is past
-  // T = (margin - c - b * y) / a, y being the row's minimizing edge. With rowP = (margin - c) / a
-  // and rowQ = b / a precomputed, T costs one multiply-add per row; its rounding (a few units in
-  // the last place of |rowP| + |rowQ y|) is covered by widening T by kSpanSlack of that size
-  // towards the inside, so every pixel kept passes the function exactly.
   // A triangle with every vertex beyond the near plane lies wholly beyond it (a convex
   // combination of points in a half-space): its near-plane function is then not needed.
   const bool allBeyondNear =
       v[0].z + v[0].w > 0.0 && v[1].z + v[1].w > 0.0 && v[2].z + v[2].w > 0.0;
-  const int functions = allBeyondNear ? 3 : 4;
-  double rowP[4], rowQ[4];
-  for (int k = 0; k < functions; ++k) {
-    const ScreenFunction& f = edges[k];
-    rowP[k] = f.a != 0.0 ? (f.margin - f.c) / f.a : 0.0;
-    rowQ[k] = f.a != 0.0 ? f.b / f.a : 0.0;
-  }
-  // Rounds a positive double down to a float in one multiply and one conversion: after the
-  // relative nudge of 2^-22, round-to-nearest (error at most 2^-24 relative) cannot go above the
-  // input. Values too small to be normal floats are dropped (0 = empty).
-  constexpr double kRoundDown = 1.0 - 0x1p-22;
-  const int32_t ox = depth.a < 0.0 ? 1 : 0;
-  uint32_t covered = 0;
-  bool started = false;
-  for (int32_t j = y0; j <= y1; ++j) {
-    // Each function's pixels on this row form a half-line; intersect them.
-    int32_t lo = x0, hi = x1;
-    for (int k = 0; k < functions; ++k) {
-      const ScreenFunction& f = edges[k];
-      const double y = j + (f.b < 0.0 ? 1 : 0);
-      const double t = rowP[k] - rowQ[k] * y;
-      const double slack = kSpanSlack * (std::fabs(rowP[k]) + std::fabs(rowQ[k] * y));
-      if (f.a > 0.0) {
-        lo = std::max(lo, ceilClamped(t + slack, x0, x1 + 1));
-      } else if (f.a < 0.0) {
-        hi = std::min(hi, floorClamped(t - slack, x0 - 1, x1 + 1) - 1);
-      } else if (!(f.b * y + f.c >= f.margin)) {
-        hi = lo - 1;
-      }
-    }
-    if (lo > hi) {
-      // The covered pixels form a convex region: past its last row there is nothing more (a
-      // sliver's rows can have gaps; stopping there only drops occluder pixels, which is safe).
-      if (started) break;
-      continue;
-    }
-    started = true;
-    float* rowPixels = &pixels_[static_cast<size_t>(j) * width_];
-    const double depthRow = depth.b * (j + (depth.b < 0.0 ? 1 : 0)) + depth.c - depth.margin;
-    for (int32_t i = lo; i <= hi; ++i) {
-      const double value = (depth.a * (i + ox) + depthRow) * kRoundDown;
-      const float bound = value > 1e-30 ? static_cast<float>(value) : 0.0f;
-      rowPixels[i] = std::max(rowPixels[i], bound);
-    }
-    covered += static_cast<uint32_t>(hi - lo + 1);
-    const uint32_t tileRow = static_cast<uint32_t>(j) / kOcclusionTileSize;
-    for (uint32_t t = static_cast<uint32_t>(lo) / kOcclusionTileSize;
-         t <= static_cast<uint32_t>(hi) / kOcclusionTileSize; ++t) {
-      tileDirty_[tileRow * tilesX_ + t] = 1;
-    }
-  }
-  return covered;
+  const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_};
+  return fillConvex(target, edges, allBeyondNear ? 3 : 4, &depth, 1, x0, x1, y0, y1);
 }
 
 void OcclusionBuffer::refreshTile(uint32_t tile) {
