@@ -165,6 +165,26 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
   return covered;
 }
 
+// 1 / w over the plane of the triangle with homogeneous vertices h (see rasterizeTriangle), as a
+// pixel-space function with its rounding margin. False when the triangle is (nearly) edge-on.
+bool inverseDepthFunction(const Vec3d (&h)[3], double width, double height, ScreenFunction* out) {
+  const double mag[3] = {norm1(h[1]) * norm1(h[2]), norm1(h[2]) * norm1(h[0]),
+                         norm1(h[0]) * norm1(h[1])};
+  const double det = dot(h[0], cross(h[1], h[2]));
+  const double volume = norm1(h[0]) * mag[0];
+  if (!(std::fabs(det) > kMinConditioning * volume)) return false;
+  const double sign = det > 0.0 ? 1.0 : -1.0;
+  Vec3d sum{0.0, 0.0, 0.0};
+  for (int i = 0; i < 3; ++i) {
+    const Vec3d e = cross(h[(i + 1) % 3], h[(i + 2) % 3]);
+    sum = {sum.x + sign * e.x, sum.y + sign * e.y, sum.z + sign * e.z};
+  }
+  const double invDet = 1.0 / std::fabs(det);
+  const double margin = kMargin * (volume * invDet) * (mag[0] + mag[1] + mag[2]) * invDet;
+  *out = toPixels({sum.x * invDet, sum.y * invDet, sum.z * invDet}, margin, width, height);
+  return true;
+}
+
 }  // namespace
 
 OcclusionBuffer::OcclusionBuffer(uint32_t width, uint32_t height) {
@@ -319,6 +339,74 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
       v[0].z + v[0].w > 0.0 && v[1].z + v[1].w > 0.0 && v[2].z + v[2].w > 0.0;
   const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_};
   return fillConvex(target, edges, allBeyondNear ? 3 : 4, &depth, 1, x0, x1, y0, y1);
+}
+
+uint32_t OcclusionBuffer::rasterizeTrianglePair(const glm::vec3& p, const glm::vec3& q,
+                                                const glm::vec3& s, const glm::vec3& r) {
+  // Corners in the quad's order p, q, s, r: the triangles are (p, q, r) and (q, s, r).
+  const glm::vec3* points[4] = {&p, &q, &s, &r};
+  Clip v[4];
+  bool simple = true;
+  for (int i = 0; i < 4; ++i) {
+    double* out = &v[i].x;
+    for (int row = 0; row < 4; ++row) {
+      out[row] = vp_[row][0] * static_cast<double>(points[i]->x) +
+                 vp_[row][1] * static_cast<double>(points[i]->y) +
+                 vp_[row][2] * static_cast<double>(points[i]->z) + vp_[row][3];
+    }
+    simple = simple && v[i].z + v[i].w > 0.0 && v[i].w > 0.0;
+  }
+  // The union is the quad only when the quad is strictly convex on screen (then the diagonal
+  // q-r splits it into exactly the two triangles): every three consecutive corners turn the same
+  // way, clearly (relative to the corners' magnitudes). Otherwise, or when a corner is not beyond
+  // the near plane, the triangles go one by one.
+  const Vec3d h[4] = {{v[0].x, v[0].y, v[0].w},
+                      {v[1].x, v[1].y, v[1].w},
+                      {v[2].x, v[2].y, v[2].w},
+                      {v[3].x, v[3].y, v[3].w}};
+  double turn = 0.0;
+  for (int i = 0; i < 4 && simple; ++i) {
+    const Vec3d& a = h[i];
+    const Vec3d& b = h[(i + 1) % 4];
+    const Vec3d& c = h[(i + 2) % 4];
+    const double o = dot(a, cross(b, c));
+    const double scale = norm1(a) * norm1(b) * norm1(c);
+    simple = std::fabs(o) > kMinConditioning * scale && (i == 0 || (o > 0.0) == (turn > 0.0));
+    turn = o;
+  }
+  ScreenFunction depths[2];
+  const double width = width_, height = height_;
+  simple = simple && inverseDepthFunction({h[0], h[1], h[3]}, width, height, &depths[0]) &&
+           inverseDepthFunction({h[1], h[2], h[3]}, width, height, &depths[1]);
+  if (!simple) return rasterizeTriangle(p, q, r) + rasterizeTriangle(q, s, r);
+
+  double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
+  for (const Clip& c : v) {
+    const double invW = 1.0 / c.w;
+    const double sx = (c.x * invW + 1.0) * 0.5 * width, sy = (c.y * invW + 1.0) * 0.5 * height;
+    minX = std::min(minX, sx);
+    maxX = std::max(maxX, sx);
+    minY = std::min(minY, sy);
+    maxY = std::max(maxY, sy);
+  }
+  if (maxX - minX < 1.0 || maxY - minY < 1.0) return 0;
+  const int32_t x0 = std::max(0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
+  const int32_t x1 = std::min(static_cast<int32_t>(width_) - 1,
+                              clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);
+  const int32_t y0 = std::max(0, clampToInt(std::floor(minY), -1, static_cast<int32_t>(height_)));
+  const int32_t y1 = std::min(static_cast<int32_t>(height_) - 1,
+                              clampToInt(std::ceil(maxY), -1, static_cast<int32_t>(height_)) - 1);
+  if (x0 > x1 || y0 > y1) return 0;
+  // Edge i runs from corner i to corner i + 1; the interior is on the side of the turn.
+  const double sign = turn > 0.0 ? 1.0 : -1.0;
+  ScreenFunction edges[4];
+  for (int i = 0; i < 4; ++i) {
+    const Vec3d e = cross(h[i], h[(i + 1) % 4]);
+    edges[i] = toPixels({sign * e.x, sign * e.y, sign * e.z},
+                        kMargin * norm1(h[i]) * norm1(h[(i + 1) % 4]), width, height);
+  }
+  const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_};
+  return fillConvex(target, edges, 4, depths, 2, x0, x1, y0, y1);
 }
 
 void OcclusionBuffer::refreshTile(uint32_t tile) {

@@ -92,6 +92,15 @@ class OcclusionBuffer {
   // O(rows of its screen bounds + pixels covered).
   uint32_t rasterizeTriangle(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c);
 
+  // Rasterizes the triangles (p, q, r) and (q, s, r), which share the edge q-r, as one occluder:
+  // where their union is a convex quad on screen (corners p, q, s, r), a pixel that the shared
+  // edge crosses is covered too, with the smaller of the two planes' bounds (every point of the
+  // pixel lies in one of the triangles, at or beyond its plane's bound). Otherwise (not convex,
+  // or a corner not beyond the near plane) the two triangles are rasterized one by one. Returns
+  // the pixels covered.
+  uint32_t rasterizeTrianglePair(const glm::vec3& p, const glm::vec3& q, const glm::vec3& s,
+                                 const glm::vec3& r);
+
   // True when the closed box is certainly hidden behind the occluders rasterized since begin()
   // (the argument above); false when it may be visible. O(tiles and pixels of its rectangle),
   // stopping at the first pixel that is not nearer.
