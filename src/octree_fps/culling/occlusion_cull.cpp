@@ -70,6 +70,38 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
     slotFlags_[s] =
         static_cast<uint8_t>((drawn ? kSlotDrawn : 0) | (drawn && occluder ? kSlotOccluder : 0));
   }
+  // Occluder pairs: two occluders of the same node that share an edge (bitwise equal end
+  // points), matched greedily in slot order, each with at most kPairSearch slots after it.
+  pairPartner_.assign(slots, kOctreeInvalidIndex);
+  pairCode_.assign(slots, 0);
+  std::vector<uint8_t> paired(slots, 0);
+  constexpr uint32_t kPairSearch = 32;
+  for (uint32_t n = 0; n < octree.nodeCount(); ++n) {
+    const TriangleRange own = octree.ownRange(n);
+    const uint32_t end = own.first + own.count;
+    for (uint32_t i = own.first; i < end; ++i) {
+      if (paired[i] || (slotFlags_[i] & kSlotOccluder) == 0) continue;
+      const Triangle t = octree.triangle(i);
+      const glm::vec3 a[3] = {t.v0, t.v1, t.v2};
+      for (uint32_t j = i + 1; j < end && j <= i + kPairSearch && !paired[i]; ++j) {
+        if (paired[j] || (slotFlags_[j] & kSlotOccluder) == 0) continue;
+        const Triangle u = octree.triangle(j);
+        const glm::vec3 b[3] = {u.v0, u.v1, u.v2};
+        for (uint32_t ea = 0; ea < 3 && !paired[i]; ++ea) {
+          for (uint32_t eb = 0; eb < 3; ++eb) {
+            const glm::vec3 &p0 = a[ea], &p1 = a[(ea + 1) % 3];
+            const glm::vec3 &q0 = b[eb], &q1 = b[(eb + 1) % 3];
+            if ((p0 == q0 && p1 == q1) || (p0 == q1 && p1 == q0)) {
+              pairPartner_[i] = j;
+              pairCode_[i] = static_cast<uint8_t>(ea | (((eb + 2) % 3) << 2));
+              paired[i] = paired[j] = 1;
+              break;
+            }
+          }
+        }
+      }
+    }
+  }
   const uint32_t nodes = octree.nodeCount();
   subtreeEnd_.resize(nodes);
   for (uint32_t n = 0; n < nodes; ++n) {
@@ -110,6 +142,35 @@ uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const DrawR
     for (uint32_t i = octree.childCount(e.node); i-- > 0;) stack[top++] = {child + i, m};
   }
   return count;
+}
+
+void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
+                                        const OcclusionCullParams& params, OcclusionCullStats* st) {
+  if ((slotFlags_[slot] & kSlotPairDone) != 0) {  // went in with its pair's first triangle
+    slotFlags_[slot] &= static_cast<uint8_t>(~kSlotPairDone);
+    return;
+  }
+  if ((slotFlags_[slot] & kSlotOccluder) == 0 || st->occludersRasterized >= params.maxOccluders) {
+    return;
+  }
+  const Triangle t = octree.triangle(slot);
+  const uint32_t partner = pairPartner_[slot];
+  // The partner is later in the same node: its kSlotHidden bit (set by this node's tests, if it
+  // is hidden) is still there.
+  if (partner != kOctreeInvalidIndex && (slotFlags_[partner] & kSlotHidden) == 0 &&
+      st->occludersRasterized + 1 < params.maxOccluders) {
+    const Triangle u = octree.triangle(partner);
+    const glm::vec3 a[3] = {t.v0, t.v1, t.v2};
+    const glm::vec3 b[3] = {u.v0, u.v1, u.v2};
+    const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
+    slotFlags_[partner] |= kSlotPairDone;
+    st->occludersRasterized += 2;
+    st->occluderPixels +=
+        buffer_.rasterizeTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
+    return;
+  }
+  ++st->occludersRasterized;
+  st->occluderPixels += buffer_.rasterizeTriangle(t.v0, t.v1, t.v2);
 }
 
 void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
@@ -180,25 +241,13 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
           }
           const uint32_t runFirst = s;
           for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
-            if ((slotFlags_[s] & kSlotOccluder) == 0 ||
-                st.occludersRasterized >= params.maxOccluders) {
-              continue;
-            }
-            const Triangle t = octree.triangle(s);
-            ++st.occludersRasterized;
-            st.occluderPixels += buffer_.rasterizeTriangle(t.v0, t.v1, t.v2);
+            rasterizeOccluder(octree, s, params, &st);
           }
           runs_.push_back({runFirst, s - runFirst});
         }
       } else {
         for (uint32_t s = own.first; s < end; ++s) {
-          if ((slotFlags_[s] & kSlotOccluder) == 0 ||
-              st.occludersRasterized >= params.maxOccluders) {
-            continue;
-          }
-          const Triangle t = octree.triangle(s);
-          ++st.occludersRasterized;
-          st.occluderPixels += buffer_.rasterizeTriangle(t.v0, t.v1, t.v2);
+          rasterizeOccluder(octree, s, params, &st);
         }
         runs_.push_back({own.first, own.count});
       }

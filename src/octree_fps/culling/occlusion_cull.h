@@ -107,8 +107,16 @@ class OcclusionCuller {
   struct SlotRun {
     uint32_t first, count;  // triangle slots
   };
-  static constexpr uint8_t kSlotDrawn = 1, kSlotOccluder = 2, kSlotHidden = 4;
-  std::vector<uint8_t> slotFlags_;    // per triangle slot: kSlot* bits (kSlotHidden: scratch)
+  static constexpr uint8_t kSlotDrawn = 1, kSlotOccluder = 2, kSlotHidden = 4, kSlotPairDone = 8;
+  // Rasterizes the occluder in `slot` (with its pair partner when both are visible).
+  void rasterizeOccluder(const Octree& octree, uint32_t slot, const OcclusionCullParams& params,
+                         OcclusionCullStats* st);
+  std::vector<uint8_t> slotFlags_;  // per triangle slot: kSlot* bits (kSlotHidden: scratch)
+  // Occluder pairs (OcclusionBuffer::rasterizeTrianglePair): on the first slot of a pair, the
+  // second slot, and which edge of the first (bits 0-1) and which corner of the second (bits
+  // 2-3) are the shared edge and the far corner. kOctreeInvalidIndex: no pair.
+  std::vector<uint32_t> pairPartner_;
+  std::vector<uint8_t> pairCode_;
   std::vector<uint32_t> subtreeEnd_;  // per node: one past the last slot of its subtree
   std::vector<uint32_t> visible_;     // nodes drawn by the last cull, visit order
   std::vector<SlotRun> runs_;         // scratch: visible slot runs of the last cull
