@@ -15,7 +15,9 @@
 // sorted by the squared distance from the eye to their box (0 for a box holding the eye), ties
 // by node index, so the answer is deterministic. Occluders: every drawn triangle (or the subset
 // the caller marks) found visible; those that cannot hold a whole pixel are rejected after a
-// few operations (bench/micro/OCCLUSION_RESULTS.md measures the choice).
+// few operations (bench/micro/OCCLUSION_RESULTS.md measures the choice). Two occluders of a node
+// that share an edge (paired at build) go in together when both are visible
+// (OcclusionBuffer::rasterizeTrianglePair), so the pixels along their shared edge occlude too.
 //
 // Never hides a visible triangle: a node is dropped only when its box, which contains every
 // triangle of its subtree, is hidden, and a triangle only when its own screen rectangle is
@@ -84,7 +86,8 @@ class OcclusionCuller {
   // Call after every octree (re)build and DrawRanges::build (ranges must be built for `octree`).
   // occluders[i] != 0 marks ORIGINAL triangle i as an occluder; leave alpha-tested or blended
   // triangles out (they do not hide what is behind them). Empty = every drawn triangle. Only
-  // drawn triangles ever occlude. O(triangles + nodes); allocates.
+  // drawn triangles ever occlude. Pairs occluders that share an edge, each with one of the next
+  // 32 slots of its node. O(32 x triangles + nodes); allocates.
   void build(const Octree& octree, const DrawRanges& ranges,
              std::span<const uint8_t> occluders = {});
 
