@@ -5,8 +5,8 @@
 // keep the farthest depth of their pixels so that a box over covered tiles is rejected without
 // reading its pixels. Triangles are scan-converted in 2D homogeneous coordinates (Olano and
 // Greer, "Triangle Scan Conversion using 2D Homogeneous Coordinates", Graphics Hardware 1997), so
-// a triangle crossing the near plane or the eye plane needs no clipping: the near plane is a
-// fourth edge.
+// a triangle crossing the near plane or the eye plane needs no clipping to be covered correctly:
+// the near plane is a fourth edge (the triangle is clipped only to bound its candidate rows).
 //
 // Frame and units: world space (the octree's; the demo's is Y up, right-handed, metres). The
 // camera is a view-projection matrix in GLM's column-major convention with OpenGL clip space
