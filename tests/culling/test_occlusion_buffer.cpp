@@ -1,10 +1,11 @@
 // The occlusion buffer's conservative property on hand-made scenes, and every written pixel of
-// random occluders checked against rays cast through the pixel's corners.
+// random occluders (single triangles and pairs sharing an edge) checked against rays cast
+// through the pixel's corners.
 //
 // Camera for every test: eye at the origin looking down -Z (Y up), vertical field of view 90
 // degrees, aspect 2, near 0.1, far 100. At view depth d the screen spans x in [-2d, 2d] and
-// y in [-d, d], so the buffer's pixel edges are easy to place by hand. The reference in
-// RandomOccludersAgreeWithCornerRays intersects the four corner rays of each pixel with the
+// y in [-d, d], so the buffer's pixel edges are easy to place by hand. The reference in the
+// Random*AgreeWithCornerRays tests intersects the four corner rays of each pixel with the
 // world-space triangle (Moller-Trumbore in double): it shares no code or formula with the
 // homogeneous rasterizer under test.
 #include <gtest/gtest.h>
