@@ -1,0 +1,194 @@
+// Occlusion culling through the octree (culling/occlusion_cull.h) against the frustum-only cull
+// (DrawRanges::cull), on the shared Quake levels and ons-reborn.
+//
+// Camera path: 256 poses, each at eye height (1.65 m) above a random floor point that has
+// headroom, any yaw, pitch within +-17 degrees, 70 degree vertical field of view at 16:9, near
+// 0.05 m (deterministic: fixed seed). Each benchmark iteration culls the next pose, so the time
+// per iteration is the CPU time of one frame's pass on one core.
+//
+// BM_OcclusionCull/<level>/<width>/<height>/<countFrustumOnly>/<testTriangles>/<10 x minimum
+// occluder inradius in pixels>/<occluder budget, 0 = none>: the whole pass (frustum and occlusion
+// tests, occluder rasterization, run list). Counters: per-frame means of triangles drawn,
+// frustum-only triangles, nodes tested and occluded, occluders rasterized and their pixels; and
+// over the 256 poses, computed once outside the timing: drawn / frustum-only as the mean of
+// per-pose ratios, the ratio of the sums, and the 10th, 50th and 90th percentiles.
+// BM_FrustumCull/<level>: DrawRanges::cull alone, for comparison.
+// Results and their discussion: bench/micro/OCCLUSION_RESULTS.md.
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <glm/ext/matrix_clip_space.hpp>
+#include <glm/ext/matrix_transform.hpp>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "octree_fps/culling/draw_ranges.h"
+#include "octree_fps/culling/occlusion_cull.h"
+#include "octree_fps/io/obj_reader.h"
+#include "octree_fps/spatial/octree.h"
+
+namespace {
+
+struct OcclusionLevel {
+  bool ok = false;
+  ofps::Octree octree;
+  ofps::DrawRanges ranges;
+  std::vector<glm::mat4> viewProj;
+};
+
+std::string levelPath(const std::string& name) {
+  const char* env = std::getenv("OCTREE_FPS_SHARED_DIR");
+  const std::string shared = env != nullptr && *env != '\0' ? env : OCTREE_FPS_SHARED_DIR;
+  return shared + "/levels/" + name + "/" + name + ".obj";
+}
+
+OcclusionLevel& load(const std::string& name) {
+  static std::map<std::string, OcclusionLevel> cache;
+  auto [it, inserted] = cache.try_emplace(name);
+  OcclusionLevel& L = it->second;
+  if (!inserted) return L;
+  ofps::ObjReadResult obj = ofps::readObj(levelPath(name));
+  if (!obj.ok) return L;
+  if (name != "collision-world") {  // Quake units, Z up -> metres, Y up
+    for (glm::vec3& v : obj.mesh.positions) v = glm::vec3(v.x, v.z, -v.y) * 0.0254f;
+  }
+  if (!L.octree.build(obj.mesh.positions, obj.mesh.indices).ok) return L;
+  L.ranges.build(L.octree, {});
+  // Floor triangles (normal within ~45 degrees of up), then random points on them with headroom.
+  std::vector<uint32_t> floors;
+  const auto& P = obj.mesh.positions;
+  const auto& I = obj.mesh.indices;
+  for (uint32_t t = 0; t < obj.mesh.triangleCount(); ++t) {
+    const glm::vec3 n = glm::cross(P[I[3 * t + 1]] - P[I[3 * t]], P[I[3 * t + 2]] - P[I[3 * t]]);
+    const float len = glm::length(n);
+    if (len > 1e-6f && n.y > 0.7f * len) floors.push_back(t);
+  }
+  std::mt19937 rng(2024);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (int tries = 0; tries < 100000 && L.viewProj.size() < 256 && !floors.empty(); ++tries) {
+    const uint32_t t = floors[static_cast<size_t>(u(rng) * floors.size()) % floors.size()];
+    float r1 = u(rng), r2 = u(rng);
+    if (r1 + r2 > 1.0f) {
+      r1 = 1.0f - r1;
+      r2 = 1.0f - r2;
+    }
+    const glm::vec3 a = P[I[3 * t]];
+    const glm::vec3 floor = a + (P[I[3 * t + 1]] - a) * r1 + (P[I[3 * t + 2]] - a) * r2;
+    ofps::RayHit hit;
+    if (L.octree.raycast(floor + glm::vec3(0.0f, 0.01f, 0.0f), {0.0f, 1.0f, 0.0f}, 1.9f, ~0u,
+                         hit)) {
+      continue;
+    }
+    const glm::vec3 eye = floor + glm::vec3(0.0f, 1.65f, 0.0f);
+    const float yaw = u(rng) * 6.2831853f, pitch = (u(rng) - 0.5f) * 0.6f;
+    const glm::vec3 fwd(-std::sin(yaw) * std::cos(pitch), std::sin(pitch),
+                        -std::cos(yaw) * std::cos(pitch));
+    L.viewProj.push_back(glm::perspective(glm::radians(70.0f), 16.0f / 9.0f, 0.05f, 5000.0f) *
+                         glm::lookAt(eye, eye + fwd, glm::vec3(0.0f, 1.0f, 0.0f)));
+  }
+  L.ok = !L.viewProj.empty();
+  return L;
+}
+
+void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
+  OcclusionLevel& L = load(name);
+  if (!L.ok) {
+    state.SkipWithError(("level not available: " + levelPath(name)).c_str());
+    return;
+  }
+  ofps::OcclusionCuller culler(static_cast<uint32_t>(state.range(0)),
+                               static_cast<uint32_t>(state.range(1)));
+  culler.build(L.octree, L.ranges);
+  ofps::OcclusionCullParams params;
+  params.countFrustumOnly = state.range(2) != 0;
+  params.testTriangles = state.range(3) != 0;
+  params.minOccluderInradius = static_cast<double>(state.range(4)) / 10.0;
+  if (state.range(5) > 0) params.maxOccluders = static_cast<uint32_t>(state.range(5));
+  ofps::DrawRunList runs;
+
+  // The distribution over the poses, once, outside the timing.
+  std::vector<double> ratios;
+  double drawnSum = 0.0, frustumSum = 0.0;
+  for (const glm::mat4& vp : L.viewProj) {
+    ofps::OcclusionCullStats s;
+    ofps::OcclusionCullParams counting = params;
+    counting.countFrustumOnly = true;
+    culler.cull(L.octree, L.ranges, vp, &runs, &s, counting);
+    drawnSum += s.trianglesDrawn;
+    frustumSum += s.trianglesDrawnFrustumOnly;
+    if (s.trianglesDrawnFrustumOnly > 0) {
+      ratios.push_back(static_cast<double>(s.trianglesDrawn) / s.trianglesDrawnFrustumOnly);
+    }
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const auto pct = [&ratios](double q) {
+    return ratios.empty() ? 0.0 : ratios[static_cast<size_t>(q * (ratios.size() - 1))];
+  };
+  double mean = 0.0;
+  for (double r : ratios) mean += r;
+  mean = ratios.empty() ? 0.0 : mean / ratios.size();
+
+  ofps::OcclusionCullStats total;
+  size_t pose = 0;
+  uint64_t frames = 0;
+  for (auto _ : state) {
+    culler.cull(L.octree, L.ranges, L.viewProj[pose], &runs, &total, params);
+    benchmark::DoNotOptimize(runs.first.data());
+    ++frames;
+    pose = (pose + 1) % L.viewProj.size();
+  }
+  const double f = frames > 0 ? static_cast<double>(frames) : 1.0;
+  state.counters["tris_drawn"] = total.trianglesDrawn / f;
+  if (params.countFrustumOnly) state.counters["tris_frustum"] = total.trianglesDrawnFrustumOnly / f;
+  state.counters["nodes_tested"] = total.nodesTested / f;
+  state.counters["nodes_occluded"] = total.nodesOccluded / f;
+  state.counters["occluders"] = total.occludersRasterized / f;
+  state.counters["occluder_px"] = total.occluderPixels / f;
+  state.counters["ratio_mean"] = mean;
+  state.counters["ratio_of_sums"] = frustumSum > 0.0 ? drawnSum / frustumSum : 0.0;
+  state.counters["ratio_p10"] = pct(0.1);
+  state.counters["ratio_p50"] = pct(0.5);
+  state.counters["ratio_p90"] = pct(0.9);
+}
+
+void BM_FrustumCull(benchmark::State& state, const std::string& name) {
+  OcclusionLevel& L = load(name);
+  if (!L.ok) {
+    state.SkipWithError(("level not available: " + levelPath(name)).c_str());
+    return;
+  }
+  ofps::DrawRunList runs;
+  size_t pose = 0;
+  uint64_t triangles = 0, frames = 0;
+  for (auto _ : state) {
+    L.ranges.cull(L.octree, ofps::Frustum::fromViewProjection(L.viewProj[pose]), &runs);
+    benchmark::DoNotOptimize(runs.first.data());
+    triangles += runs.triangles;
+    ++frames;
+    pose = (pose + 1) % L.viewProj.size();
+  }
+  state.counters["tris_drawn"] = static_cast<double>(triangles) / (frames > 0 ? frames : 1);
+}
+
+void occlusionArgs(benchmark::internal::Benchmark* b) {
+  b->Args({256, 128, 1, 1, 5, 0})->Args({256, 128, 0, 1, 5, 0})->Args({256, 128, 1, 0, 5, 0});
+  b->Args({256, 128, 1, 1, 20, 0})->Args({256, 128, 1, 1, 50, 0});
+  b->Args({256, 128, 1, 1, 5, 250})->Args({256, 128, 1, 1, 5, 1000});
+  b->Args({128, 64, 1, 1, 5, 0})->Args({512, 256, 1, 1, 5, 0});
+  b->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK_CAPTURE(BM_OcclusionCull, oa_dm1, std::string("oa_dm1"))->Apply(occlusionArgs);
+BENCHMARK_CAPTURE(BM_OcclusionCull, oa_dm5, std::string("oa_dm5"))->Apply(occlusionArgs);
+BENCHMARK_CAPTURE(BM_OcclusionCull, ons_reborn, std::string("ons-reborn"))->Apply(occlusionArgs);
+BENCHMARK_CAPTURE(BM_FrustumCull, oa_dm1, std::string("oa_dm1"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FrustumCull, oa_dm5, std::string("oa_dm5"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FrustumCull, ons_reborn, std::string("ons-reborn"))
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace

@@ -1,0 +1,503 @@
+// Conservative occlusion buffer (contracts and the conservativeness argument in
+// occlusion_buffer.h).
+#include "octree_fps/culling/occlusion_buffer.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace ofps {
+
+namespace {
+
+// Relative rounding margin of every affine screen function below. The functions are a handful of
+// double operations on float inputs (error ~1e-15 relative to their magnitude), so 1e-10 is
+// orders of magnitude above the error and still far below a pixel or a depth step that matters.
+constexpr double kMargin = 1e-10;
+// A triangle whose homogeneous determinant is this small relative to its vertices' magnitudes is
+// (nearly) edge-on; it covers no whole pixel worth having, and its depth plane would be
+// ill-conditioned, so it is skipped (skipping an occluder is always safe).
+constexpr double kMinConditioning = 1e-6;
+// Relative widening of each row's span bounds past the rounding of their two operations.
+constexpr double kSpanSlack = 1e-12;
+
+struct Clip {
+  double x, y, z, w;
+};
+
+struct Vec3d {
+  double x, y, z;
+};
+
+Vec3d cross(const Vec3d& a, const Vec3d& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+double dot(const Vec3d& a, const Vec3d& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+double norm1(const Vec3d& a) {
+  return std::fabs(a.x) + std::fabs(a.y) + std::fabs(a.z);
+}
+
+// An affine function of the pixel position, f(x, y) = a x + b y + c, and its rounding margin.
+struct ScreenFunction {
+  double a, b, c, margin;
+};
+
+// Smallest float >= v (v finite).
+float floatAbove(double v) {
+  float f = static_cast<float>(v);
+  if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// Converts p X + q Y + r (X, Y in normalized device coordinates) to pixel units.
+ScreenFunction toPixels(const Vec3d& pqr, double margin, double width, double height) {
+  return {pqr.x * 2.0 / width, pqr.y * 2.0 / height, pqr.z - pqr.x - pqr.y, margin};
+}
+
+int32_t clampToInt(double v, int32_t lo, int32_t hi) {
+  if (!(v > lo)) return lo;  // also NaN
+  if (v > hi) return hi;
+  return static_cast<int32_t>(v);
+}
+
+// floor(v) and ceil(v) clamped to [lo, hi], without a libm call (the baseline x86-64 target has
+// no rounding instruction, and these run four times per row of every occluder).
+int32_t floorClamped(double v, int32_t lo, int32_t hi) {
+  if (!(v > lo)) return lo;  // also NaN: the safe answer for an upper bound
+  if (v >= hi) return hi;
+  const int32_t i = static_cast<int32_t>(v);  // truncates toward zero
+  return i - (static_cast<double>(i) > v ? 1 : 0);
+}
+// A NaN lower bound gives hi (no pixel passes), the safe answer.
+int32_t ceilClamped(double v, int32_t lo, int32_t hi) {
+  if (v != v) return hi;
+  if (!(v > lo)) return lo;
+  if (v >= hi) return hi;
+  const int32_t i = static_cast<int32_t>(v);
+  return i + (static_cast<double>(i) < v ? 1 : 0);
+}
+
+// The buffer arrays fillConvex writes.
+struct Target {
+  float* pixels;
+  uint8_t* tileDirty;
+  uint32_t width, tilesX;
+};
+
+constexpr int kMaxFunctions = 5;
+
+// Writes every pixel of rows y0..y1, columns x0..x1 that passes all `count` coverage functions
+// (each >= its margin at the pixel's minimizing corner) with the smallest of the `depthCount`
+// (1 or 2) depth functions over the pixel, minus their margins, rounded down to float, keeping
+// the larger value already there. Returns the pixels covered.
+uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count,
+                    const ScreenFunction* depths, int depthCount, int32_t x0, int32_t x1,
+                    int32_t y0, int32_t y1) {
+  const int functions = count;
+  // Row bounds of each function: on row j, pixel i passes function f (f >= margin at its
+  // minimizing corner) iff its left end (a > 0) or right end (a < 0) is past
+  // T = (margin - c - b * y) / a, y being the row's minimizing edge. With rowP = (margin - c) / a
+  // and rowQ = b / a precomputed, T costs one multiply-add per row; its rounding (a few units in
+  // the last place of |rowP| + |rowQ y|) is covered by widening T by kSpanSlack of that size
+  // towards the inside, so every pixel kept passes the function exactly.
+  double rowP[kMaxFunctions], rowQ[kMaxFunctions];
+  for (int k = 0; k < functions; ++k) {
+    const ScreenFunction& f = edges[k];
+    rowP[k] = f.a != 0.0 ? (f.margin - f.c) / f.a : 0.0;
+    rowQ[k] = f.a != 0.0 ? f.b / f.a : 0.0;
+  }
+  // Rounds a positive double down to a float in one multiply and one conversion: after the
+  // relative nudge of 2^-22, round-to-nearest (error at most 2^-24 relative) cannot go above the
+  // input. Values too small to be normal floats are dropped (0 = empty).
+  constexpr double kRoundDown = 1.0 - 0x1p-22;
+  uint32_t covered = 0;
+  bool started = false;
+  for (int32_t j = y0; j <= y1; ++j) {
+    // Each function's pixels on this row form a half-line; intersect them.
+    int32_t lo = x0, hi = x1;
+    for (int k = 0; k < functions; ++k) {
+      const ScreenFunction& f = edges[k];
+      const double y = j + (f.b < 0.0 ? 1 : 0);
+      const double t = rowP[k] - rowQ[k] * y;
+      const double slack = kSpanSlack * (std::fabs(rowP[k]) + std::fabs(rowQ[k] * y));
+      if (f.a > 0.0) {
+        lo = std::max(lo, ceilClamped(t + slack, x0, x1 + 1));
+      } else if (f.a < 0.0) {
+        hi = std::min(hi, floorClamped(t - slack, x0 - 1, x1 + 1) - 1);
+      } else if (!(f.b * y + f.c >= f.margin)) {
+        hi = lo - 1;
+      }
+    }
+    if (lo > hi) {
+      // The covered pixels form a convex region: past its last row there is nothing more (a
+      // sliver's rows can have gaps; stopping there only drops occluder pixels, which is safe).
+      if (started) break;
+      continue;
+    }
+    started = true;
+    float* rowPixels = &target.pixels[static_cast<size_t>(j) * target.width];
+    // Each depth function's smallest value over the pixel (at its minimizing corner); with
+    // several (a pair of triangles), the smallest of them.
+    double depthRow[2];
+    int32_t ox[2];
+    for (int k = 0; k < depthCount; ++k) {
+      const ScreenFunction& d = depths[k];
+      depthRow[k] = d.b * (j + (d.b < 0.0 ? 1 : 0)) + d.c - d.margin;
+      ox[k] = d.a < 0.0 ? 1 : 0;
+    }
+    for (int32_t i = lo; i <= hi; ++i) {
+      double value = depths[0].a * (i + ox[0]) + depthRow[0];
+      if (depthCount > 1) value = std::min(value, depths[1].a * (i + ox[1]) + depthRow[1]);
+      value *= kRoundDown;
+      const float bound = value > 1e-30 ? static_cast<float>(value) : 0.0f;
+      rowPixels[i] = std::max(rowPixels[i], bound);
+    }
+    covered += static_cast<uint32_t>(hi - lo + 1);
+    const uint32_t tileRow = static_cast<uint32_t>(j) / kOcclusionTileSize;
+    for (uint32_t t = static_cast<uint32_t>(lo) / kOcclusionTileSize;
+         t <= static_cast<uint32_t>(hi) / kOcclusionTileSize; ++t) {
+      target.tileDirty[tileRow * target.tilesX + t] = 1;
+    }
+  }
+  return covered;
+}
+
+// 1 / w over the plane of the triangle with homogeneous vertices h (see rasterizeTriangle), as a
+// pixel-space function with its rounding margin. False when the triangle is (nearly) edge-on.
+bool inverseDepthFunction(const Vec3d (&h)[3], double width, double height, ScreenFunction* out) {
+  const double mag[3] = {norm1(h[1]) * norm1(h[2]), norm1(h[2]) * norm1(h[0]),
+                         norm1(h[0]) * norm1(h[1])};
+  const double det = dot(h[0], cross(h[1], h[2]));
+  const double volume = norm1(h[0]) * mag[0];
+  if (!(std::fabs(det) > kMinConditioning * volume)) return false;
+  const double sign = det > 0.0 ? 1.0 : -1.0;
+  Vec3d sum{0.0, 0.0, 0.0};
+  for (int i = 0; i < 3; ++i) {
+    const Vec3d e = cross(h[(i + 1) % 3], h[(i + 2) % 3]);
+    sum = {sum.x + sign * e.x, sum.y + sign * e.y, sum.z + sign * e.z};
+  }
+  const double invDet = 1.0 / std::fabs(det);
+  const double margin = kMargin * (volume * invDet) * (mag[0] + mag[1] + mag[2]) * invDet;
+  *out = toPixels({sum.x * invDet, sum.y * invDet, sum.z * invDet}, margin, width, height);
+  return true;
+}
+
+}  // namespace
+
+OcclusionBuffer::OcclusionBuffer(uint32_t width, uint32_t height) {
+  resize(width, height);
+}
+
+void OcclusionBuffer::resize(uint32_t width, uint32_t height) {
+  assert(width >= kOcclusionTileSize && height >= kOcclusionTileSize &&
+         width % kOcclusionTileSize == 0 && height % kOcclusionTileSize == 0 &&
+         "OcclusionBuffer: width and height must be non-zero multiples of kOcclusionTileSize");
+  width_ = width;
+  height_ = height;
+  tilesX_ = width / kOcclusionTileSize;
+  pixels_.assign(static_cast<size_t>(width) * height, 0.0f);
+  const size_t tiles = static_cast<size_t>(tilesX_) * (height / kOcclusionTileSize);
+  tileMin_.assign(tiles, 0.0f);
+  tileDirty_.assign(tiles, 0);
+}
+
+void OcclusionBuffer::begin(const glm::mat4& viewProjection) {
+  for (int row = 0; row < 4; ++row) {
+    for (int col = 0; col < 4; ++col) vp_[row][col] = static_cast<double>(viewProjection[col][row]);
+  }
+  std::fill(pixels_.begin(), pixels_.end(), 0.0f);
+  std::fill(tileMin_.begin(), tileMin_.end(), 0.0f);
+  std::fill(tileDirty_.begin(), tileDirty_.end(), uint8_t{0});
+}
+
+uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3& b,
+                                            const glm::vec3& c) {
+  // Clip coordinates in double: a float times a float is exact in double, so the only rounding
+  // is in the four-term sums.
+  Clip v[3];
+  const glm::vec3* p[3] = {&a, &b, &c};
+  for (int i = 0; i < 3; ++i) {
+    double* out = &v[i].x;
+    for (int row = 0; row < 4; ++row) {
+      out[row] = vp_[row][0] * static_cast<double>(p[i]->x) +
+                 vp_[row][1] * static_cast<double>(p[i]->y) +
+                 vp_[row][2] * static_cast<double>(p[i]->z) + vp_[row][3];
+    }
+  }
+  // Trivial rejections: all three vertices beyond one clip plane (near, or a screen side).
+  const auto allOut = [&](auto&& outside) {
+    return outside(v[0]) && outside(v[1]) && outside(v[2]);
+  };
+  if (allOut([](const Clip& q) { return q.z + q.w <= 0.0; }) ||
+      allOut([](const Clip& q) { return q.x < -q.w; }) ||
+      allOut([](const Clip& q) { return q.x > q.w; }) ||
+      allOut([](const Clip& q) { return q.y < -q.w; }) ||
+      allOut([](const Clip& q) { return q.y > q.w; })) {
+    return 0;
+  }
+
+  const double width = width_, height = height_;
+  int32_t x0 = 0, x1 = static_cast<int32_t>(width_) - 1;
+  int32_t y0 = 0, y1 = static_cast<int32_t>(height_) - 1;
+  // Candidate rows and columns: the screen bounds of the part of the triangle in front of the
+  // near plane (the triangle clipped to z + w >= 0, Sutherland-Hodgman, at most four vertices).
+  // A candidate set only: the coverage test below decides, so rounding here can only drop pixels
+  // that touch the bounds, which is safe.
+  Clip poly[4];
+  int count = 0;
+  for (int i = 0; i < 3; ++i) {
+    const Clip& s0 = v[i];
+    const Clip& s1 = v[(i + 1) % 3];
+    const double d0 = s0.z + s0.w, d1 = s1.z + s1.w;
+    if (d0 >= 0.0) poly[count++] = s0;
+    if ((d0 >= 0.0) != (d1 >= 0.0)) {
+      const double t = d0 / (d0 - d1);
+      poly[count++] = {s0.x + (s1.x - s0.x) * t, s0.y + (s1.y - s0.y) * t, s0.z + (s1.z - s0.z) * t,
+                       s0.w + (s1.w - s0.w) * t};
+    }
+  }
+  bool bounded = count >= 3;
+  double sx[4], sy[4];
+  double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
+  for (int i = 0; i < count && bounded; ++i) {
+    const Clip& q = poly[i];
+    bounded = q.w > 0.0;  // always, for a perspective projection: w >= near on the near plane
+    const double invW = 1.0 / q.w;
+    sx[i] = (q.x * invW + 1.0) * 0.5 * width;
+    sy[i] = (q.y * invW + 1.0) * 0.5 * height;
+    minX = std::min(minX, sx[i]);
+    maxX = std::max(maxX, sx[i]);
+    minY = std::min(minY, sy[i]);
+    maxY = std::max(maxY, sy[i]);
+  }
+  if (bounded) {
+    // No whole pixel fits in bounds narrower than one pixel.
+    if (maxX - minX < 1.0 || maxY - minY < 1.0) return 0;
+    if (count == 3) {
+      // Nor in a triangle whose inscribed circle is smaller than the pixel's (radius 1/2, in
+      // pixel units): a triangle holding a square holds the square's inscribed circle. Long
+      // slivers (fanned polygons) have wide bounds but cover nothing; this spares their rows.
+      const double twiceArea =
+          std::fabs((sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]));
+      const auto length = [](double dx, double dy) { return std::sqrt(dx * dx + dy * dy); };
+      const double perimeter = length(sx[1] - sx[0], sy[1] - sy[0]) +
+                               length(sx[2] - sx[1], sy[2] - sy[1]) +
+                               length(sx[0] - sx[2], sy[0] - sy[2]);
+      // inradius = twiceArea / perimeter
+      if (twiceArea < std::max(0.5, minOccluderInradius_) * perimeter) return 0;
+    }
+    x0 = std::max(x0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
+    x1 = std::min(x1, clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);
+    y0 = std::max(y0, clampToInt(std::floor(minY), -1, static_cast<int32_t>(height_)));
+    y1 = std::min(y1, clampToInt(std::ceil(maxY), -1, static_cast<int32_t>(height_)) - 1);
+    if (x0 > x1 || y0 > y1) return 0;
+  }
+  // Otherwise (not a perspective matrix) the whole screen is the candidate set.
+
+  // Homogeneous edge functions (Olano and Greer): with h_i = (x_i, y_i, w_i) and
+  // det = h_0 . (h_1 x h_2), the ray through NDC point d = (X, Y, 1) meets the triangle at
+  // positive w iff every n_i . d >= 0, where n_i = sign(det) (h_j x h_k); the barycentric weights
+  // of the hit are (n_i . d) / |det| divided by their sum, and that sum is 1 / w at the hit.
+  const Vec3d h[3] = {{v[0].x, v[0].y, v[0].w}, {v[1].x, v[1].y, v[1].w}, {v[2].x, v[2].y, v[2].w}};
+  const double mag[3] = {norm1(h[1]) * norm1(h[2]), norm1(h[2]) * norm1(h[0]),
+                         norm1(h[0]) * norm1(h[1])};
+  const double det = dot(h[0], cross(h[1], h[2]));
+  const double volume = norm1(h[0]) * mag[0];
+  if (!(std::fabs(det) > kMinConditioning * volume)) return 0;  // edge-on, degenerate or NaN
+  const double sign = det > 0.0 ? 1.0 : -1.0;
+  Vec3d n[3];
+  for (int i = 0; i < 3; ++i) {
+    const Vec3d e = cross(h[(i + 1) % 3], h[(i + 2) % 3]);
+    n[i] = {sign * e.x, sign * e.y, sign * e.z};
+  }
+  // The hit's z + w is t * sum_i lambda_i (z_i + w_i) with t > 0: in front of the near plane iff
+  // sum_i (z_i + w_i) n_i . d > 0, a fourth affine edge.
+  Vec3d nearFn{0.0, 0.0, 0.0};
+  double nearMag = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const double k = v[i].z + v[i].w;
+    nearFn = {nearFn.x + k * n[i].x, nearFn.y + k * n[i].y, nearFn.z + k * n[i].z};
+    nearMag += (std::fabs(v[i].z) + std::fabs(v[i].w)) * mag[i];
+  }
+  ScreenFunction edges[4];
+  for (int i = 0; i < 3; ++i) edges[i] = toPixels(n[i], kMargin * mag[i], width, height);
+  edges[3] = toPixels(nearFn, kMargin * nearMag, width, height);
+  // 1 / w = sum_i n_i . d / |det|. Its margin also covers det's relative rounding, which grows
+  // with the conditioning volume / |det| (at most 1 / kMinConditioning).
+  const double invDet = 1.0 / std::fabs(det);
+  const Vec3d depthFn{(n[0].x + n[1].x + n[2].x) * invDet, (n[0].y + n[1].y + n[2].y) * invDet,
+                      (n[0].z + n[1].z + n[2].z) * invDet};
+  const double depthMargin = kMargin * (volume * invDet) * (mag[0] + mag[1] + mag[2]) * invDet;
+  const ScreenFunction depth = toPixels(depthFn, depthMargin, width, height);
+
+  // A triangle with every vertex beyond the near plane lies wholly beyond it (a convex
+  // combination of points in a half-space): its near-plane function is then not needed.
+  const bool allBeyondNear =
+      v[0].z + v[0].w > 0.0 && v[1].z + v[1].w > 0.0 && v[2].z + v[2].w > 0.0;
+  const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_};
+  return fillConvex(target, edges, allBeyondNear ? 3 : 4, &depth, 1, x0, x1, y0, y1);
+}
+
+uint32_t OcclusionBuffer::rasterizeTrianglePair(const glm::vec3& p, const glm::vec3& q,
+                                                const glm::vec3& s, const glm::vec3& r) {
+  // Corners in the quad's order p, q, s, r: the triangles are (p, q, r) and (q, s, r).
+  const glm::vec3* points[4] = {&p, &q, &s, &r};
+  Clip v[4];
+  bool simple = true;
+  for (int i = 0; i < 4; ++i) {
+    double* out = &v[i].x;
+    for (int row = 0; row < 4; ++row) {
+      out[row] = vp_[row][0] * static_cast<double>(points[i]->x) +
+                 vp_[row][1] * static_cast<double>(points[i]->y) +
+                 vp_[row][2] * static_cast<double>(points[i]->z) + vp_[row][3];
+    }
+    simple = simple && v[i].z + v[i].w > 0.0 && v[i].w > 0.0;
+  }
+  // The union is the quad only when the quad is strictly convex on screen (then the diagonal
+  // q-r splits it into exactly the two triangles): every three consecutive corners turn the same
+  // way, clearly (relative to the corners' magnitudes). Otherwise, or when a corner is not beyond
+  // the near plane, the triangles go one by one.
+  const Vec3d h[4] = {{v[0].x, v[0].y, v[0].w},
+                      {v[1].x, v[1].y, v[1].w},
+                      {v[2].x, v[2].y, v[2].w},
+                      {v[3].x, v[3].y, v[3].w}};
+  double turn = 0.0;
+  for (int i = 0; i < 4 && simple; ++i) {
+    const Vec3d& a = h[i];
+    const Vec3d& b = h[(i + 1) % 4];
+    const Vec3d& c = h[(i + 2) % 4];
+    const double o = dot(a, cross(b, c));
+    const double scale = norm1(a) * norm1(b) * norm1(c);
+    simple = std::fabs(o) > kMinConditioning * scale && (i == 0 || (o > 0.0) == (turn > 0.0));
+    turn = o;
+  }
+  ScreenFunction depths[2];
+  const double width = width_, height = height_;
+  simple = simple && inverseDepthFunction({h[0], h[1], h[3]}, width, height, &depths[0]) &&
+           inverseDepthFunction({h[1], h[2], h[3]}, width, height, &depths[1]);
+  if (!simple) return rasterizeTriangle(p, q, r) + rasterizeTriangle(q, s, r);
+
+  double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
+  for (const Clip& c : v) {
+    const double invW = 1.0 / c.w;
+    const double sx = (c.x * invW + 1.0) * 0.5 * width, sy = (c.y * invW + 1.0) * 0.5 * height;
+    minX = std::min(minX, sx);
+    maxX = std::max(maxX, sx);
+    minY = std::min(minY, sy);
+    maxY = std::max(maxY, sy);
+  }
+  if (maxX - minX < 1.0 || maxY - minY < 1.0) return 0;
+  const int32_t x0 = std::max(0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
+  const int32_t x1 = std::min(static_cast<int32_t>(width_) - 1,
+                              clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);
+  const int32_t y0 = std::max(0, clampToInt(std::floor(minY), -1, static_cast<int32_t>(height_)));
+  const int32_t y1 = std::min(static_cast<int32_t>(height_) - 1,
+                              clampToInt(std::ceil(maxY), -1, static_cast<int32_t>(height_)) - 1);
+  if (x0 > x1 || y0 > y1) return 0;
+  // Edge i runs from corner i to corner i + 1; the interior is on the side of the turn.
+  const double sign = turn > 0.0 ? 1.0 : -1.0;
+  ScreenFunction edges[4];
+  for (int i = 0; i < 4; ++i) {
+    const Vec3d e = cross(h[i], h[(i + 1) % 4]);
+    edges[i] = toPixels({sign * e.x, sign * e.y, sign * e.z},
+                        kMargin * norm1(h[i]) * norm1(h[(i + 1) % 4]), width, height);
+  }
+  const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_};
+  return fillConvex(target, edges, 4, depths, 2, x0, x1, y0, y1);
+}
+
+void OcclusionBuffer::refreshTile(uint32_t tile) {
+  const uint32_t tx = tile % tilesX_, ty = tile / tilesX_;
+  float m = std::numeric_limits<float>::infinity();
+  for (uint32_t y = 0; y < kOcclusionTileSize; ++y) {
+    const float* row = &pixels_[(ty * kOcclusionTileSize + y) * width_ + tx * kOcclusionTileSize];
+    for (uint32_t x = 0; x < kOcclusionTileSize; ++x) m = std::min(m, row[x]);
+  }
+  tileMin_[tile] = m;
+  tileDirty_[tile] = 0;
+}
+
+bool OcclusionBuffer::boxHidden(const Aabb& box) {
+  if (box.isEmpty()) return false;
+  glm::vec3 corners[8];
+  for (int k = 0; k < 8; ++k) {
+    corners[k] = {(k & 1) ? box.max.x : box.min.x, (k & 2) ? box.max.y : box.min.y,
+                  (k & 4) ? box.max.z : box.min.z};
+  }
+  return hullHidden(corners, 8);
+}
+
+bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
+  const glm::vec3 points[3] = {a, b, c};
+  return hullHidden(points, 3);
+}
+
+bool OcclusionBuffer::hullHidden(const glm::vec3* points, int count) {
+  const double halfWidth = 0.5 * width_, halfHeight = 0.5 * height_;
+  // Three passes over at most eight points, so that the transforms and the divisions of
+  // different points overlap instead of waiting behind the near-plane branch.
+  double cx[8], cy[8], cw[8];
+  bool beyondNear = true;
+  for (int k = 0; k < count; ++k) {
+    const double px = static_cast<double>(points[k].x);
+    const double py = static_cast<double>(points[k].y);
+    const double pz = static_cast<double>(points[k].z);
+    cx[k] = vp_[0][0] * px + vp_[0][1] * py + vp_[0][2] * pz + vp_[0][3];
+    cy[k] = vp_[1][0] * px + vp_[1][1] * py + vp_[1][2] * pz + vp_[1][3];
+    const double z = vp_[2][0] * px + vp_[2][1] * py + vp_[2][2] * pz + vp_[2][3];
+    cw[k] = vp_[3][0] * px + vp_[3][1] * py + vp_[3][2] * pz + vp_[3][3];
+    beyondNear = beyondNear && z + cw[k] > 0.0 && cw[k] > 0.0;
+  }
+  // On or behind the near plane (which includes behind the eye): never hidden.
+  if (!beyondNear) return false;
+  double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
+  double maxInvW = 0.0;
+  for (int k = 0; k < count; ++k) {
+    const double invW = 1.0 / cw[k];
+    const double sx = (cx[k] * invW + 1.0) * halfWidth, sy = (cy[k] * invW + 1.0) * halfHeight;
+    minX = std::min(minX, sx);
+    maxX = std::max(maxX, sx);
+    minY = std::min(minY, sy);
+    maxY = std::max(maxY, sy);
+    maxInvW = std::max(maxInvW, invW);
+  }
+  // Pixels the rectangle touches (closed), rounded outward past the projection's rounding.
+  const double slack = 1e-6;
+  const int32_t w = static_cast<int32_t>(width_), h = static_cast<int32_t>(height_);
+  const int32_t fx0 = floorClamped(minX - slack * (1.0 + std::fabs(minX)), -1, w);
+  const int32_t fx1 = floorClamped(maxX + slack * (1.0 + std::fabs(maxX)), -1, w);
+  const int32_t fy0 = floorClamped(minY - slack * (1.0 + std::fabs(minY)), -1, h);
+  const int32_t fy1 = floorClamped(maxY + slack * (1.0 + std::fabs(maxY)), -1, h);
+  // Entirely off screen: outside the frustum, which is the frustum test's call, not ours.
+  if (fx1 < 0 || fy1 < 0 || fx0 >= w || fy0 >= h) return false;
+  const uint32_t x0 = static_cast<uint32_t>(std::max(fx0, 0));
+  const uint32_t y0 = static_cast<uint32_t>(std::max(fy0, 0));
+  const uint32_t x1 = static_cast<uint32_t>(std::min(fx1, w - 1));
+  const uint32_t y1 = static_cast<uint32_t>(std::min(fy1, h - 1));
+  // The hull's nearest depth as 1 / w, nudged nearer (larger) past rounding, then rounded up.
+  const float boxInvW = floatAbove(maxInvW * (1.0 + 1e-9));
+
+  for (uint32_t ty = y0 / kOcclusionTileSize; ty <= y1 / kOcclusionTileSize; ++ty) {
+    for (uint32_t tx = x0 / kOcclusionTileSize; tx <= x1 / kOcclusionTileSize; ++tx) {
+      const uint32_t tile = ty * tilesX_ + tx;
+      if (tileDirty_[tile]) refreshTile(tile);
+      if (tileMin_[tile] > boxInvW) continue;  // every pixel of the tile is nearer
+      const uint32_t px0 = std::max(x0, tx * kOcclusionTileSize);
+      const uint32_t px1 = std::min(x1, tx * kOcclusionTileSize + kOcclusionTileSize - 1);
+      const uint32_t py0 = std::max(y0, ty * kOcclusionTileSize);
+      const uint32_t py1 = std::min(y1, ty * kOcclusionTileSize + kOcclusionTileSize - 1);
+      for (uint32_t y = py0; y <= py1; ++y) {
+        const float* row = &pixels_[static_cast<size_t>(y) * width_];
+        for (uint32_t x = px0; x <= px1; ++x) {
+          if (!(row[x] > boxInvW)) return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace ofps

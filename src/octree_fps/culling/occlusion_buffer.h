@@ -1,0 +1,140 @@
+#pragma once
+// A conservative software occlusion buffer: occluder triangles are rasterized into a small
+// depth buffer, and boxes are tested against it. Greene, Kass and Miller, "Hierarchical
+// Z-Buffer Visibility" (SIGGRAPH 1993), reduced to two levels: pixels, and 8x8-pixel tiles that
+// keep the farthest depth of their pixels so that a box over covered tiles is rejected without
+// reading its pixels. Triangles are scan-converted in 2D homogeneous coordinates (Olano and
+// Greer, "Triangle Scan Conversion using 2D Homogeneous Coordinates", Graphics Hardware 1997), so
+// a triangle crossing the near plane or the eye plane needs no clipping to be covered correctly:
+// the near plane is a fourth edge (the triangle is clipped only to bound its candidate rows).
+//
+// Frame and units: world space (the octree's; the demo's is Y up, right-handed, metres). The
+// camera is a view-projection matrix in GLM's column-major convention with OpenGL clip space
+// (-w <= x, y, z <= w), the same matrix Frustum::fromViewProjection takes. It must be a
+// PERSPECTIVE projection (glm::perspective or glm::frustum times a rigid view): clip w must be the
+// view-space depth (zero at the eye, growing away from it). Orthographic matrices are not
+// supported (every box would be reported visible or, worse, compared on a constant depth).
+//
+// Depth: each pixel stores an INVERSE view depth, 1 / w (w = view-space distance along the
+// viewing axis, in the level's units). 1 / w decreases monotonically with distance along every
+// ray from the eye, 0 means "nothing here" (infinitely far), and, unlike w, it is an affine
+// function of screen position over a triangle, so its extremes over a pixel are at the pixel's
+// corners and no division per pixel is needed. "Nearer" below means a LARGER stored value.
+//
+// Screen: width x height pixels over normalized device coordinates [-1, 1]^2; pixel (i, j)
+// covers x in [i, i + 1], y in [j, j + 1] in pixel units (x = (ndc.x + 1) / 2 * width); row 0 is
+// at the bottom (ndc.y = -1). Pixels need not be square.
+//
+// ---- Why a box reported hidden is never visible -------------------------------------------------
+// Occluders (rasterizeTriangle). A pixel receives an occluder's depth only when the triangle
+// covers the WHOLE closed pixel square, in front of the near plane (inner conservative coverage):
+// the three homogeneous edge functions and the near-plane function, all affine in screen
+// position, are each at least a positive rounding margin at the pixel's corner where they are
+// smallest. An affine function is >= its minimum corner value over the whole square, so every
+// point of the pixel sees the triangle, at a positive distance beyond the near plane (when all
+// three vertices are beyond the near plane, so is the whole triangle, and the near-plane
+// function is not evaluated). The per-row pixel spans of these functions are computed from a
+// precomputed division and widened inward by a relative slack far above its rounding. The value
+// written is the smallest 1 / w of the triangle over the pixel (the plane's value at the pixel's
+// minimizing corner, minus a rounding margin, rounded down to float): a LOWER bound of 1 / w,
+// i.e. an upper bound of the triangle's depth, at every point of the pixel. The pixel keeps the
+// largest such bound (the nearest occluder). Hence at every point of a covered pixel some drawn
+// triangle lies at a depth <= the one stored. A triangle that covers no whole pixel (a sliver,
+// a distant or edge-on triangle) writes nothing; skipping an occluder is always safe.
+// Boxes (boxHidden). If any corner of the box is on or behind the near plane (z + w <= 0 in clip
+// space, which includes every corner behind the eye), the box is reported visible: no depth
+// comparison is attempted for a box that straddles the near plane. Otherwise every corner has
+// w > 0, so the perspective image of the (convex) box lies in the bounding rectangle of its eight
+// projected corners, which is rounded outward to whole pixels; the box's nearest point has the
+// largest 1 / w of its corners (w is affine, so its minimum over a box is at a corner), rounded UP
+// to float. The box is hidden only when every pixel of the rectangle (clamped to the screen; a
+// rectangle entirely off screen is reported visible and left to the frustum test) stores a value
+// STRICTLY larger. Then for any point q of the box that projects onto the screen, the pixel under
+// q is covered by an occluder whose depth there is < the box's nearest depth <= depth(q), so q is
+// hidden; points that project off the screen are outside the frustum. A box larger than the view
+// is handled by the same argument (its rectangle is the whole screen). The margins (relative
+// 1e-10 of each function's magnitude, far above double rounding of these few operations on
+// float inputs) make the strict comparisons hold in exact arithmetic, not just in floats.
+//
+// Thread-safety: an OcclusionBuffer is single-threaded (boxHidden updates the tile levels
+// lazily); use one per thread. Memory: 4 bytes per pixel + 5 per tile (256 x 128: 131 KB).
+// Allocation: only in the constructor and resize(); nothing per frame, per triangle or per box.
+
+#include <cstdint>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <span>
+#include <vector>
+
+#include "octree_fps/geometry/aabb.h"
+
+namespace ofps {
+
+// Tile edge in pixels: the level of the hierarchy above the pixels.
+inline constexpr uint32_t kOcclusionTileSize = 8;
+
+class OcclusionBuffer {
+ public:
+  // Default resolution: 256 x 128 is 32 K pixels (128 KB of floats, fits a core's L2 with the
+  // tiles): a node box a few pixels wide at this size is still tested against real pixels, and
+  // rasterizing a frame's occluders stays within the pass's budget. width and height: multiples
+  // of kOcclusionTileSize, at least one tile each (asserted).
+  explicit OcclusionBuffer(uint32_t width = 256, uint32_t height = 128);
+  void resize(uint32_t width, uint32_t height);
+
+  // Starts a frame: stores the camera (see the header comment for what viewProjection must be)
+  // and empties every pixel (1 / w = 0). O(pixels).
+  void begin(const glm::mat4& viewProjection);
+
+  // Rasterizes one occluder triangle (world space; either winding: the level is drawn without
+  // back-face culling). Returns the number of pixels it covered (whether or not it was the
+  // nearest there). Triangles on or behind the near plane, edge-on or degenerate ones cover none.
+  // O(rows of its screen bounds + pixels covered).
+  uint32_t rasterizeTriangle(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c);
+
+  // Rasterizes the triangles (p, q, r) and (q, s, r), which share the edge q-r, as one occluder:
+  // where their union is a convex quad on screen (corners p, q, s, r), a pixel that the shared
+  // edge crosses is covered too, with the smaller of the two planes' bounds (every point of the
+  // pixel lies in one of the triangles, at or beyond its plane's bound). Otherwise (not convex,
+  // or a corner not beyond the near plane) the two triangles are rasterized one by one. Returns
+  // the pixels covered.
+  uint32_t rasterizeTrianglePair(const glm::vec3& p, const glm::vec3& q, const glm::vec3& s,
+                                 const glm::vec3& r);
+
+  // True when the closed box is certainly hidden behind the occluders rasterized since begin()
+  // (the argument above); false when it may be visible. O(tiles and pixels of its rectangle),
+  // stopping at the first pixel that is not nearer.
+  bool boxHidden(const Aabb& box);
+  // The same test for a triangle (world space): its three vertices take the place of the box's
+  // eight corners (a triangle's image lies in their screen rectangle, and its nearest point is a
+  // vertex), so the argument above holds unchanged.
+  bool triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c);
+
+  // Occluder selection: triangles (wholly in front of the near plane) whose screen-space
+  // inscribed circle has a radius below this many pixels are not rasterized. Below 0.5 nothing
+  // changes (such a triangle cannot hold a whole pixel); larger values trade occlusion for
+  // speed. Any value is safe: leaving an occluder out only hides less. Default 0.5.
+  void setMinOccluderInradius(double pixels) { minOccluderInradius_ = pixels; }
+
+  uint32_t width() const { return width_; }
+  uint32_t height() const { return height_; }
+  // Stored 1 / w per pixel, row-major from the bottom row (0 = empty). For debug views and tests.
+  std::span<const float> inverseDepth() const { return pixels_; }
+  float inverseDepthAt(uint32_t x, uint32_t y) const { return pixels_[y * width_ + x]; }
+
+ private:
+  void refreshTile(uint32_t tile);
+  // Hidden test of the convex hull of `count` world points (the box and triangle tests).
+  bool hullHidden(const glm::vec3* points, int count);
+
+  uint32_t width_ = 0;
+  uint32_t height_ = 0;
+  uint32_t tilesX_ = 0;
+  double minOccluderInradius_ = 0.5;
+  double vp_[4][4] = {};            // rows of the view-projection matrix (double, for exactness)
+  std::vector<float> pixels_;       // 1 / w, 0 = empty
+  std::vector<float> tileMin_;      // smallest 1 / w in each tile (its farthest pixel)
+  std::vector<uint8_t> tileDirty_;  // 1 when a pixel changed since tileMin_ was computed
+};
+
+}  // namespace ofps

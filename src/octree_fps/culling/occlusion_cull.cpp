@@ -1,0 +1,312 @@
+// One front-to-back traversal for frustum and occlusion culling (contracts in occlusion_cull.h).
+#include "octree_fps/culling/occlusion_cull.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "octree_fps/culling/frustum.h"
+#include "octree_fps/spatial/octree.h"
+
+namespace ofps {
+
+namespace {
+
+// The eye of a perspective view-projection: the point with clip x = y = w = 0 (Cramer's rule on
+// rows 0, 1 and 3, in double). A singular matrix (not a perspective one) gives the origin; the
+// eye only orders children, so a wrong eye costs culling, never correctness.
+glm::dvec3 eyeOf(const glm::mat4& m) {
+  const int rows[3] = {0, 1, 3};
+  double a[3][3], r[3];
+  for (int i = 0; i < 3; ++i) {
+    for (int k = 0; k < 3; ++k) a[i][k] = m[k][rows[i]];
+    r[i] = -static_cast<double>(m[3][rows[i]]);
+  }
+  const auto det3 = [](const double(&q)[3][3]) {
+    return q[0][0] * (q[1][1] * q[2][2] - q[1][2] * q[2][1]) -
+           q[0][1] * (q[1][0] * q[2][2] - q[1][2] * q[2][0]) +
+           q[0][2] * (q[1][0] * q[2][1] - q[1][1] * q[2][0]);
+  };
+  const double d = det3(a);
+  if (!(std::fabs(d) > 0.0)) return glm::dvec3(0.0);
+  double out[3];
+  for (int k = 0; k < 3; ++k) {
+    double b[3][3];
+    for (int i = 0; i < 3; ++i) {
+      for (int c = 0; c < 3; ++c) b[i][c] = c == k ? r[i] : a[i][c];
+    }
+    out[k] = det3(b) / d;
+  }
+  return {out[0], out[1], out[2]};
+}
+
+double squaredDistance(const glm::dvec3& p, const Aabb& box) {
+  double s = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    const double lo = box.min[k], hi = box.max[k];
+    const double d = p[k] < lo ? lo - p[k] : (p[k] > hi ? p[k] - hi : 0.0);
+    s += d * d;
+  }
+  return s;
+}
+
+uint32_t drawnIn(const DrawRanges& ranges, uint32_t first, uint32_t count) {
+  return ranges.drawnBefore(first + count) - ranges.drawnBefore(first);
+}
+
+}  // namespace
+
+OcclusionCuller::OcclusionCuller(uint32_t width, uint32_t height) : buffer_(width, height) {}
+
+void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
+                            std::span<const uint8_t> occluders) {
+  const uint32_t slots = octree.triangleCount();
+  const std::span<const uint32_t> order = octree.triangleOrder();
+  slotFlags_.assign(slots, 0);
+  for (uint32_t s = 0; s < slots; ++s) {
+    const bool drawn = drawnIn(ranges, s, 1) != 0;
+    const uint32_t original = order[s];
+    const bool occluder =
+        occluders.empty() || (original < occluders.size() && occluders[original] != 0);
+    slotFlags_[s] =
+        static_cast<uint8_t>((drawn ? kSlotDrawn : 0) | (drawn && occluder ? kSlotOccluder : 0));
+  }
+  // Occluder pairs: two occluders of the same node that share an edge (bitwise equal end
+  // points), matched greedily in slot order, each with at most kPairSearch slots after it.
+  pairPartner_.assign(slots, kOctreeInvalidIndex);
+  pairCode_.assign(slots, 0);
+  std::vector<uint8_t> paired(slots, 0);
+  constexpr uint32_t kPairSearch = 32;
+  for (uint32_t n = 0; n < octree.nodeCount(); ++n) {
+    const TriangleRange own = octree.ownRange(n);
+    const uint32_t end = own.first + own.count;
+    for (uint32_t i = own.first; i < end; ++i) {
+      if (paired[i] || (slotFlags_[i] & kSlotOccluder) == 0) continue;
+      const Triangle t = octree.triangle(i);
+      const glm::vec3 a[3] = {t.v0, t.v1, t.v2};
+      for (uint32_t j = i + 1; j < end && j <= i + kPairSearch && !paired[i]; ++j) {
+        if (paired[j] || (slotFlags_[j] & kSlotOccluder) == 0) continue;
+        const Triangle u = octree.triangle(j);
+        const glm::vec3 b[3] = {u.v0, u.v1, u.v2};
+        for (uint32_t ea = 0; ea < 3 && !paired[i]; ++ea) {
+          for (uint32_t eb = 0; eb < 3; ++eb) {
+            const glm::vec3 &p0 = a[ea], &p1 = a[(ea + 1) % 3];
+            const glm::vec3 &q0 = b[eb], &q1 = b[(eb + 1) % 3];
+            if ((p0 == q0 && p1 == q1) || (p0 == q1 && p1 == q0)) {
+              pairPartner_[i] = j;
+              pairCode_[i] = static_cast<uint8_t>(ea | (((eb + 2) % 3) << 2));
+              paired[i] = paired[j] = 1;
+              break;
+            }
+          }
+        }
+      }
+    }
+  }
+  const uint32_t nodes = octree.nodeCount();
+  subtreeEnd_.resize(nodes);
+  for (uint32_t n = 0; n < nodes; ++n) {
+    const TriangleRange r = octree.subtreeRange(n);
+    subtreeEnd_[n] = r.first + r.count;
+  }
+  visible_.clear();
+  visible_.reserve(nodes);
+  runs_.clear();
+  runs_.reserve(slots);
+}
+
+uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const DrawRanges& ranges,
+                                               const Frustum& frustum, uint32_t node,
+                                               uint32_t mask) const {
+  // The node itself already passed the frustum with `mask`; below it, cullOctree's rules.
+  struct Entry {
+    uint32_t node, mask;
+  };
+  Entry stack[kOctreeStackSize];
+  uint32_t top = 0, count = 0;
+  stack[top++] = {node, mask};
+  while (top > 0) {
+    const Entry e = stack[--top];
+    uint32_t m = e.mask;
+    if (e.node != node &&
+        classifyAabb(frustum, octree.nodeBounds(e.node), m) == Containment::Outside) {
+      continue;
+    }
+    const uint32_t first = octree.nodeLinks()[e.node].firstTriangle;
+    if (m == 0) {
+      count += drawnIn(ranges, first, subtreeEnd_[e.node] - first);
+      continue;
+    }
+    const TriangleRange own = octree.ownRange(e.node);
+    count += drawnIn(ranges, own.first, own.count);
+    const uint32_t child = octree.firstChild(e.node);
+    for (uint32_t i = octree.childCount(e.node); i-- > 0;) stack[top++] = {child + i, m};
+  }
+  return count;
+}
+
+void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
+                                        const OcclusionCullParams& params, OcclusionCullStats* st) {
+  if ((slotFlags_[slot] & kSlotPairDone) != 0) {  // went in with its pair's first triangle
+    slotFlags_[slot] &= static_cast<uint8_t>(~kSlotPairDone);
+    return;
+  }
+  if ((slotFlags_[slot] & kSlotOccluder) == 0 || st->occludersRasterized >= params.maxOccluders) {
+    return;
+  }
+  const Triangle t = octree.triangle(slot);
+  const uint32_t partner = pairPartner_[slot];
+  // The partner is later in the same node: its kSlotHidden bit (set by this node's tests, if it
+  // is hidden) is still there.
+  if (partner != kOctreeInvalidIndex && (slotFlags_[partner] & kSlotHidden) == 0 &&
+      st->occludersRasterized + 1 < params.maxOccluders) {
+    const Triangle u = octree.triangle(partner);
+    const glm::vec3 a[3] = {t.v0, t.v1, t.v2};
+    const glm::vec3 b[3] = {u.v0, u.v1, u.v2};
+    const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
+    slotFlags_[partner] |= kSlotPairDone;
+    st->occludersRasterized += 2;
+    st->occluderPixels +=
+        buffer_.rasterizeTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
+    return;
+  }
+  ++st->occludersRasterized;
+  st->occluderPixels += buffer_.rasterizeTriangle(t.v0, t.v1, t.v2);
+}
+
+void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
+                           const glm::mat4& viewProjection, DrawRunList* out,
+                           OcclusionCullStats* ioStats, const OcclusionCullParams& params) {
+  out->clear();
+  visible_.clear();
+  runs_.clear();
+  if (octree.empty() || slotFlags_.size() != octree.triangleCount() ||
+      subtreeEnd_.size() != octree.nodeCount()) {
+    return;  // build() was not called for this octree
+  }
+  OcclusionCullStats st;
+  const Frustum frustum = Frustum::fromViewProjection(viewProjection);
+  buffer_.setMinOccluderInradius(params.minOccluderInradius);
+  buffer_.begin(viewProjection);
+  const glm::dvec3 eye = eyeOf(viewProjection);
+
+  struct Entry {
+    uint32_t node, mask;
+  };
+  // Depth-first, nearest child first: pending siblings plus children never exceed
+  // kOctreeMaxChildren per level (as in cullOctree).
+  Entry stack[kOctreeStackSize];
+  uint32_t top = 0;
+  stack[top++] = {0, kFrustumAllPlanes};
+  while (top > 0) {
+    const Entry e = stack[--top];
+    const Aabb box = octree.nodeBounds(e.node);
+    ++st.nodesTested;
+    uint32_t mask = e.mask;
+    if (classifyAabb(frustum, box, mask) == Containment::Outside) {
+      ++st.nodesFrustumCulled;
+      continue;
+    }
+    ++st.nodesOcclusionTested;
+    if (buffer_.boxHidden(box)) {
+      ++st.nodesOccluded;
+      if (params.countFrustumOnly) {
+        st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, ranges, frustum, e.node, mask);
+      }
+      continue;
+    }
+    const TriangleRange own = octree.ownRange(e.node);
+    const uint32_t drawn = drawnIn(ranges, own.first, own.count);
+    if (drawn > 0) {
+      st.trianglesDrawnFrustumOnly += drawn;
+      visible_.push_back(e.node);
+      const uint32_t end = own.first + own.count;
+      if (params.testTriangles) {
+        // Each drawn triangle against the buffer as it was before this node's occluders (so the
+        // answer does not depend on the order within the node), then the visible ones drawn
+        // and rasterized. A hidden triangle could not raise any pixel it covers: skipping it
+        // as an occluder loses nothing.
+        for (uint32_t s = own.first; s < end; ++s) {
+          if ((slotFlags_[s] & kSlotDrawn) == 0) continue;
+          const Triangle t = octree.triangle(s);
+          if (buffer_.triangleHidden(t.v0, t.v1, t.v2)) {
+            slotFlags_[s] |= kSlotHidden;
+            ++st.trianglesOccluded;
+          }
+        }
+        for (uint32_t s = own.first; s < end;) {
+          if ((slotFlags_[s] & kSlotHidden) != 0) {
+            slotFlags_[s] &= static_cast<uint8_t>(~kSlotHidden);
+            ++s;
+            continue;
+          }
+          const uint32_t runFirst = s;
+          for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
+            rasterizeOccluder(octree, s, params, &st);
+          }
+          runs_.push_back({runFirst, s - runFirst});
+        }
+      } else {
+        for (uint32_t s = own.first; s < end; ++s) {
+          rasterizeOccluder(octree, s, params, &st);
+        }
+        runs_.push_back({own.first, own.count});
+      }
+    }
+    const uint32_t n = octree.childCount(e.node);
+    if (n == 0) continue;
+    // Sort the children far to near by (distance, index) and push them in that order, so the
+    // nearest pops first.
+    const uint32_t first = octree.firstChild(e.node);
+    struct Keyed {
+      double key;
+      uint32_t node;
+    };
+    Keyed children[kOctreeMaxChildren];
+    for (uint32_t i = 0; i < n; ++i) {
+      children[i] = {squaredDistance(eye, octree.nodeBounds(first + i)), first + i};
+    }
+    for (uint32_t i = 1; i < n; ++i) {  // insertion sort: at most 16, usually 8 or fewer
+      const Keyed k = children[i];
+      uint32_t j = i;
+      while (j > 0 && (children[j - 1].key < k.key ||
+                       (children[j - 1].key == k.key && children[j - 1].node < k.node))) {
+        children[j] = children[j - 1];
+        --j;
+      }
+      children[j] = k;
+    }
+    for (uint32_t i = 0; i < n; ++i) stack[top++] = {children[i].node, mask};
+  }
+
+  // Index-buffer order: sort the visible slot runs and merge those that touch (as
+  // DrawRanges::cull does).
+  std::sort(runs_.begin(), runs_.end(),
+            [](const SlotRun& a, const SlotRun& b) { return a.first < b.first; });
+  for (const SlotRun& r : runs_) {
+    const uint32_t a = ranges.drawnBefore(r.first);
+    const uint32_t b = ranges.drawnBefore(r.first + r.count);
+    if (a == b) continue;
+    if (!out->first.empty() && out->first.back() + out->count.back() == a) {
+      out->count.back() += b - a;
+    } else {
+      out->first.push_back(a);
+      out->count.push_back(b - a);
+    }
+    out->triangles += b - a;
+  }
+  st.trianglesDrawn = out->triangles;
+
+  if (ioStats) {
+    ioStats->nodesTested += st.nodesTested;
+    ioStats->nodesFrustumCulled += st.nodesFrustumCulled;
+    ioStats->nodesOcclusionTested += st.nodesOcclusionTested;
+    ioStats->nodesOccluded += st.nodesOccluded;
+    ioStats->trianglesDrawnFrustumOnly += st.trianglesDrawnFrustumOnly;
+    ioStats->trianglesDrawn += st.trianglesDrawn;
+    ioStats->trianglesOccluded += st.trianglesOccluded;
+    ioStats->occludersRasterized += st.occludersRasterized;
+    ioStats->occluderPixels += st.occluderPixels;
+  }
+}
+
+}  // namespace ofps

@@ -1,0 +1,128 @@
+#pragma once
+// Frustum and occlusion culling of the level's octree in one front-to-back traversal (Greene,
+// Kass and Miller, "Hierarchical Z-Buffer Visibility", SIGGRAPH 1993: walk the octree nearest
+// first, skip every node whose box is hidden behind what is already drawn, and draw the visible
+// leaves' triangles into the depth buffer as occluders).
+//
+// Each node is classified against the frustum exactly as cullOctree does it (classifyAabb on
+// Octree::nodeBounds with plane masking: the same planes, the same float operations), so the
+// frustum-only answer is the same node set. A node that is not outside is then tested against
+// the OcclusionBuffer (occlusion_buffer.h); a hidden node is skipped with its subtree. In a
+// visible node, each drawn triangle is tested too (OcclusionBuffer::triangleHidden, against the
+// buffer as it was before the node's occluders, so the answer does not depend on the order
+// within the node; OcclusionCullParams::testTriangles), and the visible ones are drawn and
+// rasterized as occluders before the traversal goes on. Children are visited nearest first:
+// sorted by the squared distance from the eye to their box (0 for a box holding the eye), ties
+// by node index, so the answer is deterministic. Occluders: every drawn triangle (or the subset
+// the caller marks) found visible; those that cannot hold a whole pixel are rejected after a
+// few operations (bench/micro/OCCLUSION_RESULTS.md measures the choice). Two occluders of a node
+// that share an edge (paired at build) go in together when both are visible
+// (OcclusionBuffer::rasterizeTrianglePair), so the pixels along their shared edge occlude too.
+//
+// Never hides a visible triangle: a node is dropped only when its box, which contains every
+// triangle of its subtree, is hidden, and a triangle only when its own screen rectangle is
+// (occlusion_buffer.h's argument for both), and only triangles that are
+// drawn (and opaque: the caller's occluder mask) are rasterized, so every occluder is really in
+// the image. Order affects only how much is culled, never whether a visible triangle is kept.
+//
+// Frame and units: world space; viewProjection as for OcclusionBuffer::begin (a perspective
+// projection times a view, GLM column-major, OpenGL clip space). Triangle counts are in drawn
+// triangles (DrawRanges units: invisible collider triangles are not counted).
+// Thread-safety: an OcclusionCuller holds the buffer and scratch of one traversal: one per
+// thread. The octree and DrawRanges are only read.
+// Allocation: build() sizes everything; cull() allocates nothing once the caller's DrawRunList
+// has grown to its largest size (it is cleared and refilled each frame).
+// Complexity: O(nodes visited + occluder pixels + pixels of the tested boxes' rectangles), plus
+// O(r log r) to sort the r visible runs into index-buffer order.
+
+#include <cstdint>
+#include <glm/mat4x4.hpp>
+#include <span>
+#include <vector>
+
+#include "octree_fps/culling/draw_ranges.h"
+#include "octree_fps/culling/occlusion_buffer.h"
+
+namespace ofps {
+
+class Octree;
+
+struct OcclusionCullParams {
+  // Count what the frustum alone would draw (stats trianglesDrawnFrustumOnly) by walking hidden
+  // subtrees with the frustum test only. Costs time only where the view is occluded; turn it off
+  // when nobody looks at the figure.
+  bool countFrustumOnly = true;
+  // Also test each drawn triangle of a visible node against the buffer (its three vertices'
+  // screen rectangle and nearest depth) and leave hidden ones out of the runs and of the
+  // occluders. More, shorter runs; far fewer triangles where a visible node is large (the
+  // octree keeps large triangles in large nodes). false: whole nodes only.
+  bool testTriangles = true;
+  // OcclusionBuffer::setMinOccluderInradius for this pass (pixels; 0.5 = every triangle that can
+  // hold a whole pixel is an occluder).
+  double minOccluderInradius = 0.5;
+  // Occluder budget: at most this many triangles rasterized per pass, the nearest visible ones
+  // first (traversal order). The rest are still tested and drawn, just not rasterized.
+  uint32_t maxOccluders = 0xFFFFFFFFu;
+};
+
+// Counters of one or more cull() calls (added to, never reset by cull()).
+struct OcclusionCullStats {
+  uint32_t nodesTested = 0;                // node boxes classified against the frustum
+  uint32_t nodesFrustumCulled = 0;         // of those, outside the frustum
+  uint32_t nodesOcclusionTested = 0;       // node boxes tested against the occlusion buffer
+  uint32_t nodesOccluded = 0;              // of those, hidden (skipped with their subtrees)
+  uint32_t trianglesDrawnFrustumOnly = 0;  // what DrawRanges::cull would draw (countFrustumOnly)
+  uint32_t trianglesDrawn = 0;             // what this cull draws (out->triangles)
+  uint32_t trianglesOccluded = 0;    // triangles of visible nodes hidden one by one (testTriangles)
+  uint32_t occludersRasterized = 0;  // triangles sent to the buffer
+  uint32_t occluderPixels = 0;       // pixels they covered (overdraw included)
+};
+
+class OcclusionCuller {
+ public:
+  // The occlusion buffer's resolution (OcclusionBuffer's constructor says why 256 x 128).
+  explicit OcclusionCuller(uint32_t width = 256, uint32_t height = 128);
+
+  // Call after every octree (re)build and DrawRanges::build (ranges must be built for `octree`).
+  // occluders[i] != 0 marks ORIGINAL triangle i as an occluder; leave alpha-tested or blended
+  // triangles out (they do not hide what is behind them). Empty = every drawn triangle. Only
+  // drawn triangles ever occlude. Pairs occluders that share an edge, each with one of the next
+  // 32 slots of its node. O(32 x triangles + nodes); allocates.
+  void build(const Octree& octree, const DrawRanges& ranges,
+             std::span<const uint8_t> occluders = {});
+
+  // One frame: the visible runs (sorted and merged, as DrawRanges::cull writes them) into *out,
+  // which is cleared first. ioStats, when given, receives the counters.
+  void cull(const Octree& octree, const DrawRanges& ranges, const glm::mat4& viewProjection,
+            DrawRunList* out, OcclusionCullStats* ioStats = nullptr,
+            const OcclusionCullParams& params = {});
+
+  // Nodes whose own triangles the last cull() drew, in visit order (nearest first).
+  std::span<const uint32_t> visibleNodes() const { return visible_; }
+  // The occlusion buffer as the last cull() left it (debug view).
+  const OcclusionBuffer& buffer() const { return buffer_; }
+
+ private:
+  uint32_t frustumOnlyTriangles(const Octree& octree, const DrawRanges& ranges,
+                                const Frustum& frustum, uint32_t node, uint32_t mask) const;
+
+  OcclusionBuffer buffer_;
+  struct SlotRun {
+    uint32_t first, count;  // triangle slots
+  };
+  static constexpr uint8_t kSlotDrawn = 1, kSlotOccluder = 2, kSlotHidden = 4, kSlotPairDone = 8;
+  // Rasterizes the occluder in `slot` (with its pair partner when both are visible).
+  void rasterizeOccluder(const Octree& octree, uint32_t slot, const OcclusionCullParams& params,
+                         OcclusionCullStats* st);
+  std::vector<uint8_t> slotFlags_;  // per triangle slot: kSlot* bits (kSlotHidden: scratch)
+  // Occluder pairs (OcclusionBuffer::rasterizeTrianglePair): on the first slot of a pair, the
+  // second slot, and which edge of the first (bits 0-1) and which corner of the second (bits
+  // 2-3) are the shared edge and the far corner. kOctreeInvalidIndex: no pair.
+  std::vector<uint32_t> pairPartner_;
+  std::vector<uint8_t> pairCode_;
+  std::vector<uint32_t> subtreeEnd_;  // per node: one past the last slot of its subtree
+  std::vector<uint32_t> visible_;     // nodes drawn by the last cull, visit order
+  std::vector<SlotRun> runs_;         // scratch: visible slot runs of the last cull
+};
+
+}  // namespace ofps

@@ -1,0 +1,319 @@
+// The occlusion buffer's conservative property on hand-made scenes, and every written pixel of
+// random occluders (single triangles and pairs sharing an edge) checked against rays cast
+// through the pixel's corners.
+//
+// Camera for every test: eye at the origin looking down -Z (Y up), vertical field of view 90
+// degrees, aspect 2, near 0.1, far 100. At view depth d the screen spans x in [-2d, 2d] and
+// y in [-d, d], so the buffer's pixel edges are easy to place by hand. The reference in the
+// Random*AgreeWithCornerRays tests intersects the four corner rays of each pixel with the
+// world-space triangle (Moller-Trumbore in double): it shares no code or formula with the
+// homogeneous rasterizer under test.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <glm/ext/matrix_clip_space.hpp>
+#include <glm/ext/matrix_transform.hpp>
+#include <random>
+
+#include "octree_fps/culling/occlusion_buffer.h"
+
+namespace ofps {
+namespace {
+
+constexpr float kNear = 0.1f;
+
+glm::mat4 testCamera() {
+  const glm::mat4 proj = glm::perspective(glm::radians(90.0f), 2.0f, kNear, 100.0f);
+  const glm::mat4 view =
+      glm::lookAt(glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, -1.0f), glm::vec3(0.0f, 1.0f, 0.0f));
+  return proj * view;
+}
+
+Aabb box(float x0, float x1, float y0, float y1, float z0, float z1) {
+  return {{x0, y0, z0}, {x1, y1, z1}};
+}
+
+// One triangle covering the whole screen at view depth d (its edges are far off screen).
+void fullScreenWall(OcclusionBuffer& b, float d) {
+  b.rasterizeTriangle({-1000.0f * d, -1000.0f * d, -d}, {1000.0f * d, -1000.0f * d, -d},
+                      {0.0f, 1000.0f * d, -d});
+}
+
+uint32_t writtenPixels(const OcclusionBuffer& b) {
+  uint32_t n = 0;
+  for (float v : b.inverseDepth()) n += v > 0.0f ? 1u : 0u;
+  return n;
+}
+
+TEST(OcclusionBuffer, EmptyBufferHidesNothing) {
+  OcclusionBuffer b;
+  b.begin(testCamera());
+  EXPECT_FALSE(b.boxHidden(box(-1, 1, -1, 1, -30, -20)));
+  EXPECT_EQ(writtenPixels(b), 0u);
+}
+
+TEST(OcclusionBuffer, FullScreenOccluderCoversEveryPixelAtItsDepth) {
+  OcclusionBuffer b;
+  b.begin(testCamera());
+  fullScreenWall(b, 10.0f);
+  EXPECT_EQ(writtenPixels(b), b.width() * b.height());
+  // A plane facing the camera has w = 10 everywhere: the stored bound is at most 1/10 and
+  // within rounding of it.
+  for (float v : b.inverseDepth()) {
+    ASSERT_LE(v, 0.1f);
+    ASSERT_GT(v, 0.1f * (1.0f - 1e-6f));
+  }
+}
+
+// The wall covers x <= 0 (the screen's left half, up to pixel column 128) at depth 10.
+void leftHalfWall(OcclusionBuffer& b) {
+  b.rasterizeTriangle({0.0f, -1000.0f, -10.0f}, {0.0f, 1000.0f, -10.0f}, {-1000.0f, 0.0f, -10.0f});
+}
+
+TEST(OcclusionBuffer, BoxBehindWallEdge) {
+  OcclusionBuffer b;
+  b.begin(testCamera());
+  leftHalfWall(b);
+  // Wholly behind the wall: hidden (shows the test can hide at all).
+  EXPECT_TRUE(b.boxHidden(box(-30, -5, -5, 5, -30, -20)));
+  // Behind the wall but reaching past its edge by less than a pixel at its depth (a pixel is
+  // 4 * 20 / 256 = 0.31 units wide at depth 20): visible past the edge.
+  EXPECT_FALSE(b.boxHidden(box(-30, 0.1f, -5, 5, -30, -20)));
+  EXPECT_FALSE(b.boxHidden(box(-30, 0.5f, -5, 5, -30, -20)));
+  // Past the edge entirely: nothing covers it.
+  EXPECT_FALSE(b.boxHidden(box(1, 5, -5, 5, -30, -20)));
+  // In front of the wall, and touching it (strictly nearer is required).
+  EXPECT_FALSE(b.boxHidden(box(-10, -5, -2, 2, -9, -5)));
+  EXPECT_FALSE(b.boxHidden(box(-10, -5, -2, 2, -12, -10)));
+  // Just behind the wall: hidden.
+  EXPECT_TRUE(b.boxHidden(box(-10, -5, -2, 2, -12, -10.01f)));
+}
+
+TEST(OcclusionBuffer, BoxStraddlingNearPlaneIsVisible) {
+  OcclusionBuffer b;
+  b.begin(testCamera());
+  fullScreenWall(b, 1.0f);
+  EXPECT_TRUE(b.boxHidden(box(-0.5f, 0.5f, -0.5f, 0.5f, -5, -2)));
+  // From in front of the near plane (z > -0.1) to behind the wall.
+  EXPECT_FALSE(b.boxHidden(box(-0.5f, 0.5f, -0.5f, 0.5f, -3, -0.05f)));
+  // Wholly between the eye and the near plane: not ours to hide (the frustum culls it).
+  EXPECT_FALSE(b.boxHidden(box(-0.01f, 0.01f, -0.01f, 0.01f, -0.09f, -0.02f)));
+  // Exactly on the near plane.
+  EXPECT_FALSE(b.boxHidden(box(-0.01f, 0.01f, -0.01f, 0.01f, -3, -kNear)));
+}
+
+TEST(OcclusionBuffer, BoxLargerThanTheView) {
+  OcclusionBuffer b;
+  b.begin(testCamera());
+  fullScreenWall(b, 10.0f);
+  EXPECT_TRUE(b.boxHidden(box(-1e4f, 1e4f, -1e4f, 1e4f, -50, -20)));
+  EXPECT_FALSE(b.boxHidden(box(-1e4f, 1e4f, -1e4f, 1e4f, -50, -5)));
+  EXPECT_FALSE(b.boxHidden(box(-1e4f, 1e4f, -1e4f, 1e4f, -50, 1)));  // holds the eye
+}
+
+TEST(OcclusionBuffer, BoxBehindTheEyeIsVisible) {
+  OcclusionBuffer b;
+  b.begin(testCamera());
+  fullScreenWall(b, 10.0f);
+  EXPECT_FALSE(b.boxHidden(box(-1, 1, -1, 1, 1, 5)));
+  EXPECT_FALSE(b.boxHidden(box(-1, 1, -1, 1, 20, 30)));
+}
+
+TEST(OcclusionBuffer, OccluderCrossingNearPlane) {
+  OcclusionBuffer b;
+  b.begin(testCamera());
+  // A floor at y = -1 from behind the eye (z = 5) to z = -50.
+  const uint32_t covered =
+      b.rasterizeTriangle({-100.0f, -1.0f, 5.0f}, {100.0f, -1.0f, 5.0f}, {0.0f, -1.0f, -50.0f});
+  EXPECT_GT(covered, b.width() * b.height() / 4);  // most of the lower half
+  // Under the floor: hidden. Reaching above it: visible.
+  EXPECT_TRUE(b.boxHidden(box(-1, 1, -5, -3, -20, -12)));
+  EXPECT_FALSE(b.boxHidden(box(-1, 1, -5, -0.5f, -20, -12)));
+  // Nothing may be written where the floor is nearer than the near plane: the floor reaches
+  // depth 0.1 only at the screen's bottom edge (y = -1 at depth 0.1 is far below ndc -1), so
+  // every written value is at most 1 / near and the top half stays empty.
+  for (uint32_t y = 0; y < b.height(); ++y) {
+    for (uint32_t x = 0; x < b.width(); ++x) {
+      ASSERT_LE(b.inverseDepthAt(x, y), 1.0f / kNear);
+      if (y >= b.height() / 2) {
+        ASSERT_EQ(b.inverseDepthAt(x, y), 0.0f);
+      }
+    }
+  }
+  // A triangle from a vertex in front of the near plane (depth 0.05, on screen) to depth 20:
+  // pixels next to that vertex's image are nearer than the near plane and must stay empty, while
+  // pixels just beyond it are written. Points with depth below 0.1 have 1 / w above 10.
+  b.begin(testCamera());
+  EXPECT_GT(
+      b.rasterizeTriangle({0.0f, 0.0f, -0.05f}, {-10.0f, -5.0f, -20.0f}, {10.0f, -5.0f, -20.0f}),
+      0u);
+  float nearest = 0.0f;
+  for (float v : b.inverseDepth()) nearest = std::max(nearest, v);
+  EXPECT_LE(nearest, 10.0f);
+  EXPECT_GT(nearest, 5.0f);  // something was written closer than depth 0.2
+  // A triangle wholly between the eye and the near plane writes nothing.
+  b.begin(testCamera());
+  EXPECT_EQ(
+      b.rasterizeTriangle({-1.0f, -1.0f, -0.05f}, {1.0f, -1.0f, -0.05f}, {0.0f, 1.0f, -0.05f}), 0u);
+  EXPECT_EQ(writtenPixels(b), 0u);
+}
+
+TEST(OcclusionBuffer, SliversCoveringNoWholePixelDoNotOcclude) {
+  OcclusionBuffer b;
+  b.begin(testCamera());
+  // At depth 10 a pixel is 40 / 256 = 0.156 units square. A vertical sliver 0.07 wide:
+  EXPECT_EQ(
+      b.rasterizeTriangle({0.01f, -5.0f, -10.0f}, {0.08f, -5.0f, -10.0f}, {0.045f, 5.0f, -10.0f}),
+      0u);
+  // A diagonal sliver at most 1.2 pixels wide across its length (a pixel needs sqrt(2)):
+  const float px = 40.0f / 256.0f;
+  EXPECT_EQ(b.rasterizeTriangle({-5.0f, -5.0f, -10.0f}, {5.0f, 5.0f, -10.0f},
+                                {0.6f * px * 1.4142f, -0.6f * px * 1.4142f, -10.0f}),
+            0u);
+  // A triangle inside one pixel.
+  EXPECT_EQ(
+      b.rasterizeTriangle({0.01f, 0.01f, -10.0f}, {0.1f, 0.01f, -10.0f}, {0.05f, 0.1f, -10.0f}),
+      0u);
+  EXPECT_EQ(writtenPixels(b), 0u);
+  EXPECT_FALSE(b.boxHidden(box(-0.01f, 0.01f, -0.01f, 0.01f, -30, -20)));
+  // Two triangles sharing the diagonal of a square: the pixels the diagonal crosses are covered
+  // by neither alone, so they stay empty (conservative, at the cost of those pixels).
+  b.begin(testCamera());
+  b.rasterizeTriangle({-4, -4, -10}, {4, -4, -10}, {4, 4, -10});
+  b.rasterizeTriangle({-4, -4, -10}, {4, 4, -10}, {-4, 4, -10});
+  EXPECT_FALSE(b.boxHidden(box(-1, 1, -1, 1, -30, -20)));
+  EXPECT_TRUE(b.boxHidden(box(2, 3, -3, -2, -30, -20)));  // below the diagonal, one triangle
+  // The same square as a pair (shared edge (-4,-4)-(4,4)): the diagonal's pixels are covered.
+  b.begin(testCamera());
+  b.rasterizeTrianglePair({4, -4, -10}, {4, 4, -10}, {-4, 4, -10}, {-4, -4, -10});
+  EXPECT_TRUE(b.boxHidden(box(-1, 1, -1, 1, -30, -20)));
+  EXPECT_FALSE(b.boxHidden(box(-1, 10, -1, 1, -30, -20)));  // past the square's edge
+  // A folded pair (both triangles on the same side of the shared edge) is not a quad: only what
+  // each triangle covers alone may be written.
+  b.begin(testCamera());
+  b.rasterizeTrianglePair({4, -4, -10}, {4, 4, -10}, {2, -3, -10}, {-4, -4, -10});
+  EXPECT_FALSE(b.boxHidden(box(-3.5f, -3.2f, 3.2f, 3.5f, -30, -20)));  // outside both
+}
+
+// Reference: the ray from the eye through pixel corner (i, j) (pixel units) hits the triangle
+// at view depth t >= near? Returns t, or a negative value on a miss. Moller-Trumbore in double.
+double cornerHitDepth(const OcclusionBuffer& b, double i, double j, const glm::dvec3 (&v)[3]) {
+  const double ndcX = 2.0 * i / b.width() - 1.0, ndcY = 2.0 * j / b.height() - 1.0;
+  const glm::dvec3 dir(ndcX * 2.0, ndcY, -1.0);  // tan(45 deg) = 1, aspect 2; view = world
+  const glm::dvec3 e1 = v[1] - v[0], e2 = v[2] - v[0];
+  const glm::dvec3 p = glm::cross(dir, e2);
+  const double det = glm::dot(e1, p);
+  if (std::fabs(det) < 1e-300) return -1.0;
+  const glm::dvec3 s = -v[0];
+  const double u = glm::dot(s, p) / det;
+  const glm::dvec3 q = glm::cross(s, e1);
+  const double w = glm::dot(dir, q) / det;
+  const double t = glm::dot(e2, q) / det;  // view depth, since dir.z = -1
+  if (u < 0.0 || w < 0.0 || u + w > 1.0 || t < static_cast<double>(kNear)) return -1.0;
+  return t;
+}
+
+// Pairs of triangles sharing an edge (convex, folded, non-planar, crossing the near plane):
+// every written pixel's corner rays hit one of the two, and at each corner the nearer hit is at
+// least as near as the written bound says.
+TEST(OcclusionBuffer, RandomTrianglePairsAgreeWithCornerRays) {
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  OcclusionBuffer b;
+  uint64_t written = 0, quads = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    b.begin(testCamera());
+    const float scale = trial % 2 == 0 ? 5.0f : 30.0f;
+    glm::vec3 f[4];
+    for (glm::vec3& p : f) {
+      p = glm::vec3(u(rng) * 2.0f, u(rng), -0.5f * (u(rng) + 1.0f)) * scale;
+      if (trial % 5 == 0 && u(rng) > 0.5f) p.z = std::fabs(p.z) + 0.01f;
+    }
+    // Mostly near-planar convex pairs (the common case in levels): s mirrors p across the edge
+    // q-r's midpoint, then is perturbed.
+    if (trial % 3 != 0) {
+      const glm::vec3 mid = (f[1] + f[3]) * 0.5f;
+      f[2] = mid + (mid - f[0]) * (0.5f + 0.5f * std::fabs(u(rng))) +
+             glm::vec3(u(rng), u(rng), u(rng)) * (0.05f * scale);
+    }
+    const uint32_t covered = b.rasterizeTrianglePair(f[0], f[1], f[2], f[3]);
+    const glm::dvec3 t1[3] = {glm::dvec3(f[0]), glm::dvec3(f[1]), glm::dvec3(f[3])};
+    const glm::dvec3 t2[3] = {glm::dvec3(f[1]), glm::dvec3(f[2]), glm::dvec3(f[3])};
+    uint32_t count = 0;
+    for (uint32_t y = 0; y < b.height(); ++y) {
+      for (uint32_t x = 0; x < b.width(); ++x) {
+        const float got = b.inverseDepthAt(x, y);
+        if (got == 0.0f) continue;
+        ++count;
+        for (int c = 0; c < 4; ++c) {
+          const double d1 = cornerHitDepth(b, x + (c & 1), y + (c >> 1), t1);
+          const double d2 = cornerHitDepth(b, x + (c & 1), y + (c >> 1), t2);
+          const double nearest = std::min(d1 > 0.0 ? d1 : 1e300, d2 > 0.0 ? d2 : 1e300);
+          ASSERT_LT(nearest, 1e300) << "trial " << trial << " pixel " << x << "," << y
+                                    << ": written, but its corner " << c << " misses both";
+          ASSERT_LE(static_cast<double>(got), 1.0 / nearest)
+              << "trial " << trial << " pixel " << x << "," << y << ": depth bound too near";
+        }
+      }
+    }
+    EXPECT_LE(count, covered) << "trial " << trial;  // overlapping fallbacks count twice
+    written += count;
+    quads += count > 0 && trial % 3 != 0 ? 1 : 0;
+  }
+  EXPECT_GT(written, 50000u);
+  EXPECT_GT(quads, 100u);
+}
+
+TEST(OcclusionBuffer, RandomOccludersAgreeWithCornerRays) {
+  std::mt19937 rng(1234);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  OcclusionBuffer b;
+  uint64_t written = 0, triangles = 0, crossingNear = 0;
+  double tightness = 0.0;
+  for (int trial = 0; trial < 400; ++trial) {
+    b.begin(testCamera());
+    // Vertices in front of and (one in four trials) behind the eye, at various scales.
+    const float scale = trial % 3 == 0 ? 0.5f : (trial % 3 == 1 ? 5.0f : 40.0f);
+    glm::vec3 f[3];
+    bool behind = false;
+    for (glm::vec3& p : f) {
+      p = glm::vec3(u(rng) * 2.0f, u(rng), -0.5f * (u(rng) + 1.0f)) * scale;
+      if (trial % 4 == 0 && u(rng) > 0.3f) p.z = std::fabs(p.z) + 0.01f;
+      behind = behind || p.z > -kNear;
+    }
+    crossingNear += behind ? 1 : 0;
+    const uint32_t covered = b.rasterizeTriangle(f[0], f[1], f[2]);
+    const glm::dvec3 v[3] = {glm::dvec3(f[0]), glm::dvec3(f[1]), glm::dvec3(f[2])};
+    uint32_t count = 0;
+    for (uint32_t y = 0; y < b.height(); ++y) {
+      for (uint32_t x = 0; x < b.width(); ++x) {
+        const float got = b.inverseDepthAt(x, y);
+        if (got == 0.0f) continue;
+        ++count;
+        double minInv = 1e300;
+        for (int c = 0; c < 4; ++c) {
+          const double t = cornerHitDepth(b, x + (c & 1), y + (c >> 1), v);
+          ASSERT_GT(t, 0.0) << "trial " << trial << " pixel " << x << "," << y
+                            << ": written, but its corner " << c << " misses the triangle";
+          minInv = std::min(minInv, 1.0 / t);
+        }
+        ASSERT_LE(static_cast<double>(got), minInv)
+            << "trial " << trial << " pixel " << x << "," << y << ": depth bound too near";
+        tightness += static_cast<double>(got) / minInv;
+      }
+    }
+    EXPECT_EQ(count, covered) << "trial " << trial;
+    written += count;
+    triangles += count > 0 ? 1 : 0;
+  }
+  // Meaningful: many triangles and pixels written, near-crossing ones among them, and the bound
+  // is tight (within a per mille of the exact value on average).
+  EXPECT_GT(triangles, 150u);
+  EXPECT_GT(written, 100000u);
+  EXPECT_GT(crossingNear, 50u);
+  EXPECT_GT(tightness / static_cast<double>(written), 0.999);
+}
+
+}  // namespace
+}  // namespace ofps

@@ -1,0 +1,370 @@
+// Occlusion culling never hides a visible triangle: for random camera poses inside each level, a
+// reference rasterizer renders EVERY drawn triangle's id with a depth buffer, and every id that
+// appears in its image must be in the set drawn with occlusion culling on. Zero misses.
+//
+// The reference shares nothing with the code under test: it clips triangles against the near
+// and far planes in homogeneous clip space (Sutherland-Hodgman, double precision), point-samples
+// pixel centres at twice the occlusion buffer's resolution in each direction (512 x 256 against
+// 256 x 128), interpolates 1 / w with barycentric weights and keeps the nearest sample. Also
+// checked per pose: the occlusion cull draws a subset of the frustum-only cull (DrawRanges::cull)
+// and counts the frustum-only triangles exactly as DrawRanges::cull does; culling whole nodes only
+// (no per-triangle tests) draws a superset; and with an occluder budget of 50 triangles nothing
+// visible is culled either. The ratio drawn /
+// frustum-only is printed, not asserted (speed and culling rates are the benchmark's business).
+//
+// Poses: a random floor triangle (normal within ~45 degrees of up), a random point on it, the eye
+// 1.65 m above it when a ray up from the floor finds that much headroom; any yaw, pitch within
+// +-60 degrees, vertical field of view 60..100 degrees, aspect 16:9 or 2:1, near 0.05 m.
+// Levels: the bundled arena (real loader, meshes' visibility honoured) and the shared canonical
+// OBJs (Quake ones converted to Y-up metres), each skipped when absent.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <glm/ext/matrix_clip_space.hpp>
+#include <glm/ext/matrix_transform.hpp>
+#include <glm/mat4x4.hpp>
+#include <new>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "octree_fps/culling/draw_ranges.h"
+#include "octree_fps/culling/occlusion_cull.h"
+#include "octree_fps/io/obj_reader.h"
+#include "octree_fps/spatial/octree.h"
+#include "support/arena_fixture.h"
+#include "support/test_paths.h"
+
+// Every allocation in this test binary is counted, so that a test can check that a stretch of
+// code allocates nothing.
+namespace {
+std::atomic<uint64_t> gAllocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+namespace ofps {
+namespace {
+
+constexpr int kRefWidth = 512;
+constexpr int kRefHeight = 256;
+constexpr uint32_t kNoTriangle = 0xFFFFFFFFu;
+
+struct TestLevel {
+  std::vector<glm::vec3> positions;
+  std::vector<uint32_t> indices;
+  std::vector<uint8_t> drawn;  // per triangle; empty = all
+  Octree octree;
+  DrawRanges ranges;
+};
+
+// Reference image of triangle ids (original indices), nearest sample wins.
+class ReferenceRenderer {
+ public:
+  void render(const TestLevel& level, const glm::mat4& viewProjection) {
+    ids_.assign(kRefWidth * kRefHeight, kNoTriangle);
+    depth_.assign(kRefWidth * kRefHeight, 0.0);  // 1 / w, larger = nearer, 0 = empty
+    const glm::dmat4 m(viewProjection);
+    const uint32_t n = static_cast<uint32_t>(level.indices.size() / 3);
+    for (uint32_t t = 0; t < n; ++t) {
+      if (!level.drawn.empty() && level.drawn[t] == 0) continue;
+      glm::dvec4 poly[8];
+      for (int k = 0; k < 3; ++k) {
+        poly[k] = m * glm::dvec4(glm::dvec3(level.positions[level.indices[3 * t + k]]), 1.0);
+      }
+      int count = clip(poly, 3, 1.0);   // near: z + w >= 0
+      count = clip(poly, count, -1.0);  // far: w - z >= 0
+      for (int k = 1; k + 1 < count; ++k) fill(poly[0], poly[k], poly[k + 1], t);
+    }
+  }
+  const std::vector<uint32_t>& ids() const { return ids_; }
+
+ private:
+  // Keeps the part of the polygon with w + side * z >= 0.
+  static int clip(glm::dvec4 (&poly)[8], int count, double side) {
+    glm::dvec4 out[8];
+    int n = 0;
+    for (int i = 0; i < count; ++i) {
+      const glm::dvec4& a = poly[i];
+      const glm::dvec4& b = poly[(i + 1) % count];
+      const double da = a.w + side * a.z, db = b.w + side * b.z;
+      if (da >= 0.0) out[n++] = a;
+      if ((da >= 0.0) != (db >= 0.0)) out[n++] = a + (b - a) * (da / (da - db));
+    }
+    for (int i = 0; i < n; ++i) poly[i] = out[i];
+    return n;
+  }
+  void fill(const glm::dvec4& a, const glm::dvec4& b, const glm::dvec4& c, uint32_t id) {
+    const glm::dvec4* v[3] = {&a, &b, &c};
+    double sx[3], sy[3], iw[3];
+    for (int k = 0; k < 3; ++k) {
+      if (!(v[k]->w > 0.0)) return;
+      sx[k] = (v[k]->x / v[k]->w * 0.5 + 0.5) * kRefWidth;
+      sy[k] = (v[k]->y / v[k]->w * 0.5 + 0.5) * kRefHeight;
+      iw[k] = 1.0 / v[k]->w;
+    }
+    const double area = (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]);
+    if (area == 0.0 || !std::isfinite(area)) return;
+    const int x0 = std::max(0, static_cast<int>(std::floor(std::min({sx[0], sx[1], sx[2]}))));
+    const int x1 =
+        std::min(kRefWidth - 1, static_cast<int>(std::ceil(std::max({sx[0], sx[1], sx[2]}))));
+    const int y0 = std::max(0, static_cast<int>(std::floor(std::min({sy[0], sy[1], sy[2]}))));
+    const int y1 =
+        std::min(kRefHeight - 1, static_cast<int>(std::ceil(std::max({sy[0], sy[1], sy[2]}))));
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) {
+        const double px = x + 0.5, py = y + 0.5;
+        double bary[3];
+        bool inside = true;
+        for (int k = 0; k < 3; ++k) {
+          const int i = (k + 1) % 3, j = (k + 2) % 3;
+          bary[k] = ((sx[j] - sx[i]) * (py - sy[i]) - (px - sx[i]) * (sy[j] - sy[i])) / area;
+          inside = inside && bary[k] >= 0.0;
+        }
+        if (!inside) continue;
+        const double inv = bary[0] * iw[0] + bary[1] * iw[1] + bary[2] * iw[2];
+        const size_t p = static_cast<size_t>(y) * kRefWidth + x;
+        if (inv > depth_[p]) {
+          depth_[p] = inv;
+          ids_[p] = id;
+        }
+      }
+    }
+  }
+
+  std::vector<uint32_t> ids_;
+  std::vector<double> depth_;
+};
+
+bool loadCanonical(const std::string& name, bool zUp, TestLevel* out) {
+  const std::string path = test::sharedPath("levels/" + name + "/" + name + ".obj");
+  if (!test::fileExists(path)) return false;
+  ObjReadResult obj = readObj(path);
+  if (!obj.ok) {
+    ADD_FAILURE() << obj.error;
+    return false;
+  }
+  if (zUp) {  // Quake units, Z up -> metres, Y up
+    for (glm::vec3& v : obj.mesh.positions) v = glm::vec3(v.x, v.z, -v.y) * 0.0254f;
+  }
+  out->positions = std::move(obj.mesh.positions);
+  out->indices = std::move(obj.mesh.indices);
+  return true;
+}
+
+// Random eye poses above floors (see the file comment).
+std::vector<glm::mat4> randomPoses(const TestLevel& level, uint32_t count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const uint32_t n = static_cast<uint32_t>(level.indices.size() / 3);
+  std::vector<uint32_t> floors;
+  for (uint32_t t = 0; t < n; ++t) {
+    const glm::vec3 a = level.positions[level.indices[3 * t]];
+    const glm::vec3 nrm = glm::cross(level.positions[level.indices[3 * t + 1]] - a,
+                                     level.positions[level.indices[3 * t + 2]] - a);
+    const float len = glm::length(nrm);
+    if (len > 1e-6f && nrm.y > 0.7f * len && (level.drawn.empty() || level.drawn[t])) {
+      floors.push_back(t);
+    }
+  }
+  std::vector<glm::mat4> poses;
+  for (int tries = 0; tries < 100000 && poses.size() < count && !floors.empty(); ++tries) {
+    const uint32_t t = floors[static_cast<size_t>(u(rng) * floors.size()) % floors.size()];
+    double r1 = u(rng), r2 = u(rng);
+    if (r1 + r2 > 1.0) {
+      r1 = 1.0 - r1;
+      r2 = 1.0 - r2;
+    }
+    const glm::vec3 a = level.positions[level.indices[3 * t]];
+    const glm::vec3 b = level.positions[level.indices[3 * t + 1]];
+    const glm::vec3 c = level.positions[level.indices[3 * t + 2]];
+    const glm::vec3 floor = a + (b - a) * static_cast<float>(r1) + (c - a) * static_cast<float>(r2);
+    RayHit hit;
+    const glm::vec3 start = floor + glm::vec3(0.0f, 0.01f, 0.0f);
+    if (level.octree.raycast(start, {0.0f, 1.0f, 0.0f}, 1.9f, kOctreeAllLayers, hit)) continue;
+    const glm::vec3 eye = floor + glm::vec3(0.0f, 1.65f, 0.0f);
+    const double yaw = u(rng) * 6.283185307, pitch = (u(rng) - 0.5) * 2.0 * 1.0471975512;
+    const glm::vec3 fwd(static_cast<float>(std::cos(pitch) * std::sin(yaw)),
+                        static_cast<float>(std::sin(pitch)),
+                        static_cast<float>(std::cos(pitch) * std::cos(yaw)));
+    const float fov = glm::radians(60.0f + 40.0f * static_cast<float>(u(rng)));
+    const float aspect = u(rng) < 0.5 ? 16.0f / 9.0f : 2.0f;
+    poses.push_back(glm::perspective(fov, aspect, 0.05f, 5000.0f) *
+                    glm::lookAt(eye, eye + fwd, glm::vec3(0.0f, 1.0f, 0.0f)));
+  }
+  return poses;
+}
+
+void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
+  const OctreeBuildReport report = level.octree.build(level.positions, level.indices);
+  ASSERT_TRUE(report.ok) << report.error;
+  level.ranges.build(level.octree, level.drawn);
+  OcclusionCuller culler, nodeCuller, budgetCuller;
+  culler.build(level.octree, level.ranges);
+  nodeCuller.build(level.octree, level.ranges);
+  budgetCuller.build(level.octree, level.ranges);
+  const std::vector<glm::mat4> poses = randomPoses(level, 100, seed);
+  ASSERT_EQ(poses.size(), 100u) << name << ": too few floor spots with headroom";
+
+  const std::span<const uint32_t> drawOrder = level.ranges.drawOrder();
+  const uint32_t triangles = static_cast<uint32_t>(level.indices.size() / 3);
+  std::vector<uint8_t> drawnSet(triangles), frustumSet(triangles), nodeSet(triangles),
+      budgetSet(triangles);
+  DrawRunList nodeRuns, budgetRuns;
+  uint64_t trianglesTestedOut = 0;
+  ReferenceRenderer reference;
+  DrawRunList runs, frustumRuns;
+  uint64_t misses = 0, visibleIds = 0, posesWithView = 0, occludedNodes = 0;
+  double ratioSum = 0.0;
+  uint32_t ratioPoses = 0;
+  for (size_t p = 0; p < poses.size(); ++p) {
+    OcclusionCullStats stats;
+    culler.cull(level.octree, level.ranges, poses[p], &runs, &stats);
+    level.ranges.cull(level.octree, Frustum::fromViewProjection(poses[p]), &frustumRuns);
+    std::fill(drawnSet.begin(), drawnSet.end(), uint8_t{0});
+    std::fill(frustumSet.begin(), frustumSet.end(), uint8_t{0});
+    for (size_t r = 0; r < runs.first.size(); ++r) {
+      for (uint32_t i = 0; i < runs.count[r]; ++i) drawnSet[drawOrder[runs.first[r] + i]] = 1;
+    }
+    for (size_t r = 0; r < frustumRuns.first.size(); ++r) {
+      for (uint32_t i = 0; i < frustumRuns.count[r]; ++i) {
+        frustumSet[drawOrder[frustumRuns.first[r] + i]] = 1;
+      }
+    }
+    // The other modes, from their own cullers: whole nodes only must draw a superset (the buffer
+    // is the same: a hidden triangle cannot raise a pixel), and a small occluder budget must
+    // stay safe (checked against the reference below).
+    OcclusionCullParams wholeNodes;
+    wholeNodes.testTriangles = false;
+    nodeCuller.cull(level.octree, level.ranges, poses[p], &nodeRuns, nullptr, wholeNodes);
+    OcclusionCullParams budget;
+    budget.maxOccluders = 50;
+    budgetCuller.cull(level.octree, level.ranges, poses[p], &budgetRuns, nullptr, budget);
+    std::fill(nodeSet.begin(), nodeSet.end(), uint8_t{0});
+    std::fill(budgetSet.begin(), budgetSet.end(), uint8_t{0});
+    for (size_t r = 0; r < nodeRuns.first.size(); ++r) {
+      for (uint32_t i = 0; i < nodeRuns.count[r]; ++i)
+        nodeSet[drawOrder[nodeRuns.first[r] + i]] = 1;
+    }
+    for (size_t r = 0; r < budgetRuns.first.size(); ++r) {
+      for (uint32_t i = 0; i < budgetRuns.count[r]; ++i) {
+        budgetSet[drawOrder[budgetRuns.first[r] + i]] = 1;
+      }
+    }
+    for (uint32_t t = 0; t < triangles; ++t) {
+      ASSERT_FALSE(drawnSet[t] && !nodeSet[t])
+          << name << " pose " << p << ": triangle " << t << " drawn, but not with whole nodes";
+    }
+    trianglesTestedOut += nodeRuns.triangles - runs.triangles;
+    ASSERT_EQ(stats.trianglesDrawn, runs.triangles);
+    ASSERT_EQ(stats.trianglesDrawnFrustumOnly, frustumRuns.triangles) << name << " pose " << p;
+    for (uint32_t t = 0; t < triangles; ++t) {
+      ASSERT_FALSE(drawnSet[t] && !frustumSet[t])
+          << name << " pose " << p << ": triangle " << t << " drawn but outside the frustum cull";
+    }
+    occludedNodes += stats.nodesOccluded;
+    if (frustumRuns.triangles > 0) {
+      ratioSum += static_cast<double>(runs.triangles) / frustumRuns.triangles;
+      ++ratioPoses;
+    }
+
+    reference.render(level, poses[p]);
+    std::vector<uint8_t> seen(triangles, 0);
+    const uint64_t idsBefore = visibleIds;
+    for (uint32_t id : reference.ids()) {
+      if (id == kNoTriangle || seen[id]) continue;
+      seen[id] = 1;
+      ++visibleIds;
+      if (!drawnSet[id] || !budgetSet[id]) {
+        ++misses;
+        if (misses <= 10) {
+          ADD_FAILURE() << name << " pose " << p << ": triangle " << id
+                        << " is visible in the reference image but was culled"
+                        << (drawnSet[id] ? " with a budget of 50 occluders" : "");
+        }
+      }
+    }
+    posesWithView += visibleIds > idsBefore ? 1 : 0;
+  }
+  EXPECT_EQ(misses, 0u) << name;
+  // Meaningful: the reference saw triangles, and occlusion culled something.
+  EXPECT_GT(visibleIds, 100u * 10u) << name;
+  EXPECT_GE(posesWithView, 75u) << name;  // some poses look only at open sky
+  EXPECT_GT(occludedNodes, 0u) << name;
+  EXPECT_GT(trianglesTestedOut, 0u) << name;  // the per-triangle tests did hide something
+  std::printf("[ occlusion ] %s: %zu poses, %llu visible ids, mean drawn / frustum-only = %.3f\n",
+              name.c_str(), poses.size(), static_cast<unsigned long long>(visibleIds),
+              ratioPoses > 0 ? ratioSum / ratioPoses : 1.0);
+}
+
+void checkShared(const std::string& name, bool zUp, uint32_t seed) {
+  TestLevel level;
+  if (!loadCanonical(name, zUp, &level)) GTEST_SKIP() << name << " not present";
+  checkLevel(level, name, seed);
+}
+
+TEST(OcclusionReference, DefaultArena) {
+  const test::Arena& arena = test::defaultArena();
+  ASSERT_FALSE(arena.level.collisionIndices.empty());
+  TestLevel level;
+  level.positions = arena.level.collisionPositions;
+  level.indices = arena.level.collisionIndices;
+  for (const LevelMesh& mesh : arena.level.meshes) {
+    level.drawn.insert(level.drawn.end(), mesh.indices.size() / 3, mesh.visible ? 1 : 0);
+  }
+  ASSERT_EQ(level.drawn.size(), level.indices.size() / 3);
+  checkLevel(level, "arena", 11);
+}
+
+// After a first pass over the poses (the caller's run list grows to its largest), culling the
+// same poses again allocates nothing.
+TEST(OcclusionCull, NoAllocationAfterWarmUp) {
+  const test::Arena& arena = test::defaultArena();
+  ASSERT_FALSE(arena.level.collisionIndices.empty());
+  TestLevel level;
+  level.positions = arena.level.collisionPositions;
+  level.indices = arena.level.collisionIndices;
+  ASSERT_TRUE(level.octree.build(level.positions, level.indices).ok);
+  level.ranges.build(level.octree, {});
+  OcclusionCuller culler;
+  culler.build(level.octree, level.ranges);
+  const std::vector<glm::mat4> poses = randomPoses(level, 50, 5);
+  ASSERT_EQ(poses.size(), 50u);
+  DrawRunList runs;
+  OcclusionCullStats stats;
+  for (const glm::mat4& vp : poses) culler.cull(level.octree, level.ranges, vp, &runs, &stats);
+  const uint64_t before = gAllocations.load();
+  for (const glm::mat4& vp : poses) culler.cull(level.octree, level.ranges, vp, &runs, &stats);
+  EXPECT_EQ(gAllocations.load() - before, 0u);
+  EXPECT_GT(stats.trianglesDrawn, 0u);  // the passes did draw something
+}
+
+TEST(OcclusionReference, CollisionWorld) {
+  checkShared("collision-world", false, 21);
+}
+TEST(OcclusionReference, OaDm1) {
+  checkShared("oa_dm1", true, 31);
+}
+TEST(OcclusionReference, OaDm5) {
+  checkShared("oa_dm5", true, 41);
+}
+TEST(OcclusionReference, OnsReborn) {
+  checkShared("ons-reborn", true, 51);
+}
+
+}  // namespace
+}  // namespace ofps
