@@ -39,8 +39,8 @@ bool findSpawn(const ofps::Octree& o, const ofps::ControllerParams& p, glm::vec3
       if (hit.normal.y < 0.8f) continue;
       const glm::vec3 feet = hit.point + glm::vec3(0.0f, 0.05f, 0.0f);
       if (o.collectCapsule(feet + glm::vec3(0.0f, p.radius, 0.0f),
-                           feet + glm::vec3(0.0f, p.height - p.radius, 0.0f), p.radius + 0.02f,
-                           ~0u, {}) > 0) {
+                           feet + glm::vec3(0.0f, p.height - p.radius, 0.0f), p.radius + 0.02f, ~0u,
+                           {}) > 0) {
         continue;
       }
       int score = 0;
@@ -135,10 +135,13 @@ void BM_ControllerStep(benchmark::State& state, const char* relative, bool quake
 
 BENCHMARK_CAPTURE(BM_ControllerStep, collision_world, "levels/collision-world/collision-world.obj",
                   false)
-    ->Unit(benchmark::kMicrosecond)->Iterations(100000);
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(100000);
 BENCHMARK_CAPTURE(BM_ControllerStep, oa_dm1, "levels/oa_dm1/oa_dm1.obj", true)
-    ->Unit(benchmark::kMicrosecond)->Iterations(100000);
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(100000);
 BENCHMARK_CAPTURE(BM_ControllerStep, oa_dm5, "levels/oa_dm5/oa_dm5.obj", true)
-    ->Unit(benchmark::kMicrosecond)->Iterations(100000);
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(100000);
 
 }  // namespace

@@ -11,13 +11,12 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <glm/ext/matrix_clip_space.hpp>
+#include <glm/ext/matrix_transform.hpp>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <glm/ext/matrix_clip_space.hpp>
-#include <glm/ext/matrix_transform.hpp>
 
 #include "octree_fps/controller/character_controller.h"
 #include "octree_fps/culling/draw_ranges.h"

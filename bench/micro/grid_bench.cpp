@@ -10,11 +10,10 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <glm/gtc/matrix_transform.hpp>
 
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/spatial/hash_grid.h"
@@ -116,7 +115,8 @@ void BM_GridUpdateAndCull100k(benchmark::State& state) {
     f.cull();
   }
   report(state, f.g, f.st, 1.0);
-  state.counters["cellChanges"] = static_cast<double>(changed) / static_cast<double>(state.iterations());
+  state.counters["cellChanges"] =
+      static_cast<double>(changed) / static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_GridUpdateAndCull100k)->Unit(benchmark::kMillisecond);
 
@@ -209,7 +209,9 @@ void BM_GridRefreshQueryCache(benchmark::State& state) {
   }
   state.SetLabel(state.range(1) ? "clustered" : "uniform");
 }
-BENCHMARK(BM_GridRefreshQueryCache)->ArgsProduct({{10000, 100000}, {0, 1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GridRefreshQueryCache)
+    ->ArgsProduct({{10000, 100000}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond);
 
 // Brute force's radius query: every object whose sphere meets the query sphere around p; the
 // first `cap` ids go to out. Returns how many there are.

@@ -67,7 +67,8 @@ Level& level(int i) {
   if (!r.ok) return L;
   L.mesh = std::move(r.mesh);
   for (uint32_t t = 0; t < L.mesh.triangleCount(); ++t) {
-    L.tris.push_back({L.mesh.positions[L.mesh.indices[3 * t]], L.mesh.positions[L.mesh.indices[3 * t + 1]],
+    L.tris.push_back({L.mesh.positions[L.mesh.indices[3 * t]],
+                      L.mesh.positions[L.mesh.indices[3 * t + 1]],
                       L.mesh.positions[L.mesh.indices[3 * t + 2]]});
     L.bounds.grow(L.tris.back().bounds());
   }
@@ -252,8 +253,8 @@ void buildEmbree(Level& L, EmbreeScene& e) {
   e.device = rtcNewDevice("threads=1");
   e.scene = rtcNewScene(e.device);
   RTCGeometry g = rtcNewGeometry(e.device, RTC_GEOMETRY_TYPE_TRIANGLE);
-  float* v = static_cast<float*>(rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                                                         3 * sizeof(float), L.mesh.positions.size()));
+  float* v = static_cast<float*>(rtcSetNewGeometryBuffer(
+      g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), L.mesh.positions.size()));
   for (size_t i = 0; i < L.mesh.positions.size(); ++i) {
     v[3 * i] = L.mesh.positions[i].x;
     v[3 * i + 1] = L.mesh.positions[i].y;
@@ -312,20 +313,29 @@ int main(int argc, char** argv) {
     bool ms;
   };
   const Entry entries[] = {
-      {"Build", BM_Build, 5, true},           {"Rebuild", BM_Rebuild, 5, true},
-      {"Ray", BM_Ray, 5, false},              {"RayAny", BM_RayAny, 5, false},
-      {"Sphere", BM_Sphere, 5, false},        {"Capsule", BM_Capsule, 5, false},
-      {"Box", BM_Box, 5, false},              {"SpherePush", BM_SpherePush, 5, false},
-      {"CapsulePush", BM_CapsulePush, 5, false}, {"SweepSphere", BM_SweepSphere, 5, false},
-      {"SweepCapsule", BM_SweepCapsule, 5, false}, {"Closest", BM_Closest, 5, false},
-      {"BruteRay", BM_BruteRay, 3, false},    {"BruteCapsule", BM_BruteCapsule, 3, false},
+    {"Build", BM_Build, 5, true},
+    {"Rebuild", BM_Rebuild, 5, true},
+    {"Ray", BM_Ray, 5, false},
+    {"RayAny", BM_RayAny, 5, false},
+    {"Sphere", BM_Sphere, 5, false},
+    {"Capsule", BM_Capsule, 5, false},
+    {"Box", BM_Box, 5, false},
+    {"SpherePush", BM_SpherePush, 5, false},
+    {"CapsulePush", BM_CapsulePush, 5, false},
+    {"SweepSphere", BM_SweepSphere, 5, false},
+    {"SweepCapsule", BM_SweepCapsule, 5, false},
+    {"Closest", BM_Closest, 5, false},
+    {"BruteRay", BM_BruteRay, 3, false},
+    {"BruteCapsule", BM_BruteCapsule, 3, false},
 #if defined(OCTREE_FPS_HAVE_EMBREE)
-      {"EmbreeBuild", BM_EmbreeBuild, 5, true}, {"EmbreeRay", BM_EmbreeRay, 5, false},
+    {"EmbreeBuild", BM_EmbreeBuild, 5, true},
+    {"EmbreeRay", BM_EmbreeRay, 5, false},
 #endif
   };
   for (const Entry& e : entries) {
     for (int i = 0; i < e.levels; ++i) {
-      auto* b = benchmark::RegisterBenchmark((std::string(e.name) + "/" + kLevels[i].name).c_str(), e.fn);
+      auto* b =
+          benchmark::RegisterBenchmark((std::string(e.name) + "/" + kLevels[i].name).c_str(), e.fn);
       b->Arg(i);
       if (e.ms) b->Unit(benchmark::kMillisecond);
     }

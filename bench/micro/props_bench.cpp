@@ -25,8 +25,9 @@ void quad(std::vector<ofps::Triangle>& t, glm::vec3 a, glm::vec3 b, glm::vec3 c,
 }
 
 void box(std::vector<ofps::Triangle>& t, glm::vec3 lo, glm::vec3 hi) {
-  const glm::vec3 v[8] = {{lo.x, lo.y, lo.z}, {hi.x, lo.y, lo.z}, {lo.x, hi.y, lo.z}, {hi.x, hi.y, lo.z},
-                          {lo.x, lo.y, hi.z}, {hi.x, lo.y, hi.z}, {lo.x, hi.y, hi.z}, {hi.x, hi.y, hi.z}};
+  const glm::vec3 v[8] = {{lo.x, lo.y, lo.z}, {hi.x, lo.y, lo.z}, {lo.x, hi.y, lo.z},
+                          {hi.x, hi.y, lo.z}, {lo.x, lo.y, hi.z}, {hi.x, lo.y, hi.z},
+                          {lo.x, hi.y, hi.z}, {hi.x, hi.y, hi.z}};
   quad(t, v[0], v[2], v[3], v[1]);
   quad(t, v[4], v[5], v[7], v[6]);
   quad(t, v[0], v[4], v[6], v[2]);
@@ -70,8 +71,8 @@ void BM_PropsStep10k(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
   const ofps::Octree& o = level();
   const float dt = 1.0f / 60.0f;
-  const ofps::Aabb area = mode == 2 ? ofps::Aabb{{-10, 1, -10}, {10, 40, 10}}
-                                    : ofps::Aabb{{-40, 1, -40}, {40, 15, 40}};
+  const ofps::Aabb area =
+      mode == 2 ? ofps::Aabb{{-10, 1, -10}, {10, 40, 10}} : ofps::Aabb{{-40, 1, -40}, {40, 15, 40}};
   const int warmSteps = mode == 0 ? 0 : (mode == 1 ? 120 : 60);
   double awake = 0, contacts = 0, candidates = 0, brute = 0, octreeQueries = 0, steps = 0;
   uint64_t seed = 1;
@@ -99,7 +100,9 @@ void BM_PropsStep10k(benchmark::State& state) {
   state.counters["gridCandidates"] = candidates / steps;
   state.counters["bruteChecks"] = brute / steps;
   state.counters["octreeQueries"] = octreeQueries / steps;
-  state.SetLabel(mode == 0 ? "1st second, falling" : mode == 1 ? "3rd second, settling" : "pile, 2nd second");
+  state.SetLabel(mode == 0   ? "1st second, falling"
+                 : mode == 1 ? "3rd second, settling"
+                             : "pile, 2nd second");
 }
 BENCHMARK(BM_PropsStep10k)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(2);
 

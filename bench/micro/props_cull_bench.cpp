@@ -18,13 +18,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <glm/gtc/matrix_transform.hpp>
 #include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <glm/gtc/matrix_transform.hpp>
 
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/culling/props_cull.h"
@@ -67,7 +66,8 @@ const Level& onsReborn() {
       const glm::vec3 o(b.min.x + size.x * (0.02f + 0.96f * u(rng)), b.min.y + 0.75f * size.y,
                         b.min.z + size.z * (0.02f + 0.96f * u(rng)));
       ofps::RayHit hit;
-      if (!l->octree.raycast(o, glm::vec3(0.0f, -1.0f, 0.0f), size.y, ofps::kOctreeAllLayers, hit)) {
+      if (!l->octree.raycast(o, glm::vec3(0.0f, -1.0f, 0.0f), size.y, ofps::kOctreeAllLayers,
+                             hit)) {
         continue;
       }
       l->ground.push_back(hit.point);
@@ -101,8 +101,8 @@ Props makeProps(const Level& l, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) {
     const glm::vec3 g = l.ground[rng() % l.ground.size()];
     // Spread around the ground point (the points are 4096 samples; props scatter 12 m around).
-    const glm::vec3 c = g + glm::vec3((u(rng) - 0.5f) * 24.0f, 0.3f + 3.0f * u(rng),
-                                      (u(rng) - 0.5f) * 24.0f);
+    const glm::vec3 c =
+        g + glm::vec3((u(rng) - 0.5f) * 24.0f, 0.3f + 3.0f * u(rng), (u(rng) - 0.5f) * 24.0f);
     p.home.push_back(c);
     p.pos.push_back(c);
     p.vel.push_back(glm::vec3(u(rng) - 0.5f, (u(rng) - 0.5f) * 0.25f, u(rng) - 0.5f) * 8.0f);
@@ -149,8 +149,9 @@ void report(benchmark::State& state, const ofps::PropsCullStats& st, uint64_t fr
   const double f = static_cast<double>(frames);
   state.counters["cellsOccupied"] = static_cast<double>(st.cellsOccupied) / f;
   state.counters["cellsTested"] = static_cast<double>(st.cellsTested) / f;
-  state.counters["testedShare%"] =
-      st.cellsOccupied ? 100.0 * static_cast<double>(st.cellsTested) / static_cast<double>(st.cellsOccupied) : 0.0;
+  state.counters["testedShare%"] = st.cellsOccupied ? 100.0 * static_cast<double>(st.cellsTested) /
+                                                          static_cast<double>(st.cellsOccupied)
+                                                    : 0.0;
   state.counters["propsTested"] = static_cast<double>(st.propsTested) / f;
   state.counters["visible"] = static_cast<double>(st.visible) / f;
   state.counters["nodes"] = static_cast<double>(st.nodesVisited) / f;
@@ -164,13 +165,16 @@ void viewCounters(benchmark::State& state, const Level& l, Setup& s) {
   double worst = 0.0;
   for (const Frustum& f : l.views) {
     ofps::PropsCullStats st;
-    ofps::cullLevelAndProps(l.octree, f, s.grid, s.links, nullptr, nullptr, s.visible, nullptr, &st);
-    worst = std::max(worst, static_cast<double>(st.cellsTested) / static_cast<double>(st.cellsOccupied));
+    ofps::cullLevelAndProps(l.octree, f, s.grid, s.links, nullptr, nullptr, s.visible, nullptr,
+                            &st);
+    worst = std::max(worst,
+                     static_cast<double>(st.cellsTested) / static_cast<double>(st.cellsOccupied));
     sum += st;
   }
   report(state, sum, l.views.size());
   state.counters["worstView%"] = 100.0 * worst;
-  state.counters["outsideCells"] = static_cast<double>(s.grid.groupCells(s.links.outsideGroup()).size());
+  state.counters["outsideCells"] =
+      static_cast<double>(s.grid.groupCells(s.links.outsideGroup()).size());
 }
 
 // Level ranges are collected the way DrawRanges does (a visitor call per range).

@@ -44,8 +44,14 @@ void installBulletAllocCounter() {
   (void)installed;
 }
 
-int64_t bulletLiveBytes() { return gLive.load(); }
-int64_t bulletPeakBytes() { return gPeak.load(); }
-void resetBulletPeak() { gPeak = gLive.load(); }
+int64_t bulletLiveBytes() {
+  return gLive.load();
+}
+int64_t bulletPeakBytes() {
+  return gPeak.load();
+}
+void resetBulletPeak() {
+  gPeak = gLive.load();
+}
 
 }  // namespace ofps::bench

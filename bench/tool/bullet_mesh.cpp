@@ -18,7 +18,8 @@ btTriangleIndexVertexArray* makeBulletMesh(const Mesh& mesh) {
   for (uint32_t first = 0; first < triangles; first += kPartSize) {
     btIndexedMesh part;
     part.m_numTriangles = static_cast<int>(std::min(kPartSize, triangles - first));
-    part.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(mesh.indices.data() + 3 * size_t{first});
+    part.m_triangleIndexBase =
+        reinterpret_cast<const unsigned char*>(mesh.indices.data() + 3 * size_t{first});
     part.m_triangleIndexStride = 3 * sizeof(uint32_t);
     part.m_numVertices = static_cast<int>(mesh.positions.size());
     part.m_vertexBase = reinterpret_cast<const unsigned char*>(mesh.positions.data());

@@ -5,10 +5,10 @@
 // Bullet's quantized BVH stores a triangle's index in 21 bits and its part in 10, so the level
 // is split into parts of 2^20 triangles; a triangle's original index is part << 20 | index.
 
+#include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
+
 #include <cstdint>
 #include <string>
-
-#include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
 
 #include "bench_types.h"
 

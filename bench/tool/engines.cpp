@@ -35,7 +35,7 @@ class OctreeEngine final : public Engine {
     }
     outInfo.buildMs = t1 - t0;  // wall time around build(), input validation included
     outInfo.bytes = octree_.bytes();
-    outInfo.meshBytes = 0;  // the octree keeps its own copy of every triangle (in bytes)
+    outInfo.meshBytes = 0;            // the octree keeps its own copy of every triangle (in bytes)
     outInfo.threads = r.threadsUsed;  // the partition's threads (the rest of the build is serial)
     outInfo.notes = "trianglesPerLeaf " + std::to_string(bp.trianglesPerLeaf) + ", maxLevel " +
                     std::to_string(bp.maxLevel) + "; " + std::to_string(r.nodeCount) +
@@ -87,12 +87,18 @@ class OctreeEngine final : public Engine {
       QueryStats st;
       RayHit h;
       switch (kind) {
-        case Kind::Ray: octree_.raycast(q.p, q.q, q.r, kOctreeAllLayers, h, &st); break;
-        case Kind::Sphere: octree_.collectSphere(q.p, q.r, kOctreeAllLayers, {}, &st); break;
+        case Kind::Ray:
+          octree_.raycast(q.p, q.q, q.r, kOctreeAllLayers, h, &st);
+          break;
+        case Kind::Sphere:
+          octree_.collectSphere(q.p, q.r, kOctreeAllLayers, {}, &st);
+          break;
         case Kind::Capsule:
           octree_.collectCapsule(q.p, q.q, q.r, kOctreeAllLayers, {}, &st);
           break;
-        case Kind::Box: octree_.collectBox(Aabb{q.p, q.q}, kOctreeAllLayers, {}, &st); break;
+        case Kind::Box:
+          octree_.collectBox(Aabb{q.p, q.q}, kOctreeAllLayers, {}, &st);
+          break;
       }
       outNodes += st.nodesVisited;
       outTriangles += st.trianglesTested;
@@ -116,7 +122,8 @@ class BruteForceEngine final : public Engine {
     outInfo.buildMs = nowMs() - t0;
     outInfo.bytes = brute_.triangles().size_bytes();
     outInfo.threads = 1;
-    outInfo.notes = "every triangle tested with the same exact tests (src/octree_fps/spatial/brute_force.h)";
+    outInfo.notes =
+        "every triangle tested with the same exact tests (src/octree_fps/spatial/brute_force.h)";
     return true;
   }
 
@@ -134,11 +141,15 @@ class BruteForceEngine final : public Engine {
                        : Answer{};
           continue;
         }
-        case Kind::Sphere: c = brute_.overlapSphere(q.p, q.r, kOctreeAllLayers, scratch); break;
+        case Kind::Sphere:
+          c = brute_.overlapSphere(q.p, q.r, kOctreeAllLayers, scratch);
+          break;
         case Kind::Capsule:
           c = brute_.overlapCapsule(q.p, q.q, q.r, kOctreeAllLayers, scratch);
           break;
-        case Kind::Box: c = brute_.overlapBox(Aabb{q.p, q.q}, kOctreeAllLayers, scratch); break;
+        case Kind::Box:
+          c = brute_.overlapBox(Aabb{q.p, q.q}, kOctreeAllLayers, scratch);
+          break;
       }
       out[i] = {c > 0, 0.0f, kNoTriangle, c};
     }
@@ -153,14 +164,22 @@ class BruteForceEngine final : public Engine {
 std::unique_ptr<Engine> makeOctreeEngine(const OctreeEngineParams& params) {
   return std::make_unique<OctreeEngine>(params);
 }
-std::unique_ptr<Engine> makeBruteForceEngine() { return std::make_unique<BruteForceEngine>(); }
+std::unique_ptr<Engine> makeBruteForceEngine() {
+  return std::make_unique<BruteForceEngine>();
+}
 
 #ifndef OCTREE_BENCH_HAVE_EMBREE
-std::unique_ptr<Engine> makeEmbreeEngine() { return nullptr; }
+std::unique_ptr<Engine> makeEmbreeEngine() {
+  return nullptr;
+}
 #endif
 #ifndef OCTREE_BENCH_HAVE_BULLET
-std::unique_ptr<Engine> makeBulletEngine() { return nullptr; }
-std::unique_ptr<Engine> makeBulletContactEngine() { return nullptr; }
+std::unique_ptr<Engine> makeBulletEngine() {
+  return nullptr;
+}
+std::unique_ptr<Engine> makeBulletContactEngine() {
+  return nullptr;
+}
 #endif
 
 }  // namespace ofps::bench

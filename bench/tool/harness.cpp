@@ -6,9 +6,8 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
-#include <thread>
-
 #include <glm/geometric.hpp>
+#include <thread>
 
 #include "octree_fps/geometry/aabb.h"
 #include "octree_fps/spatial/brute_force.h"
@@ -67,11 +66,17 @@ Answer bruteAnswer(const BruteForce& bf, Kind kind, const Query& q) {
     case Kind::Ray: {
       RayHit h;
       return bf.raycast(q.p, q.q, q.r, kOctreeAllLayers, h) ? Answer{true, h.t, h.triangle, 0}
-                                                             : Answer{};
+                                                            : Answer{};
     }
-    case Kind::Sphere: c = bf.overlapSphere(q.p, q.r, kOctreeAllLayers, scratch); break;
-    case Kind::Capsule: c = bf.overlapCapsule(q.p, q.q, q.r, kOctreeAllLayers, scratch); break;
-    case Kind::Box: c = bf.overlapBox(Aabb{q.p, q.q}, kOctreeAllLayers, scratch); break;
+    case Kind::Sphere:
+      c = bf.overlapSphere(q.p, q.r, kOctreeAllLayers, scratch);
+      break;
+    case Kind::Capsule:
+      c = bf.overlapCapsule(q.p, q.q, q.r, kOctreeAllLayers, scratch);
+      break;
+    case Kind::Box:
+      c = bf.overlapBox(Aabb{q.p, q.q}, kOctreeAllLayers, scratch);
+      break;
   }
   return {c > 0, 0.0f, kNoTriangle, c};
 }
@@ -131,9 +136,9 @@ std::string describe(Kind kind, const Query& q, const Answer& got, const Answer&
   };
   std::snprintf(buf, sizeof buf, "%s p(%.7g %.7g %.7g) q(%.7g %.7g %.7g) r %.7g: got %s, want %s",
                 kindName(kind), static_cast<double>(q.p.x), static_cast<double>(q.p.y),
-                static_cast<double>(q.p.z), static_cast<double>(q.q.x),
-                static_cast<double>(q.q.y), static_cast<double>(q.q.z),
-                static_cast<double>(q.r), ans(got).c_str(), ans(want).c_str());
+                static_cast<double>(q.p.z), static_cast<double>(q.q.x), static_cast<double>(q.q.y),
+                static_cast<double>(q.q.z), static_cast<double>(q.r), ans(got).c_str(),
+                ans(want).c_str());
   return buf;
 }
 
@@ -369,13 +374,14 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
   std::unique_ptr<BruteForce> classifier;
   auto bf = [&]() -> const BruteForce& {
     if (!classifier) {
-      classifier = std::make_unique<BruteForce>(BruteForce::fromIndexed(mesh.positions,
-                                                                        mesh.indices));
+      classifier =
+          std::make_unique<BruteForce>(BruteForce::fromIndexed(mesh.positions, mesh.indices));
     }
     return *classifier;
   };
 
-  // ---- JSON ---------------------------------------------------------------------------------------
+  // ---- JSON
+  // ---------------------------------------------------------------------------------------
   Json& j = out.json;
   j["triangles"] = triangles;
   j["vertices"] = mesh.positions.size();
@@ -428,33 +434,35 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
       const double theirs = qps(r.kinds[ki], qs.size());
       const double mine = qps(ours.kinds[ki], queries.byKind[ki].size());
       kj[oracleSide ? "speedup" : "ours_over_peer"] = theirs > 0 ? mine / theirs : 0.0;
-      const std::vector<Answer>& ref = refAnswersByKind ? refAnswersByKind[ki] : ours.kinds[ki].answers;
+      const std::vector<Answer>& ref =
+          refAnswersByKind ? refAnswersByKind[ki] : ours.kinds[ki].answers;
       if (!oracleSide && !r.engine->answersExactly(kind)) {
         uint32_t agree = 0, hitAgree = 0;
-        kj["agreement_with_octree"] = informationalAgreementJson(
-            kind, qs, r.kinds[ki].answers, ref, tTolerance, agree, hitAgree);
+        kj["agreement_with_octree"] = informationalAgreementJson(kind, qs, r.kinds[ki].answers, ref,
+                                                                 tTolerance, agree, hitAgree);
         if (opt.printSummary) {
           const double n = qs.empty() ? 1.0 : static_cast<double>(qs.size());
           std::fprintf(stderr,
                        "%-14s %-8s agreement %.4f, hit flags %.4f (informational: not exact "
                        "answers, see its notes)\n",
-                       r.engine->name().c_str(), kindName(kind),
-                       qs.empty() ? 1.0 : agree / n, qs.empty() ? 1.0 : hitAgree / n);
+                       r.engine->name().c_str(), kindName(kind), qs.empty() ? 1.0 : agree / n,
+                       qs.empty() ? 1.0 : hitAgree / n);
         }
         ks[kindName(kind)] = kj;
         continue;
       }
       // oracleSide: grade OUR answers against brute force; else the peer's against ours.
-      const Agreement a =
-          oracleSide ? compare(kind, qs, ours.kinds[ki].answers, r.kinds[ki].answers, tTolerance,
-                               eps, bf())
-                     : compare(kind, qs, r.kinds[ki].answers, ref, tTolerance, eps, bf());
+      const Agreement a = oracleSide
+                              ? compare(kind, qs, ours.kinds[ki].answers, r.kinds[ki].answers,
+                                        tTolerance, eps, bf())
+                              : compare(kind, qs, r.kinds[ki].answers, ref, tTolerance, eps, bf());
       if (oracleSide) out.oracleNonGrazingDisagreements += a.disagreeOther;
       if (opt.printSummary) {
-        std::fprintf(stderr, "%-14s %-8s agreement %.4f (%u grazing, %u other disagreements)\n",
-                     r.engine->name().c_str(), kindName(kind),
-                     qs.empty() ? 1.0 : static_cast<double>(a.agree) / static_cast<double>(qs.size()),
-                     a.disagreeGrazing, a.disagreeOther);
+        std::fprintf(
+            stderr, "%-14s %-8s agreement %.4f (%u grazing, %u other disagreements)\n",
+            r.engine->name().c_str(), kindName(kind),
+            qs.empty() ? 1.0 : static_cast<double>(a.agree) / static_cast<double>(qs.size()),
+            a.disagreeGrazing, a.disagreeOther);
         for (const std::string& ex : a.examples) std::fprintf(stderr, "    %s\n", ex.c_str());
       }
       kj[oracleSide ? "octree_agreement" : "agreement_with_octree"] = agreementJson(a, qs.size());
@@ -470,10 +478,12 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
     if (&runs[i] == brute) continue;
     peers[runs[i].engine->name()] = engineJson(runs[i], nullptr, false);
   }
-  for (auto& [name, why] : unavailable.items()) peers[name] = {{"available", false}, {"reason", why}};
+  for (auto& [name, why] : unavailable.items())
+    peers[name] = {{"available", false}, {"reason", why}};
   if (opt.compare) j["peers"] = peers;
 
-  // ---- goals (issue 3), evaluated from this run's ratios -------------------------------------------
+  // ---- goals (issue 3), evaluated from this run's ratios
+  // -------------------------------------------
   if (opt.compare) {
     Json goals;
     const double bpt = static_cast<double>(ours.build.bytes) / std::max(1u, triangles);
@@ -508,19 +518,23 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
 
   for (size_t k = 0; k < kKindCount; ++k) out.octreeAnswers[k] = ours.kinds[k].answers;
 
-  // ---- human summary ------------------------------------------------------------------------------
+  // ---- human summary
+  // ------------------------------------------------------------------------------
   if (opt.printSummary) {
-    std::fprintf(stderr, "%u triangles; timed rounds %u (best pass shown), single-threaded queries\n",
+    std::fprintf(stderr,
+                 "%u triangles; timed rounds %u (best pass shown), single-threaded queries\n",
                  triangles, opt.rounds);
     std::fprintf(stderr, "%-14s %10s %8s %10s | %11s %11s %11s %11s\n", "engine", "build ms",
                  "threads", "B/tri", "ray q/s", "sphere q/s", "capsule q/s", "box q/s");
     for (const EngineRun& r : runs) {
-      std::fprintf(stderr, "%-14s %10.1f %8u %10.1f |", r.engine->name().c_str(), r.build.buildMs,
-                   r.build.threads,
-                   static_cast<double>(r.build.bytes + r.build.meshBytes) / std::max(1u, triangles));
+      std::fprintf(
+          stderr, "%-14s %10.1f %8u %10.1f |", r.engine->name().c_str(), r.build.buildMs,
+          r.build.threads,
+          static_cast<double>(r.build.bytes + r.build.meshBytes) / std::max(1u, triangles));
       for (Kind kind : kAllKinds) {
         const size_t ki = static_cast<size_t>(kind);
-        const size_t n = r.singlePass ? limited(queries.byKind[ki]).size() : queries.byKind[ki].size();
+        const size_t n =
+            r.singlePass ? limited(queries.byKind[ki]).size() : queries.byKind[ki].size();
         std::fprintf(stderr, " %11.0f", qps(r.kinds[ki], n));
       }
       std::fprintf(stderr, "\n");
@@ -533,7 +547,8 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& queries, const RunOptions& 
         const size_t n = queries.byKind[ki].size();
         const double theirs =
             qps(r.kinds[ki], r.singlePass ? limited(queries.byKind[ki]).size() : n);
-        std::fprintf(stderr, " %s %.2fx", kindName(kind), theirs > 0 ? qps(ours.kinds[ki], n) / theirs : 0.0);
+        std::fprintf(stderr, " %s %.2fx", kindName(kind),
+                     theirs > 0 ? qps(ours.kinds[ki], n) / theirs : 0.0);
       }
       std::fprintf(stderr, "; build time %.2fx; memory %.2fx\n",
                    r.build.buildMs > 0 ? ours.build.buildMs / r.build.buildMs : 0.0,

@@ -19,20 +19,19 @@
 
 #include <array>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "bench_types.h"
 
 namespace ofps::bench {
 
 struct RunOptions {
-  bool oracle = false;    // also answer by brute force; report agreement and speed-up
-  bool compare = false;   // also answer with Embree 3 and Bullet (two engines) when compiled in
-  uint32_t threads = 1;   // build threads requested
-  uint32_t rounds = 7;    // timed rounds after the warm-up
+  bool oracle = false;       // also answer by brute force; report agreement and speed-up
+  bool compare = false;      // also answer with Embree 3 and Bullet (two engines) when compiled in
+  uint32_t threads = 1;      // build threads requested
+  uint32_t rounds = 7;       // timed rounds after the warm-up
   uint32_t buildRounds = 3;  // builds per engine; the fastest is reported
   uint32_t oracleLimit = 0;  // brute force answers only the first N queries of each kind (0: all)
   OctreeEngineParams octree;

@@ -6,17 +6,16 @@
 //
 // Exit status: 0 success; 1 --oracle found a non-grazing disagreement with brute force;
 // 2 bad arguments or bad input (the message names the file and line).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
-#include <string>
-
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "bench_types.h"
 #include "harness.h"
-#include "query_file.h"
 #include "octree_fps/spatial/octree.h"
+#include "query_file.h"
 #include "tiling.h"
 
 namespace {
@@ -94,7 +93,8 @@ int main(int argc, char** argv) {
   opt.printSummary = !quiet;
   if (simd != "auto") {
     const OctreeSimd wanted = simd == "avx2" ? OctreeSimd::kAvx2 : OctreeSimd::kBaseline;
-    if (!ofps::octreeUseSimd(wanted)) return fail("--simd " + simd + ": not available on this CPU or build");
+    if (!ofps::octreeUseSimd(wanted))
+      return fail("--simd " + simd + ": not available on this CPU or build");
   }
 
   std::string error;
@@ -131,8 +131,8 @@ int main(int argc, char** argv) {
     }
     Json rows = Json::array();
     for (uint64_t n : sizes) {
-      if (!quiet) std::fprintf(stderr, "--- scaling: %llu triangles\n",
-                               static_cast<unsigned long long>(n));
+      if (!quiet)
+        std::fprintf(stderr, "--- scaling: %llu triangles\n", static_cast<unsigned long long>(n));
       TiledLevel tiled = tileLevel(level, n);
       const QuerySet moved = offsetQueries(queries, tiled.fullTileOffsets, 1);
       RunOutput r = runBench(tiled.mesh, moved, opt);

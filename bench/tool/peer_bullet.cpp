@@ -23,7 +23,6 @@
 #include <btBulletCollisionCommon.h>
 
 #include <chrono>
-
 #include <glm/common.hpp>
 
 #include "bench_types.h"
@@ -39,9 +38,12 @@ double nowMs() {
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
-
-btVector3 bt(const glm::vec3& v) { return btVector3(v.x, v.y, v.z); }
-glm::vec3 gl(const btVector3& v) { return glm::vec3(v.x(), v.y(), v.z()); }
+btVector3 bt(const glm::vec3& v) {
+  return btVector3(v.x, v.y, v.z);
+}
+glm::vec3 gl(const btVector3& v) {
+  return glm::vec3(v.x(), v.y(), v.z());
+}
 
 struct NearestRayCallback final : btTriangleRaycastCallback {
   NearestRayCallback(const btVector3& from, const btVector3& to)
@@ -66,10 +68,17 @@ struct OverlapCallback final : btTriangleCallback {
     const Triangle tri{gl(v[0]), gl(v[1]), gl(v[2])};
     bool hit = false;
     switch (kind) {
-      case Kind::Sphere: hit = sphereOverlapsTriangle(query.p, query.r, tri); break;
-      case Kind::Capsule: hit = capsuleOverlapsTriangle(query.p, query.q, query.r, tri); break;
-      case Kind::Box: hit = boxOverlapsTriangle(Aabb{query.p, query.q}, tri); break;
-      case Kind::Ray: break;
+      case Kind::Sphere:
+        hit = sphereOverlapsTriangle(query.p, query.r, tri);
+        break;
+      case Kind::Capsule:
+        hit = capsuleOverlapsTriangle(query.p, query.q, query.r, tri);
+        break;
+      case Kind::Box:
+        hit = boxOverlapsTriangle(Aabb{query.p, query.q}, tri);
+        break;
+      case Kind::Ray:
+        break;
     }
     count += hit ? 1u : 0u;
   }
@@ -116,8 +125,8 @@ class BulletEngine final : public Engine {
         const btVector3 to = bt(q.p + q.q * q.r);
         NearestRayCallback cb(from, to);
         shape_->performRaycast(&cb, from, to);
-        out[i] = cb.hit ? Answer{true, static_cast<float>(cb.fraction) * q.r, cb.triangle, 0}
-                        : Answer{};
+        out[i] =
+            cb.hit ? Answer{true, static_cast<float>(cb.fraction) * q.r, cb.triangle, 0} : Answer{};
       }
       return;
     }
@@ -127,11 +136,15 @@ class BulletEngine final : public Engine {
       const Query& q = qs[i];
       glm::vec3 lo, hi;
       switch (kind) {
-        case Kind::Sphere: lo = q.p - q.r, hi = q.p + q.r; break;
+        case Kind::Sphere:
+          lo = q.p - q.r, hi = q.p + q.r;
+          break;
         case Kind::Capsule:
           lo = glm::min(q.p, q.q) - q.r, hi = glm::max(q.p, q.q) + q.r;
           break;
-        default: lo = q.p, hi = q.q; break;
+        default:
+          lo = q.p, hi = q.q;
+          break;
       }
       cb.query = q;
       cb.count = 0;

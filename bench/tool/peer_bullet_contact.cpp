@@ -73,9 +73,9 @@ double nowMs() {
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
-
-btVector3 bt(const glm::vec3& v) { return btVector3(v.x, v.y, v.z); }
-
+btVector3 bt(const glm::vec3& v) {
+  return btVector3(v.x, v.y, v.z);
+}
 
 // Nearest hit, plus the triangle the closest hit was on.
 struct NearestRayCallback final : btCollisionWorld::ClosestRayResultCallback {
@@ -116,7 +116,7 @@ struct TriangleContactCallback final : btCollisionWorld::ContactResultCallback {
 // right-handed basis whose Y column is `axis` (columns X = axis x p, Y = axis, Z = p).
 btMatrix3x3 basisWithYAlong(const btVector3& axis) {
   btVector3 p, q;
-  btPlaneSpace1(axis, p, q);  // p perpendicular to axis, q = axis x p
+  btPlaneSpace1(axis, p, q);                  // p perpendicular to axis, q = axis x p
   return btMatrix3x3(q.x(), axis.x(), p.x(),  //
                      q.y(), axis.y(), p.y(),  //
                      q.z(), axis.z(), p.z());
@@ -240,13 +240,14 @@ class BulletContactEngine final : public Engine {
           object = &qo.boxObject;
           break;
         }
-        case Kind::Ray: break;
+        case Kind::Ray:
+          break;
       }
       touched.clear();
       world_->contactTest(object, cb);
       std::sort(touched.begin(), touched.end());
-      const auto n = static_cast<uint32_t>(
-          std::unique(touched.begin(), touched.end()) - touched.begin());
+      const auto n =
+          static_cast<uint32_t>(std::unique(touched.begin(), touched.end()) - touched.begin());
       out[i] = {n > 0, 0.0f, kNoTriangle, n};
     }
   }

@@ -17,7 +17,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-
 #include <glm/geometric.hpp>
 
 #include "bench_types.h"
@@ -71,12 +70,17 @@ bool overlapCallback(RTCPointQueryFunctionArguments* args) {
   const Triangle tri = gather(*c, args->primID);
   bool hit = false;
   switch (c->kind) {
-    case Kind::Sphere: hit = sphereOverlapsTriangle(c->query.p, c->query.r, tri); break;
+    case Kind::Sphere:
+      hit = sphereOverlapsTriangle(c->query.p, c->query.r, tri);
+      break;
     case Kind::Capsule:
       hit = capsuleOverlapsTriangle(c->query.p, c->query.q, c->query.r, tri);
       break;
-    case Kind::Box: hit = boxOverlapsTriangle(Aabb{c->query.p, c->query.q}, tri); break;
-    case Kind::Ray: break;
+    case Kind::Box:
+      hit = boxOverlapsTriangle(Aabb{c->query.p, c->query.q}, tri);
+      break;
+    case Kind::Ray:
+      break;
   }
   c->count += hit ? 1u : 0u;
   return false;  // the query radius was not changed
@@ -115,11 +119,10 @@ class EmbreeEngine final : public Engine {
     scene_ = rtcNewScene(device_);
     rtcSetSceneBuildQuality(scene_, RTC_BUILD_QUALITY_MEDIUM);
     RTCGeometry geom = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_TRIANGLE);
-    rtcSetSharedGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                               vertices_.data(), 0, 3 * sizeof(float), mesh.positions.size());
+    rtcSetSharedGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, vertices_.data(),
+                               0, 3 * sizeof(float), mesh.positions.size());
     rtcSetSharedGeometryBuffer(geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                               mesh.indices.data(), 0, 3 * sizeof(uint32_t),
-                               mesh.triangleCount());
+                               mesh.indices.data(), 0, 3 * sizeof(uint32_t), mesh.triangleCount());
     rtcCommitGeometry(geom);
     rtcAttachGeometry(scene_, geom);
     rtcReleaseGeometry(geom);
@@ -178,11 +181,15 @@ class EmbreeEngine final : public Engine {
       glm::vec3 centre;
       float radius;
       switch (kind) {
-        case Kind::Sphere: centre = q.p, radius = q.r; break;
+        case Kind::Sphere:
+          centre = q.p, radius = q.r;
+          break;
         case Kind::Capsule:
           centre = 0.5f * (q.p + q.q), radius = 0.5f * glm::length(q.q - q.p) + q.r;
           break;
-        default: centre = 0.5f * (q.p + q.q), radius = 0.5f * glm::length(q.q - q.p); break;
+        default:
+          centre = 0.5f * (q.p + q.q), radius = 0.5f * glm::length(q.q - q.p);
+          break;
       }
       // Rounding of the bounding sphere must not lose a touching triangle: grow it by a few ulps.
       radius = radius * (1.0f + 4.0f * 1.1920929e-7f) + 1e-30f;
@@ -210,6 +217,8 @@ class EmbreeEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> makeEmbreeEngine() { return std::make_unique<EmbreeEngine>(); }
+std::unique_ptr<Engine> makeEmbreeEngine() {
+  return std::make_unique<EmbreeEngine>();
+}
 
 }  // namespace ofps::bench

@@ -5,9 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
 #include <glm/geometric.hpp>
+#include <sstream>
 
 #include "octree_fps/io/obj_reader.h"
 
@@ -15,10 +14,14 @@ namespace ofps::bench {
 
 const char* kindName(Kind kind) {
   switch (kind) {
-    case Kind::Ray: return "ray";
-    case Kind::Sphere: return "sphere";
-    case Kind::Capsule: return "capsule";
-    case Kind::Box: return "box";
+    case Kind::Ray:
+      return "ray";
+    case Kind::Sphere:
+      return "sphere";
+    case Kind::Capsule:
+      return "capsule";
+    case Kind::Box:
+      return "box";
   }
   return "?";
 }
@@ -46,7 +49,9 @@ bool readFile(const std::string& path, std::string& out, std::string& outError) 
   return true;
 }
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 // Splits on blanks; returns the number of fields written (up to out.size(); more are counted).
 size_t splitFields(std::string_view line, std::array<std::string_view, 16>& out) {
@@ -132,8 +137,8 @@ bool parseQueries(std::string_view text, std::string_view name, QuerySet& out,
         const double len = std::sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
         if (!(len > 0.0) || !std::isfinite(len)) return fail("ray direction is zero");
         if (v[6] < 0.0) return fail("ray tmax is negative");
-        q.p = glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]),
-                        static_cast<float>(v[2]));
+        q.p =
+            glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2]));
         q.q = glm::vec3(static_cast<float>(v[3] / len), static_cast<float>(v[4] / len),
                         static_cast<float>(v[5] / len));
         q.r = static_cast<float>(v[6]);
@@ -141,24 +146,24 @@ bool parseQueries(std::string_view text, std::string_view name, QuerySet& out,
       }
       case Kind::Sphere:
         if (v[3] < 0.0) return fail("sphere radius is negative");
-        q.p = glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]),
-                        static_cast<float>(v[2]));
+        q.p =
+            glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2]));
         q.r = static_cast<float>(v[3]);
         break;
       case Kind::Capsule:
         if (v[6] < 0.0) return fail("capsule radius is negative");
-        q.p = glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]),
-                        static_cast<float>(v[2]));
-        q.q = glm::vec3(static_cast<float>(v[3]), static_cast<float>(v[4]),
-                        static_cast<float>(v[5]));
+        q.p =
+            glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2]));
+        q.q =
+            glm::vec3(static_cast<float>(v[3]), static_cast<float>(v[4]), static_cast<float>(v[5]));
         q.r = static_cast<float>(v[6]);
         break;
       case Kind::Box:
         if (v[0] > v[3] || v[1] > v[4] || v[2] > v[5]) return fail("box min > max");
-        q.p = glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]),
-                        static_cast<float>(v[2]));
-        q.q = glm::vec3(static_cast<float>(v[3]), static_cast<float>(v[4]),
-                        static_cast<float>(v[5]));
+        q.p =
+            glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2]));
+        q.q =
+            glm::vec3(static_cast<float>(v[3]), static_cast<float>(v[4]), static_cast<float>(v[5]));
         break;
     }
     auto& list = out.byKind[static_cast<size_t>(kind)];

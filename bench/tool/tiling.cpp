@@ -30,7 +30,8 @@ TiledLevel tileLevel(const Mesh& base, uint64_t targetTriangles) {
     const uint32_t firstVertex = static_cast<uint32_t>(out.mesh.positions.size());
     for (const glm::vec3& p : base.positions) out.mesh.positions.push_back(p + offset);
     const uint64_t take = std::min(remaining, n0);
-    for (uint64_t i = 0; i < 3 * take; ++i) out.mesh.indices.push_back(base.indices[i] + firstVertex);
+    for (uint64_t i = 0; i < 3 * take; ++i)
+      out.mesh.indices.push_back(base.indices[i] + firstVertex);
     remaining -= take;
     if (take == n0) out.fullTileOffsets.push_back(offset);
   }
@@ -61,8 +62,10 @@ bool parseSizes(const std::string& text, std::vector<uint64_t>& out, std::string
     if (end == std::string::npos) end = text.size();
     std::string item = text.substr(pos, end - pos);
     uint64_t mult = 1;
-    if (!item.empty() && (item.back() == 'k' || item.back() == 'K')) mult = 1000, item.pop_back();
-    else if (!item.empty() && (item.back() == 'm' || item.back() == 'M')) mult = 1000000, item.pop_back();
+    if (!item.empty() && (item.back() == 'k' || item.back() == 'K'))
+      mult = 1000, item.pop_back();
+    else if (!item.empty() && (item.back() == 'm' || item.back() == 'M'))
+      mult = 1000000, item.pop_back();
     uint64_t v = 0;
     auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || v == 0 ||

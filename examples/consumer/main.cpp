@@ -3,17 +3,16 @@
 //
 // Level: floor_and_step.obj (metres, Y up): a floor at y = 0, a 0.25 m step from z = -1 on, a
 // wall at z = 5.
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <vector>
-
-#include <glm/vec3.hpp>
-
 #include <octree_fps/controller/character_controller.h>
 #include <octree_fps/io/obj_reader.h>
 #include <octree_fps/spatial/octree.h>
 #include <octree_fps/version.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <glm/vec3.hpp>
+#include <vector>
 
 int main(int argc, char** argv) {
   const char* path = argc > 1 ? argv[1] : CONSUMER_LEVEL;
@@ -60,8 +59,8 @@ int main(int argc, char** argv) {
   const glm::vec3 b{0.0f, 1.45f, 1.0f};
   ofps::SweepHit sweep;
   if (octree.sweepCapsule(a, b, radius, {0.0f, 0.0f, 5.0f}, ofps::kOctreeAllLayers, sweep)) {
-    std::printf("sweep: toi=%.4f normal=(%.3f %.3f %.3f) triangle=%u\n", sweep.toi,
-                sweep.normal.x, sweep.normal.y, sweep.normal.z, sweep.triangle);
+    std::printf("sweep: toi=%.4f normal=(%.3f %.3f %.3f) triangle=%u\n", sweep.toi, sweep.normal.x,
+                sweep.normal.y, sweep.normal.z, sweep.triangle);
   } else {
     std::printf("sweep: free\n");
   }

@@ -25,8 +25,7 @@ bool AsyncLevelLoader::start(const std::string& path, const DemoOptions& options
 }
 
 std::optional<AsyncLevelLoader::Result> AsyncLevelLoader::take() {
-  if (!future_.valid() ||
-      future_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+  if (!future_.valid() || future_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
     return std::nullopt;
   }
   return future_.get();

@@ -99,9 +99,9 @@ int writeRunOutputs(const DemoState& s, int status) {
   propsFrame.visible = static_cast<uint32_t>(s.props.visibleIds.size());
   propsFrame.cull = s.props.cullStats;
   stats["props"] = propsStats(s.sim.props(), &propsFrame);
-  stats["camera"] = cameraStats(s.camera.position, s.camera.yaw, s.camera.pitch,
-                                s.camera.verticalFovRadians, s.frame.lastAspect,
-                                s.camera.nearPlane, s.camera.farPlane, s.camera.forward());
+  stats["camera"] =
+      cameraStats(s.camera.position, s.camera.yaw, s.camera.pitch, s.camera.verticalFovRadians,
+                  s.frame.lastAspect, s.camera.nearPlane, s.camera.farPlane, s.camera.forward());
   if (s.props.teamsMode) {
     const TeamsFrameStats& t = s.props.teams.lastStats();
     stats["teams"] = {{"per_team", s.props.teams.params().perTeam},

@@ -29,7 +29,9 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
   DemoState* s = stateOf(window);
   if (s == nullptr || action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
   switch (key) {
-    case GLFW_KEY_TAB: setMouseCapture(*s, !s->input.mouseCaptured); break;
+    case GLFW_KEY_TAB:
+      setMouseCapture(*s, !s->input.mouseCaptured);
+      break;
     case GLFW_KEY_ESCAPE:
       if (s->input.mouseCaptured) {
         setMouseCapture(*s, false);
@@ -37,7 +39,9 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
         glfwSetWindowShouldClose(window, GLFW_TRUE);
       }
       break;
-    case GLFW_KEY_O: s->overlay.show = !s->overlay.show; break;
+    case GLFW_KEY_O:
+      s->overlay.show = !s->overlay.show;
+      break;
     case GLFW_KEY_LEFT_BRACKET:
       s->overlay.minDepth = std::max(0, s->overlay.minDepth - 1);
       s->overlay.maxDepth = std::max(s->overlay.minDepth, s->overlay.maxDepth - 1);
@@ -49,14 +53,22 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
       s->overlay.minDepth = std::min(s->overlay.maxDepth, s->overlay.minDepth + 1);
       break;
     }
-    case GLFW_KEY_C: s->culling.enabled = !s->culling.enabled; break;
+    case GLFW_KEY_C:
+      s->culling.enabled = !s->culling.enabled;
+      break;
     case GLFW_KEY_V:
       s->culling.frozen = !s->culling.frozen;
       if (s->culling.frozen) s->culling.frozenViewProj = s->culling.cullViewProj;
       break;
-    case GLFW_KEY_T: s->gpu.wireframe = !s->gpu.wireframe; break;
-    case GLFW_KEY_F: s->sim.controller().setFlying(!s->sim.controller().flying()); break;
-    case GLFW_KEY_Q: s->overlay.queryNodes = !s->overlay.queryNodes; break;
+    case GLFW_KEY_T:
+      s->gpu.wireframe = !s->gpu.wireframe;
+      break;
+    case GLFW_KEY_F:
+      s->sim.controller().setFlying(!s->sim.controller().flying());
+      break;
+    case GLFW_KEY_Q:
+      s->overlay.queryNodes = !s->overlay.queryNodes;
+      break;
     case GLFW_KEY_G:
       if (s->level.session) {
         const Octree& octree = s->level.session->octree;
@@ -67,9 +79,14 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
     case GLFW_KEY_R:
       if (s->level.session && !s->sim.scripted()) placeCharacter(*s, false);
       break;
-    case GLFW_KEY_H: s->ui.showPanel = !s->ui.showPanel; break;
-    case GLFW_KEY_F12: s->ui.screenshotRequested = true; break;
-    default: break;
+    case GLFW_KEY_H:
+      s->ui.showPanel = !s->ui.showPanel;
+      break;
+    case GLFW_KEY_F12:
+      s->ui.screenshotRequested = true;
+      break;
+    default:
+      break;
   }
 }
 

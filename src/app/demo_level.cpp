@@ -3,7 +3,6 @@
 // octree when params.octree changes.
 #include <algorithm>
 #include <cstdio>
-
 #include <glm/geometric.hpp>
 
 #include "app/demo_parts.h"

@@ -6,8 +6,8 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -58,9 +58,9 @@ bool paramSliderRow(DemoState& s, const ParamInfo& info) {
   float value = paramValue(s.params, info);
   bool moved = false;
   // Room for the label and the help marker after the slider, so the marker is never clipped.
-  ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(label).x -
-                                       ImGui::GetFontSize() * 2.5f,
-                                   ImGui::GetFontSize() * 6.0f));
+  ImGui::SetNextItemWidth(std::max(
+      ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(label).x - ImGui::GetFontSize() * 2.5f,
+      ImGui::GetFontSize() * 6.0f));
   if (spec.integer) {
     int v = static_cast<int>(value);
     moved = ImGui::SliderInt(label, &v, static_cast<int>(spec.minValue),
@@ -177,8 +177,9 @@ void overlayPanel(DemoState& s) {
   ImGui::SameLine();
   ImGui::Checkbox("leaves only", &s.overlay.leavesOnly);
   ImGui::Checkbox("only what the character's queries touched (Q)", &s.overlay.queryNodes);
-  helpMarker("The octree nodes this frame's controller queries entered (boxes by depth) and "
-             "the triangles in them that were tested (magenta).");
+  helpMarker(
+      "The octree nodes this frame's controller queries entered (boxes by depth) and "
+      "the triangles in them that were tested (magenta).");
   if (s.overlay.queryNodes) {
     ImGui::Text("%u node entries this frame, %zu distinct nodes shown", s.queries.trace.entered,
                 s.queries.shownNodes.size());

@@ -85,8 +85,7 @@ int startDemo(DemoState& s, std::unique_ptr<LevelSession> first) {
     if (options.spawnProps > 0) {
       s.props.spawnCount = static_cast<int>(options.spawnProps);
       const Octree& octree = s.level.session->octree;
-      s.sim.props().spawnRandom(options.spawnProps, octree, octree.bounds(),
-                                s.props.spawnSeed++);
+      s.sim.props().spawnRandom(options.spawnProps, octree, octree.bounds(), s.props.spawnSeed++);
     }
     if (!options.scriptPath.empty()) {
       LevelSession& l = *s.level.session;

@@ -14,12 +14,11 @@
 //   automation what --swap-to, --frames and --script's end remember (demo_automation.cpp)
 //   ui         panel visibility, status line, screenshot request (the panel, the keys)
 #include <array>
+#include <glm/mat4x4.hpp>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <glm/mat4x4.hpp>
 
 #include "app/async_loader.h"
 #include "app/level_session.h"
@@ -41,7 +40,7 @@ namespace ofps::app {
 struct LevelState {
   std::unique_ptr<LevelSession> session;
   AsyncLevelLoader loader;
-  std::string loadError;        // last failed load, shown until the next load
+  std::string loadError;  // last failed load, shown until the next load
   std::vector<std::string> loadWarnings;
   std::vector<std::string> recentFiles;
   std::vector<std::string> assetLevels;
@@ -56,41 +55,41 @@ struct InputState {
 };
 
 struct OctreeOverlay {
-  bool show = false;            // O: draw node boxes
-  int minDepth = 0;             // depth range drawn (root = 0)
+  bool show = false;  // O: draw node boxes
+  int minDepth = 0;   // depth range drawn (root = 0)
   int maxDepth = 24;
-  bool visibleOnly = true;      // only nodes the culling pass reached
+  bool visibleOnly = true;  // only nodes the culling pass reached
   bool leavesOnly = false;
-  bool queryNodes = false;      // Q: only the nodes and triangles this frame's character
-                                // queries touched
+  bool queryNodes = false;  // Q: only the nodes and triangles this frame's character
+                            // queries touched
 };
 
 // What the character's queries entered (the Q view).
 struct QueryView {
   std::vector<uint32_t> traceNodes = std::vector<uint32_t>(8192);  // storage of trace
-  QueryTrace trace;             // nodes the character's queries entered this frame
+  QueryTrace trace;  // nodes the character's queries entered this frame
   // The last frame that ran queries (flying runs none: its record stays, so you can fly out
   // and look at it): unique node indices, sorted.
   std::vector<uint32_t> shownNodes;
 };
 
 struct CullingView {
-  bool enabled = true;          // C: cull through the octree (off: draw everything)
-  bool frozen = false;          // V: keep culling with the frustum of the moment it was frozen
+  bool enabled = true;  // C: cull through the octree (off: draw everything)
+  bool frozen = false;  // V: keep culling with the frustum of the moment it was frozen
   glm::mat4 frozenViewProj{1.0f};
   glm::mat4 cullViewProj{1.0f};  // the frustum culled with this frame (frozen or live)
-  CullStats stats;              // last frame
-  DrawRunList runs;             // last frame, reused (no per-frame allocation)
+  CullStats stats;               // last frame
+  DrawRunList runs;              // last frame, reused (no per-frame allocation)
 };
 
 struct PropsView {
-  std::vector<uint32_t> visibleIds;                 // this frame's props cull (ids)
-  std::vector<gl::PropInstance> spheres, boxes;     // instance data, reused every frame
-  PropsCullStats cullStats;                         // this frame's props cull (octree + grid)
+  std::vector<uint32_t> visibleIds;              // this frame's props cull (ids)
+  std::vector<gl::PropInstance> spheres, boxes;  // instance data, reused every frame
+  PropsCullStats cullStats;                      // this frame's props cull (octree + grid)
   uint32_t drawCalls = 0;
-  int spawnCount = 1000;                            // the panel's "spawn N" amount
+  int spawnCount = 1000;  // the panel's "spawn N" amount
   uint64_t spawnSeed = 1;
-  bool teamsMode = false;                           // the grid tutorial's two teams
+  bool teamsMode = false;  // the grid tutorial's two teams
   TeamsDemo teams;
   float teamsCellSize = 2.0f;
   float teamsRadius = 2.0f;
@@ -102,12 +101,12 @@ struct GpuState {
   gl::LineRenderer lines;
   gl::PropRenderer propRenderer;
   bool wireframe = false;
-  bool vsync = true;            // swap interval 1; the panel toggles it
-  bool srgb = false;            // the framebuffer encodes sRGB on write
+  bool vsync = true;  // swap interval 1; the panel toggles it
+  bool srgb = false;  // the framebuffer encodes sRGB on write
 };
 
 struct FrameState {
-  FixedStep clock;              // fixed steps due for live input
+  FixedStep clock;  // fixed steps due for live input
   std::array<float, 240> frameMs{};
   size_t frameIndex = 0;
   int count = 0;                // frames finished
@@ -119,7 +118,7 @@ struct FrameState {
 
 // What the run's automation (demo_automation.cpp) remembers between frames.
 struct AutomationState {
-  bool scriptWritten = false;   // --trace written once the script finished
+  bool scriptWritten = false;  // --trace written once the script finished
 };
 
 struct UiState {
@@ -134,7 +133,7 @@ struct DemoState {
   LevelState level;
   Simulation sim;
   InputState input;
-  ViewCamera camera;            // follows the character's eye
+  ViewCamera camera;  // follows the character's eye
   QueryView queries;
   CullingView culling;
   PropsView props;
@@ -155,12 +154,12 @@ struct PanelRequests {
 };
 
 // UI and overlay pieces, each in its own file.
-PanelRequests drawPanel(DemoState& s);        // demo_panel.cpp
-void buildOctreeOverlay(DemoState& s);        // octree_overlay.cpp: fills s.gpu.lines
-void resetTeams(DemoState& s);                // props_view.cpp: new agents over the level
+PanelRequests drawPanel(DemoState& s);  // demo_panel.cpp
+void buildOctreeOverlay(DemoState& s);  // octree_overlay.cpp: fills s.gpu.lines
+void resetTeams(DemoState& s);          // props_view.cpp: new agents over the level
 // props_view.cpp: one traversal of the level's octree culls the level (s.culling.runs and
 // stats; every triangle when culling is off) and the props (s.props), then the instance lists.
 void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds);
-void propsPanel(DemoState& s);                // props_view.cpp
+void propsPanel(DemoState& s);  // props_view.cpp
 
 }  // namespace ofps::app

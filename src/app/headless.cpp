@@ -34,8 +34,7 @@ int runHeadless(const DemoOptions& options) {
     sim.attachScript(*session, *script, params, !options.tracePath.empty(),
                      !options.propsTracePath.empty());
     while (!sim.scriptFinished()) sim.step(*session, {});
-    if ((!options.tracePath.empty() &&
-         !writeTextFile(options.tracePath, sim.traceCsv(), &error)) ||
+    if ((!options.tracePath.empty() && !writeTextFile(options.tracePath, sim.traceCsv(), &error)) ||
         (!options.propsTracePath.empty() &&
          !writeTextFile(options.propsTracePath, sim.propsTraceCsv(), &error))) {
       std::fprintf(stderr, "error: %s\n", error.c_str());

@@ -80,7 +80,8 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
   if (!session->rebuildOctree(octreeParams, error)) return nullptr;
   bool fallback = false;
   session->spawn = resolveSpawn(level, session->octree, &session->spawnYaw, {}, &fallback);
-  session->spawnSource = level.spawn ? "node " + level.spawnSource : (fallback ? "fallback" : "search");
+  session->spawnSource =
+      level.spawn ? "node " + level.spawnSource : (fallback ? "fallback" : "search");
   const auto end = std::chrono::steady_clock::now();
   session->loadMs = std::chrono::duration<double, std::milli>(end - start).count();
   if (progress != nullptr) {
@@ -88,12 +89,13 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
     progress->stage.store("done");
   }
   const OctreeBuildReport& r = session->octreeReport;
-  std::fprintf(stderr,
-               "loaded %s: %zu triangles; octree %u nodes, %u leaves, depth %u, %.1f bytes/triangle, "
-               "built in %.1f ms; total %.1f ms\n",
-               path.c_str(), level.triangleCount(), r.nodeCount, r.leafCount, r.depth,
-               r.storedTriangles > 0 ? static_cast<double>(r.bytes) / r.storedTriangles : 0.0,
-               r.buildMs, session->loadMs);
+  std::fprintf(
+      stderr,
+      "loaded %s: %zu triangles; octree %u nodes, %u leaves, depth %u, %.1f bytes/triangle, "
+      "built in %.1f ms; total %.1f ms\n",
+      path.c_str(), level.triangleCount(), r.nodeCount, r.leafCount, r.depth,
+      r.storedTriangles > 0 ? static_cast<double>(r.bytes) / r.storedTriangles : 0.0, r.buildMs,
+      session->loadMs);
   return session;
 }
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "app/options.h"
-#include "octree_fps/culling/draw_ranges.h"
 #include "level/level.h"
+#include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/spatial/octree.h"
 
 namespace ofps::app {
@@ -26,7 +26,7 @@ struct LevelSession {
   // the level (spawn_search.h). Feet position, world space; yaw in radians.
   glm::vec3 spawn{0.0f};
   float spawnYaw = 0.0f;
-  std::string spawnSource;     // "node NAME", "search" or "fallback"
+  std::string spawnSource;  // "node NAME", "search" or "fallback"
 
   // Rebuilds the octree with new parameters (the slider path) and the draw ranges after it.
   // Returns false with *error when the build fails (the previous octree is then empty).

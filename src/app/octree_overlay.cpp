@@ -1,9 +1,8 @@
 // Octree visualization: node boxes coloured by depth, within a chosen depth range, optionally
 // only the nodes this frame's culling reached, and the frozen culling frustum.
 #include <algorithm>
-#include <vector>
-
 #include <glm/vec4.hpp>
+#include <vector>
 
 #include "app/demo_state.h"
 #include "octree_fps/culling/frustum.h"
@@ -13,10 +12,10 @@ namespace {
 
 // A hue ramp over depth: shallow nodes red/orange, deep nodes blue/violet.
 glm::vec4 depthColor(uint32_t depth) {
-  static constexpr glm::vec4 ramp[] = {
-      {1.00f, 0.25f, 0.20f, 0.9f}, {1.00f, 0.60f, 0.10f, 0.9f}, {0.95f, 0.90f, 0.15f, 0.9f},
-      {0.40f, 0.90f, 0.25f, 0.9f}, {0.15f, 0.85f, 0.80f, 0.9f}, {0.25f, 0.55f, 1.00f, 0.9f},
-      {0.55f, 0.35f, 1.00f, 0.9f}, {0.90f, 0.35f, 0.90f, 0.9f}};
+  static constexpr glm::vec4 ramp[] = {{1.00f, 0.25f, 0.20f, 0.9f}, {1.00f, 0.60f, 0.10f, 0.9f},
+                                       {0.95f, 0.90f, 0.15f, 0.9f}, {0.40f, 0.90f, 0.25f, 0.9f},
+                                       {0.15f, 0.85f, 0.80f, 0.9f}, {0.25f, 0.55f, 1.00f, 0.9f},
+                                       {0.55f, 0.35f, 1.00f, 0.9f}, {0.90f, 0.35f, 0.90f, 0.9f}};
   return ramp[depth % (sizeof(ramp) / sizeof(ramp[0]))];
 }
 

@@ -1,7 +1,6 @@
 #include "app/options.h"
 
 #include <CLI/CLI.hpp>
-
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -96,12 +95,14 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
                  "(a failed load keeps the current level)");
   cli.add_flag("--query-overlay", o.queryOverlay,
                "Start showing the nodes and triangles the character's queries touch (Q)");
-  cli.add_option("--script", o.scriptPath,
-                 "Drive the character with an input script (docs/script-format.md); quits at its end");
+  cli.add_option(
+      "--script", o.scriptPath,
+      "Drive the character with an input script (docs/script-format.md); quits at its end");
   cli.add_option("--trace", o.tracePath, "Write the character's state after every step (CSV)");
   cli.add_option("--spawn-props", o.spawnProps, "Spawn N random props over the level at start")
       ->check(CLI::Range(0u, 100000u));
-  cli.add_flag("--teams", o.teams, "Start the two-teams mode (enemies within R: grid vs brute force)");
+  cli.add_flag("--teams", o.teams,
+               "Start the two-teams mode (enemies within R: grid vs brute force)");
   cli.add_option("--props", o.propsPath, "Write every prop's final state at the end (CSV)");
   cli.add_option("--props-trace", o.propsTracePath,
                  "Write every prop's position after every step (CSV; needs --script)");
@@ -137,8 +138,10 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
     int lo = -1, hi = -1;
     char tail = 0;
     if (std::sscanf(overlay.c_str(), "%d:%d%c", &lo, &hi, &tail) != 2 || lo < 0 || hi < lo) {
-      std::fprintf(stderr, "octree_demo: --octree-overlay wants MIN:MAX depths with 0 <= MIN <= MAX, got '%s'\n",
-                   overlay.c_str());
+      std::fprintf(
+          stderr,
+          "octree_demo: --octree-overlay wants MIN:MAX depths with 0 <= MIN <= MAX, got '%s'\n",
+          overlay.c_str());
       *exitCode = 2;
       return std::nullopt;
     }

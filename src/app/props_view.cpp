@@ -43,12 +43,12 @@ void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) 
   if (s.culling.enabled) {
     // One traversal: the level's visible runs and the visible props.
     visible = s.level.session->drawRanges.cull(octree, frustum, world.grid(), world.cellLinks(),
-                                         &s.culling.runs, v.visibleIds, &s.culling.stats,
-                                         &v.cullStats);
+                                               &s.culling.runs, v.visibleIds, &s.culling.stats,
+                                               &v.cullStats);
   } else {
     s.level.session->drawRanges.all(&s.culling.runs);
-    visible = world.cullWithLevel(octree, frustum, v.visibleIds, nullptr, nullptr, nullptr,
-                                  &v.cullStats);
+    visible =
+        world.cullWithLevel(octree, frustum, v.visibleIds, nullptr, nullptr, nullptr, &v.cullStats);
   }
   v.visibleIds.resize(std::min<size_t>(visible, v.visibleIds.size()));
   v.spheres.clear();
@@ -60,7 +60,8 @@ void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) 
   for (uint32_t id : v.visibleIds) {
     const bool sphere = shapes[id] == PropShape::Sphere;
     // Awake props are bright, resting ones darker: sleeping is visible at a glance.
-    glm::vec4 color = sphere ? glm::vec4(0.95f, 0.55f, 0.15f, 1.0f) : glm::vec4(0.3f, 0.7f, 0.95f, 1.0f);
+    glm::vec4 color =
+        sphere ? glm::vec4(0.95f, 0.55f, 0.15f, 1.0f) : glm::vec4(0.3f, 0.7f, 0.95f, 1.0f);
     if (resting[id] != 0) color = glm::vec4(glm::vec3(color) * 0.55f, 1.0f);
     (sphere ? v.spheres : v.boxes).push_back({positions[id], half[id], color});
   }
@@ -75,7 +76,8 @@ void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) 
       if (classifyAabb(frustum, box, mask) == Containment::Outside) continue;
       const bool teamA = v.teams.teamOf(i) == 0;
       // Team colour; dark when no enemy is within R, bright when one is.
-      glm::vec4 color = teamA ? glm::vec4(0.95f, 0.25f, 0.2f, 1.0f) : glm::vec4(0.2f, 0.4f, 1.0f, 1.0f);
+      glm::vec4 color =
+          teamA ? glm::vec4(0.95f, 0.25f, 0.2f, 1.0f) : glm::vec4(0.2f, 0.4f, 1.0f, 1.0f);
       if (i >= near.size() || near[i] == 0) color = glm::vec4(glm::vec3(color) * 0.35f, 1.0f);
       v.spheres.push_back({agents[i], glm::vec3(0.25f), color});
     }
@@ -94,11 +96,12 @@ void propsPanel(DemoState& s) {
   // (it follows the item's first line), where it was clipped away.
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("The level's octree traversal culls the props too: each grid cell is\n"
-                      "linked to the deepest octree node containing it, in a chunk of that\n"
-                      "node's cells (8 cells a side). Cells under culled nodes or chunks are\n"
-                      "skipped, cells under fully visible ones accepted untested.\n"
-                      "Brute force classifies every prop.");
+    ImGui::SetTooltip(
+        "The level's octree traversal culls the props too: each grid cell is\n"
+        "linked to the deepest octree node containing it, in a chunk of that\n"
+        "node's cells (8 cells a side). Cells under culled nodes or chunks are\n"
+        "skipped, cells under fully visible ones accepted untested.\n"
+        "Brute force classifies every prop.");
   }
   ImGui::SameLine();
   ImGui::TextWrapped("%s", propsCullLine(v.cullStats).c_str());
@@ -130,8 +133,9 @@ void propsPanel(DemoState& s) {
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("The grid's checks are lowest near cell size = R: smaller cells mean\n"
-                        "more cells per query, larger ones more candidates per cell.");
+      ImGui::SetTooltip(
+          "The grid's checks are lowest near cell size = R: smaller cells mean\n"
+          "more cells per query, larger ones more candidates per cell.");
     }
     const TeamsFrameStats& t = v.teams.lastStats();
     ImGui::Text("grid: %llu candidates + %llu cells visited",

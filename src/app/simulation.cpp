@@ -39,9 +39,9 @@ void Simulation::attachScript(const LevelSession& session, const Script& script,
                               const ScenarioParams& params, bool recordTrace,
                               bool recordPropsTrace) {
   throwing_ = params.throwing;
-  runner_ = std::make_unique<ScriptRunner>(script, params.controller, params.throwing,
-                                           session.spawn, session.spawnYaw,
-                                           killPlaneY(session.level));
+  runner_ =
+      std::make_unique<ScriptRunner>(script, params.controller, params.throwing, session.spawn,
+                                     session.spawnYaw, killPlaneY(session.level));
   props_ = PropsWorld(propsParamsFor(session));
   scriptProps_ = std::make_unique<ScriptProps>(script, props_, killPlaneY(session.level));
   recordTrace_ = recordTrace;

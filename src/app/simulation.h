@@ -1,8 +1,8 @@
 #pragma once
 // The demo's character simulation, shared by the windowed and headless paths: a controller on
-// the session's octree, driven either by a script (--script, docs/script-format.md) or by live input, with
-// the trace (--trace) collected as it runs. The math is all in src/octree_fps/controller; this only wires
-// a level session, parameters and output files together.
+// the session's octree, driven either by a script (--script, docs/script-format.md) or by live
+// input, with the trace (--trace) collected as it runs. The math is all in
+// src/octree_fps/controller; this only wires a level session, parameters and output files together.
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,8 +25,8 @@ class Simulation {
   // Attaches a parsed script: its `set` lines were applied to params by the caller; spawn and
   // events come from the script; its `prop` lines are placed and its `throw`s thrown. The trace
   // starts with the t = 0 row; the props trace (when recorded) has a row per prop per step.
-  void attachScript(const LevelSession& session, const Script& script,
-                    const ScenarioParams& params, bool recordTrace, bool recordPropsTrace);
+  void attachScript(const LevelSession& session, const Script& script, const ScenarioParams& params,
+                    bool recordTrace, bool recordPropsTrace);
 
   bool scripted() const { return runner_ != nullptr; }
   bool scriptFinished() const { return runner_ && runner_->finished(); }
@@ -68,8 +68,9 @@ class Simulation {
 };
 
 // Reads --script, applies its `set` lines to *ioParams (the one copy of each parameter struct)
-// and rebuilds the session's octree when ioParams->octree differs from what it was built with. Returns the script, or nullopt with *error naming the
-// file and line (the demo then exits with status 2).
+// and rebuilds the session's octree when ioParams->octree differs from what it was built with.
+// Returns the script, or nullopt with *error naming the file and line (the demo then exits with
+// status 2).
 std::optional<Script> loadScriptFor(const std::string& path, LevelSession& session,
                                     ScenarioParams* ioParams, std::string* error);
 

@@ -44,9 +44,10 @@ nlohmann::json controllerStats(const CharacterController& c, uint64_t steps, dou
           {"ground_slope_deg", c.groundSlope() * 57.29577951308232f},
           {"steps", steps},
           {"simulated_s", seconds},
-          {"last_step", {{"queries", st.queryCount},
-                         {"nodes_visited", st.queries.nodesVisited},
-                         {"triangles_tested", st.queries.trianglesTested}}}};
+          {"last_step",
+           {{"queries", st.queryCount},
+            {"nodes_visited", st.queries.nodesVisited},
+            {"triangles_tested", st.queries.trianglesTested}}}};
 }
 
 nlohmann::json propsStats(const PropsWorld& props, const PropsCullFrame* visibleCull) {
@@ -55,21 +56,19 @@ nlohmann::json propsStats(const PropsWorld& props, const PropsCullFrame* visible
                    {"added", props.size()},
                    {"resting", props.restingCount()},
                    {"grid_cells_occupied", props.grid().occupiedCells()},
-                   {"step", {{"awake", st.awake},
-                             {"contacts", st.contacts},
-                             {"cells_visited", st.grid.cellsVisited},
-                             {"candidates", st.grid.candidates},
-                             {"hits", st.grid.hits},
-                             {"brute_force_checks", st.grid.bruteForceChecks}}}};
+                   {"step",
+                    {{"awake", st.awake},
+                     {"contacts", st.contacts},
+                     {"cells_visited", st.grid.cellsVisited},
+                     {"candidates", st.grid.candidates},
+                     {"hits", st.grid.hits},
+                     {"brute_force_checks", st.grid.bruteForceChecks}}}};
   if (visibleCull != nullptr) {
     const PropsCullStats& c = visibleCull->cull;
     j["visible"] = visibleCull->visible;
-    j["cull"] = {{"nodes_visited", c.nodesVisited},
-                 {"cells_tested", c.cellsTested},
-                 {"chunks_tested", c.chunksTested},
-                 {"cells_occupied", c.cellsOccupied},
-                 {"props_tested", c.propsTested},
-                 {"visible", c.visible},
+    j["cull"] = {{"nodes_visited", c.nodesVisited},         {"cells_tested", c.cellsTested},
+                 {"chunks_tested", c.chunksTested},         {"cells_occupied", c.cellsOccupied},
+                 {"props_tested", c.propsTested},           {"visible", c.visible},
                  {"brute_force_checks", c.bruteForceChecks}};
   } else {
     j["visible"] = nullptr;
@@ -99,15 +98,14 @@ std::string withCommas(uint64_t v) {
 
 std::string propsCullLine(const PropsCullStats& c) {
   const char* dot = " \xC2\xB7 ";  // U+00B7 middle dot, UTF-8
-  return "props: " + withCommas(c.visible) + " visible" + dot + withCommas(c.cellsTested) +
-         " of " + withCommas(c.cellsOccupied) + " cells tested" + dot +
-         withCommas(c.propsTested) + " props tested" + dot + "brute force " +
-         withCommas(c.bruteForceChecks);
+  return "props: " + withCommas(c.visible) + " visible" + dot + withCommas(c.cellsTested) + " of " +
+         withCommas(c.cellsOccupied) + " cells tested" + dot + withCommas(c.propsTested) +
+         " props tested" + dot + "brute force " + withCommas(c.bruteForceChecks);
 }
 
 nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRadians,
-                           float verticalFovRadians, float aspect, float nearPlane,
-                           float farPlane, const glm::vec3& forward) {
+                           float verticalFovRadians, float aspect, float nearPlane, float farPlane,
+                           const glm::vec3& forward) {
   constexpr double kDeg = 57.29577951308232;
   return {{"eye", {eye.x, eye.y, eye.z}},
           {"yaw_deg", static_cast<double>(yawRadians) * kDeg},

@@ -2,9 +2,8 @@
 // --stats-json output. Top-level objects: "level" (path, triangles, bounds, load_ms) and "run"
 // (frames, mean frame time, GL errors); later parts add "octree", "culling", "controller",
 // "props".
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/level_session.h"
 #include "octree_fps/controller/character_controller.h"
@@ -38,8 +37,8 @@ std::string propsCullLine(const PropsCullStats& cull);
 // positive), vertical field of view in degrees, aspect (width / height), near and far (metres),
 // and the unit forward vector.
 nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRadians,
-                           float verticalFovRadians, float aspect, float nearPlane,
-                           float farPlane, const glm::vec3& forward);
+                           float verticalFovRadians, float aspect, float nearPlane, float farPlane,
+                           const glm::vec3& forward);
 
 // Writes `stats` pretty-printed; false with *error when the file cannot be written.
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error);

@@ -11,8 +11,8 @@ struct ViewCamera {
   float yaw = 0.0f;    // radians
   float pitch = 0.0f;  // radians, clamped to (-pi/2, pi/2)
   float verticalFovRadians = 1.2f;
-  float nearPlane = 0.05f;  // metres
-  float farPlane = 5000.0f; // metres
+  float nearPlane = 0.05f;   // metres
+  float farPlane = 5000.0f;  // metres
 
   glm::vec3 forward() const;  // unit view direction
   glm::mat4 view() const;

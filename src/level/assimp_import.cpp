@@ -2,10 +2,10 @@
 
 #include <assimp/DefaultIOSystem.h>
 #include <assimp/MemoryIOWrapper.h>
-#include <assimp/ProgressHandler.hpp>
 #include <assimp/scene.h>
 
 #include <algorithm>
+#include <assimp/ProgressHandler.hpp>
 #include <filesystem>
 #include <functional>
 #include <utility>
@@ -41,9 +41,9 @@ class ProgressBridge final : public Assimp::ProgressHandler {
  private:
   void report(int step, int steps, float lo, float hi) {
     if (!fn_) return;
-    const float f = steps > 0 ? std::clamp(static_cast<float>(step) / static_cast<float>(steps),
-                                           0.0f, 1.0f)
-                              : 0.0f;
+    const float f =
+        steps > 0 ? std::clamp(static_cast<float>(step) / static_cast<float>(steps), 0.0f, 1.0f)
+                  : 0.0f;
     fn_(lo + (hi - lo) * f, stage_);
   }
   const ProgressFn& fn_;
@@ -96,15 +96,15 @@ ImportedScene importScene(const std::string& path, const Preflight& pre,
       const ProbeResult pr = probeAssimpImport(probe, path, timeout);
       if (pr.outcome == ProbeOutcome::Crashed) {
         return failed(std::move(out),
-                    path + ": Assimp crashed reading this file (" + pr.detail +
-                        ", in the separate import process): the file is damaged or uses"
-                        " something Assimp 5.2.5 cannot read; nothing was loaded");
+                      path + ": Assimp crashed reading this file (" + pr.detail +
+                          ", in the separate import process): the file is damaged or uses"
+                          " something Assimp 5.2.5 cannot read; nothing was loaded");
       }
       if (pr.outcome == ProbeOutcome::TimedOut) {
         return failed(std::move(out),
-                    path + ": Assimp did not finish reading this file (" + pr.detail +
-                        ", in the separate import process): the file is damaged or too large;"
-                        " nothing was loaded");
+                      path + ": Assimp did not finish reading this file (" + pr.detail +
+                          ", in the separate import process): the file is damaged or too large;"
+                          " nothing was loaded");
       }
     }
   }
@@ -117,8 +117,8 @@ ImportedScene importScene(const std::string& path, const Preflight& pre,
   std::string importPath = path;
   if (!pre.gltf.glb.empty()) {
     // The decoded GLB, served from memory under a name beside the level (nothing is written).
-    importPath = (fs::path(path).parent_path() / (fs::path(path).stem().string() + ".decoded.glb"))
-                     .string();
+    importPath =
+        (fs::path(path).parent_path() / (fs::path(path).stem().string() + ".decoded.glb")).string();
     importer.SetIOHandler(new OverlayIOSystem(importPath, pre.gltf.glb));  // the importer owns it
   }
   const aiScene* scene = importer.ReadFile(importPath, flags);
@@ -136,20 +136,27 @@ ImportedScene importScene(const std::string& path, const Preflight& pre,
     }
     if (contains(why, "No suitable reader found") && (pre.ext == "glb" || pre.ext == "gltf")) {
       return failed(std::move(out),
-                  path + ": corrupt glTF: Assimp's glTF importer does not recognise the content"
-                         " (damaged or invalid JSON" + std::string(pre.ext == "glb" ? " chunk" : "") + "?)");
+                    path +
+                        ": corrupt glTF: Assimp's glTF importer does not recognise the content"
+                        " (damaged or invalid JSON" +
+                        std::string(pre.ext == "glb" ? " chunk" : "") + "?)");
     }
     if (contains(why, "No suitable reader found")) {
       return failed(std::move(out),
-                  path + ": not a level format Assimp 5.2 can read, or the file is damaged so"
-                         " that no importer recognises it (extension '" + pre.ext + "')");
+                    path +
+                        ": not a level format Assimp 5.2 can read, or the file is damaged so"
+                        " that no importer recognises it (extension '" +
+                        pre.ext + "')");
     }
-    if ((pre.ext == "glb" || pre.ext == "gltf") && !contains(why, "glTF") && !contains(why, "GLTF")) {
+    if ((pre.ext == "glb" || pre.ext == "gltf") && !contains(why, "glTF") &&
+        !contains(why, "GLTF")) {
       // Assimp falls back to other importers when the glTF one gives up, and reports the last
       // one's complaint (often "OBJ: ..."), which names the wrong format.
       return failed(std::move(out),
-                  path + ": corrupt glTF: Assimp's glTF importer could not read it (damaged or"
-                         " invalid JSON?); the last importer Assimp tried said: " + why);
+                    path +
+                        ": corrupt glTF: Assimp's glTF importer could not read it (damaged or"
+                        " invalid JSON?); the last importer Assimp tried said: " +
+                        why);
     }
     return failed(std::move(out), path + ": Assimp cannot import it: " + why);
   }

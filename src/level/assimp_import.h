@@ -3,10 +3,9 @@
 // that a file Assimp crashes or hangs on costs an error and not the caller, then in this process
 // with the project's import flags and progress; a decoded glTF is served from memory. Assimp's
 // terse failures become one message naming the file and what went wrong.
+#include <assimp/Importer.hpp>
 #include <memory>
 #include <string>
-
-#include <assimp/Importer.hpp>
 
 #include "level/level_loader.h"
 #include "level/preflight.h"

@@ -145,7 +145,6 @@ std::vector<unsigned char> base64Decode(const std::string& s, size_t from) {
   return out;
 }
 
-
 int componentSize(uint64_t type) {
   switch (type) {
     case 5120:

@@ -1,10 +1,10 @@
 // Runs Assimp's import in a separate process first (contracts in import_probe.h).
 #include "level/import_probe.h"
 
-#include <assimp/Importer.hpp>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 
+#include <assimp/Importer.hpp>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -52,7 +52,8 @@ std::string findImportProbe(const std::string& explicitPath) {
   return "";
 }
 
-ProbeResult probeAssimpImport(const std::string& probe, const std::string& path, double timeoutSeconds) {
+ProbeResult probeAssimpImport(const std::string& probe, const std::string& path,
+                              double timeoutSeconds) {
   ProbeResult r;
 #if defined(__linux__)
   if (probe.empty()) return r;
@@ -81,7 +82,8 @@ ProbeResult probeAssimpImport(const std::string& probe, const std::string& path,
       r.detail = std::string("waiting for the probe failed: ") + std::strerror(errno);
       return r;
     }
-    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (waited > timeoutSeconds) {
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
@@ -95,7 +97,8 @@ ProbeResult probeAssimpImport(const std::string& probe, const std::string& path,
     r.outcome = ProbeOutcome::Clean;
   } else if (WIFSIGNALED(status)) {
     r.outcome = ProbeOutcome::Crashed;
-    r.detail = "signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+    r.detail =
+        "signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
   } else {
     r.outcome = ProbeOutcome::Crashed;
     r.detail = "exit status " + std::to_string(WEXITSTATUS(status));

@@ -47,7 +47,8 @@ struct ProbeResult {
 std::string findImportProbe(const std::string& explicitPath);
 
 // Runs `probe path` and waits at most timeoutSeconds (then kills it).
-ProbeResult probeAssimpImport(const std::string& probe, const std::string& path, double timeoutSeconds);
+ProbeResult probeAssimpImport(const std::string& probe, const std::string& path,
+                              double timeoutSeconds);
 
 // The probe program's body: imports `path` with the level flags; returns 0 when ReadFile
 // returned, whatever it returned.

@@ -8,7 +8,9 @@
 // In a sanitizer build, Assimp's own leaks (and zlib's, reached through it) must not turn a
 // clean import into a failure: the loader reads any exit status but 0 as a crash. Crashes and
 // memory errors are still reported. Unused in other builds.
-extern "C" const char* __lsan_default_suppressions() { return "leak:libassimp.so\nleak:libz.so\n"; }
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libassimp.so\nleak:libz.so\n";
+}
 
 int main(int argc, char** argv) {
   if (argc != 2) {

@@ -274,8 +274,8 @@ std::string writeImportSettings(const std::string& levelPath, const ImportSettin
   const std::string perUser = importSettingsPathPerUser(levelPath);
   if (writeWholeFile(perUser, text)) {
     if (warning != nullptr) {
-      *warning = "cannot write import settings beside the level (" + beside +
-                 "); saved them to " + perUser;
+      *warning = "cannot write import settings beside the level (" + beside + "); saved them to " +
+                 perUser;
     }
     return perUser;
   }

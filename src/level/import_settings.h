@@ -20,8 +20,8 @@
 namespace ofps {
 
 struct ImportSettings {
-  std::optional<char> upAxis;   // 'y' or 'z'
-  std::optional<float> scale;   // metres per file unit, > 0
+  std::optional<char> upAxis;  // 'y' or 'z'
+  std::optional<float> scale;  // metres per file unit, > 0
 };
 
 // Path of the settings file beside the level.

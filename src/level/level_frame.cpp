@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
 #include "level/load_text.h"
@@ -21,12 +20,23 @@ bool metaNumber(const aiMetadata* meta, const char* key, double* out) {
     const aiMetadataEntry& e = meta->mValues[i];
     if (e.mData == nullptr) return false;
     switch (e.mType) {
-      case AI_BOOL: *out = *static_cast<const bool*>(e.mData) ? 1.0 : 0.0; return true;
-      case AI_INT32: *out = *static_cast<const int32_t*>(e.mData); return true;
-      case AI_UINT64: *out = static_cast<double>(*static_cast<const uint64_t*>(e.mData)); return true;
-      case AI_FLOAT: *out = static_cast<double>(*static_cast<const float*>(e.mData)); return true;
-      case AI_DOUBLE: *out = *static_cast<const double*>(e.mData); return true;
-      default: return false;
+      case AI_BOOL:
+        *out = *static_cast<const bool*>(e.mData) ? 1.0 : 0.0;
+        return true;
+      case AI_INT32:
+        *out = *static_cast<const int32_t*>(e.mData);
+        return true;
+      case AI_UINT64:
+        *out = static_cast<double>(*static_cast<const uint64_t*>(e.mData));
+        return true;
+      case AI_FLOAT:
+        *out = static_cast<double>(*static_cast<const float*>(e.mData));
+        return true;
+      case AI_DOUBLE:
+        *out = *static_cast<const double*>(e.mData);
+        return true;
+      default:
+        return false;
     }
   }
   return false;
@@ -40,8 +50,8 @@ struct FileFrame {
 };
 
 // What the file itself says about its frame, where Assimp exposes it.
-FileFrame frameFromFile(const aiScene& scene, const std::string& ext, std::vector<std::string>* warnings,
-                        const std::string& path) {
+FileFrame frameFromFile(const aiScene& scene, const std::string& ext,
+                        std::vector<std::string>* warnings, const std::string& path) {
   FileFrame f;
   if (ext == "gltf" || ext == "glb") {
     f.up = 'y';
@@ -55,14 +65,16 @@ FileFrame frameFromFile(const aiScene& scene, const std::string& ext, std::vecto
         f.up = upAxis == 2.0 ? 'z' : 'y';
         f.upSource = "file (FBX UpAxis)";
         if (upSign < 0.0) {
-          warnings->push_back(path + ": FBX UpAxisSign is -1 (upside-down up axis), which is not"
+          warnings->push_back(path +
+                              ": FBX UpAxisSign is -1 (upside-down up axis), which is not"
                               " supported; the level may be upside down, use --up to fix it");
         }
       } else {
         warnings->push_back(path + ": FBX UpAxis is X, which is not supported; assuming Y-up");
       }
     }
-    if (metaNumber(scene.mMetaData, "UnitScaleFactor", &unit) && std::isfinite(unit) && unit > 0.0) {
+    if (metaNumber(scene.mMetaData, "UnitScaleFactor", &unit) && std::isfinite(unit) &&
+        unit > 0.0) {
       f.scale = static_cast<float>(unit / 100.0);  // FBX UnitScaleFactor is centimetres per unit
       f.scaleSource = "file (FBX UnitScaleFactor " + fmtFloat(unit) + " cm)";
     }
@@ -98,10 +110,12 @@ FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
   for (const MeshBuild& b : meshes) {
     const auto& p = b.mesh.positions;
     for (size_t t = 0; t + 2 < b.mesh.indices.size(); t += 3) {
-      const glm::dvec3 a(p[b.mesh.indices[t]]), bb(p[b.mesh.indices[t + 1]]), c(p[b.mesh.indices[t + 2]]);
+      const glm::dvec3 a(p[b.mesh.indices[t]]), bb(p[b.mesh.indices[t + 1]]),
+          c(p[b.mesh.indices[t + 2]]);
       bool good = true;
       for (const glm::dvec3* q : {&a, &bb, &c}) {
-        for (int k = 0; k < 3; ++k) good = good && std::isfinite((*q)[k]) && std::abs((*q)[k]) < 1e12;
+        for (int k = 0; k < 3; ++k)
+          good = good && std::isfinite((*q)[k]) && std::abs((*q)[k]) < 1e12;
       }
       if (!good) continue;
       for (const glm::dvec3* q : {&a, &bb, &c}) {
@@ -197,7 +211,8 @@ LevelImportFrame chooseFrame(const aiScene& scene, const std::string& path, cons
     warnings->push_back(
         path + ": the file does not say " + what + "; " + needGuess().why +
         ". If that is wrong, load it once with --up y|z and --scale S (metres per unit); the"
-        " choice is remembered in " + importSettingsPathBeside(path) +
+        " choice is remembered in " +
+        importSettingsPathBeside(path) +
         " (or in ~/.config/octree-fps/import-settings/ when that folder is read-only)");
   }
 

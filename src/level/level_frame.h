@@ -4,11 +4,10 @@
 // level, what the file itself says (glTF, FBX, Collada, X3D), else a guess from the geometry
 // (OBJ, STL, PLY, ... say nothing). Z-up becomes Y-up by a -90 degree rotation about X,
 // (x, y, z) -> (x, z, -y): right-handed, never a mirror.
+#include <glm/vec3.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "level/import_settings.h"
 #include "level/level.h"

@@ -5,7 +5,8 @@
 // Pipeline (each step says what it guards against):
 //   1. Checks before Assimp (preflight.h): options; missing, directory, empty, unreadable;
 //      GLB containers, header counts, the memory budget, glTF extensions -> one clear error.
-//   2. Assimp import (assimp_import.h) with ValidateDataStructure always on (Assimp 5.2.5's Quake 3 importer
+//   2. Assimp import (assimp_import.h) with ValidateDataStructure always on (Assimp 5.2.5's Quake 3
+//   importer
 //      segfaults without it), Triangulate, SortByPType (points/lines land in meshes of their
 //      own, counted and dropped), GenNormals (flat, only where normals are missing: hard
 //      level edges stay hard, and it is 10x faster than angle-limited smoothing on 1M
@@ -14,12 +15,15 @@
 //      triangles for little gain with flat normals), no FindDegenerates and no
 //      PreTransformVertices: degenerate triangles stay (the octree counts them) and instancing
 //      stays visible as one world-space copy per node.
-//   3. Our own node walk (scene_walk.h): world transform per node, mirror transforms flip winding, layer and
+//   3. Our own node walk (scene_walk.h): world transform per node, mirror transforms flip winding,
+//   layer and
 //      visibility from names, spawn node.
-//   4. Frame (level_frame.h): options > import settings > the file's own metadata > a heuristic for formats
+//   4. Frame (level_frame.h): options > import settings > the file's own metadata > a heuristic for
+//   formats
 //      that say nothing (OBJ, STL, PLY...). Z-up becomes Y-up by a -90 deg rotation about X,
 //      (x, y, z) -> (x, z, -y): right-handed, never a mirror.
-//   5. Input checks Assimp does not do (mesh_checks.h): non-finite or huge coordinates (triangles dropped with
+//   5. Input checks Assimp does not do (mesh_checks.h): non-finite or huge coordinates (triangles
+//   dropped with
 //      a warning naming the mesh and vertex), out-of-range indices, zero-area triangles
 //      (kept, counted), nothing left (error).
 //   6. Materials and textures (level_materials.h; embedded or beside the file), missing ones
@@ -30,11 +34,10 @@
 #include <assimp/scene.h>
 
 #include <cmath>
+#include <glm/common.hpp>
 #include <limits>
 #include <new>
 #include <utility>
-
-#include <glm/common.hpp>
 
 #include "level/assimp_import.h"
 #include "level/import_settings.h"
@@ -48,8 +51,8 @@
 namespace ofps {
 namespace {
 
-using loader::chooseFrame;
 using loader::checkAndConvertMeshes;
+using loader::chooseFrame;
 using loader::convertMaterials;
 using loader::countWord;
 using loader::ImportedScene;
@@ -58,8 +61,8 @@ using loader::MeshBuild;
 using loader::Preflight;
 using loader::preflightChecks;
 using loader::toYUp;
-using loader::WalkResult;
 using loader::walkNodes;
+using loader::WalkResult;
 
 LevelLoadResult fail(LevelLoadResult r, std::string message) {
   r.level.reset();
@@ -90,9 +93,9 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   walkNodes(*scene, path, options.allSolid, &walk);
   if (!walk.badIndexError.empty()) return fail(std::move(result), walk.badIndexError);
   if (walk.pointsDropped + walk.linesDropped > 0) {
-    result.warnings.push_back(path + ": dropped " + countWord(walk.pointsDropped, "point", "points") +
-                              " and " + countWord(walk.linesDropped, "line", "lines") +
-                              " (only triangles are used)");
+    result.warnings.push_back(
+        path + ": dropped " + countWord(walk.pointsDropped, "point", "points") + " and " +
+        countWord(walk.linesDropped, "line", "lines") + " (only triangles are used)");
   }
   if (walk.meshes.empty()) {
     std::string msg = path + ": no triangles in the file";
@@ -117,8 +120,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
 
   // 5. Checks, then Y-up metres, then the degenerate count.
   uint32_t degenerate = 0;
-  if (std::string why = checkAndConvertMeshes(walk.meshes, frame, path, &result.warnings,
-                                              &degenerate);
+  if (std::string why =
+          checkAndConvertMeshes(walk.meshes, frame, path, &result.warnings, &degenerate);
       !why.empty()) {
     return fail(std::move(result), why);
   }
@@ -136,7 +139,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     if (finite) {
       level.spawn = pos;
       level.spawnSource = walk.spawnName;
-      level.spawnYaw = (std::abs(fwd.x) + std::abs(fwd.z) > 1e-6f) ? std::atan2(-fwd.x, -fwd.z) + 0.0f : 0.0f;
+      level.spawnYaw =
+          (std::abs(fwd.x) + std::abs(fwd.z) > 1e-6f) ? std::atan2(-fwd.x, -fwd.z) + 0.0f : 0.0f;
     } else {
       result.warnings.push_back(path + ": spawn node '" + walk.spawnName +
                                 "' has a non-finite transform; ignored");
@@ -168,7 +172,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     level.collisionPositions.insert(level.collisionPositions.end(), b.mesh.positions.begin(),
                                     b.mesh.positions.end());
     for (uint32_t idx : b.mesh.indices) level.collisionIndices.push_back(base + idx);
-    level.collisionLayers.insert(level.collisionLayers.end(), b.mesh.indices.size() / 3, b.mesh.layers);
+    level.collisionLayers.insert(level.collisionLayers.end(), b.mesh.indices.size() / 3,
+                                 b.mesh.layers);
     for (uint32_t idx : b.mesh.indices) {
       lo = glm::min(lo, b.mesh.positions[idx]);
       hi = glm::max(hi, b.mesh.positions[idx]);
@@ -184,7 +189,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     ImportSettings s;
     s.upAxis = frame.upAxis;
     s.scale = frame.scale;
-    const bool same = stored && stored->settings.upAxis == s.upAxis && stored->settings.scale == s.scale;
+    const bool same =
+        stored && stored->settings.upAxis == s.upAxis && stored->settings.scale == s.scale;
     if (!same) {
       std::string w;
       writeImportSettings(path, s, &w);

@@ -38,10 +38,10 @@
 namespace ofps {
 
 struct LevelLoadOptions {
-  std::optional<char> upAxis;     // 'y' or 'z' (--up); unset = from the file / import settings
-  std::optional<float> scale;     // metres per file unit (--scale); unset = file / settings
-  bool allSolid = false;          // ignore nocollide naming: everything collides (colliders
-                                  // named UCX_ etc. stay hidden)
+  std::optional<char> upAxis;  // 'y' or 'z' (--up); unset = from the file / import settings
+  std::optional<float> scale;  // metres per file unit (--scale); unset = file / settings
+  bool allSolid = false;       // ignore nocollide naming: everything collides (colliders
+                               // named UCX_ etc. stay hidden)
   // When upAxis or scale is set: write them to LEVEL.EXT.import.json beside the level (or, if
   // that folder is read-only, to the per-user location; see level/import_settings.h) so the
   // next load needs no flags. Nothing is written when neither is set.
@@ -63,8 +63,8 @@ struct LevelLoadOptions {
 };
 
 struct LevelLoadResult {
-  std::optional<Level> level;          // set on success
-  std::string error;                   // one clear message when level is empty
+  std::optional<Level> level;  // set on success
+  std::string error;           // one clear message when level is empty
   // Each names the file and says what was dropped or assumed and how much: dropped points/lines,
   // non-finite or huge coordinates, zero-area triangles, missing textures, a guessed frame, an
   // import-settings file that was ignored or written elsewhere. Also filled on failure.

@@ -50,7 +50,6 @@ bool fromStb(stbi_uc* data, int w, int h, const std::string& source, LevelTextur
   return true;
 }
 
-
 // Candidates for an external texture path: as written, relative to the level's folder, with
 // backslashes fixed, URI escapes decoded, and finally just the file name beside the level.
 std::vector<fs::path> textureCandidates(const std::string& raw, const fs::path& levelDir) {
@@ -60,8 +59,10 @@ std::vector<fs::path> textureCandidates(const std::string& raw, const fs::path& 
   std::vector<fs::path> out;
   for (const std::string& variant : {p, percentDecode(p)}) {
     const fs::path fp(variant);
-    if (fp.is_absolute()) out.push_back(fp);
-    else out.push_back(levelDir / fp);
+    if (fp.is_absolute())
+      out.push_back(fp);
+    else
+      out.push_back(levelDir / fp);
     out.push_back(levelDir / fp.filename());
   }
   return out;
@@ -96,7 +97,8 @@ class TextureLoader {
         tex.width = static_cast<int>(embedded->mWidth);
         tex.height = static_cast<int>(embedded->mHeight);
         tex.rgba.resize(static_cast<size_t>(tex.width) * static_cast<size_t>(tex.height) * 4);
-        for (size_t i = 0; i < static_cast<size_t>(tex.width) * static_cast<size_t>(tex.height); ++i) {
+        for (size_t i = 0; i < static_cast<size_t>(tex.width) * static_cast<size_t>(tex.height);
+             ++i) {
           const aiTexel& t = embedded->pcData[i];
           tex.rgba[i * 4 + 0] = t.r;
           tex.rgba[i * 4 + 1] = t.g;
@@ -116,11 +118,13 @@ class TextureLoader {
         int w = 0, h = 0, n = 0;
         stbi_uc* data = stbi_load(candidate.string().c_str(), &w, &h, &n, 4);
         ok = fromStb(data, w, h, candidate.string(), &tex);
-        if (!ok) failure = candidate.string() + " cannot be decoded (stb_image: " +
-                           stbi_failure_reason() + ")";
+        if (!ok)
+          failure =
+              candidate.string() + " cannot be decoded (stb_image: " + stbi_failure_reason() + ")";
         break;
       }
-      if (!found) failure = "texture file '" + raw + "' not found (looked in " + levelDir_.string() + ")";
+      if (!found)
+        failure = "texture file '" + raw + "' not found (looked in " + levelDir_.string() + ")";
     }
     if (!ok) {
       warnings_->push_back(levelPath_ + ": material '" + materialName + "': " + failure +
@@ -151,7 +155,8 @@ void convertMaterials(const aiScene& scene, const std::vector<bool>& used, const
     const aiMaterial& m = *scene.mMaterials[i];
     LevelMaterial out;
     aiString name;
-    out.name = m.Get(AI_MATKEY_NAME, name) == AI_SUCCESS ? name.C_Str() : "material " + std::to_string(i);
+    out.name =
+        m.Get(AI_MATKEY_NAME, name) == AI_SUCCESS ? name.C_Str() : "material " + std::to_string(i);
     aiColor4D color(1.0f, 1.0f, 1.0f, 1.0f);
     if (m.Get(AI_MATKEY_BASE_COLOR, color) == AI_SUCCESS ||
         m.Get(AI_MATKEY_COLOR_DIFFUSE, color) == AI_SUCCESS) {
@@ -172,7 +177,8 @@ void convertMaterials(const aiScene& scene, const std::vector<bool>& used, const
     }
     level->materials.push_back(std::move(out));
   }
-  if (level->materials.empty()) level->materials.push_back(LevelMaterial{"default", glm::vec4(1.0f), -1});
+  if (level->materials.empty())
+    level->materials.push_back(LevelMaterial{"default", glm::vec4(1.0f), -1});
 }
 
 }  // namespace ofps::loader

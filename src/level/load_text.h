@@ -4,9 +4,8 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
-#include <string>
-
 #include <glm/vec3.hpp>
+#include <string>
 
 namespace ofps::loader {
 
@@ -15,10 +14,15 @@ inline std::string lower(std::string s) {
   return s;
 }
 
-inline bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-inline bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+inline bool startsWith(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+inline bool contains(const std::string& s, const char* part) {
+  return s.find(part) != std::string::npos;
+}
 inline bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 inline std::string fmtFloat(double v) {

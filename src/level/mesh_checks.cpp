@@ -1,7 +1,6 @@
 #include "level/mesh_checks.h"
 
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
 #include "level/level_frame.h"

@@ -48,7 +48,8 @@ std::string checkGlbHeader(const std::string& path, uintmax_t size) {
     if (u32(16) != 0x4E4F534Au) return "corrupt GLB: the first chunk (byte 16) is not JSON";
     if (static_cast<uintmax_t>(jsonLength) + 20 > size) {
       return "truncated GLB: the JSON chunk (" + std::to_string(jsonLength) +
-             " bytes at byte 20) runs past the end of the file (" + std::to_string(size) + " bytes)";
+             " bytes at byte 20) runs past the end of the file (" + std::to_string(size) +
+             " bytes)";
     }
   }
   return {};
@@ -67,13 +68,14 @@ Preflight preflightChecks(const std::string& path, const LevelLoadOptions& optio
     const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(*options.upAxis)));
     if (c != 'y' && c != 'z') {
       return refuse(std::move(pre), path + ": invalid up axis '" + std::string(1, *options.upAxis) +
-                                         "' (use y or z)");
+                                        "' (use y or z)");
     }
     pre.up = c;
   }
   if (options.scale && !(std::isfinite(*options.scale) && *options.scale > 0.0f)) {
-    return refuse(std::move(pre), path + ": invalid scale " + fmtFloat(static_cast<double>(*options.scale)) +
-                                       " (metres per file unit, must be > 0)");
+    return refuse(std::move(pre), path + ": invalid scale " +
+                                      fmtFloat(static_cast<double>(*options.scale)) +
+                                      " (metres per file unit, must be > 0)");
   }
   if (path.empty()) return refuse(std::move(pre), "no level file given (empty path)");
   std::error_code ec;
@@ -113,12 +115,12 @@ Preflight preflightChecks(const std::string& path, const LevelLoadOptions& optio
         est.fromHeader ? "its " + counts.format + " header: " + std::to_string(counts.vertices) +
                              " vertices, " + std::to_string(counts.faces) + " faces"
                        : "its size, " + std::to_string(size) + " bytes";
-    return refuse(std::move(pre),
-                path + ": loading it would need about " + formatMegabytes(need) +
-                    " (estimated from " + basis + "), over the loader's memory budget of " +
-                    formatMegabytes(budget) +
-                    "; it is not attempted. Raise the budget (LevelLoadOptions::memoryBudgetBytes,"
-                    " demo flag --memory-budget-mb) if this machine has the memory");
+    return refuse(
+        std::move(pre),
+        path + ": loading it would need about " + formatMegabytes(need) + " (estimated from " +
+            basis + "), over the loader's memory budget of " + formatMegabytes(budget) +
+            "; it is not attempted. Raise the budget (LevelLoadOptions::memoryBudgetBytes,"
+            " demo flag --memory-budget-mb) if this machine has the memory");
   }
   // glTF: required extensions, and the quantized / meshopt-compressed data Assimp 5.2 misreads.
   GltfPrepared& gltf = pre.gltf;
@@ -132,10 +134,10 @@ Preflight preflightChecks(const std::string& path, const LevelLoadOptions& optio
   // no importer at all. So these are refused before Assimp sees them.
   if (ext == "pk3" || ext == "bsp") {
     return refuse(std::move(pre),
-                path + ": Quake 3 " + (ext == "pk3" ? ".pk3 archives" : ".bsp maps") +
-                    " cannot be loaded: Assimp 5.2's Quake 3 importer produces no valid faces"
-                    " (and crashes on damaged maps). Convert the map to OBJ, e.g. with"
-                    " ../shared/levels/tools/q3bsp2obj.py, and load the OBJ");
+                  path + ": Quake 3 " + (ext == "pk3" ? ".pk3 archives" : ".bsp maps") +
+                      " cannot be loaded: Assimp 5.2's Quake 3 importer produces no valid faces"
+                      " (and crashes on damaged maps). Convert the map to OBJ, e.g. with"
+                      " ../shared/levels/tools/q3bsp2obj.py, and load the OBJ");
   }
   return pre;
 }

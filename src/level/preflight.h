@@ -14,12 +14,12 @@
 namespace ofps::loader {
 
 struct Preflight {
-  std::string error;         // non-empty: refuse the file with this message
-  std::string ext;           // lower-case extension without the dot
-  uint64_t size = 0;         // file size, bytes
-  std::optional<char> up;    // options.upAxis, checked and lower-cased
-  uint64_t budget = 0;       // memory budget in force, bytes
-  GltfPrepared gltf;         // glTF: the decoded GLB to import instead, when one was needed
+  std::string error;       // non-empty: refuse the file with this message
+  std::string ext;         // lower-case extension without the dot
+  uint64_t size = 0;       // file size, bytes
+  std::optional<char> up;  // options.upAxis, checked and lower-cased
+  uint64_t budget = 0;     // memory budget in force, bytes
+  GltfPrepared gltf;       // glTF: the decoded GLB to import instead, when one was needed
 };
 
 Preflight preflightChecks(const std::string& path, const LevelLoadOptions& options);

@@ -101,7 +101,8 @@ void walkNodes(const aiScene& scene, const std::string& path, bool allSolid, Wal
       if (!(m.mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
 
       MeshBuild b;
-      b.meshName = m.mName.length > 0 ? std::string(m.mName.C_Str()) : "mesh " + std::to_string(meshIndex);
+      b.meshName =
+          m.mName.length > 0 ? std::string(m.mName.C_Str()) : "mesh " + std::to_string(meshIndex);
       b.mesh.name = name;
       if (node->mNumMeshes > 1 || useCount[meshIndex] > 1) b.mesh.name += "/" + b.meshName;
       b.mesh.material = m.mMaterialIndex < scene.mNumMaterials ? m.mMaterialIndex : 0;
@@ -115,8 +116,7 @@ void walkNodes(const aiScene& scene, const std::string& path, bool allSolid, Wal
       }
       const std::string lmesh = lower(b.meshName);
       const bool isCollider = collider || nameIsCollider(lmesh) || nameIsCollider(materialName);
-      const bool isNoCollide =
-          noCollide || nameIsNoCollide(lmesh) || nameIsNoCollide(materialName);
+      const bool isNoCollide = noCollide || nameIsNoCollide(lmesh) || nameIsNoCollide(materialName);
       b.mesh.visible = !isCollider;
       b.mesh.layers = (isNoCollide && !isCollider && !allSolid) ? 0u : kLayerSolid;
 
@@ -147,8 +147,8 @@ void walkNodes(const aiScene& scene, const std::string& path, bool allSolid, Wal
         if (!inRange) {
           if (out->badIndexError.empty()) {
             out->badIndexError = path + ": mesh '" + b.meshName + "' face " + std::to_string(f) +
-                                 " uses vertex index out of range (mesh has " +
-                                 std::to_string(nv) + " vertices)";
+                                 " uses vertex index out of range (mesh has " + std::to_string(nv) +
+                                 " vertices)";
           }
           continue;
         }

@@ -3,11 +3,11 @@
 // applied to its meshes (a mirror flips the winding), collision layer and visibility from the
 // names (level_conventions.md), the spawn node, points and lines counted and dropped,
 // out-of-range indices reported. Everything stays in the file's frame and units.
+#include <assimp/matrix4x4.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <assimp/matrix4x4.h>
 
 #include "level/level.h"
 
@@ -17,15 +17,15 @@ namespace ofps::loader {
 
 struct MeshBuild {
   LevelMesh mesh;
-  std::string meshName;             // Assimp mesh name, for messages
+  std::string meshName;  // Assimp mesh name, for messages
 };
 
 struct WalkResult {
   std::vector<MeshBuild> meshes;
   uint64_t pointsDropped = 0;
   uint64_t linesDropped = 0;
-  std::string badIndexError;        // first out-of-range index, if any
-  int spawnPriority = 0;            // 0: no spawn node
+  std::string badIndexError;  // first out-of-range index, if any
+  int spawnPriority = 0;      // 0: no spawn node
   aiMatrix4x4 spawnMatrix;
   std::string spawnName;
 };

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
-
 #include <glm/trigonometric.hpp>
+#include <vector>
 
 namespace ofps {
 
@@ -57,8 +56,8 @@ std::optional<SpawnSearchResult> findSpawnPoint(const Level& level, const Octree
       const glm::vec3 feet = hit.point;
       const glm::vec3 a = feet + glm::vec3(0, params.clearance + r, 0);
       const glm::vec3 b = feet + glm::vec3(0, params.clearance + std::max(params.height - r, r), 0);
-      const uint32_t blocked = octree.overlapCapsule(a, b, r, params.layerMask,
-                                                     [](uint32_t) { return false; });
+      const uint32_t blocked =
+          octree.overlapCapsule(a, b, r, params.layerMask, [](uint32_t) { return false; });
       if (blocked != 0) continue;
       ++candidates;
       uint32_t score = 0;

@@ -15,9 +15,8 @@
 // (const queries only); allocates one array of columns.
 
 #include <cstdint>
-#include <optional>
-
 #include <glm/vec3.hpp>
+#include <optional>
 
 #include "level/level.h"
 #include "octree_fps/spatial/octree.h"
@@ -25,22 +24,22 @@
 namespace ofps {
 
 struct SpawnSearchParams {
-  float radius = 0.35f;          // capsule radius, m
-  float height = 1.8f;           // capsule total height, feet to top, m
-  float maxSlopeDegrees = 45.0f; // steepest floor accepted
-  float clearance = 0.05f;       // gap kept above the floor when testing the capsule, m
-  uint32_t columns = 32;         // grid of columns per axis over the level's XZ bounds (>= 1)
-  uint32_t maxHitsPerColumn = 32;// floors examined per column, top down
-  float probeDistance = 100.0f;  // enclosure probes count hits within this distance, m
+  float radius = 0.35f;            // capsule radius, m
+  float height = 1.8f;             // capsule total height, feet to top, m
+  float maxSlopeDegrees = 45.0f;   // steepest floor accepted
+  float clearance = 0.05f;         // gap kept above the floor when testing the capsule, m
+  uint32_t columns = 32;           // grid of columns per axis over the level's XZ bounds (>= 1)
+  uint32_t maxHitsPerColumn = 32;  // floors examined per column, top down
+  float probeDistance = 100.0f;    // enclosure probes count hits within this distance, m
   uint32_t layerMask = kLayerSolid;
 };
 
 struct SpawnSearchResult {
-  glm::vec3 feet{0.0f};          // spawn position: capsule bottom on the floor
-  float yaw = 0.0f;              // radians, 0 looks along -Z; faces the longest open direction
-  uint32_t enclosure = 0;        // probe rays that hit (0..8)
-  uint32_t candidates = 0;       // walkable spots with room for the capsule that were scored
-  uint32_t raysCast = 0;         // all ray queries run
+  glm::vec3 feet{0.0f};     // spawn position: capsule bottom on the floor
+  float yaw = 0.0f;         // radians, 0 looks along -Z; faces the longest open direction
+  uint32_t enclosure = 0;   // probe rays that hit (0..8)
+  uint32_t candidates = 0;  // walkable spots with room for the capsule that were scored
+  uint32_t raysCast = 0;    // all ray queries run
 };
 
 // octree must be built from level.collisionPositions / collisionIndices / collisionLayers.

@@ -11,10 +11,12 @@
 // (cmake/ExactFloat.cmake).
 
 #if defined(__FAST_MATH__)
-#error "octree_fps core: do not compile with -ffast-math; the exact queries need IEEE arithmetic (remove it from CMAKE_CXX_FLAGS for this project)"
+#error \
+    "octree_fps core: do not compile with -ffast-math; the exact queries need IEEE arithmetic (remove it from CMAKE_CXX_FLAGS for this project)"
 #endif
 #if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__
-#error "octree_fps core: do not compile with -ffinite-math-only; input validation and ray slabs rely on IEEE infinities and NaNs"
+#error \
+    "octree_fps core: do not compile with -ffinite-math-only; input validation and ray slabs rely on IEEE infinities and NaNs"
 #endif
 #if defined(_M_FP_FAST)
 #error "octree_fps core: do not compile with /fp:fast; the exact queries need /fp:precise"

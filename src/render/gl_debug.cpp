@@ -12,18 +12,23 @@ std::atomic<int> g_errors{0};
 
 const char* errorName(GLenum e) {
   switch (e) {
-    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-    default: return "unknown";
+    case GL_INVALID_ENUM:
+      return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE:
+      return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION:
+      return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION:
+      return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY:
+      return "GL_OUT_OF_MEMORY";
+    default:
+      return "unknown";
   }
 }
 
 void GLAD_API_PTR onDebugMessage(GLenum /*source*/, GLenum type, GLuint id, GLenum severity,
-                                 GLsizei /*length*/, const GLchar* message,
-                                 const void* /*user*/) {
+                                 GLsizei /*length*/, const GLchar* message, const void* /*user*/) {
   if (type == GL_DEBUG_TYPE_ERROR) {
     g_errors.fetch_add(1, std::memory_order_relaxed);
     std::fprintf(stderr, "GL error (debug output, id %u): %s\n", id, message);
@@ -52,6 +57,8 @@ int checkErrors(const char* where) {
   return n;
 }
 
-int errorCount() { return g_errors.load(std::memory_order_relaxed); }
+int errorCount() {
+  return g_errors.load(std::memory_order_relaxed);
+}
 
 }  // namespace ofps::gl

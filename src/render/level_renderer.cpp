@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstddef>
-
 #include <glm/geometric.hpp>
 
 namespace ofps::gl {
@@ -34,7 +33,9 @@ uint8_t toUnorm8(float v) {
 
 }  // namespace
 
-LevelRenderer::~LevelRenderer() { release(); }
+LevelRenderer::~LevelRenderer() {
+  release();
+}
 
 bool LevelRenderer::init(std::string* error) {
   return program_.load("level.vert", "level.frag", error);
@@ -71,7 +72,8 @@ void LevelRenderer::upload(const Level& level) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   for (size_t i = 0; i < level.textures.size(); ++i) {
     const LevelTexture& t = level.textures[i];
-    if (t.width <= 0 || t.height <= 0 || t.rgba.size() < static_cast<size_t>(t.width) * t.height * 4) {
+    if (t.width <= 0 || t.height <= 0 ||
+        t.rgba.size() < static_cast<size_t>(t.width) * t.height * 4) {
       continue;
     }
     const uint8_t* pixels = t.rgba.data();
@@ -96,10 +98,9 @@ void LevelRenderer::upload(const Level& level) {
   vertices.reserve(level.collisionPositions.size());
   for (const LevelMesh& mesh : level.meshes) {
     const LevelMaterial fallback;
-    const LevelMaterial& m = mesh.material < level.materials.size() ? level.materials[mesh.material]
-                                                                    : fallback;
-    const bool textured =
-        m.texture >= 0 && static_cast<size_t>(m.texture) < level.textures.size();
+    const LevelMaterial& m =
+        mesh.material < level.materials.size() ? level.materials[mesh.material] : fallback;
+    const bool textured = m.texture >= 0 && static_cast<size_t>(m.texture) < level.textures.size();
     for (size_t i = 0; i < mesh.positions.size(); ++i) {
       Vertex v;
       v.position = mesh.positions[i];

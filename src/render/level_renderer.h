@@ -11,15 +11,14 @@
 // Needs a current GL 3.3 core context on the calling thread for every call.
 
 #include <cstdint>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
-#include <glm/mat4x4.hpp>
-#include <glm/vec3.hpp>
-
-#include "octree_fps/culling/draw_ranges.h"
 #include "level/level.h"
+#include "octree_fps/culling/draw_ranges.h"
 #include "render/shader.h"
 
 namespace ofps::gl {

@@ -4,7 +4,6 @@
 
 #include <array>
 #include <cstddef>
-
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/vec4.hpp>
 
@@ -12,7 +11,9 @@
 
 namespace ofps::gl {
 
-LineRenderer::~LineRenderer() { shutdown(); }
+LineRenderer::~LineRenderer() {
+  shutdown();
+}
 
 bool LineRenderer::init(std::string* error) {
   ShaderProgram program;
@@ -48,10 +49,10 @@ void LineRenderer::line(const glm::vec3& a, const glm::vec3& b, const glm::vec4&
 
 void LineRenderer::box(const Aabb& b, const glm::vec4& color) {
   const glm::vec3 lo = b.min, hi = b.max;
-  const std::array<glm::vec3, 8> c = {
-      glm::vec3(lo.x, lo.y, lo.z), glm::vec3(hi.x, lo.y, lo.z), glm::vec3(hi.x, hi.y, lo.z),
-      glm::vec3(lo.x, hi.y, lo.z), glm::vec3(lo.x, lo.y, hi.z), glm::vec3(hi.x, lo.y, hi.z),
-      glm::vec3(hi.x, hi.y, hi.z), glm::vec3(lo.x, hi.y, hi.z)};
+  const std::array<glm::vec3, 8> c = {glm::vec3(lo.x, lo.y, lo.z), glm::vec3(hi.x, lo.y, lo.z),
+                                      glm::vec3(hi.x, hi.y, lo.z), glm::vec3(lo.x, hi.y, lo.z),
+                                      glm::vec3(lo.x, lo.y, hi.z), glm::vec3(hi.x, lo.y, hi.z),
+                                      glm::vec3(hi.x, hi.y, hi.z), glm::vec3(lo.x, hi.y, hi.z)};
   for (int i = 0; i < 4; ++i) {
     line(c[i], c[(i + 1) % 4], color);
     line(c[4 + i], c[4 + (i + 1) % 4], color);
@@ -69,7 +70,8 @@ void LineRenderer::frustum(const glm::mat4& inverseViewProj, const glm::vec4& co
   }
   constexpr int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
                                 {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
-  for (const auto& e : edges) line(c[static_cast<size_t>(e[0])], c[static_cast<size_t>(e[1])], color);
+  for (const auto& e : edges)
+    line(c[static_cast<size_t>(e[0])], c[static_cast<size_t>(e[1])], color);
 }
 
 void LineRenderer::draw(const glm::mat4& viewProj, bool depthTest) {
@@ -81,8 +83,8 @@ void LineRenderer::draw(const glm::mat4& viewProj, bool depthTest) {
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(capacity_ * sizeof(LineVertex)), nullptr,
                  GL_STREAM_DRAW);
   }
-  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(vertices_.size() * sizeof(LineVertex)),
-                  vertices_.data());
+  glBufferSubData(GL_ARRAY_BUFFER, 0,
+                  static_cast<GLsizeiptr>(vertices_.size() * sizeof(LineVertex)), vertices_.data());
   glUseProgram(program_);
   glUniformMatrix4fv(glGetUniformLocation(program_, "uViewProj"), 1, GL_FALSE,
                      glm::value_ptr(viewProj));

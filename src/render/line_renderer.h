@@ -4,12 +4,11 @@
 // Ownership: owns its GL objects. Needs a current GL 3.3 core context.
 
 #include <cstdint>
-#include <string>
-#include <vector>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <string>
+#include <vector>
 
 #include "octree_fps/geometry/aabb.h"
 

@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstddef>
-
 #include <glm/geometric.hpp>
 
 namespace ofps::gl {
@@ -47,7 +46,8 @@ void unitBox(std::vector<float>& v, std::vector<uint32_t>& idx) {
       const glm::vec3 u = axis == 0 ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0);
       const glm::vec3 w = glm::cross(n, u);
       const auto base = static_cast<uint32_t>(v.size() / 6);
-      for (const auto& [a, b] : {std::pair{-1.0f, -1.0f}, {1.0f, -1.0f}, {1.0f, 1.0f}, {-1.0f, 1.0f}}) {
+      for (const auto& [a, b] :
+           {std::pair{-1.0f, -1.0f}, {1.0f, -1.0f}, {1.0f, 1.0f}, {-1.0f, 1.0f}}) {
         const glm::vec3 p = n + u * a + w * b;
         v.insert(v.end(), {p.x, p.y, p.z, n.x, n.y, n.z});
       }
@@ -58,7 +58,9 @@ void unitBox(std::vector<float>& v, std::vector<uint32_t>& idx) {
 
 }  // namespace
 
-PropRenderer::~PropRenderer() { shutdown(); }
+PropRenderer::~PropRenderer() {
+  shutdown();
+}
 
 bool PropRenderer::init(std::string* error) {
   if (!program_.load("props.vert", "props.frag", error)) return false;
@@ -122,8 +124,9 @@ uint32_t PropRenderer::drawMesh(Mesh& mesh, std::span<const PropInstance> instan
   glBindBuffer(GL_ARRAY_BUFFER, mesh.instanceVbo);
   if (instances.size() > mesh.instanceCapacity) {
     mesh.instanceCapacity = instances.size() * 2;
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.instanceCapacity * sizeof(PropInstance)),
-                 nullptr, GL_STREAM_DRAW);
+    glBufferData(GL_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(mesh.instanceCapacity * sizeof(PropInstance)), nullptr,
+                 GL_STREAM_DRAW);
   }
   glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(instances.size_bytes()),
                   instances.data());

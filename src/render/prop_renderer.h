@@ -5,13 +5,12 @@
 // Ownership: owns its GL objects. Needs a current GL 3.3 core context.
 
 #include <cstdint>
-#include <span>
-#include <string>
-#include <vector>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "render/shader.h"
 

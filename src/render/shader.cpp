@@ -4,10 +4,9 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <glm/gtc/type_ptr.hpp>
 #include <sstream>
 #include <utility>
-
-#include <glm/gtc/type_ptr.hpp>
 
 namespace ofps::gl {
 namespace {
@@ -98,9 +97,13 @@ bool ShaderProgram::load(const std::string& vertName, const std::string& fragNam
   return true;
 }
 
-void ShaderProgram::use() const { glUseProgram(program_); }
+void ShaderProgram::use() const {
+  glUseProgram(program_);
+}
 
-int ShaderProgram::uniform(const char* name) const { return glGetUniformLocation(program_, name); }
+int ShaderProgram::uniform(const char* name) const {
+  return glGetUniformLocation(program_, name);
+}
 
 void ShaderProgram::set(const char* name, const glm::mat4& m) const {
   glUniformMatrix4fv(uniform(name), 1, GL_FALSE, glm::value_ptr(m));
@@ -111,7 +114,11 @@ void ShaderProgram::set(const char* name, const glm::vec3& v) const {
 void ShaderProgram::set(const char* name, const glm::vec4& v) const {
   glUniform4fv(uniform(name), 1, glm::value_ptr(v));
 }
-void ShaderProgram::set(const char* name, float v) const { glUniform1f(uniform(name), v); }
-void ShaderProgram::set(const char* name, int v) const { glUniform1i(uniform(name), v); }
+void ShaderProgram::set(const char* name, float v) const {
+  glUniform1f(uniform(name), v);
+}
+void ShaderProgram::set(const char* name, int v) const {
+  glUniform1i(uniform(name), v);
+}
 
 }  // namespace ofps::gl

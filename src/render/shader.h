@@ -2,11 +2,10 @@
 // A linked GLSL program built from two files in the shaders/ directory.
 // Ownership: owns its GL program object; move-only. Needs a current GL context.
 
-#include <string>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <string>
 
 namespace ofps::gl {
 
@@ -28,7 +27,11 @@ class ShaderProgram {
   bool load(const std::string& vertName, const std::string& fragName, std::string* error);
 
   // Gives up ownership of the GL program object and returns it (0 when empty).
-  unsigned release() { unsigned p = program_; program_ = 0; return p; }
+  unsigned release() {
+    unsigned p = program_;
+    program_ = 0;
+    return p;
+  }
 
   void use() const;
   bool valid() const { return program_ != 0; }

@@ -33,42 +33,43 @@ using C = ControllerParams;
 template <auto Member>
 constexpr ParamInfo controllerRow(const char* name, const char* unit, float lo, float hi,
                                   const char* help) {
-  return row<&ScenarioParams::controller, Member>(name, unit, lo, hi, ParamOwner::Controller,
-                                                   help);
+  return row<&ScenarioParams::controller, Member>(name, unit, lo, hi, ParamOwner::Controller, help);
 }
 
 constexpr std::array kInfos = {
     controllerRow<&C::radius>("radius", "m", 0.05f, 5.0f, "Capsule radius."),
     controllerRow<&C::height>("height", "m", 0.1f, 20.0f, "Total standing height, feet to top."),
     controllerRow<&C::crouchHeight>("crouch_height", "m", 0.1f, 20.0f,
-        "Total height while crouched."),
+                                    "Total height while crouched."),
     controllerRow<&C::eyeHeight>("eye_height", "m", 0.01f, 20.0f,
-        "Eye above the feet, standing (unset: follows height)."),
+                                 "Eye above the feet, standing (unset: follows height)."),
     controllerRow<&C::stepHeight>("step_height", "m", 0.0f, 5.0f,
-        "Highest step climbed without jumping; higher ones block."),
-    controllerRow<&C::maxSlopeDeg>("max_slope", "deg", 0.0f, 89.0f,
+                                  "Highest step climbed without jumping; higher ones block."),
+    controllerRow<&C::maxSlopeDeg>(
+        "max_slope", "deg", 0.0f, 89.0f,
         "Steepest walkable slope; steeper ground slides the character down."),
     controllerRow<&C::walkSpeed>("walk_speed", "m/s", 0.0f, 100.0f, "Target ground speed walking."),
     controllerRow<&C::sprintSpeed>("sprint_speed", "m/s", 0.0f, 100.0f,
-        "Target ground speed sprinting."),
+                                   "Target ground speed sprinting."),
     controllerRow<&C::crouchSpeed>("crouch_speed", "m/s", 0.0f, 100.0f,
-        "Target ground speed crouched."),
+                                   "Target ground speed crouched."),
     controllerRow<&C::accel>("accel", "m/s^2", 0.0f, 10000.0f,
-        "Ground acceleration toward the target velocity (also the friction)."),
+                             "Ground acceleration toward the target velocity (also the friction)."),
     controllerRow<&C::airControl>("air_control", "", 0.0f, 1.0f,
-        "Share of accel available in the air."),
+                                  "Share of accel available in the air."),
     controllerRow<&C::jumpSpeed>("jump_speed", "m/s", 0.0f, 100.0f, "Upward speed at take-off."),
     controllerRow<&C::gravity>("gravity", "m/s^2", 0.0f, 1000.0f, "Downward acceleration."),
     controllerRow<&C::maxFallSpeed>("max_fall_speed", "m/s", 0.0f, 1000.0f,
-        "Terminal falling speed."),
+                                    "Terminal falling speed."),
     controllerRow<&C::coyoteTime>("coyote_time", "s", 0.0f, 10.0f,
-        "A jump still works this long after leaving the ground."),
+                                  "A jump still works this long after leaving the ground."),
     controllerRow<&C::jumpBuffer>("jump_buffer", "s", 0.0f, 10.0f,
-        "A jump pressed this long before landing happens on landing."),
-    controllerRow<&C::snapDistance>("snap_distance", "m", 0.0f, 5.0f,
+                                  "A jump pressed this long before landing happens on landing."),
+    controllerRow<&C::snapDistance>(
+        "snap_distance", "m", 0.0f, 5.0f,
         "How far down a walking character is pulled to stay on the ground."),
     controllerRow<&C::skin>("skin", "m", 0.0001f, 0.5f,
-        "Gap kept between the capsule and the level."),
+                            "Gap kept between the capsule and the level."),
     row<&ScenarioParams::throwing, &ThrowParams::speed>(
         "throw_speed", "m/s", 0.0f, 1000.0f, ParamOwner::Throw,
         "Thrown sphere's speed, added to the character's velocity."),
@@ -100,7 +101,9 @@ std::string outsideMessage(const ParamInfo& info, float v) {
 
 }  // namespace
 
-std::span<const ParamInfo> paramInfos() { return kInfos; }
+std::span<const ParamInfo> paramInfos() {
+  return kInfos;
+}
 
 const ParamInfo* findParam(std::string_view name) {
   for (const ParamInfo& info : kInfos) {

@@ -35,13 +35,13 @@ enum class ParamOwner : uint8_t { Controller, Throw, Octree };
 
 // One row of the table.
 struct ParamInfo {
-  const char* name;   // docs/script-format.md name, e.g. "max_slope"
-  const char* unit;   // "m", "m/s", "deg", "Hz", "" ...
-  float minValue;     // inclusive range accepted by setParam, and every slider's range
+  const char* name;  // docs/script-format.md name, e.g. "max_slope"
+  const char* unit;  // "m", "m/s", "deg", "Hz", "" ...
+  float minValue;    // inclusive range accepted by setParam, and every slider's range
   float maxValue;
-  bool isInteger;     // stored as uint32_t (triangles_per_leaf, max_level)
+  bool isInteger;  // stored as uint32_t (triangles_per_leaf, max_level)
   ParamOwner owner;
-  const char* help;   // one line for the UI's help marker
+  const char* help;  // one line for the UI's help marker
   // The value in a parameter set, as a float; and the field itself: exactly one of floatField
   // and intField is non-null (intField when isInteger).
   float (*read)(const ScenarioParams&);

@@ -22,7 +22,6 @@ std::string quoted(std::string_view text) {
   return out;
 }
 
-
 constexpr const char* kKeyNames[kScriptKeyCount] = {"forward", "back",   "left",  "right",
                                                     "jump",    "sprint", "crouch"};
 
@@ -129,8 +128,8 @@ class Parser {
     if (cmd == "prop") return parseProp(t, line);
     if (cmd == "at") return parseAt(t, line);
     if (cmd == "end") return parseEnd(t, line);
-    return fail(line, "unknown command '" + std::string(cmd) +
-                          "' (expected set, spawn, prop, at or end)");
+    return fail(
+        line, "unknown command '" + std::string(cmd) + "' (expected set, spawn, prop, at or end)");
   }
 
   bool parseSet(const std::vector<std::string_view>& t, uint32_t line) {
@@ -163,8 +162,8 @@ class Parser {
     double v[5] = {};
     if (!numbers(t, 1, t.size() - 1, v, line)) return false;
     ScriptSpawn s;
-    s.feet = glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]),
-                       static_cast<float>(v[2]));
+    s.feet =
+        glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2]));
     if (t.size() >= 5) s.yawDegrees = static_cast<float>(v[3]);
     if (t.size() >= 6) s.pitchDegrees = static_cast<float>(v[4]);
     s.line = line;
@@ -179,7 +178,8 @@ class Parser {
     p.line = line;
     double v[9] = {};
     if (t[1] == "sphere") {
-      if (t.size() != 6 && t.size() != 9) return fail(line, "expected 'prop sphere X Y Z R [VX VY VZ]'");
+      if (t.size() != 6 && t.size() != 9)
+        return fail(line, "expected 'prop sphere X Y Z R [VX VY VZ]'");
       if (!numbers(t, 2, t.size() - 2, v, line)) return false;
       if (!(v[3] > 0.0)) return fail(line, "sphere radius must be > 0");
       p.shape = ScriptProp::Shape::Sphere;
@@ -190,7 +190,8 @@ class Parser {
         return fail(line, "expected 'prop box X Y Z HX HY HZ [VX VY VZ]'");
       }
       if (!numbers(t, 2, t.size() - 2, v, line)) return false;
-      if (!(v[3] > 0.0 && v[4] > 0.0 && v[5] > 0.0)) return fail(line, "box half-extents must be > 0");
+      if (!(v[3] > 0.0 && v[4] > 0.0 && v[5] > 0.0))
+        return fail(line, "box half-extents must be > 0");
       p.shape = ScriptProp::Shape::Box;
       p.halfExtents = glm::vec3(glm::dvec3(v[3], v[4], v[5]));
       if (t.size() == 11) p.velocity = glm::vec3(glm::dvec3(v[6], v[7], v[8]));
@@ -270,7 +271,8 @@ class Parser {
     // A bound keeps a typo ("end 1e9") from running for days with nothing written.
     constexpr double kMaxScriptSeconds = 3600.0;
     if (v > kMaxScriptSeconds) {
-      return fail(line, "end time " + std::to_string(v) + " s is beyond the one-hour limit of a script");
+      return fail(line,
+                  "end time " + std::to_string(v) + " s is beyond the one-hour limit of a script");
     }
     script_.endTime = v;
     script_.endLine = line;

@@ -19,12 +19,11 @@
 // - numbers must be whole tokens ("1.5x" is an error); extra tokens are errors.
 
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "scenario/param_table.h"
 
@@ -61,9 +60,9 @@ struct ScriptParam {
 };
 
 struct ScriptSpawn {
-  glm::vec3 feet{0.0f};                // m
-  std::optional<float> yawDegrees;     // absent: the level's spawn yaw
-  std::optional<float> pitchDegrees;   // absent: 0
+  glm::vec3 feet{0.0f};               // m
+  std::optional<float> yawDegrees;    // absent: the level's spawn yaw
+  std::optional<float> pitchDegrees;  // absent: 0
   uint32_t line = 0;
 };
 
@@ -77,11 +76,11 @@ struct ScriptProp {
 };
 
 struct Script {
-  std::vector<ScriptParam> params;   // `set` lines in file order
+  std::vector<ScriptParam> params;  // `set` lines in file order
   std::optional<ScriptSpawn> spawn;
-  std::vector<ScriptProp> props;     // numbered from 0 in file order
-  std::vector<ScriptEvent> events;   // `at` lines in file order (times non-decreasing)
-  double endTime = 0.0;              // s
+  std::vector<ScriptProp> props;    // numbered from 0 in file order
+  std::vector<ScriptEvent> events;  // `at` lines in file order (times non-decreasing)
+  double endTime = 0.0;             // s
   uint32_t endLine = 0;
 
   // Applies every `set` to ioParams (in file order: controller, thrown props and octree alike),

@@ -1,9 +1,9 @@
 // Props driven by a controller script (contracts in script_props.h).
 #include "scenario/script_props.h"
 
-#include "octree_fps/props/props_obstacles.h"
-
 #include <utility>
+
+#include "octree_fps/props/props_obstacles.h"
 
 namespace ofps {
 

@@ -18,9 +18,9 @@
 #include <cstddef>
 #include <string>
 
+#include "octree_fps/props/props_world.h"
 #include "scenario/script.h"
 #include "scenario/script_runner.h"
-#include "octree_fps/props/props_world.h"
 
 namespace ofps {
 

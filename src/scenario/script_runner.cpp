@@ -17,7 +17,9 @@ void appendNumber(std::string& out, double v) {
 }
 }  // namespace
 
-const char* traceCsvHeader() { return "t,x,y,z,vx,vy,vz,grounded,crouched,flying,respawned\n"; }
+const char* traceCsvHeader() {
+  return "t,x,y,z,vx,vy,vz,grounded,crouched,flying,respawned\n";
+}
 
 void appendTraceCsvRow(std::string& ioOut, const TraceRow& row) {
   appendNumber(ioOut, row.t);
@@ -72,9 +74,15 @@ TraceRow ScriptRunner::initialRow() const {
 void ScriptRunner::apply(const ScriptEvent& e) {
   const auto k = static_cast<uint32_t>(e.key);
   switch (e.action) {
-    case ScriptAction::Hold: held_[k] = true; break;
-    case ScriptAction::Release: held_[k] = false; break;
-    case ScriptAction::Tap: tapped_[k] = true; break;
+    case ScriptAction::Hold:
+      held_[k] = true;
+      break;
+    case ScriptAction::Release:
+      held_[k] = false;
+      break;
+    case ScriptAction::Tap:
+      tapped_[k] = true;
+      break;
     case ScriptAction::Look:
       yawDeg_ = e.a;
       pitchDeg_ = std::clamp(e.b, -kMaxPitchDeg, kMaxPitchDeg);
@@ -83,7 +91,9 @@ void ScriptRunner::apply(const ScriptEvent& e) {
       yawDeg_ += e.a;
       pitchDeg_ = std::clamp(pitchDeg_ + e.b, -kMaxPitchDeg, kMaxPitchDeg);
       break;
-    case ScriptAction::Fly: controller_.setFlying(e.on); break;
+    case ScriptAction::Fly:
+      controller_.setFlying(e.on);
+      break;
     case ScriptAction::Throw: {
       const float yaw = yawDeg_ * kDegToRad, pitch = pitchDeg_ * kDegToRad;
       const glm::vec3 dir(-std::sin(yaw) * std::cos(pitch), std::sin(pitch),

@@ -17,10 +17,9 @@
 // recorded (throws()) with its origin and velocity for the props system to consume.
 
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <string>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "octree_fps/controller/character_controller.h"
 #include "scenario/script.h"
@@ -29,9 +28,9 @@ namespace ofps {
 
 // One trace row (docs/script-format.md): the state at the end of a step (t = 0: the spawned state).
 struct TraceRow {
-  double t = 0.0;               // s
-  glm::vec3 feet{0.0f};         // m, the capsule's lowest point
-  glm::vec3 velocity{0.0f};     // m/s, the step's real motion: position change / dt
+  double t = 0.0;            // s
+  glm::vec3 feet{0.0f};      // m, the capsule's lowest point
+  glm::vec3 velocity{0.0f};  // m/s, the step's real motion: position change / dt
   bool grounded = false;
   bool crouched = false;
   bool flying = false;
@@ -77,7 +76,7 @@ class ScriptRunner {
     while (!finished()) sink(step(octree));
   }
 
-  uint64_t stepIndex() const { return stepIndex_; }   // steps run so far
+  uint64_t stepIndex() const { return stepIndex_; }  // steps run so far
   uint64_t totalSteps() const { return totalSteps_; }
   double stepSeconds() const { return 1.0 / hz_; }
   const CharacterController& controller() const { return controller_; }

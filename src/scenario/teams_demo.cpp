@@ -7,7 +7,9 @@
 
 namespace ofps {
 
-TeamsDemo::TeamsDemo(const TeamsParams& params) { reset(params); }
+TeamsDemo::TeamsDemo(const TeamsParams& params) {
+  reset(params);
+}
 
 void TeamsDemo::reset(const TeamsParams& params) {
   params_ = params;
@@ -62,7 +64,8 @@ const TeamsFrameStats& TeamsDemo::query() {
   stats_ = {};
   for (uint32_t i = 0; i < agentCount(); ++i) {
     const HashGrid& enemies = grids_[1u - teamOf(i)];
-    enemiesNear_[i] = enemies.queryRadius(position_[i], params_.radius, [](uint32_t) {}, &stats_.grid);
+    enemiesNear_[i] = enemies.queryRadius(
+        position_[i], params_.radius, [](uint32_t) {}, &stats_.grid);
   }
   stats_.enemyPairsInRange = stats_.grid.hits / 2;
   return stats_;

@@ -10,10 +10,9 @@
 // Thread-safety: a plain value; one thread steps it; const reads are safe while nothing steps.
 
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "octree_fps/geometry/aabb.h"
 #include "octree_fps/spatial/hash_grid.h"
@@ -21,18 +20,18 @@
 namespace ofps {
 
 struct TeamsParams {
-  uint32_t perTeam = 1000;         // agents in each team
-  float radius = 2.0f;             // m, the "enemies within R" query radius
-  float cellSize = 2.0f;           // m, both teams' grids (the sweet spot is about radius)
-  float speed = 2.0f;              // m/s, wander speed
+  uint32_t perTeam = 1000;  // agents in each team
+  float radius = 2.0f;      // m, the "enemies within R" query radius
+  float cellSize = 2.0f;    // m, both teams' grids (the sweet spot is about radius)
+  float speed = 2.0f;       // m/s, wander speed
   Aabb bounds{glm::vec3(-25.0f, 0.5f, -25.0f), glm::vec3(25.0f, 2.5f, 25.0f)};  // where they live
   uint64_t seed = 1;
 };
 
 // One frame's work. Counters are for the whole frame (every agent's query added).
 struct TeamsFrameStats {
-  GridQueryStats grid;         // cells visited, candidates (the grid's checks), hits, and
-                               // bruteForceChecks = the enemy count summed over agents (2 N_A N_B)
+  GridQueryStats grid;  // cells visited, candidates (the grid's checks), hits, and
+                        // bruteForceChecks = the enemy count summed over agents (2 N_A N_B)
   uint64_t enemyPairsInRange = 0;  // hits / 2: each close pair is seen from both sides
 };
 

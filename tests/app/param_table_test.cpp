@@ -1,12 +1,13 @@
 // The demo's one parameter table: a script's `set` and the panel's sliders change the same
 // ScenarioParams, so neither undoes the other; the panel's sliders take the table's ranges.
 // Expected values are written out by hand, never read back from the table under test.
+#include "scenario/param_table.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "scenario/param_edit.h"
-#include "scenario/param_table.h"
 #include "scenario/script.h"
 
 namespace ofps::test {
@@ -32,8 +33,7 @@ TEST(ParamTable, ScriptThenSliderKeepsBothOctreeParameters) {
   EXPECT_EQ(params.octree.maxLevel, 10u);
   // And the other way round: a script's max_level survives a triangles_per_leaf drag.
   ScenarioParams other;
-  const ScriptParseResult second =
-      parseScript("set max_level 5\nend 1\n", "octree.script", other);
+  const ScriptParseResult second = parseScript("set max_level 5\nend 1\n", "octree.script", other);
   ASSERT_TRUE(second.ok) << second.error;
   ASSERT_TRUE(second.script.applyParams(other, &error)) << error;
   ASSERT_TRUE(editParam(other, *perLeaf, 100.0f, &error)) << error;

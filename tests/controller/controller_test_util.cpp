@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
 namespace ofps::test {
@@ -61,8 +60,7 @@ void MeshBuilder::box(const glm::vec3& mn, const glm::vec3& mx) {
   quad(p[0], p[1], p[5], p[4]);  // -y
 }
 
-void MeshBuilder::floor(float y, float x0, float x1, float z0, float z1, uint32_t nx,
-                        uint32_t nz) {
+void MeshBuilder::floor(float y, float x0, float x1, float z0, float z1, uint32_t nx, uint32_t nz) {
   for (uint32_t i = 0; i < nx; ++i) {
     for (uint32_t k = 0; k < nz; ++k) {
       const float xa = x0 + (x1 - x0) * float(i) / float(nx);
@@ -113,7 +111,9 @@ Sim::Sim(const Octree& o, const ControllerParams& p, const glm::vec3& feet, floa
   setYawDeg(yawDeg);
 }
 
-void Sim::setYawDeg(float deg) { input.yaw = deg * 0.017453292519943295f; }
+void Sim::setYawDeg(float deg) {
+  input.yaw = deg * 0.017453292519943295f;
+}
 
 bool Sim::penetratesDeeperThanSkin() const {
   glm::vec3 a, b;

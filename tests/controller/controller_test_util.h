@@ -5,9 +5,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <vector>
-
 #include <glm/vec3.hpp>
+#include <vector>
 
 #include "octree_fps/controller/character_controller.h"
 #include "octree_fps/spatial/octree.h"
@@ -34,8 +33,7 @@ struct MeshBuilder {
   void ramp(float angleDeg, float top, float x0, float x1, float z0, float topLength);
   // Staircase along -Z: `steps` boxes of `rise` and `tread`, the first riser at z0, x in
   // [x0, x1]; the last step extends `landing` further.
-  void stairs(float rise, float tread, uint32_t steps, float x0, float x1, float z0,
-              float landing);
+  void stairs(float rise, float tread, uint32_t steps, float x0, float x1, float z0, float landing);
   Octree build(uint32_t trianglesPerLeaf = 8) const;
 };
 
@@ -54,7 +52,7 @@ struct Sim {
   CharacterInput input;
   float dt;
   double time = 0.0;
-  uint32_t penetratingSteps = 0;    // steps ending with penetration deeper than the skin
+  uint32_t penetratingSteps = 0;  // steps ending with penetration deeper than the skin
   float minFeetY = 1e30f;
   float maxFeetY = -1e30f;
 

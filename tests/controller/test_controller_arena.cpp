@@ -6,22 +6,23 @@
 
 #include <cmath>
 #include <cstdio>
+#include <glm/geometric.hpp>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <glm/geometric.hpp>
-
+#include "level/level_loader.h"
 #include "scenario/script.h"
 #include "scenario/script_runner.h"
-#include "level/level_loader.h"
 #include "support/arena_fixture.h"
 #include "support/test_paths.h"
 
 namespace ofps::test {
 namespace {
 
-const Arena& arena() { return defaultArena(); }
+const Arena& arena() {
+  return defaultArena();
+}
 
 struct WalkResult {
   std::vector<TraceRow> rows;
@@ -39,9 +40,8 @@ WalkResult runScript(const std::string& text) {
   std::string err;
   EXPECT_TRUE(parsed.script.applyParams(all, &err)) << err;
   const ControllerParams& params = all.controller;
-  ScriptRunner runner(parsed.script, params, all.throwing,
-                      a.level.spawn.value_or(glm::vec3(0.0f)), a.level.spawnYaw,
-                      killPlaneY(a.level));
+  ScriptRunner runner(parsed.script, params, all.throwing, a.level.spawn.value_or(glm::vec3(0.0f)),
+                      a.level.spawnYaw, killPlaneY(a.level));
   WalkResult run;
   runner.run(a.octree, [&](const TraceRow& row) {
     run.rows.push_back(row);
@@ -73,7 +73,7 @@ TEST(ControllerArena, StairsUpToThirtyCentimetresAreWalkedUp) {
   for (S s : {S{-26.0f, 0.5f}, S{-22.0f, 1.0f}, S{-18.0f, 1.5f}}) {
     // From z = 0 to the landing centre at z = -5 (5 m at 4.5 m/s).
     const WalkResult r = runScript(spawnAt(s.x, 0.0f, 0.0f) +
-                            "at 0 hold forward\nat 1.15 release forward\nend 1.8\n");
+                                   "at 0 hold forward\nat 1.15 release forward\nend 1.8\n");
     EXPECT_NEAR(r.last().feet.y, s.landingY, 0.045f) << s.x;
     EXPECT_LT(r.last().feet.z, -4.0f) << s.x;
     EXPECT_GT(r.last().feet.z, -6.0f) << s.x;
@@ -98,9 +98,9 @@ TEST(ControllerArena, RampsUpToFortyFiveDegreesAreWalkedUpSixtySlidesBack) {
   for (R ramp : {R{4.0f, -10.464102f, true}, R{9.0f, -6.464102f, true}, R{14.0f, -5.0f, true},
                  R{19.0f, -4.154701f, false}}) {
     const double release = double(std::abs(ramp.landingZ)) / 4.5 + 0.05;
-    const WalkResult r = runScript(spawnAt(ramp.x, 0.0f, 0.0f) + "at 0 hold forward\nat " +
-                            std::to_string(release) + " release forward\nend " +
-                            std::to_string(release + 1.5) + "\n");
+    const WalkResult r =
+        runScript(spawnAt(ramp.x, 0.0f, 0.0f) + "at 0 hold forward\nat " + std::to_string(release) +
+                  " release forward\nend " + std::to_string(release + 1.5) + "\n");
     if (ramp.walkable) {
       EXPECT_NEAR(r.last().feet.y, 2.0f, 0.045f) << ramp.x;
       EXPECT_TRUE(r.last().grounded) << ramp.x;
@@ -115,9 +115,9 @@ TEST(ControllerArena, RampsUpToFortyFiveDegreesAreWalkedUpSixtySlidesBack) {
 
 TEST(ControllerArena, ThinWallBlocksAtAnySpeed) {
   for (const char* speed : {"7", "30", "100"}) {
-    const WalkResult r = runScript(std::string("set sprint_speed ") + speed + "\nset accel 10000\n" +
-                            spawnAt(-7.0f, 0.0f, 0.0f) +
-                            "at 0 hold forward\nat 0 hold sprint\nend 1.5\n");
+    const WalkResult r =
+        runScript(std::string("set sprint_speed ") + speed + "\nset accel 10000\n" +
+                  spawnAt(-7.0f, 0.0f, 0.0f) + "at 0 hold forward\nat 0 hold sprint\nend 1.5\n");
     float minZ = 1e9f;
     for (const TraceRow& row : r.rows) minZ = std::min(minZ, row.feet.z);
     EXPECT_GT(minZ, -3.995f + 0.35f) << speed;
@@ -136,11 +136,13 @@ TEST(ControllerArena, DoorwayPassesNarrowGapBlocks) {
 }
 
 TEST(ControllerArena, CrouchCorridorPassesCrouchedOnly) {
-  const WalkResult standing = runScript(spawnAt(-16.0f, 13.0f, 90.0f) + "at 0 hold forward\nend 3\n");
+  const WalkResult standing =
+      runScript(spawnAt(-16.0f, 13.0f, 90.0f) + "at 0 hold forward\nend 3\n");
   EXPECT_GT(standing.last().feet.x, -18.0f + 0.3f);
-  const WalkResult crouched = runScript(spawnAt(-16.0f, 13.0f, 90.0f) +
-                                 "at 0 hold crouch\nat 0 hold forward\nat 5.2 release crouch\n"
-                                 "end 6\n");
+  const WalkResult crouched =
+      runScript(spawnAt(-16.0f, 13.0f, 90.0f) +
+                "at 0 hold crouch\nat 0 hold forward\nat 5.2 release crouch\n"
+                "end 6\n");
   EXPECT_LT(crouched.last().feet.x, -26.0f);
   EXPECT_FALSE(crouched.last().crouched);  // stood up once out
   EXPECT_EQ(crouched.penetratingRows, 0u);
@@ -150,8 +152,8 @@ TEST(ControllerArena, LedgeNeedsAJump) {
   const WalkResult walk = runScript(spawnAt(17.5f, 16.5f, 180.0f) + "at 0 hold forward\nend 2\n");
   EXPECT_LT(walk.maxY, 0.05f);
   const WalkResult jump = runScript(spawnAt(17.5f, 16.5f, 180.0f) +
-                             "at 0 hold forward\nat 0.1 tap jump\nat 1.0 release forward\n"
-                             "end 2\n");
+                                    "at 0 hold forward\nat 0.1 tap jump\nat 1.0 release forward\n"
+                                    "end 2\n");
   EXPECT_NEAR(jump.last().feet.y, 1.0f, 0.045f);
   EXPECT_TRUE(jump.last().grounded);
   EXPECT_EQ(jump.penetratingRows, 0u);
@@ -167,7 +169,7 @@ TEST(ControllerArena, OverhangFitsStandingAndStopsAJump) {
 
 TEST(ControllerArena, VoidShaftRespawns) {
   const WalkResult r = runScript(spawnAt(25.5f, 23.0f, 180.0f) +
-                          "at 0 hold forward\nat 0.6 release forward\nend 4\n");
+                                 "at 0 hold forward\nat 0.6 release forward\nend 4\n");
   bool respawned = false;
   for (const TraceRow& row : r.rows) respawned = respawned || row.respawned;
   EXPECT_TRUE(respawned);
@@ -177,10 +179,10 @@ TEST(ControllerArena, VoidShaftRespawns) {
 TEST(ControllerArena, PitIsFallenIntoAndClimbedOutByItsStairs) {
   // Fall in, then walk to the foot of the exit stairs (x = 13.2 .. 10, z = 13 .. 14) and up.
   const WalkResult r = runScript(spawnAt(12.0f, 9.0f, 180.0f) +
-                          "at 0 hold forward\nat 0.55 release forward\n"
-                          "at 1.2 look 270 0\nat 1.2 hold forward\nat 1.6 release forward\n"
-                          "at 1.7 look 180 0\nat 1.7 hold forward\nat 2.0 release forward\n"
-                          "at 2.1 look 90 0\nat 2.1 hold forward\nend 5\n");
+                                 "at 0 hold forward\nat 0.55 release forward\n"
+                                 "at 1.2 look 270 0\nat 1.2 hold forward\nat 1.6 release forward\n"
+                                 "at 1.7 look 180 0\nat 1.7 hold forward\nat 2.0 release forward\n"
+                                 "at 2.1 look 90 0\nat 2.1 hold forward\nend 5\n");
   EXPECT_GE(r.minY, -2.0f);
   EXPECT_LT(r.minY, -1.9f);  // was in the pit
   EXPECT_EQ(r.penetratingRows, 0u);
@@ -196,8 +198,8 @@ TEST(ControllerArena, PitIsFallenIntoAndClimbedOutByItsStairs) {
 // exactly; a fall off a ledge starts where the support ended within the step (bisection, 1/16
 // step). What remains is that 1/16 step and where within a step a contact falls.
 TEST(ControllerArena, SamePathAtEveryTickRate) {
-  const std::string body = spawnAt(-22.0f, 1.0f, 0.0f) +
-                           "at 0 hold forward\nat 1.3 look 60 0\nat 2.5 tap jump\nend 5\n";
+  const std::string body =
+      spawnAt(-22.0f, 1.0f, 0.0f) + "at 0 hold forward\nat 1.3 look 60 0\nat 2.5 tap jump\nend 5\n";
   auto sampled = [&](int hz) {
     const WalkResult r = runScript("set tick_hz " + std::to_string(hz) + "\n" + body);
     EXPECT_EQ(r.penetratingRows, 0u) << hz;
@@ -252,9 +254,11 @@ TEST(ControllerScript, TraceIsDeterministicAndInTheScriptFormat) {
   size_t lines = 0;
   for (char c : first) lines += c == '\n';
   EXPECT_EQ(lines, 1u + 1u + 720u);
-  EXPECT_EQ(first.rfind("t,x,y,z,vx,vy,vz,grounded,crouched,flying,respawned\n0,0,0,8,0,0,0,0,0,0,0\n", 0), 0u)
+  EXPECT_EQ(first.rfind(
+                "t,x,y,z,vx,vy,vz,grounded,crouched,flying,respawned\n0,0,0,8,0,0,0,0,0,0,0\n", 0),
+            0u)
       << first.substr(0, 200);
-  EXPECT_NE(first.find("\n6,"), std::string::npos);  // the last row at t = 6
+  EXPECT_NE(first.find("\n6,"), std::string::npos);        // the last row at t = 6
   EXPECT_NE(first.find(",0,0,1,0\n"), std::string::npos);  // flying rows
 }
 

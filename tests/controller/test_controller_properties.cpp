@@ -18,17 +18,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <glm/geometric.hpp>
-#include <glm/vec2.hpp>
-
+#include "controller_test_util.h"
 #include "octree_fps/controller/character_controller.h"
 #include "octree_fps/controller/controller_params.h"
 #include "scenario/script.h"
-#include "controller_test_util.h"
 
 namespace ofps::test {
 namespace {
@@ -70,7 +69,9 @@ Contact segmentTriangle(const glm::vec3& lo, float length, const Triangle& t) {
   return best;
 }
 
-glm::vec3 faceNormal(const Triangle& t) { return glm::normalize(glm::cross(t.v1 - t.v0, t.v2 - t.v0)); }
+glm::vec3 faceNormal(const Triangle& t) {
+  return glm::normalize(glm::cross(t.v1 - t.v0, t.v2 - t.v0));
+}
 
 struct Level {
   MeshBuilder mesh;
@@ -79,9 +80,9 @@ struct Level {
 };
 
 struct Reference {
-  float gap = 1e9f;                 // distance from the capsule to the level (axis distance - R)
-  bool walkableContact = false;     // within skin + 1 mm, normal within max_slope - slack
-  bool anyUpContact = false;        // within skin + 1.5 mm, normal within max_slope + slack
+  float gap = 1e9f;              // distance from the capsule to the level (axis distance - R)
+  bool walkableContact = false;  // within skin + 1 mm, normal within max_slope - slack
+  bool anyUpContact = false;     // within skin + 1.5 mm, normal within max_slope + slack
 };
 
 // Contacts of the capsule at `feet` with every triangle near it (brute force over the octree's
@@ -124,10 +125,10 @@ Reference reference(const Level& lv, const CharacterController& c) {
 // ---- Runner with per-step invariants --------------------------------------------------------
 
 struct Checks {
-  bool restGap = true;       // check the rest gap on grounded steps
-  bool groundedIff = true;   // check grounded <=> walkable contact
-  bool windowSpeed = true;   // check the 0.25 s window against the commanded speed (off where
-                             // gravity drives the motion: sliding off a steep spike)
+  bool restGap = true;      // check the rest gap on grounded steps
+  bool groundedIff = true;  // check grounded <=> walkable contact
+  bool windowSpeed = true;  // check the 0.25 s window against the commanded speed (off where
+                            // gravity drives the motion: sliding off a steep spike)
   uint32_t failures = 0;
   std::string first;
   void fail(const std::string& what) {
@@ -164,10 +165,10 @@ struct Walker {
       const glm::vec3 f = ctrl.feet();
       history.push_back(f);
       std::ostringstream where;
-      where << label << " step " << steps << " feet (" << f.x << ", " << f.y << ", " << f.z
-            << ")";
+      where << label << " step " << steps << " feet (" << f.x << ", " << f.y << ", " << f.z << ")";
       const Reference ref = reference(lv, ctrl);
-      if (ref.gap < -kTol) chk.fail(where.str() + ": inside the level by " + std::to_string(-ref.gap));
+      if (ref.gap < -kTol)
+        chk.fail(where.str() + ": inside the level by " + std::to_string(-ref.gap));
       const float dh = glm::length(glm::vec2(f.x - before.x, f.z - before.z));
       const float vmax = std::max(glm::length(glm::vec2(v0.x, v0.z)), commanded);
       if (dh > vmax * dt + p.skin + 1e-5f) {
@@ -210,7 +211,9 @@ std::string label(const char* what, float value, float hz) {
   return s.str();
 }
 
-void addGround(MeshBuilder& m) { m.box({-40.0f, -1.0f, -40.0f}, {40.0f, 0.0f, 40.0f}); }
+void addGround(MeshBuilder& m) {
+  m.box({-40.0f, -1.0f, -40.0f}, {40.0f, 0.0f, 40.0f});
+}
 
 // A wall through the origin along direction (sin a, 0, -cos a) ... as a thin box rotated about Y.
 void rotatedBox(MeshBuilder& m, const glm::vec3& centre, const glm::vec3& half, float yawDeg) {
@@ -297,7 +300,7 @@ TEST(ControllerProperty, StairsBesideAWallAreClimbedAtWalkSpeed) {
   Level lv;
   addGround(lv.mesh);
   lv.mesh.stairs(0.25f, 0.4f, 6, -2.0f, 1.0f, 0.0f, 6.0f);  // treads z in [-8.4, 0]
-  lv.mesh.box({1.0f, 0.0f, -12.0f}, {1.5f, 4.0f, 4.0f});       // wall beside them at x = 1
+  lv.mesh.box({1.0f, 0.0f, -12.0f}, {1.5f, 4.0f, 4.0f});    // wall beside them at x = 1
   lv.build();
   for (float hz : kRates) {
     for (float a : {0.0f, 10.0f, 25.0f}) {
@@ -425,7 +428,8 @@ TEST(ControllerProperty, RampsMeetingFloorsKeepOneRestHeight) {
     lv.mesh.ramp(slope, 1.0f, -2.0f, 2.0f, 0.0f, 2.0f);
     MeshBuilder down;
     const float z2 = -run - 2.0f;
-    lv.mesh.quad({-2.0f, 1.0f, z2}, {2.0f, 1.0f, z2}, {2.0f, 0.0f, z2 - run}, {-2.0f, 0.0f, z2 - run});
+    lv.mesh.quad({-2.0f, 1.0f, z2}, {2.0f, 1.0f, z2}, {2.0f, 0.0f, z2 - run},
+                 {-2.0f, 0.0f, z2 - run});
     lv.build();
     for (float hz : kRates) {
       Checks chk;
@@ -439,8 +443,8 @@ TEST(ControllerProperty, RampsMeetingFloorsKeepOneRestHeight) {
   }
 }
 
-// DISABLED (found by this test and not yet fixed): the spawn overlaps the ceiling (test geometry), and at 240 Hz
-// the capsule ends touching the floor under the ceiling.
+// DISABLED (found by this test and not yet fixed): the spawn overlaps the ceiling (test geometry),
+// and at 240 Hz the capsule ends touching the floor under the ceiling.
 TEST(ControllerProperty, FloorCeilingWedgesAreNotSqueezedInto) {
   for (float angle : {8.0f, 15.0f, 30.0f}) {
     Level lv;

@@ -5,19 +5,20 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
 
-#include "octree_fps/controller/character_controller.h"
 #include "controller_test_util.h"
+#include "octree_fps/controller/character_controller.h"
 
 namespace ofps::test {
 namespace {
 
 constexpr float kBig = 40.0f;  // half-size of the test floors, m
 
-ControllerParams defaults() { return ControllerParams{}; }
+ControllerParams defaults() {
+  return ControllerParams{};
+}
 
 // A big floor at y = 0 under everything (a slab, so it also has thickness).
 void addGround(MeshBuilder& m, uint32_t splits = 1) {
@@ -156,7 +157,8 @@ TEST(ControllerScenario, WalkingDownRampsAndStairsStaysGrounded) {
     }
     const Octree o = m.build();
     // Start on the top landing facing +Z (yaw 180) and walk down.
-    const float topZ = c.stairs ? -0.4f * 6.0f - 1.5f : -2.0f / std::tan(glm::radians(c.value)) - 1.5f;
+    const float topZ =
+        c.stairs ? -0.4f * 6.0f - 1.5f : -2.0f / std::tan(glm::radians(c.value)) - 1.5f;
     Sim s(o, defaults(), {0.0f, top + 0.01f, topZ}, 180.0f);
     s.run(0.5);
     ASSERT_TRUE(s.ctrl.grounded());
@@ -313,8 +315,9 @@ TEST(ControllerScenario, CornersOfTwoAndThreePlanesHold) {
   m.box({2.0f, 0.0f, -10.0f}, {3.0f, 3.0f, 10.0f});   // wall at x = 2
   m.box({-10.0f, 0.0f, -3.0f}, {3.0f, 3.0f, -2.0f});  // wall at z = -2 (corner at (2, -2))
   // An acute corner: a wall at 20 degrees to the x = 2 wall, meeting it at z = 8.
-  m.quad({2.0f, 0.0f, 8.0f}, {2.0f - 6.0f * std::sin(glm::radians(20.0f)), 0.0f,
-                              8.0f - 6.0f * std::cos(glm::radians(20.0f))},
+  m.quad({2.0f, 0.0f, 8.0f},
+         {2.0f - 6.0f * std::sin(glm::radians(20.0f)), 0.0f,
+          8.0f - 6.0f * std::cos(glm::radians(20.0f))},
          {2.0f - 6.0f * std::sin(glm::radians(20.0f)), 3.0f,
           8.0f - 6.0f * std::cos(glm::radians(20.0f))},
          {2.0f, 3.0f, 8.0f});
@@ -343,7 +346,8 @@ TEST(ControllerScenario, CornersOfTwoAndThreePlanesHold) {
     s.run(2.0);
     const glm::vec3 rest = s.ctrl.feet();
     float drift = 0.0f;
-    s.run(1.0, [&](const Sim& sim) { drift = std::max(drift, glm::length(sim.ctrl.feet() - rest)); });
+    s.run(1.0,
+          [&](const Sim& sim) { drift = std::max(drift, glm::length(sim.ctrl.feet() - rest)); });
     EXPECT_LT(drift, 1e-3f);
     EXPECT_LE(s.ctrl.feet().x, 2.0f - 0.35f);
     EXPECT_LT(s.ctrl.feet().z, 8.0f);
@@ -368,7 +372,8 @@ TEST(ControllerScenario, AcuteVCreviceNeitherJittersNorLeaks) {
     EXPECT_TRUE(s.ctrl.grounded()) << "held up by the two planes: stands";
     const glm::vec3 rest = s.ctrl.feet();
     float drift = 0.0f;
-    s.run(1.0, [&](const Sim& sim) { drift = std::max(drift, glm::length(sim.ctrl.feet() - rest)); });
+    s.run(1.0,
+          [&](const Sim& sim) { drift = std::max(drift, glm::length(sim.ctrl.feet() - rest)); });
     EXPECT_LT(drift, 1e-3f) << halfAngle;
     // Between the planes: |x| below the plane at the feet's height.
     const glm::vec3 f = s.ctrl.feet();
@@ -414,8 +419,8 @@ TEST(ControllerScenario, SlopedCeilingEndsTheRise) {
   MeshBuilder m;
   addGround(m);
   const float t = std::tan(30.0f * 3.14159265f / 180.0f);
-  m.quad({-3.0f, 2.1f - 3.0f * t, -3.0f}, {-3.0f, 2.1f - 3.0f * t, 3.0f}, {3.0f, 2.1f + 3.0f * t, 3.0f},
-         {3.0f, 2.1f + 3.0f * t, -3.0f});
+  m.quad({-3.0f, 2.1f - 3.0f * t, -3.0f}, {-3.0f, 2.1f - 3.0f * t, 3.0f},
+         {3.0f, 2.1f + 3.0f * t, 3.0f}, {3.0f, 2.1f + 3.0f * t, -3.0f});
   const Octree o = m.build();
   for (float hz : {60.0f, 240.0f}) {
     ControllerParams p = defaults();
@@ -533,7 +538,8 @@ TEST(ControllerScenario, LandingOnTheEdgeOfAStepSettles) {
     s.run(1.0);
     const glm::vec3 rest = s.ctrl.feet();
     float drift = 0.0f;
-    s.run(0.5, [&](const Sim& sim) { drift = std::max(drift, glm::length(sim.ctrl.feet() - rest)); });
+    s.run(0.5,
+          [&](const Sim& sim) { drift = std::max(drift, glm::length(sim.ctrl.feet() - rest)); });
     EXPECT_LT(drift, 1e-4f) << z;
     EXPECT_TRUE(s.ctrl.grounded()) << z;
     EXPECT_GE(s.minFeetY, 0.0f) << z;
@@ -561,11 +567,12 @@ TEST(ControllerScenario, GapsNarrowAreCrossedWideAreFallenInto) {
 }
 
 TEST(ControllerScenario, FarFromOriginBehavesTheSame) {
-  for (glm::vec3 offset : {glm::vec3(10000.0f, 0.0f, 10000.0f), glm::vec3(-10000.0f, 500.0f, 7000.0f)}) {
+  for (glm::vec3 offset :
+       {glm::vec3(10000.0f, 0.0f, 10000.0f), glm::vec3(-10000.0f, 500.0f, 7000.0f)}) {
     MeshBuilder m;
     m.offset = offset;
     addGround(m, 8);
-    m.stairs(0.3f, 0.4f, 5, -2.0f, 2.0f, 0.0f, 9.0f);  // landing z in [-11, -2]
+    m.stairs(0.3f, 0.4f, 5, -2.0f, 2.0f, 0.0f, 9.0f);         // landing z in [-11, -2]
     m.box({-10.0f, 0.0f, -10.005f}, {10.0f, 3.0f, -9.995f});  // 1 cm wall on the landing
     const Octree o = m.build();
     Sim s(o, defaults(), offset + glm::vec3(0.0f, 0.0f, 2.0f));

@@ -1,16 +1,16 @@
-// Script parsing (docs/script-format.md): every command, and every error naming its line; the parameter
-// table; the runner's timing rules (at T, tap = one step, end T) on a flat floor.
+// Script parsing (docs/script-format.md): every command, and every error naming its line; the
+// parameter table; the runner's timing rules (at T, tap = one step, end T) on a flat floor.
 
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "controller_test_util.h"
 #include "octree_fps/controller/controller_params.h"
-#include "scenario/param_table.h"
 #include "octree_fps/controller/fixed_step.h"
+#include "scenario/param_table.h"
 #include "scenario/script.h"
 #include "scenario/script_runner.h"
-#include "controller_test_util.h"
 
 namespace ofps::test {
 namespace {
@@ -81,11 +81,18 @@ TEST(ControllerScript, ErrorsNameTheLine) {
 }
 
 TEST(ControllerScript, ParamTableCoversEveryScriptName) {
-  const char* names[] = {"radius", "height", "crouch_height", "eye_height", "step_height",
-                         "max_slope", "walk_speed", "sprint_speed", "crouch_speed", "accel",
-                         "air_control", "jump_speed", "gravity", "max_fall_speed", "coyote_time",
-                         "jump_buffer", "snap_distance", "skin", "throw_speed", "throw_radius",
-                         "tick_hz", "triangles_per_leaf", "max_level"};
+  const char* names[] = {"radius",        "height",
+                         "crouch_height", "eye_height",
+                         "step_height",   "max_slope",
+                         "walk_speed",    "sprint_speed",
+                         "crouch_speed",  "accel",
+                         "air_control",   "jump_speed",
+                         "gravity",       "max_fall_speed",
+                         "coyote_time",   "jump_buffer",
+                         "snap_distance", "skin",
+                         "throw_speed",   "throw_radius",
+                         "tick_hz",       "triangles_per_leaf",
+                         "max_level"};
   EXPECT_EQ(paramInfos().size(), std::size(names));
   ScenarioParams p;
   EXPECT_TRUE(validateParams(p));

@@ -2,8 +2,8 @@
 // 120 Hz) on each real level of ../shared/levels. The character never leaves the level's bounds
 // except by falling below them into a pit (which respawns it at the kill plane), and never ends a
 // step inside geometry: checked every step with the octree's capsule overlap (capsule radius less
-// the skin), and every 100th step also with the brute-force oracle, which must agree (a disagreement is
-// settled by a slow segment-triangle distance, which counts only octree errors).
+// the skin), and every 100th step also with the brute-force oracle, which must agree (a
+// disagreement is settled by a slow segment-triangle distance, which counts only octree errors).
 // Meaningfulness checks: the walk covered ground, was grounded much of the time, and jumped.
 
 #include <gtest/gtest.h>
@@ -18,8 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "octree_fps/controller/character_controller.h"
 #include "controller_test_util.h"
+#include "octree_fps/controller/character_controller.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/brute_force.h"
 #include "support/random_walker.h"
@@ -134,8 +134,8 @@ void soak(const SoakLevel& lv) {
     const float r = params.radius - params.skin;
     const uint32_t n = octree.collectCapsule(a, b, r, kOctreeAllLayers, scratch);
     if (n > 0 && ++inside <= 5) {
-      ADD_FAILURE() << "step " << i << ": capsule inside geometry by more than the skin at ("
-                    << f.x << ", " << f.y << ", " << f.z << "), " << n << " triangles";
+      ADD_FAILURE() << "step " << i << ": capsule inside geometry by more than the skin at (" << f.x
+                    << ", " << f.y << ", " << f.z << "), " << n << " triangles";
     }
     if (i % kOracleEvery == 0) {
       // The octree's answers the controller relies on, against brute force: the triangles near
@@ -146,12 +146,14 @@ void soak(const SoakLevel& lv) {
       const uint32_t nn = octree.collectCapsule(a, b, rNear, kOctreeAllLayers, nearOut);
       const uint32_t bn = brute.overlapCapsule(a, b, rNear, kOctreeAllLayers, bruteOut);
       nonEmptyChecks += nn > 0 ? 1 : 0;
-      std::vector<uint32_t> got(nearOut.begin(), nearOut.begin() + std::min<size_t>(nn, nearOut.size()));
+      std::vector<uint32_t> got(nearOut.begin(),
+                                nearOut.begin() + std::min<size_t>(nn, nearOut.size()));
       std::sort(got.begin(), got.end());
       std::vector<uint32_t> want(bruteOut.begin(), bruteOut.end());
       std::sort(want.begin(), want.end());
       if (nn > nearOut.size()) {
-        ADD_FAILURE() << "step " << i << ": " << nn << " triangles near the capsule, more than the buffer";
+        ADD_FAILURE() << "step " << i << ": " << nn
+                      << " triangles near the capsule, more than the buffer";
       } else if (got != want) {
         // Settle a disagreement with a third, slow reference (controller_test_util's segment-
         // triangle distance): it counts against the octree only when the reference disagrees
@@ -176,10 +178,11 @@ void soak(const SoakLevel& lv) {
     }
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("[soak] %s: %u tris, %u steps, mean step %.2f us, wall %.2f s, grounded %.0f%%, "
-              "cells %zu, jumps %u, respawns %u\n",
-              lv.path, octree.triangleCount(), kSoakSteps, 1e6 * stepSeconds / kSoakSteps, wall,
-              100.0 * grounded / kSoakSteps, cells.size(), jumps, respawns);
+  std::printf(
+      "[soak] %s: %u tris, %u steps, mean step %.2f us, wall %.2f s, grounded %.0f%%, "
+      "cells %zu, jumps %u, respawns %u\n",
+      lv.path, octree.triangleCount(), kSoakSteps, 1e6 * stepSeconds / kSoakSteps, wall,
+      100.0 * grounded / kSoakSteps, cells.size(), jumps, respawns);
   EXPECT_EQ(outside, 0u);
   EXPECT_EQ(inside, 0u);
   EXPECT_EQ(oracleMismatches, 0u) << "octree and brute-force capsule overlap disagree";
@@ -191,9 +194,15 @@ void soak(const SoakLevel& lv) {
   EXPECT_GT(nonEmptyChecks, oracleChecks / 2) << nonEmptyChecks << " of " << oracleChecks;
 }
 
-TEST(ControllerSoak, CollisionWorld) { soak({"levels/collision-world/collision-world.obj", false}); }
-TEST(ControllerSoak, OaDm1) { soak({"levels/oa_dm1/oa_dm1.obj", true}); }
-TEST(ControllerSoak, OaDm5) { soak({"levels/oa_dm5/oa_dm5.obj", true}); }
+TEST(ControllerSoak, CollisionWorld) {
+  soak({"levels/collision-world/collision-world.obj", false});
+}
+TEST(ControllerSoak, OaDm1) {
+  soak({"levels/oa_dm1/oa_dm1.obj", true});
+}
+TEST(ControllerSoak, OaDm5) {
+  soak({"levels/oa_dm5/oa_dm5.obj", true});
+}
 
 }  // namespace
 }  // namespace ofps::test

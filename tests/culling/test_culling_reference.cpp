@@ -11,12 +11,11 @@
 
 #include <array>
 #include <cmath>
-#include <random>
-#include <vector>
-
 #include <glm/ext/matrix_clip_space.hpp>
 #include <glm/ext/matrix_transform.hpp>
 #include <glm/geometric.hpp>
+#include <random>
+#include <vector>
 
 #include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/culling/frustum.h"
@@ -31,7 +30,8 @@ enum class Ref { Outside, Intersecting, Inside, Ambiguous };
 
 struct RefResult {
   Ref containment = Ref::Ambiguous;
-  uint32_t insidePlanes = 0;  // planes (Frustum order: left, right, bottom, top, near, far) all corners pass
+  uint32_t insidePlanes =
+      0;  // planes (Frustum order: left, right, bottom, top, near, far) all corners pass
 };
 
 // Frustum order: left x >= -w, right x <= w, bottom y >= -w, top y <= w, near z >= -w, far z <= w.
@@ -82,12 +82,14 @@ glm::mat4 randomViewProjection(std::mt19937& rng, float extent) {
   if (glm::length(target - eye) < 1e-2f) target += glm::vec3(1.0f, 0.0f, 0.0f);
   glm::vec3 up(0.0f, 1.0f, 0.0f);
   if (std::abs(glm::dot(glm::normalize(target - eye), up)) > 0.99f) up = {1.0f, 0.0f, 0.0f};
-  return glm::perspective(fov(rng), aspect(rng), nearPlane(rng), far(rng)) * glm::lookAt(eye, target, up);
+  return glm::perspective(fov(rng), aspect(rng), nearPlane(rng), far(rng)) *
+         glm::lookAt(eye, target, up);
 }
 
 Aabb randomBox(std::mt19937& rng, float extent) {
   std::uniform_real_distribution<float> pos(-extent, extent), half(0.01f, extent * 0.3f);
-  return Aabb::fromCenterHalfExtents({pos(rng), pos(rng), pos(rng)}, {half(rng), half(rng), half(rng)});
+  return Aabb::fromCenterHalfExtents({pos(rng), pos(rng), pos(rng)},
+                                     {half(rng), half(rng), half(rng)});
 }
 
 TEST(CullingReference, ClassifyAabbMatchesClipSpaceCorners) {
@@ -102,10 +104,11 @@ TEST(CullingReference, ClassifyAabbMatchesClipSpaceCorners) {
       if (ref.containment == Ref::Ambiguous) continue;
       uint32_t mask = kFrustumAllPlanes;
       const Containment got = classifyAabb(frustum, box, mask);
-      const Ref gotRef = got == Containment::Outside ? Ref::Outside
+      const Ref gotRef = got == Containment::Outside  ? Ref::Outside
                          : got == Containment::Inside ? Ref::Inside
-                                                       : Ref::Intersecting;
-      ASSERT_EQ(static_cast<int>(gotRef), static_cast<int>(ref.containment)) << "pose " << pose << " box " << i;
+                                                      : Ref::Intersecting;
+      ASSERT_EQ(static_cast<int>(gotRef), static_cast<int>(ref.containment))
+          << "pose " << pose << " box " << i;
       ++counts[static_cast<int>(ref.containment)];
       if (got != Containment::Outside) {
         // Exactly the planes every corner passes are cleared from the mask.
@@ -135,7 +138,8 @@ TEST(CullingReference, DrawRunsHoldNoOutsideNodeAndEveryVisibleTriangle) {
     for (uint32_t s = own.first; s < own.first + own.count; ++s) nodeOfSlot[s] = n;
   }
   std::vector<uint32_t> slotOfOriginal(soup.size());
-  for (uint32_t s = 0; s < octree.triangleCount(); ++s) slotOfOriginal[octree.triangleOrder()[s]] = s;
+  for (uint32_t s = 0; s < octree.triangleCount(); ++s)
+    slotOfOriginal[octree.triangleOrder()[s]] = s;
   int culledOutsideNodes = 0, visibleChecked = 0;
   DrawRunList runs;
   for (int pose = 0; pose < 150; ++pose) {
@@ -146,20 +150,23 @@ TEST(CullingReference, DrawRunsHoldNoOutsideNodeAndEveryVisibleTriangle) {
       for (uint32_t k = 0; k < runs.count[i]; ++k) inRuns[runs.first[i] + k] = 1;
     }
     std::vector<Ref> nodeRef(octree.nodeCount());
-    for (uint32_t n = 0; n < octree.nodeCount(); ++n) nodeRef[n] = referenceClassify(vp, octree.nodeBounds(n)).containment;
+    for (uint32_t n = 0; n < octree.nodeCount(); ++n)
+      nodeRef[n] = referenceClassify(vp, octree.nodeBounds(n)).containment;
     for (uint32_t d = 0; d < ranges.drawnTriangles(); ++d) {
       const uint32_t original = ranges.drawOrder()[d];
       const uint32_t node = nodeOfSlot[slotOfOriginal[original]];
       if (inRuns[d]) {
         ASSERT_NE(static_cast<int>(nodeRef[node]), static_cast<int>(Ref::Outside))
-            << "pose " << pose << ": triangle " << original << " drawn from node " << node << ", which is outside";
+            << "pose " << pose << ": triangle " << original << " drawn from node " << node
+            << ", which is outside";
       } else if (nodeRef[node] == Ref::Outside) {
         ++culledOutsideNodes;
       }
       const Ref own = referenceClassify(vp, soup[original].bounds()).containment;
       if (own == Ref::Inside || own == Ref::Intersecting) {
         ++visibleChecked;
-        ASSERT_TRUE(inRuns[d]) << "pose " << pose << ": triangle " << original << " is in view but not drawn";
+        ASSERT_TRUE(inRuns[d]) << "pose " << pose << ": triangle " << original
+                               << " is in view but not drawn";
       }
     }
   }

@@ -4,16 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <glm/ext/matrix_clip_space.hpp>
+#include <glm/ext/matrix_transform.hpp>
 #include <random>
 #include <set>
 #include <vector>
 
-#include <glm/ext/matrix_clip_space.hpp>
-#include <glm/ext/matrix_transform.hpp>
-
 #include "octree_fps/culling/draw_ranges.h"
-#include "support/random_soup.h"
 #include "octree_fps/spatial/octree.h"
+#include "support/random_soup.h"
 
 namespace ofps {
 namespace {

@@ -51,7 +51,8 @@ TEST(Frustum, ClassifyIsConservativeAndMasksPlanes) {
   std::uniform_real_distribution<float> u(-12.0f, 12.0f), h(0.05f, 3.0f);
   int counts[3] = {0, 0, 0};
   for (int i = 0; i < 5000; ++i) {
-    const Aabb box = Aabb::fromCenterHalfExtents({u(rng), u(rng), u(rng)}, {h(rng), h(rng), h(rng)});
+    const Aabb box =
+        Aabb::fromCenterHalfExtents({u(rng), u(rng), u(rng)}, {h(rng), h(rng), h(rng)});
     uint32_t mask = kFrustumAllPlanes;
     const Containment c = classifyAabb(f, box, mask);
     ++counts[static_cast<int>(c)];
@@ -95,12 +96,15 @@ TEST(Frustum, CullOctreeReportsEveryVisibleTriangleOnce) {
     const Frustum f = Frustum::fromViewProjection(vp);
     std::vector<int> seen(o.triangleCount(), 0);
     CullStats st;
-    cullOctree(o, f, [&](uint32_t node, uint32_t first, uint32_t count, bool whole) {
-      const TriangleRange r = whole ? o.subtreeRange(node) : o.ownRange(node);
-      EXPECT_EQ(r.first, first);
-      EXPECT_EQ(r.count, count);
-      for (uint32_t s = first; s < first + count; ++s) ++seen[s];
-    }, &st);
+    cullOctree(
+        o, f,
+        [&](uint32_t node, uint32_t first, uint32_t count, bool whole) {
+          const TriangleRange r = whole ? o.subtreeRange(node) : o.ownRange(node);
+          EXPECT_EQ(r.first, first);
+          EXPECT_EQ(r.count, count);
+          for (uint32_t s = first; s < first + count; ++s) ++seen[s];
+        },
+        &st);
     planeTests += st.planeTests;
     naivePlaneTests += 6ull * st.nodesVisited;
     for (uint32_t s = 0; s < o.triangleCount(); ++s) {

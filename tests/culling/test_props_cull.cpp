@@ -14,16 +14,15 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <glm/gtc/matrix_transform.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
-#include <glm/gtc/matrix_transform.hpp>
-
+#include "level/level_loader.h"
 #include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/culling/props_cull.h"
-#include "level/level_loader.h"
 #include "octree_fps/props/props_world.h"
 #include "octree_fps/spatial/hash_grid.h"
 #include "octree_fps/spatial/octree.h"
@@ -88,7 +87,8 @@ Frustum randomFrustum(std::mt19937& rng, const Aabb& where, float diagonal) {
   const glm::vec3 eye = where.min + (where.max - where.min) * glm::vec3(u(rng), u(rng), u(rng));
   const float yaw = u(rng) * 6.2831853f;
   const float pitch = (u(rng) - 0.5f) * 2.0f * glm::radians(80.0f);
-  const glm::vec3 fwd(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
+  const glm::vec3 fwd(std::cos(pitch) * std::sin(yaw), std::sin(pitch),
+                      std::cos(pitch) * std::cos(yaw));
   const float fov = glm::radians(30.0f + 80.0f * u(rng));
   const float aspect = 1.0f + 1.4f * u(rng);
   const float farPlane = 5.0f + u(rng) * 2.0f * diagonal;
@@ -119,8 +119,8 @@ void checkFrame(const Octree& octree, const HashGrid& grid, const OctreeCellLink
   auto collect = [](void* ctx, uint32_t node, uint32_t first, uint32_t count, bool whole) {
     static_cast<std::vector<Range>*>(ctx)->push_back({node, first, count, whole});
   };
-  const uint32_t n = cullLevelAndProps(octree, frustum, grid, links, collect, &ranges, got,
-                                       &ls, &ps);
+  const uint32_t n =
+      cullLevelAndProps(octree, frustum, grid, links, collect, &ranges, got, &ls, &ps);
   const uint32_t m = cullPropsBruteForce(frustum, grid, want);
   ASSERT_LE(n, got.size()) << where;
   ASSERT_LE(m, want.size()) << where;
@@ -131,8 +131,10 @@ void checkFrame(const Octree& octree, const HashGrid& grid, const OctreeCellLink
   ASSERT_TRUE(std::adjacent_find(got.begin(), got.end()) == got.end()) << where << ": a prop twice";
   if (got != want) {
     std::vector<uint32_t> missing, extra;
-    std::set_difference(want.begin(), want.end(), got.begin(), got.end(), std::back_inserter(missing));
-    std::set_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(extra));
+    std::set_difference(want.begin(), want.end(), got.begin(), got.end(),
+                        std::back_inserter(missing));
+    std::set_difference(got.begin(), got.end(), want.begin(), want.end(),
+                        std::back_inserter(extra));
     FAIL() << where << ": " << missing.size() << " visible props missed (first "
            << (missing.empty() ? -1 : static_cast<int64_t>(missing[0])) << "), " << extra.size()
            << " invisible props reported (first "
@@ -188,8 +190,9 @@ Cloud makeCloud(std::mt19937& rng, const Aabb& bounds, uint32_t count, Spread sp
     if (i % 40 == 39) p = bounds.min + (t * 3.0f - 1.0f) * size;  // up to a level size outside
     if (i % 400 == 399) p = glm::vec3(3e7f * (u(rng) - 0.5f), 3e7f, 1e5f);  // border cells
     const bool sphere = u(rng) < 0.7f;
-    glm::vec3 h = sphere ? glm::vec3(0.1f + 0.3f * u(rng))
-                         : glm::vec3(0.1f + 0.3f * u(rng), 0.1f + 0.3f * u(rng), 0.1f + 0.3f * u(rng));
+    glm::vec3 h = sphere
+                      ? glm::vec3(0.1f + 0.3f * u(rng))
+                      : glm::vec3(0.1f + 0.3f * u(rng), 0.1f + 0.3f * u(rng), 0.1f + 0.3f * u(rng));
     if (i % 25 == 24) h = glm::vec3(cellSize * (1.0f + 1.5f * u(rng)));
     c.pos.push_back(p);
     c.vel.push_back(glm::vec3(u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f) * 6.0f);
@@ -247,7 +250,8 @@ void runScenario(const Octree& octree, const std::string& name, Spread spread, u
   for (uint32_t i = 0; i < cloud.pos.size(); ++i) insert(grid, cloud, i);
   OctreeCellLinks links;
   // Not linked yet: the fallback must be exact as well.
-  checkFrame(octree, grid, links, randomFrustum(rng, bounds, diagonal), nullptr, name + " unlinked");
+  checkFrame(octree, grid, links, randomFrustum(rng, bounds, diagonal), nullptr,
+             name + " unlinked");
   links.relink(grid, octree);
   expectValid(grid, octree, links, name + " after relink");
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
@@ -277,7 +281,9 @@ const LevelCase kLevels[] = {
     {"ons_reborn", "ons-reborn/ons-reborn.obj"},
 };
 
-void PrintTo(const LevelCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const LevelCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 class PropsCullLevels : public ::testing::TestWithParam<LevelCase> {
  protected:
@@ -346,7 +352,8 @@ TEST_P(PropsCullLevels, RebuildsAndSwapsKeepLinksRight) {
     ASSERT_TRUE(octree.rebuild(p).ok) << where;
     // Stale links are detected: the cull falls back and stays exact.
     EXPECT_FALSE(links.linked(grid, octree)) << where;
-    checkFrame(octree, grid, links, randomFrustum(rng, bounds, diagonal), nullptr, where + " stale");
+    checkFrame(octree, grid, links, randomFrustum(rng, bounds, diagonal), nullptr,
+               where + " stale");
     links.sync(grid, octree);  // relinks everything
     expectValid(grid, octree, links, where);
     for (uint32_t f = 0; f < 6; ++f) {
@@ -384,7 +391,8 @@ INSTANTIATE_TEST_SUITE_P(Levels, PropsCullLevels, ::testing::ValuesIn(kLevels),
                            return std::string(p.param.name);
                          });
 
-// ---- Without a shared level: the arena fixture ---------------------------------------------------
+// ---- Without a shared level: the arena fixture
+// ---------------------------------------------------
 
 TEST(PropsCull, GrowingPropsDropAndRestoreLinks) {
   const Octree& octree = test::defaultArena().octree;
@@ -446,8 +454,9 @@ TEST(PropsCull, ValidateCatchesAWrongLinkAndTheOracleItsMiss) {
   EXPECT_NE(error.find("whose bounds miss it"), std::string::npos) << error;
   // A camera looking at the prop but not at that leaf: the wrong link hides the prop.
   const glm::vec3 eye = p + glm::vec3(0.0f, 0.0f, 1.5f);
-  const Frustum f = Frustum::fromViewProjection(glm::perspective(glm::radians(10.0f), 1.0f, 0.05f, 3.0f) *
-                                                glm::lookAt(eye, p, glm::vec3(0.0f, 1.0f, 0.0f)));
+  const Frustum f =
+      Frustum::fromViewProjection(glm::perspective(glm::radians(10.0f), 1.0f, 0.05f, 3.0f) *
+                                  glm::lookAt(eye, p, glm::vec3(0.0f, 1.0f, 0.0f)));
   uint32_t out[4];
   EXPECT_EQ(cullPropsBruteForce(f, grid, out), 1u);
   uint32_t mask = kFrustumAllPlanes;
@@ -470,10 +479,12 @@ TEST(PropsCull, ChunksMakeTheArenaFloorCostFollowTheView) {
   HashGrid grid(1.0f);
   uint32_t id = 0;
   while (id < 1500) {
-    const glm::vec3 o(b.min.x + size.x * u(rng), b.max.y - 0.01f * size.y, b.min.z + size.z * u(rng));
+    const glm::vec3 o(b.min.x + size.x * u(rng), b.max.y - 0.01f * size.y,
+                      b.min.z + size.z * u(rng));
     RayHit hit;
     if (!octree.raycast(o, glm::vec3(0.0f, -1.0f, 0.0f), size.y, kOctreeAllLayers, hit)) continue;
-    grid.insertSphere(id++, hit.point + glm::vec3(0.0f, 0.2f + 0.5f * u(rng), 0.0f), 0.2f + 0.2f * u(rng));
+    grid.insertSphere(id++, hit.point + glm::vec3(0.0f, 0.2f + 0.5f * u(rng), 0.0f),
+                      0.2f + 0.2f * u(rng));
   }
   const glm::vec3 eye(0.0f, 1.67f, 8.0f);
   const Frustum f = Frustum::fromViewProjection(
@@ -523,12 +534,13 @@ TEST(PropsCull, PropsWorldStepsKeepLinksAndCullExactly) {
     std::string error;
     ASSERT_TRUE(world.validateLinks(arena.octree, &error)) << "step " << f << ": " << error;
     const Frustum fr = randomFrustum(rng, b, diagonal);
-    checkFrame(arena.octree, world.grid(), world.cellLinks(), fr, nullptr, "step " + std::to_string(f));
+    checkFrame(arena.octree, world.grid(), world.cellLinks(), fr, nullptr,
+               "step " + std::to_string(f));
     DrawRunList runs, refRuns;
     std::vector<uint32_t> ids(world.size());
     PropsCullStats ps;
-    const uint32_t n = ranges.cull(arena.octree, fr, world.grid(), world.cellLinks(), &runs, ids,
-                                   nullptr, &ps);
+    const uint32_t n =
+        ranges.cull(arena.octree, fr, world.grid(), world.cellLinks(), &runs, ids, nullptr, &ps);
     ranges.cull(arena.octree, fr, &refRuns);
     EXPECT_EQ(runs.first, refRuns.first);
     EXPECT_EQ(runs.count, refRuns.count);

@@ -26,11 +26,11 @@ void expectVecNear(const glm::vec3& a, const glm::vec3& b, float tol = 1e-5f) {
 
 TEST(ClosestPoint, Regions) {
   expectVecNear(closestPointOnTriangle({0.25f, 0.25f, 1}, kT), {0.25f, 0.25f, 0});  // face
-  expectVecNear(closestPointOnTriangle({-1, -1, 0}, kT), {0, 0, 0});               // vertex
-  expectVecNear(closestPointOnTriangle({2, -1, 0}, kT), {1, 0, 0});                // vertex
-  expectVecNear(closestPointOnTriangle({0.5f, -1, 3}, kT), {0.5f, 0, 0});          // edge
-  expectVecNear(closestPointOnTriangle({1, 1, 0}, kT), {0.5f, 0.5f, 0});           // hypotenuse
-  expectVecNear(closestPointOnTriangle({0.2f, 0.2f, 0}, kT), {0.2f, 0.2f, 0});     // inside
+  expectVecNear(closestPointOnTriangle({-1, -1, 0}, kT), {0, 0, 0});                // vertex
+  expectVecNear(closestPointOnTriangle({2, -1, 0}, kT), {1, 0, 0});                 // vertex
+  expectVecNear(closestPointOnTriangle({0.5f, -1, 3}, kT), {0.5f, 0, 0});           // edge
+  expectVecNear(closestPointOnTriangle({1, 1, 0}, kT), {0.5f, 0.5f, 0});            // hypotenuse
+  expectVecNear(closestPointOnTriangle({0.2f, 0.2f, 0}, kT), {0.2f, 0.2f, 0});      // inside
   // Degenerate: a segment and a point.
   const Triangle seg{{0, 0, 0}, {2, 0, 0}, {1, 0, 0}};
   expectVecNear(closestPointOnTriangle({1.5f, 1, 0}, seg), {1.5f, 0, 0});
@@ -39,15 +39,15 @@ TEST(ClosestPoint, Regions) {
 }
 
 TEST(SphereTriangle, HandComputed) {
-  EXPECT_TRUE(sphereOverlapsTriangle({0.25f, 0.25f, 0.5f}, 0.5f, kT));     // touches the face
+  EXPECT_TRUE(sphereOverlapsTriangle({0.25f, 0.25f, 0.5f}, 0.5f, kT));  // touches the face
   EXPECT_FALSE(sphereOverlapsTriangle({0.25f, 0.25f, 0.5f}, 0.499f, kT));
-  EXPECT_TRUE(sphereOverlapsTriangle({0.25f, 0.25f, -0.5f}, 0.5f, kT));    // behind: two-sided
-  EXPECT_TRUE(sphereOverlapsTriangle({-3, -4, 0}, 5.0f, kT));              // touches a vertex
+  EXPECT_TRUE(sphereOverlapsTriangle({0.25f, 0.25f, -0.5f}, 0.5f, kT));  // behind: two-sided
+  EXPECT_TRUE(sphereOverlapsTriangle({-3, -4, 0}, 5.0f, kT));            // touches a vertex
   EXPECT_FALSE(sphereOverlapsTriangle({-3, -4, 0}, 4.999f, kT));
-  EXPECT_TRUE(sphereOverlapsTriangle({0.5f, -0.5f, 0}, 0.5f, kT));         // touches an edge
+  EXPECT_TRUE(sphereOverlapsTriangle({0.5f, -0.5f, 0}, 0.5f, kT));  // touches an edge
   EXPECT_FALSE(sphereOverlapsTriangle({0.5f, -0.5f, 0}, 0.499f, kT));
-  EXPECT_TRUE(sphereOverlapsTriangle({0.2f, 0.2f, 0}, 0.01f, kT));         // centre inside
-  EXPECT_TRUE(sphereOverlapsTriangle({0.2f, 0.2f, 0}, 0.0f, kT));          // a point on it
+  EXPECT_TRUE(sphereOverlapsTriangle({0.2f, 0.2f, 0}, 0.01f, kT));  // centre inside
+  EXPECT_TRUE(sphereOverlapsTriangle({0.2f, 0.2f, 0}, 0.0f, kT));   // a point on it
   TriangleContact c;
   ASSERT_TRUE(sphereTriangleContact({0.25f, 0.25f, 0.3f}, 0.5f, kT, c));
   expectVecNear(c.normal, {0, 0, 1});
@@ -66,17 +66,17 @@ TEST(RayTriangle, HandComputed) {
   EXPECT_FLOAT_EQ(t, 1.0f);
   ASSERT_TRUE(rayTriangle({0.25f, 0.25f, -1}, {0, 0, 1}, 10, kT, t));  // back face
   EXPECT_FLOAT_EQ(t, 1.0f);
-  EXPECT_TRUE(rayTriangle({0, 0, 1}, {0, 0, -1}, 10, kT, t));         // through a vertex
-  EXPECT_TRUE(rayTriangle({0.5f, 0, 1}, {0, 0, -1}, 10, kT, t));      // through an edge
-  EXPECT_TRUE(rayTriangle({0.5f, 0.5f, 1}, {0, 0, -1}, 10, kT, t));   // through the hypotenuse
-  EXPECT_FALSE(rayTriangle({0.6f, 0.6f, 1}, {0, 0, -1}, 10, kT, t));  // just outside
-  EXPECT_FALSE(rayTriangle({-1, 0.25f, 0}, {1, 0, 0}, 10, kT, t));    // in the plane: parallel
-  EXPECT_FALSE(rayTriangle({0.25f, 0.25f, 1}, {0, 0, 1}, 10, kT, t)); // pointing away
+  EXPECT_TRUE(rayTriangle({0, 0, 1}, {0, 0, -1}, 10, kT, t));          // through a vertex
+  EXPECT_TRUE(rayTriangle({0.5f, 0, 1}, {0, 0, -1}, 10, kT, t));       // through an edge
+  EXPECT_TRUE(rayTriangle({0.5f, 0.5f, 1}, {0, 0, -1}, 10, kT, t));    // through the hypotenuse
+  EXPECT_FALSE(rayTriangle({0.6f, 0.6f, 1}, {0, 0, -1}, 10, kT, t));   // just outside
+  EXPECT_FALSE(rayTriangle({-1, 0.25f, 0}, {1, 0, 0}, 10, kT, t));     // in the plane: parallel
+  EXPECT_FALSE(rayTriangle({0.25f, 0.25f, 1}, {0, 0, 1}, 10, kT, t));  // pointing away
   EXPECT_FALSE(rayTriangle({0.25f, 0.25f, 1}, {0, 0, -1}, 0.999f, kT, t));
-  EXPECT_TRUE(rayTriangle({0.25f, 0.25f, 1}, {0, 0, -1}, 1.0f, kT, t));   // tMax closed
-  EXPECT_TRUE(rayTriangle({0.25f, 0.25f, 0}, {0, 0, -1}, 1.0f, kT, t));   // origin on it: t = 0
+  EXPECT_TRUE(rayTriangle({0.25f, 0.25f, 1}, {0, 0, -1}, 1.0f, kT, t));  // tMax closed
+  EXPECT_TRUE(rayTriangle({0.25f, 0.25f, 0}, {0, 0, -1}, 1.0f, kT, t));  // origin on it: t = 0
   EXPECT_EQ(t, 0.0f);
-  ASSERT_TRUE(rayTriangle({0.25f, 0.25f, 2}, {0, 0, -2}, 10, kT, t));     // t in units of dir
+  ASSERT_TRUE(rayTriangle({0.25f, 0.25f, 2}, {0, 0, -2}, 10, kT, t));  // t in units of dir
   EXPECT_FLOAT_EQ(t, 1.0f);
   const Triangle seg{{0, 0, 0}, {2, 0, 0}, {1, 0, 0}};
   EXPECT_FALSE(rayTriangle({1, 0, 1}, {0, 0, -1}, 10, seg, t));  // degenerate: never hit
@@ -89,9 +89,10 @@ TEST(CapsuleTriangle, HandComputed) {
   EXPECT_TRUE(capsuleOverlapsTriangle({0.25f, 0.25f, 1}, {0.25f, 0.25f, 2}, 1.0f, kT));
   EXPECT_FALSE(capsuleOverlapsTriangle({0.25f, 0.25f, 1}, {0.25f, 0.25f, 2}, 0.99f, kT));
   EXPECT_TRUE(capsuleOverlapsTriangle({0.25f, 0.25f, -1}, {0.25f, 0.25f, 1}, 0.0f, kT));  // crosses
-  EXPECT_TRUE(capsuleOverlapsTriangle({-1, 0.5f, 0.5f}, {2, 0.5f, 0.5f}, 0.5f, kT));  // parallel above
+  EXPECT_TRUE(
+      capsuleOverlapsTriangle({-1, 0.5f, 0.5f}, {2, 0.5f, 0.5f}, 0.5f, kT));  // parallel above
   EXPECT_FALSE(capsuleOverlapsTriangle({-1, 0.5f, 0.5f}, {2, 0.5f, 0.5f}, 0.49f, kT));
-  EXPECT_TRUE(capsuleOverlapsTriangle({-1, -0.5f, 0}, {2, -0.5f, 0}, 0.5f, kT));   // beside an edge
+  EXPECT_TRUE(capsuleOverlapsTriangle({-1, -0.5f, 0}, {2, -0.5f, 0}, 0.5f, kT));  // beside an edge
   EXPECT_FALSE(capsuleOverlapsTriangle({-1, -0.5f, 0}, {2, -0.5f, 0}, 0.49f, kT));
   EXPECT_TRUE(capsuleOverlapsTriangle({-3, -4, -1}, {-3, -4, 1}, 5.0f, kT));  // touches a vertex
   EXPECT_FALSE(capsuleOverlapsTriangle({-3, -4, -1}, {-3, -4, 1}, 4.999f, kT));
@@ -106,13 +107,13 @@ TEST(CapsuleTriangle, HandComputed) {
 }
 
 TEST(BoxTriangle, HandComputed) {
-  EXPECT_TRUE(boxOverlapsTriangle({{0.2f, 0.2f, 0}, {0.3f, 0.3f, 1}}, kT));          // touches face
+  EXPECT_TRUE(boxOverlapsTriangle({{0.2f, 0.2f, 0}, {0.3f, 0.3f, 1}}, kT));  // touches face
   EXPECT_FALSE(boxOverlapsTriangle({{0.2f, 0.2f, 0.0001f}, {0.3f, 0.3f, 1}}, kT));
-  EXPECT_TRUE(boxOverlapsTriangle({{0.2f, 0.2f, -1}, {0.3f, 0.3f, 0}}, kT));         // behind
-  EXPECT_TRUE(boxOverlapsTriangle({{-1, -1, -1}, {0, 0, 0}}, kT));                   // corner at vertex
-  EXPECT_FALSE(boxOverlapsTriangle({{0.6f, 0.6f, -1}, {1, 1, 1}}, kT));              // past hypotenuse
-  EXPECT_TRUE(boxOverlapsTriangle({{0.5f, 0.5f, -1}, {1, 1, 1}}, kT));               // touches it
-  EXPECT_TRUE(boxOverlapsTriangle({{-5, -5, -5}, {5, 5, 5}}, kT));                   // contains it
+  EXPECT_TRUE(boxOverlapsTriangle({{0.2f, 0.2f, -1}, {0.3f, 0.3f, 0}}, kT));  // behind
+  EXPECT_TRUE(boxOverlapsTriangle({{-1, -1, -1}, {0, 0, 0}}, kT));            // corner at vertex
+  EXPECT_FALSE(boxOverlapsTriangle({{0.6f, 0.6f, -1}, {1, 1, 1}}, kT));       // past hypotenuse
+  EXPECT_TRUE(boxOverlapsTriangle({{0.5f, 0.5f, -1}, {1, 1, 1}}, kT));        // touches it
+  EXPECT_TRUE(boxOverlapsTriangle({{-5, -5, -5}, {5, 5, 5}}, kT));            // contains it
   EXPECT_TRUE(boxOverlapsTriangle({{0.1f, 0.1f, -0.01f}, {0.2f, 0.2f, 0.01f}}, kT));  // inside face
   // A segment triangle crossing the box diagonally without a vertex inside.
   const Triangle seg{{-1, 0.5f, 0.5f}, {2, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}};
@@ -139,8 +140,8 @@ TEST(SweepSphere, HandComputed) {
   ASSERT_TRUE(sweepSphereTriangle({-2, -2, 0}, 0.5f, {4, 4, 0}, kT, c));  // vertex
   EXPECT_NEAR(c.toi, (2.0f * std::sqrt(2.0f) - 0.5f) / (4.0f * std::sqrt(2.0f)), 1e-6f);
   expectVecNear(c.normal, glm::vec3(-1, -1, 0) / std::sqrt(2.0f));
-  EXPECT_FALSE(sweepSphereTriangle({5, 5, 5}, 0.5f, {1, 0, 0}, kT, c));    // miss
-  EXPECT_FALSE(sweepSphereTriangle({0.25f, 0.25f, 2}, 0.5f, {0, 0, 1}, kT, c));  // moving away
+  EXPECT_FALSE(sweepSphereTriangle({5, 5, 5}, 0.5f, {1, 0, 0}, kT, c));              // miss
+  EXPECT_FALSE(sweepSphereTriangle({0.25f, 0.25f, 2}, 0.5f, {0, 0, 1}, kT, c));      // moving away
   EXPECT_FALSE(sweepSphereTriangle({0.25f, 0.25f, 2}, 0.5f, {0, 0, -1.4f}, kT, c));  // stops short
   // Touching exactly at the end counts.
   EXPECT_TRUE(sweepSphereTriangle({0.25f, 0.25f, 2}, 0.5f, {0, 0, -1.5f}, kT, c));
@@ -174,7 +175,8 @@ TEST(SweepCapsule, HandComputed) {
   // Miss beside the triangle.
   EXPECT_FALSE(sweepCapsuleTriangle({3, 3, -1}, {3, 3, 1}, 0.5f, {0, 5, 0}, kT, c));
   // No tunnelling through a thin wall.
-  ASSERT_TRUE(sweepCapsuleTriangle({0.2f, 0.2f, 500}, {0.2f, 0.2f, 501}, 0.05f, {0, 0, -1e5f}, kT, c));
+  ASSERT_TRUE(
+      sweepCapsuleTriangle({0.2f, 0.2f, 500}, {0.2f, 0.2f, 501}, 0.05f, {0, 0, -1e5f}, kT, c));
   EXPECT_NEAR(c.toi, (500.0f - 0.05f) / 1e5f, 1e-7f);
 }
 
@@ -183,12 +185,24 @@ TEST(SweepCapsule, HandComputed) {
 struct D3 {
   double x, y, z;
 };
-D3 d3(const glm::vec3& v) { return {v.x, v.y, v.z}; }
-D3 operator-(D3 a, D3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-D3 operator+(D3 a, D3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-D3 operator*(D3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-double dot(D3 a, D3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-D3 cross(D3 a, D3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+D3 d3(const glm::vec3& v) {
+  return {v.x, v.y, v.z};
+}
+D3 operator-(D3 a, D3 b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+D3 operator+(D3 a, D3 b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+D3 operator*(D3 a, double s) {
+  return {a.x * s, a.y * s, a.z * s};
+}
+double dot(D3 a, D3 b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+D3 cross(D3 a, D3 b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
 
 double refPointSegment(D3 p, D3 a, D3 b) {
   const D3 ab = b - a;
@@ -205,7 +219,8 @@ double refPointTriangle(D3 p, const Triangle& tri) {
   const D3 a = d3(tri.v0), b = d3(tri.v1), c = d3(tri.v2);
   const D3 n = cross(b - a, c - a);
   const double nn = dot(n, n);
-  double best = std::min({refPointSegment(p, a, b), refPointSegment(p, b, c), refPointSegment(p, c, a)});
+  double best =
+      std::min({refPointSegment(p, a, b), refPointSegment(p, b, c), refPointSegment(p, c, a)});
   if (nn > 0) {
     const D3 q = p - n * (dot(p - a, n) / nn);
     const double u = dot(cross(c - b, q - b), n), v = dot(cross(a - c, q - c), n),
@@ -231,7 +246,7 @@ Triangle randomTriangle(std::mt19937& rng) {
   glm::vec3 a(u(rng), u(rng), u(rng)), b(u(rng), u(rng), u(rng)), c(u(rng), u(rng), u(rng));
   if (kind == 0) c = a + (b - a) * 0.5f + glm::vec3(u(rng), u(rng), u(rng)) * 1e-3f;  // sliver
   if (kind == 1) c = a + (b - a) * 0.3f;                                              // segment
-  if (kind == 2) a.z = b.z = c.z = 0.5f;                                               // axis-aligned
+  if (kind == 2) a.z = b.z = c.z = 0.5f;  // axis-aligned
   return {a, b, c};
 }
 
@@ -293,7 +308,8 @@ TEST(PrimitiveReference, RayAgreesWithDoublePrecisionPlaneIntersection) {
     const double sine = std::sqrt(nn / (lmax * (l0 + l1 + l2 - lmax - lmin)));
     const double cosIncidence = std::fabs(denom) / std::sqrt(nn * dot(d3(dir), d3(dir)));
     const double cond = 1.0 / (std::min(1.0, 10.0 * sine) * std::min(1.0, 10.0 * cosIncidence));
-    if (std::min({std::fabs(w0), std::fabs(w1), std::fabs(w2)}) < 1e-5 * cond || std::fabs(tt) < 1e-4) {
+    if (std::min({std::fabs(w0), std::fabs(w1), std::fabs(w2)}) < 1e-5 * cond ||
+        std::fabs(tt) < 1e-4) {
       continue;  // grazing an edge, or starting on the plane
     }
     const bool refHit = tt >= 0 && w0 >= 0 && w1 >= 0 && w2 >= 0;
@@ -478,7 +494,8 @@ double referencePenetrationDepth(const PushShape& s, const Triangle& t) {
       bool moved = true;
       while (moved) {
         moved = false;
-        for (const auto& [dt, dp] : {std::pair{step, 0.0}, {-step, 0.0}, {0.0, step}, {0.0, -step}}) {
+        for (const auto& [dt, dp] :
+             {std::pair{step, 0.0}, {-step, 0.0}, {0.0, step}, {0.0, -step}}) {
           const double v = requiredPush(s, t, unitFromAngles(th + dt, ph + dp));
           if (v < value - 1e-12) {
             value = v;
@@ -549,7 +566,8 @@ TEST(PrimitiveReference, PushOutsAreMinimal) {
       continue;
     }
     // Everything else: no shorter translation separates.
-    ASSERT_LE(c.depth, referencePenetrationDepth(shape, t) + 2e-4) << "shape " << kind << " case " << i;
+    ASSERT_LE(c.depth, referencePenetrationDepth(shape, t) + 2e-4)
+        << "shape " << kind << " case " << i;
     ++checked[kind];
   }
   EXPECT_GT(checked[0], 300);
@@ -578,8 +596,8 @@ TEST(PrimitiveReference, SweepsAgreeWithSampledDistance) {
                      : refPointTriangle(d3(a) + off, t);
     };
     SweepContact c;
-    const bool hit = capsule ? sweepCapsuleTriangle(a, b, rf, d, t, c)
-                             : sweepSphereTriangle(a, rf, d, t, c);
+    const bool hit =
+        capsule ? sweepCapsuleTriangle(a, b, rf, d, t, c) : sweepSphereTriangle(a, rf, d, t, c);
     const double stepTol = capsule ? std::sqrt(dot(d3(b - a), d3(b - a))) / 100.0 : 0.0;
     if (distAt(0.0) <= r + stepTol + 1e-4) continue;  // starts touching: covered elsewhere
     const int samples = 100;
@@ -626,7 +644,8 @@ TEST(PrimitiveReference, WindingNeverMatters) {
   for (int i = 0; i < 5000; ++i) {
     const Triangle t = randomTriangle(rng);
     const Triangle f{t.v0, t.v2, t.v1};
-    const glm::vec3 p = randomPoint(rng), q = p + randomPoint(rng, 1.0f), d = randomPoint(rng, 3.0f);
+    const glm::vec3 p = randomPoint(rng), q = p + randomPoint(rng, 1.0f),
+                    d = randomPoint(rng, 3.0f);
     const Aabb box = Aabb::fromCenterHalfExtents(p, glm::vec3(0.4f));
     float t0, t1;
     const bool h0 = rayTriangle(p, d, 10.0f, t, t0), h1 = rayTriangle(p, d, 10.0f, f, t1);
@@ -636,12 +655,14 @@ TEST(PrimitiveReference, WindingNeverMatters) {
     }
     ASSERT_EQ(boxOverlapsTriangle(box, t), boxOverlapsTriangle(box, f));
     SweepContact c0, c1;
-    const bool s0 = sweepSphereTriangle(p, 0.3f, d, t, c0), s1 = sweepSphereTriangle(p, 0.3f, d, f, c1);
+    const bool s0 = sweepSphereTriangle(p, 0.3f, d, t, c0),
+               s1 = sweepSphereTriangle(p, 0.3f, d, f, c1);
     ASSERT_EQ(s0, s1);
     if (s0) {
       ASSERT_NEAR(c0.toi, c1.toi, 1e-5f);
     }
-    const bool k0 = sweepCapsuleTriangle(p, q, 0.3f, d, t, c0), k1 = sweepCapsuleTriangle(p, q, 0.3f, d, f, c1);
+    const bool k0 = sweepCapsuleTriangle(p, q, 0.3f, d, t, c0),
+               k1 = sweepCapsuleTriangle(p, q, 0.3f, d, f, c1);
     ASSERT_EQ(k0, k1);
     if (k0) {
       ASSERT_NEAR(c0.toi, c1.toi, 1e-5f);

@@ -56,7 +56,7 @@ struct Scenario {
   glm::vec3 offset{0.0f};  // added to every position
   float extent = 50.0f;    // positions in offset + [-extent, extent]^3
   float cellSize = 2.0f;
-  float maxHalf = 0.5f;    // object sizes in [0, maxHalf]
+  float maxHalf = 0.5f;  // object sizes in [0, maxHalf]
   uint32_t count = 3000;
   uint32_t seed = 1;
 };
@@ -75,7 +75,8 @@ Scenario smallCellsLargeBoxes(uint32_t seed) {
 class Cloudy {
  public:
   explicit Cloudy(const Scenario& s) : s_(s), rng_(s.seed), grid_(s.cellSize) {
-    clusterCenter_ = s.offset + glm::vec3(u(-0.5f, 0.5f), u(-0.5f, 0.5f), u(-0.5f, 0.5f)) * s.extent;
+    clusterCenter_ =
+        s.offset + glm::vec3(u(-0.5f, 0.5f), u(-0.5f, 0.5f), u(-0.5f, 0.5f)) * s.extent;
   }
   float u(float a, float b) { return std::uniform_real_distribution<float>(a, b)(rng_); }
   glm::vec3 position() {
@@ -91,7 +92,8 @@ class Cloudy {
     b.center = position();
     b.sphere = u(0, 1) < 0.6f;
     const float r = u(0.0f, s_.maxHalf);
-    b.half = b.sphere ? glm::vec3(r) : glm::vec3(u(0, s_.maxHalf), u(0, s_.maxHalf), u(0, s_.maxHalf));
+    b.half =
+        b.sphere ? glm::vec3(r) : glm::vec3(u(0, s_.maxHalf), u(0, s_.maxHalf), u(0, s_.maxHalf));
     b.live = true;
     if (id >= bodies_.size()) bodies_.resize(id + 1);
     bodies_[id] = b;
@@ -156,7 +158,8 @@ class Cloudy {
       // Radius.
       got.clear();
       want.clear();
-      grid_.queryRadius(p, r, [&](uint32_t id) { got.push_back(id); }, &st);
+      grid_.queryRadius(
+          p, r, [&](uint32_t id) { got.push_back(id); }, &st);
       for (uint32_t id = 0; id < bodies_.size(); ++id) {
         if (bodies_[id].live && bruteRadius(bodies_[id], p, r)) want.push_back(id);
       }
@@ -165,7 +168,8 @@ class Cloudy {
       nonEmpty += want.empty() ? 0u : 1u;
       ++total;
       // Box.
-      const glm::vec3 h(u(0, s_.cellSize * 1.5f), u(0, s_.cellSize * 1.5f), u(0, s_.cellSize * 1.5f));
+      const glm::vec3 h(u(0, s_.cellSize * 1.5f), u(0, s_.cellSize * 1.5f),
+                        u(0, s_.cellSize * 1.5f));
       const Aabb box = Aabb::fromCenterHalfExtents(p, h);
       got.clear();
       want.clear();
@@ -218,7 +222,9 @@ void runScenario(const Scenario& s, float minNonEmpty, float maxNonEmpty) {
   EXPECT_LT(st.candidates, st.bruteForceChecks) << "the grid tested as much as brute force";
 }
 
-TEST(GridOracle, UniformCloud) { runScenario({}, 0.3f, 0.95f); }
+TEST(GridOracle, UniformCloud) {
+  runScenario({}, 0.3f, 0.95f);
+}
 
 TEST(GridOracle, ClusteredCloud) {
   Scenario s;
@@ -341,12 +347,13 @@ TEST(GridKNearest, TiesOnALattice) {
       for (int z = -4; z <= 4; ++z) pts.push_back(glm::vec3(x, y, z) * 2.0f);
     }
   }
-  for (uint32_t i = 0; i < pts.size(); ++i) ids.push_back((i * 7919u) % static_cast<uint32_t>(pts.size()));
+  for (uint32_t i = 0; i < pts.size(); ++i)
+    ids.push_back((i * 7919u) % static_cast<uint32_t>(pts.size()));
   for (uint32_t i = 0; i < pts.size(); ++i) grid.insertSphere(ids[i], pts[i], 0.0f);
   std::vector<GridNeighbor> out(27);
-  for (const glm::vec3 q : {glm::vec3(0.0f), glm::vec3(1.0f, 0.0f, 0.0f), glm::vec3(1.0f),
-                            glm::vec3(8.0f, 8.0f, 8.0f), glm::vec3(-9.0f, 1.0f, 0.0f),
-                            glm::vec3(30.0f, 0.0f, 0.0f)}) {
+  for (const glm::vec3 q :
+       {glm::vec3(0.0f), glm::vec3(1.0f, 0.0f, 0.0f), glm::vec3(1.0f), glm::vec3(8.0f, 8.0f, 8.0f),
+        glm::vec3(-9.0f, 1.0f, 0.0f), glm::vec3(30.0f, 0.0f, 0.0f)}) {
     for (uint32_t k : {1u, 2u, 6u, 7u, 19u, 27u}) {
       const uint32_t n = grid.kNearest(q, std::span<GridNeighbor>(out.data(), k));
       std::vector<std::pair<float, uint32_t>> all;
@@ -356,8 +363,8 @@ TEST(GridKNearest, TiesOnALattice) {
       std::sort(all.begin(), all.end());
       ASSERT_EQ(n, k);
       for (uint32_t i = 0; i < k; ++i) {
-        EXPECT_EQ(out[i].id, all[i].second) << "query " << q.x << "," << q.y << "," << q.z
-                                            << " k " << k << " rank " << i;
+        EXPECT_EQ(out[i].id, all[i].second)
+            << "query " << q.x << "," << q.y << "," << q.z << " k " << k << " rank " << i;
       }
     }
   }
@@ -419,7 +426,8 @@ TEST(GridStructure, EarlyOutAndSparseMemory) {
   EXPECT_EQ(grid.occupiedCells(), 1u);
   // Far apart objects: one cell each, memory proportional to cells, not to the spanned volume.
   for (uint32_t i = 1; i < 2000; ++i) {
-    grid.insertSphere(i, glm::vec3(static_cast<float>(i) * 1000.0f, -static_cast<float>(i) * 77.0f, 3.0f), 0.2f);
+    grid.insertSphere(
+        i, glm::vec3(static_cast<float>(i) * 1000.0f, -static_cast<float>(i) * 77.0f, 3.0f), 0.2f);
   }
   EXPECT_EQ(grid.occupiedCells(), 2000u);
   EXPECT_LE(grid.tableCapacity(), 8192u);
@@ -463,11 +471,13 @@ TEST(GridWork, FarFewerChecksThanBruteForce) {
   }
 }
 
-// ---- Cell groups (the props cull's links, culling/props_cull.h) ------------------------------------
+// ---- Cell groups (the props cull's links, culling/props_cull.h)
+// ------------------------------------
 
 // Groups every pending cell by a rule of its coordinates (a chain of 4 groups: 0 <- 1 <- 2 <- 3,
-// plus a root 4), then churns the grid and checks validate() (lists both ways, occupied-subtree counts)
-// and that every cell keeps its group until it is emptied; occupied subtrees against the cells.
+// plus a root 4), then churns the grid and checks validate() (lists both ways, occupied-subtree
+// counts) and that every cell keeps its group until it is emptied; occupied subtrees against the
+// cells.
 TEST(GridGroups, ListsAndSubtreeCountsSurviveChurn) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(-20.0f, 20.0f);
@@ -530,7 +540,8 @@ TEST(GridGroups, ListsAndSubtreeCountsSurviveChurn) {
 
 TEST(GridGroups, LargerObjectOrRebucketMakesCellsPending) {
   HashGrid g(1.0f);
-  for (uint32_t i = 0; i < 100; ++i) g.insertSphere(i, glm::vec3(static_cast<float>(i), 0, 0), 0.2f);
+  for (uint32_t i = 0; i < 100; ++i)
+    g.insertSphere(i, glm::vec3(static_cast<float>(i), 0, 0), 0.2f);
   const uint32_t parents[] = {kGridNoGroup};
   g.resetCellGroups(parents, 0.25f);
   while (g.pendingCells() > 0) g.setCellGroup(g.groupCells(kGridNoGroup).front().cell, 0);
@@ -576,7 +587,8 @@ TEST(GridGroups, GroupMapAssignsNewCellsAtOnce) {
   const uint32_t shift = 2;
   std::vector<uint32_t> map(16);
   for (int32_t bz = 0; bz < 4; ++bz)
-    for (int32_t bx = 0; bx < 4; ++bx) map[bx + 4 * bz] = static_cast<uint32_t>(1 + (bx + 2 * bz) % 4);
+    for (int32_t bx = 0; bx < 4; ++bx)
+      map[bx + 4 * bz] = static_cast<uint32_t>(1 + (bx + 2 * bz) % 4);
   auto want = [&](const GridCell& c) -> uint32_t {
     if (c.x < -8 || c.x >= 8 || c.z < -8 || c.z >= 8 || c.y < -2 || c.y >= 2) return 5;
     const int32_t bx = (c.x + 8) / 4, bz = (c.z + 8) / 4;

@@ -22,7 +22,9 @@
 // Under LeakSanitizer (CI's ASan build): leaks inside Assimp 5.2.5 itself (some importers leak on
 // damaged input) are not this project's; leaks in project code are still reported. LSan calls
 // this hook when it is linked in; other builds never do.
-extern "C" const char* __lsan_default_suppressions() { return "leak:libassimp.so\nleak:libz.so\n"; }
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libassimp.so\nleak:libz.so\n";
+}
 
 namespace ofps {
 namespace {

@@ -26,7 +26,8 @@ LevelLoadOptions quiet() {
 }
 
 // Loads a file that must fail; checks the message names the file and contains `what`.
-void expectError(const std::string& path, const std::string& what, const LevelLoadOptions& o = quiet()) {
+void expectError(const std::string& path, const std::string& what,
+                 const LevelLoadOptions& o = quiet()) {
   const LevelLoadResult r = loadLevel(path, o);
   ASSERT_FALSE(r.ok()) << path << " loaded; it should not";
   EXPECT_NE(r.error.find(std::filesystem::path(path).filename().string()), std::string::npos)
@@ -110,24 +111,27 @@ TEST(BadInput, CorruptGlbHeaderAndBody) {
 
 TEST(BadInput, GltfWithMissingBuffer) {
   TempDir dir;
-  writeFile(dir.file("nobin.gltf"),
-            R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],)"
-            R"("meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],)"
-            R"("accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}],)"
-            R"("bufferViews":[{"buffer":0,"byteLength":36}],"buffers":[{"byteLength":36,"uri":"geometry_missing.bin"}]})");
+  writeFile(
+      dir.file("nobin.gltf"),
+      R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],)"
+      R"("meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],)"
+      R"("accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}],)"
+      R"("bufferViews":[{"buffer":0,"byteLength":36}],"buffers":[{"byteLength":36,"uri":"geometry_missing.bin"}]})");
   expectError(dir.file("nobin.gltf"), "Assimp");
 }
 
 TEST(BadInput, NanInfAndHugeCoordinatesAreDropped) {
   TempDir dir;
   writeFile(dir.file("nan.obj"), "v 0 0 0\nv 1 0 0\nv 0 nan 1\nv 0 0 -1\nf 1 2 3\nf 1 2 4\n");
-  LevelLoadResult r = expectWarning(dir.file("nan.obj"), {"nan.obj", "dropped 1 triangle", "vertex 2"});
+  LevelLoadResult r =
+      expectWarning(dir.file("nan.obj"), {"nan.obj", "dropped 1 triangle", "vertex 2"});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.level->triangleCount(), 1u);
   for (int k = 0; k < 3; ++k) {
     EXPECT_TRUE(std::isfinite(r.level->boundsMin[k]) && std::isfinite(r.level->boundsMax[k]));
   }
-  writeFile(dir.file("huge.obj"), "v 0 0 0\nv 1 0 0\nv 0 1e30 1\nv 0 0 -1\nf 1 2 3\nf 1 2 4\nf 2 3 4\n");
+  writeFile(dir.file("huge.obj"),
+            "v 0 0 0\nv 1 0 0\nv 0 1e30 1\nv 0 0 -1\nf 1 2 3\nf 1 2 4\nf 2 3 4\n");
   r = expectWarning(dir.file("huge.obj"), {"huge.obj", "dropped 2 triangles", "1e+30"});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.level->triangleCount(), 1u);
@@ -156,15 +160,16 @@ TEST(BadInput, OutOfRangeIndices) {
   writeFile(dir.file("oorneg.obj"), "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 -9\n");
   expectError(dir.file("oorneg.obj"), "out of range");
   // glTF index past the vertex count: Assimp's validation names the mesh and index.
-  writeFile(dir.file("oor.gltf"),
-            R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],)"
-            R"("meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1}]}],)"
-            R"("accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,0,1]},)"
-            R"({"bufferView":1,"componentType":5125,"count":3,"type":"SCALAR"}],)"
-            R"("bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":12}],)"
-            R"("buffers":[{"byteLength":48,"uri":"data:application/octet-stream;base64,)"
-            // positions (0,0,0) (1,0,0) (0,0,1); indices 0 1 9
-            R"(AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAEAAAAJAAAA"}]})");
+  writeFile(
+      dir.file("oor.gltf"),
+      R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],)"
+      R"("meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1}]}],)"
+      R"("accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,0,1]},)"
+      R"({"bufferView":1,"componentType":5125,"count":3,"type":"SCALAR"}],)"
+      R"("bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":12}],)"
+      R"("buffers":[{"byteLength":48,"uri":"data:application/octet-stream;base64,)"
+      // positions (0,0,0) (1,0,0) (0,0,1); indices 0 1 9
+      R"(AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAEAAAAJAAAA"}]})");
   const LevelLoadResult r = loadLevel(dir.file("oor.gltf"), quiet());
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error.find("oor.gltf"), std::string::npos) << r.error;
@@ -178,8 +183,10 @@ TEST(BadInput, OnlyPointsAndLines) {
 
 TEST(BadInput, PointsAndLinesBesideTrianglesAreCountedAndDropped) {
   TempDir dir;
-  writeFile(dir.file("mixed.obj"), "v 0 0 0\nv 1 0 0\nv 0 0 1\nl 1 2\nl 2 3\nl 3 1\np 1\nf 1 2 3\n");
-  const LevelLoadResult r = expectWarning(dir.file("mixed.obj"), {"mixed.obj", "dropped 1 point and 3 lines"});
+  writeFile(dir.file("mixed.obj"),
+            "v 0 0 0\nv 1 0 0\nv 0 0 1\nl 1 2\nl 2 3\nl 3 1\np 1\nf 1 2 3\n");
+  const LevelLoadResult r =
+      expectWarning(dir.file("mixed.obj"), {"mixed.obj", "dropped 1 point and 3 lines"});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.level->triangleCount(), 1u);
 }
@@ -201,7 +208,8 @@ TEST(BadInput, OnlyDegenerateTriangles) {
 TEST(BadInput, SomeDegenerateTrianglesAreKeptAndCounted) {
   TempDir dir;
   writeFile(dir.file("some.obj"), "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\n");
-  const LevelLoadResult r = expectWarning(dir.file("some.obj"), {"some.obj", "1 triangle has zero area"});
+  const LevelLoadResult r =
+      expectWarning(dir.file("some.obj"), {"some.obj", "1 triangle has zero area"});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.level->triangleCount(), 2u);  // kept: the octree counts them
   EXPECT_EQ(r.level->degenerateTriangles, 1u);
@@ -211,7 +219,8 @@ TEST(BadInput, Quake3Pk3AndBspEndInACleanError) {
   // Assimp 5.2.5's Quake 3 importer crashes on a damaged map even with validation on; the
   // loader must refuse these before Assimp runs.
   TempDir dir;
-  const std::string bogusBsp = std::string("IBSP") + std::string("\x2e\x00\x00\x00", 4) + std::string(200, '\x7f');
+  const std::string bogusBsp =
+      std::string("IBSP") + std::string("\x2e\x00\x00\x00", 4) + std::string(200, '\x7f');
   writeFile(dir.file("maps.pk3"), test::makeZip({{"maps/bogus.bsp", bogusBsp}}));
   expectError(dir.file("maps.pk3"), "Quake 3");
   writeFile(dir.file("bogus.bsp"), bogusBsp);
@@ -225,8 +234,8 @@ TEST(BadInput, UnknownFormatAndGarbage) {
   TempDir dir;
   std::string garbage;
   for (int i = 0; i < 4096; ++i) garbage.push_back(static_cast<char>((i * 7919 + 13) & 0xFF));
-  for (const char* name : {"garbage.xyz", "garbage.fbx", "garbage.dae", "garbage.3ds", "garbage.stl",
-                           "garbage.ply", "garbage.gltf", "garbage.obj"}) {
+  for (const char* name : {"garbage.xyz", "garbage.fbx", "garbage.dae", "garbage.3ds",
+                           "garbage.stl", "garbage.ply", "garbage.gltf", "garbage.obj"}) {
     writeFile(dir.file(name), garbage);
     const LevelLoadResult r = loadLevel(dir.file(name), quiet());
     EXPECT_FALSE(r.ok() && r.level->triangleCount() == 0) << name << ": silent empty level";

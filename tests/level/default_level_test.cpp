@@ -6,11 +6,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <map>
-#include <nlohmann/json.hpp>
-
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
 
 #include "level/level_loader.h"
 #include "level_test_util.h"
@@ -22,7 +21,9 @@ namespace {
 
 using nlohmann::json;
 
-glm::vec3 vec(const json& j) { return {j[0].get<float>(), j[1].get<float>(), j[2].get<float>()}; }
+glm::vec3 vec(const json& j) {
+  return {j[0].get<float>(), j[1].get<float>(), j[2].get<float>()};
+}
 
 class DefaultLevel : public ::testing::Test {
  protected:
@@ -192,7 +193,8 @@ TEST_F(DefaultLevel, RampsHaveTheirAngles) {
     const float zm = (r["foot_z"].get<float>() + r["top_z"].get<float>()) / 2;
     const auto hit = ray({xc, 20.0f, zm}, {0, -1, 0});
     ASSERT_TRUE(hit) << r["name"];
-    EXPECT_NEAR(glm::degrees(std::acos(hit->normal.y)), r["angle_deg"].get<float>(), 0.01f) << r["name"];
+    EXPECT_NEAR(glm::degrees(std::acos(hit->normal.y)), r["angle_deg"].get<float>(), 0.01f)
+        << r["name"];
     EXPECT_NEAR(hit->point.y, r["top_y"].get<float>() / 2, 1e-4f) << r["name"];
   }
 }
@@ -207,7 +209,8 @@ TEST_F(DefaultLevel, ThinWallCorridorDoorwayPitLedgeOverhang) {
 
   // Low corridor: 1.2 m clear inside.
   const auto& cor = feat("crouch_corridor");
-  const float cz = (cor["inner_z_range"][0].get<float>() + cor["inner_z_range"][1].get<float>()) / 2;
+  const float cz =
+      (cor["inner_z_range"][0].get<float>() + cor["inner_z_range"][1].get<float>()) / 2;
   hit = ray({-22.0f, 0.1f, cz}, {0, 1, 0});
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->point.y, cor["clear_height"].get<float>(), 1e-5f);
@@ -215,8 +218,10 @@ TEST_F(DefaultLevel, ThinWallCorridorDoorwayPitLedgeOverhang) {
 
   // Doorway: a 0.35 m capsule fits through the 0.8 m door, not through the 0.5 m gap.
   const auto& door = feat("doorway");
-  const float dx = (door["door_x_range"][0].get<float>() + door["door_x_range"][1].get<float>()) / 2;
-  const float wz = (door["wall_z_range"][0].get<float>() + door["wall_z_range"][1].get<float>()) / 2;
+  const float dx =
+      (door["door_x_range"][0].get<float>() + door["door_x_range"][1].get<float>()) / 2;
+  const float wz =
+      (door["wall_z_range"][0].get<float>() + door["wall_z_range"][1].get<float>()) / 2;
   auto touches = [&](float x) {
     return octree_->overlapCapsule({x, 0.4f, wz}, {x, 1.45f, wz}, 0.35f, kLayerSolid,
                                    [](uint32_t) { return false; }) > 0;
@@ -264,7 +269,8 @@ TEST(DefaultLevelGenerator, CommittedAssetsMatchTheGenerator) {
                           dir.path() + "' > /dev/null";
   if (std::system(cmd.c_str()) != 0) GTEST_SKIP() << "python3 not available";
   for (const char* f : {"arena.glb", "arena.features.json"}) {
-    EXPECT_TRUE(test::readFile(dir.file(f)) == test::readFile(test::sourcePath(std::string("assets/") + f)))
+    EXPECT_TRUE(test::readFile(dir.file(f)) ==
+                test::readFile(test::sourcePath(std::string("assets/") + f)))
         << f << " differs from scripts/make_default_level.py output: rerun the generator";
   }
 }

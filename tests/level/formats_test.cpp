@@ -7,10 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <glm/geometric.hpp>
 #include <string>
 #include <vector>
-
-#include <glm/geometric.hpp>
 
 #include "level/level_loader.h"
 #include "level_test_util.h"
@@ -27,7 +26,8 @@ std::string base64(const std::string& in) {
   std::string out;
   size_t i = 0;
   for (; i + 2 < in.size(); i += 3) {
-    const uint32_t v = (uint32_t(uint8_t(in[i])) << 16) | (uint32_t(uint8_t(in[i + 1])) << 8) | uint8_t(in[i + 2]);
+    const uint32_t v =
+        (uint32_t(uint8_t(in[i])) << 16) | (uint32_t(uint8_t(in[i + 1])) << 8) | uint8_t(in[i + 2]);
     out += {t[v >> 18], t[(v >> 12) & 63], t[(v >> 6) & 63], t[v & 63]};
   }
   if (i + 1 == in.size()) {
@@ -58,27 +58,34 @@ std::string triangleBuffer() {
 // `sceneNodes`. bufferUri: "data:..." or a file name. imageUri: "" for an untextured material.
 std::string gltfJson(const std::string& nodes, const std::string& sceneNodes,
                      const std::string& bufferUri, const std::string& imageUri = "") {
-  std::string material = R"({"name":"mat","pbrMetallicRoughness":{"baseColorFactor":[0.2,0.4,0.6,1.0])";
+  std::string material =
+      R"({"name":"mat","pbrMetallicRoughness":{"baseColorFactor":[0.2,0.4,0.6,1.0])";
   material += imageUri.empty() ? "}}" : R"(,"baseColorTexture":{"index":0}}})";
-  std::string j = R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":)" + sceneNodes + "}],";
+  std::string j =
+      R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":)" + sceneNodes + "}],";
   j += R"("nodes":)" + nodes + ",";
-  j += R"("meshes":[{"name":"tri","primitives":[{"attributes":{"POSITION":0,"NORMAL":1,"TEXCOORD_0":2},"indices":3,"material":0}]}],)";
+  j +=
+      R"("meshes":[{"name":"tri","primitives":[{"attributes":{"POSITION":0,"NORMAL":1,"TEXCOORD_0":2},"indices":3,"material":0}]}],)";
   j += R"("materials":[)" + material + "],";
   if (!imageUri.empty()) {
     j += R"("images":[{"uri":")" + imageUri + R"("}],"textures":[{"source":0}],)";
   }
-  j += R"("accessors":[)"
-       R"({"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,-1],"max":[1,0,0]},)"
-       R"({"bufferView":1,"componentType":5126,"count":3,"type":"VEC3"},)"
-       R"({"bufferView":2,"componentType":5126,"count":3,"type":"VEC2"},)"
-       R"({"bufferView":3,"componentType":5125,"count":3,"type":"SCALAR"}],)";
-  j += R"("bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":36},)"
-       R"({"buffer":0,"byteOffset":72,"byteLength":24},{"buffer":0,"byteOffset":96,"byteLength":12}],)";
+  j +=
+      R"("accessors":[)"
+      R"({"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,-1],"max":[1,0,0]},)"
+      R"({"bufferView":1,"componentType":5126,"count":3,"type":"VEC3"},)"
+      R"({"bufferView":2,"componentType":5126,"count":3,"type":"VEC2"},)"
+      R"({"bufferView":3,"componentType":5125,"count":3,"type":"SCALAR"}],)";
+  j +=
+      R"("bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":36},)"
+      R"({"buffer":0,"byteOffset":72,"byteLength":24},{"buffer":0,"byteOffset":96,"byteLength":12}],)";
   j += R"("buffers":[{"byteLength":108,"uri":")" + bufferUri + R"("}]})";
   return j;
 }
 
-std::string dataUri() { return "data:application/octet-stream;base64," + base64(triangleBuffer()); }
+std::string dataUri() {
+  return "data:application/octet-stream;base64," + base64(triangleBuffer());
+}
 
 LevelLoadOptions quiet() {
   LevelLoadOptions o;
@@ -137,9 +144,12 @@ TEST(Gltf, SpawnNodePositionAndYaw) {
   const std::string path = dir.file("spawn.gltf");
   const float s = std::sqrt(0.5f);
   // PlayerStart rotated +90 degrees about Y: looks along -X (yaw +90 degrees).
-  writeFile(path, gltfJson(R"([{"name":"floor","mesh":0},{"name":"PlayerStart","translation":[1,2,3],"rotation":[0,)" +
-                               std::to_string(s) + ",0," + std::to_string(s) + "]}]",
-                           "[0,1]", dataUri()));
+  writeFile(
+      path,
+      gltfJson(
+          R"([{"name":"floor","mesh":0},{"name":"PlayerStart","translation":[1,2,3],"rotation":[0,)" +
+              std::to_string(s) + ",0," + std::to_string(s) + "]}]",
+          "[0,1]", dataUri()));
   const LevelLoadResult r = loadLevel(path, quiet());
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_TRUE(r.level->spawn.has_value());
@@ -169,7 +179,8 @@ TEST(Gltf, ExternalTextureBesideTheFile) {
 TEST(Gltf, MissingTextureFallsBackToCheckerWithWarning) {
   TempDir dir;
   const std::string path = dir.file("notex.gltf");
-  writeFile(path, gltfJson(R"([{"name":"floor","mesh":0}])", "[0]", dataUri(), "missing_albedo.png"));
+  writeFile(path,
+            gltfJson(R"([{"name":"floor","mesh":0}])", "[0]", dataUri(), "missing_albedo.png"));
   const LevelLoadResult r = loadLevel(path, quiet());
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_EQ(r.warnings.size(), 1u);
@@ -225,11 +236,11 @@ TEST(Obj, MtlColourTextureAndNamingConventions) {
   EXPECT_EQ(r.level->textures[static_cast<size_t>(painted.texture)].rgba[1], 255);
   EXPECT_EQ(floor.layers, kLayerSolid);
   EXPECT_TRUE(floor.visible);
-  EXPECT_EQ(r.level->meshes[1].layers, 0u);           // material name carries nocollide
+  EXPECT_EQ(r.level->meshes[1].layers, 0u);  // material name carries nocollide
   EXPECT_TRUE(r.level->meshes[1].visible);
   EXPECT_EQ(r.level->meshes[2].layers, kLayerSolid);  // -colonly: collides, not drawn
   EXPECT_FALSE(r.level->meshes[2].visible);
-  EXPECT_FALSE(r.level->meshes[3].visible);           // UCX_
+  EXPECT_FALSE(r.level->meshes[3].visible);  // UCX_
 }
 
 TEST(Obj, MissingMtlTextureNamesTheFile) {
@@ -335,14 +346,16 @@ TEST(LargeLevel, MillionTrianglesLoadInSeconds) {
     char line[96];
     for (int j = 0; j < n; ++j) {
       for (int i = 0; i < n; ++i) {
-        const int len = std::snprintf(line, sizeof line, "v %g %g %g\n", i * 0.5, std::sin(i * 0.1) * std::cos(j * 0.13) * 2.0, j * 0.5);
+        const int len = std::snprintf(line, sizeof line, "v %g %g %g\n", i * 0.5,
+                                      std::sin(i * 0.1) * std::cos(j * 0.13) * 2.0, j * 0.5);
         text.append(line, static_cast<size_t>(len));
       }
     }
     for (int j = 0; j + 1 < n; ++j) {
       for (int i = 0; i + 1 < n; ++i) {
         const int a = j * n + i + 1, b = a + 1, c = a + n, d = c + 1;
-        const int len = std::snprintf(line, sizeof line, "f %d %d %d\nf %d %d %d\n", a, c, b, b, c, d);
+        const int len =
+            std::snprintf(line, sizeof line, "f %d %d %d\nf %d %d %d\n", a, c, b, b, c, d);
         text.append(line, static_cast<size_t>(len));
       }
     }

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
-#include <vector>
 #include <random>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "level/level_loader.h"
 #include "level_test_util.h"
@@ -29,7 +29,8 @@ void expectSane(const LevelLoadResult& r, const std::string& name, uint32_t seed
   for (const glm::vec3& p : l.collisionPositions) {
     ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) << "seed " << seed;
   }
-  for (uint32_t i : l.collisionIndices) ASSERT_LT(i, l.collisionPositions.size()) << "seed " << seed;
+  for (uint32_t i : l.collisionIndices)
+    ASSERT_LT(i, l.collisionPositions.size()) << "seed " << seed;
   for (const LevelMesh& m : l.meshes) {
     ASSERT_EQ(m.normals.size(), m.positions.size());
     ASSERT_EQ(m.uvs.size(), m.positions.size());
@@ -76,8 +77,9 @@ TEST(Fuzz, MutatedGltfJsonNumbers) {
   const std::string buffers = "\"buffers\":[{\"byteLength\":" + std::to_string(binLength) + "}]";
   const size_t at = json.find(buffers);
   ASSERT_NE(at, std::string::npos);
-  json.replace(at, buffers.size(),
-               "\"buffers\":[{\"byteLength\":" + std::to_string(binLength) + ",\"uri\":\"a.bin\"}]");
+  json.replace(
+      at, buffers.size(),
+      "\"buffers\":[{\"byteLength\":" + std::to_string(binLength) + ",\"uri\":\"a.bin\"}]");
   const std::string path = dir.file("mutated.gltf");
   test::writeFile(path, json);
   ASSERT_TRUE(loadLevel(path, quiet()).ok()) << "the unmutated .gltf must load";
@@ -90,7 +92,8 @@ TEST(Fuzz, MutatedGltfJsonNumbers) {
     const int edits = 1 << (rng() % 3);
     for (int k = 0; k < edits; ++k) {
       std::vector<std::pair<size_t, size_t>> spans;
-      for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it) {
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), number);
+           it != std::sregex_iterator(); ++it) {
         spans.emplace_back(static_cast<size_t>(it->position()), static_cast<size_t>(it->length()));
       }
       const auto [pos, len] = spans[rng() % spans.size()];
@@ -102,7 +105,8 @@ TEST(Fuzz, MutatedGltfJsonNumbers) {
 }
 
 TEST(Fuzz, MutatedObjText) {
-  const std::string obj = test::readFile(test::sharedPath("levels/collision-world/collision-world.obj"));
+  const std::string obj =
+      test::readFile(test::sharedPath("levels/collision-world/collision-world.obj"));
   if (obj.empty()) GTEST_SKIP();
   test::TempDir dir;
   const std::string path = dir.file("mutated.obj");

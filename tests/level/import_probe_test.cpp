@@ -2,6 +2,8 @@
 // hangs (found by the fuzzer, tests/fuzz/assimp-crashes/) end in one clear error, and this process,
 // which loads them, lives on. Without the separate import process each of these loads would
 // abort the test executable.
+#include "level/import_probe.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,7 +11,6 @@
 #include <iterator>
 #include <string>
 
-#include "level/import_probe.h"
 #include "level/level_loader.h"
 #include "level_test_util.h"
 #include "support/test_paths.h"
@@ -52,7 +53,8 @@ TEST(ImportProbe, AssimpCrashesBecomeErrors) {
     o.rememberSettings = false;
     const LevelLoadResult r = loadLevel(level, o);
     ASSERT_FALSE(r.ok()) << name << " loaded";
-    EXPECT_NE(r.error.find(level), std::string::npos) << name << ": the error names the file: " << r.error;
+    EXPECT_NE(r.error.find(level), std::string::npos)
+        << name << ": the error names the file: " << r.error;
     if (r.error.find("Assimp crashed") != std::string::npos ||
         r.error.find("did not finish") != std::string::npos) {
       ++crashes;

@@ -1,12 +1,13 @@
 // Import settings: the --up/--scale a user chose are remembered beside the level (or per user
 // when the level's folder is read-only) so the next load needs no flags.
+#include "level/import_settings.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
-#include "level/import_settings.h"
 #include "level/level_loader.h"
 #include "level_test_util.h"
 
@@ -71,7 +72,8 @@ TEST(ImportSettings, RememberedBesideTheLevel) {
   ASSERT_TRUE(again.ok()) << again.error;
   EXPECT_EQ(again.level->frame.upAxis, 'z');
   EXPECT_FLOAT_EQ(again.level->frame.scale, 0.0254f);
-  EXPECT_NE(again.level->frame.upSource.find(beside), std::string::npos) << again.level->frame.upSource;
+  EXPECT_NE(again.level->frame.upSource.find(beside), std::string::npos)
+      << again.level->frame.upSource;
   EXPECT_FALSE(again.level->frame.guessed);
   EXPECT_EQ(again.level->boundsMax, r.level->boundsMax);
 
@@ -155,7 +157,8 @@ TEST(ImportSettings, ReadOnlyFolderIsRespectedEvenForRoot) {
   std::filesystem::create_directory(sub);
   const std::string level = sub + "/tower.obj";
   writeTower(level);
-  std::filesystem::permissions(sub, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  std::filesystem::permissions(
+      sub, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
   LevelLoadOptions o;
   o.upAxis = 'z';
   const LevelLoadResult r = loadLevel(level, o);
@@ -163,7 +166,8 @@ TEST(ImportSettings, ReadOnlyFolderIsRespectedEvenForRoot) {
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_FALSE(std::filesystem::exists(level + ".import.json"));
   EXPECT_TRUE(std::filesystem::exists(importSettingsPathPerUser(level)));
-  EXPECT_NE(test::readFile(importSettingsPathPerUser(level)).find("\"up\": \"z\""), std::string::npos);
+  EXPECT_NE(test::readFile(importSettingsPathPerUser(level)).find("\"up\": \"z\""),
+            std::string::npos);
 }
 
 TEST(ImportSettings, BrokenSettingsFileIsIgnoredWithAWarning) {
@@ -175,7 +179,8 @@ TEST(ImportSettings, BrokenSettingsFileIsIgnoredWithAWarning) {
   const LevelLoadResult r = loadLevel(level);
   ASSERT_TRUE(r.ok()) << r.error;
   bool warned = false;
-  for (const std::string& w : r.warnings) warned = warned || w.find("import.json ignored") != std::string::npos;
+  for (const std::string& w : r.warnings)
+    warned = warned || w.find("import.json ignored") != std::string::npos;
   EXPECT_TRUE(warned);
   EXPECT_EQ(r.level->frame.upAxis, 'y');  // the guess
 }

@@ -73,31 +73,53 @@ std::string makeZip(const std::vector<std::pair<std::string, std::string>>& file
     const auto offset = static_cast<uint32_t>(out.size());
     const uint32_t crc = crc32(data);
     put32(out, 0x04034b50);
-    put16(out, 20); put16(out, 0); put16(out, 0); put16(out, 0); put16(out, 0);
-    put32(out, crc); put32(out, static_cast<uint32_t>(data.size()));
+    put16(out, 20);
+    put16(out, 0);
+    put16(out, 0);
+    put16(out, 0);
+    put16(out, 0);
+    put32(out, crc);
     put32(out, static_cast<uint32_t>(data.size()));
-    put16(out, static_cast<uint32_t>(name.size())); put16(out, 0);
+    put32(out, static_cast<uint32_t>(data.size()));
+    put16(out, static_cast<uint32_t>(name.size()));
+    put16(out, 0);
     out += name;
     out += data;
     put32(central, 0x02014b50);
-    put16(central, 20); put16(central, 20); put16(central, 0); put16(central, 0);
-    put16(central, 0); put16(central, 0);
-    put32(central, crc); put32(central, static_cast<uint32_t>(data.size()));
+    put16(central, 20);
+    put16(central, 20);
+    put16(central, 0);
+    put16(central, 0);
+    put16(central, 0);
+    put16(central, 0);
+    put32(central, crc);
     put32(central, static_cast<uint32_t>(data.size()));
-    put16(central, static_cast<uint32_t>(name.size())); put16(central, 0); put16(central, 0);
-    put16(central, 0); put16(central, 0); put32(central, 0); put32(central, offset);
+    put32(central, static_cast<uint32_t>(data.size()));
+    put16(central, static_cast<uint32_t>(name.size()));
+    put16(central, 0);
+    put16(central, 0);
+    put16(central, 0);
+    put16(central, 0);
+    put32(central, 0);
+    put32(central, offset);
     central += name;
   }
   const auto cdOffset = static_cast<uint32_t>(out.size());
   out += central;
   put32(out, 0x06054b50);
-  put16(out, 0); put16(out, 0);
-  put16(out, static_cast<uint32_t>(files.size())); put16(out, static_cast<uint32_t>(files.size()));
-  put32(out, static_cast<uint32_t>(central.size())); put32(out, cdOffset); put16(out, 0);
+  put16(out, 0);
+  put16(out, 0);
+  put16(out, static_cast<uint32_t>(files.size()));
+  put16(out, static_cast<uint32_t>(files.size()));
+  put32(out, static_cast<uint32_t>(central.size()));
+  put32(out, cdOffset);
+  put16(out, 0);
   return out;
 }
 
-Soup soupOf(const Level& level) { return {level.collisionPositions, level.collisionIndices}; }
+Soup soupOf(const Level& level) {
+  return {level.collisionPositions, level.collisionIndices};
+}
 
 namespace {
 using Tri = std::array<glm::vec3, 3>;
@@ -154,14 +176,17 @@ std::string fmt(const Tri& t) {
 std::string compareSoups(const Soup& a, const Soup& b, float tolerance) {
   const std::vector<Tri> ta = canonicalTris(a), tb = canonicalTris(b);
   if (ta.size() != tb.size()) {
-    return "triangle counts differ: " + std::to_string(ta.size()) + " vs " + std::to_string(tb.size());
+    return "triangle counts differ: " + std::to_string(ta.size()) + " vs " +
+           std::to_string(tb.size());
   }
   // Both sorted by centroid x: match each of a inside a window of b (centroid x within 3 tol).
   std::vector<bool> used(tb.size(), false);
   size_t start = 0;
   for (const Tri& t : ta) {
     const float cx = t[0].x + t[1].x + t[2].x;
-    while (start < tb.size() && tb[start][0].x + tb[start][1].x + tb[start][2].x < cx - 3 * tolerance - 1e-6f) ++start;
+    while (start < tb.size() &&
+           tb[start][0].x + tb[start][1].x + tb[start][2].x < cx - 3 * tolerance - 1e-6f)
+      ++start;
     bool matched = false;
     for (size_t j = start; j < tb.size(); ++j) {
       const float cj = tb[j][0].x + tb[j][1].x + tb[j][2].x;
@@ -184,7 +209,8 @@ void writeObj(const std::string& path, const Soup& soup) {
     std::fprintf(f, "v %.9g %.9g %.9g\n", double(p.x), double(p.y), double(p.z));
   }
   for (size_t t = 0; t + 2 < soup.indices.size(); t += 3) {
-    std::fprintf(f, "f %u %u %u\n", soup.indices[t] + 1, soup.indices[t + 1] + 1, soup.indices[t + 2] + 1);
+    std::fprintf(f, "f %u %u %u\n", soup.indices[t] + 1, soup.indices[t + 1] + 1,
+                 soup.indices[t + 2] + 1);
   }
   std::fclose(f);
 }
@@ -195,7 +221,8 @@ namespace {
 // Isolate the per-user import settings from the real $HOME/.config for the whole test binary.
 struct IsolateUserConfig {
   IsolateUserConfig() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "ofps-level-config-XXXXXX").string();
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "ofps-level-config-XXXXXX").string();
     if (mkdtemp(tmpl.data()) != nullptr) {
       dir = tmpl;
       setenv("XDG_CONFIG_HOME", dir.c_str(), 1);

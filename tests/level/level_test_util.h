@@ -2,10 +2,9 @@
 // Helpers for the level tests: a temporary folder that cleans up after itself, file writers,
 // and an order-independent triangle comparison.
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <string>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "level/level.h"
 

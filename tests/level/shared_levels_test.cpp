@@ -8,31 +8,43 @@
 #include <ostream>
 #include <string>
 
-#include "octree_fps/io/obj_reader.h"
 #include "level/level_loader.h"
 #include "level_test_util.h"
+#include "octree_fps/io/obj_reader.h"
 #include "support/test_paths.h"
 
 namespace ofps {
 namespace {
 
 struct SharedLevel {
-  const char* file;       // under levels/
-  uint32_t triangles;     // SOURCES.md, canonical
-  glm::vec3 lo, hi;       // SOURCES.md bounds, file units and axes
-  char up;                // SOURCES.md up axis
-  float scale;            // metres per file unit
+  const char* file;    // under levels/
+  uint32_t triangles;  // SOURCES.md, canonical
+  glm::vec3 lo, hi;    // SOURCES.md bounds, file units and axes
+  char up;             // SOURCES.md up axis
+  float scale;         // metres per file unit
 };
 
 // Test names and failure messages show the file, not the struct's bytes.
-void PrintTo(const SharedLevel& s, std::ostream* os) { *os << s.file; }
+void PrintTo(const SharedLevel& s, std::ostream* os) {
+  *os << s.file;
+}
 
 // Quake units: 1 u = 1 inch = 0.0254 m.
 constexpr float kQuake = 0.0254f;
 
 const SharedLevel kLevels[] = {
-    {"collision-world/collision-world.glb", 1788, {-73.80f, -0.13f, -50.50f}, {40.29f, 23.45f, 43.69f}, 'y', 1.0f},
-    {"collision-world/collision-world.obj", 1788, {-73.80f, -0.13f, -50.50f}, {40.29f, 23.45f, 43.69f}, 'y', 1.0f},
+    {"collision-world/collision-world.glb",
+     1788,
+     {-73.80f, -0.13f, -50.50f},
+     {40.29f, 23.45f, 43.69f},
+     'y',
+     1.0f},
+    {"collision-world/collision-world.obj",
+     1788,
+     {-73.80f, -0.13f, -50.50f},
+     {40.29f, 23.45f, 43.69f},
+     'y',
+     1.0f},
     {"oa_dm1/oa_dm1.obj", 7460, {-704, 536, -232}, {1152, 1672, 320}, 'z', kQuake},
     {"oa_dm5/oa_dm5.obj", 40542, {9.27f, -1072, -150}, {1368, 864.27f, 384}, 'z', kQuake},
     {"ons-reborn/ons-reborn.obj", 124167, {-8192, -8192, -64}, {8192, 8192, 6464}, 'z', kQuake},
@@ -140,7 +152,9 @@ TEST(SharedLevels, RoundTripGlbAgainstCanonicalObj) {
   ASSERT_TRUE(canon.ok) << canon.error;
   const LevelLoadResult r = loadLevel(glb);
   ASSERT_TRUE(r.ok()) << r.error;
-  EXPECT_EQ(test::compareSoups(test::soupOf(*r.level), {canon.mesh.positions, canon.mesh.indices}, 1e-4f), "");
+  EXPECT_EQ(
+      test::compareSoups(test::soupOf(*r.level), {canon.mesh.positions, canon.mesh.indices}, 1e-4f),
+      "");
 }
 
 TEST(SharedLevels, RoundTripObjLoaderAgainstCanonicalReader) {
@@ -158,7 +172,9 @@ TEST(SharedLevels, RoundTripObjLoaderAgainstCanonicalReader) {
     const LevelLoadResult r = loadLevel(path, o);
     ASSERT_TRUE(r.ok()) << r.error;
     EXPECT_GT(r.level->degenerateTriangles, 0u) << file;
-    EXPECT_EQ(test::compareSoups(test::soupOf(*r.level), {canon.mesh.positions, canon.mesh.indices}, 1e-3f), "")
+    EXPECT_EQ(test::compareSoups(test::soupOf(*r.level), {canon.mesh.positions, canon.mesh.indices},
+                                 1e-3f),
+              "")
         << file;
   }
 }

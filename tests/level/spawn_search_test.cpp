@@ -1,14 +1,14 @@
 // Spawn: the spawn node when there is one; else a walkable spot with room for the capsule,
 // inside the level rather than on the roof of a closed (Quake) map.
+#include "level/spawn_search.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <glm/trigonometric.hpp>
 #include <vector>
 
-#include <glm/trigonometric.hpp>
-
 #include "level/level_loader.h"
-#include "level/spawn_search.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/test_paths.h"
 
@@ -17,7 +17,8 @@ namespace {
 
 Octree buildOctree(const Level& l) {
   Octree o;
-  const OctreeBuildReport rep = o.build(l.collisionPositions, l.collisionIndices, l.collisionLayers);
+  const OctreeBuildReport rep =
+      o.build(l.collisionPositions, l.collisionIndices, l.collisionLayers);
   EXPECT_TRUE(rep.ok) << rep.error;
   // The loader's zero-area count is the octree's (the same test).
   if (!l.meshes.empty()) {
@@ -83,8 +84,10 @@ TEST(SpawnSearch, QuakeLevelsSpawnInsideNotOnTheSkyRoof) {
     EXPECT_EQ(found->enclosure, 8u) << file;
     // Something solid above the head (a ceiling or the sky brush), i.e. not on the roof.
     RayHit up;
-    EXPECT_TRUE(octree.raycast(found->feet + glm::vec3(0, 1.7f, 0), {0, 1, 0}, 1000.0f, kLayerSolid, up))
-        << file << " spawn on the roof at " << found->feet.x << " " << found->feet.y << " " << found->feet.z;
+    EXPECT_TRUE(
+        octree.raycast(found->feet + glm::vec3(0, 1.7f, 0), {0, 1, 0}, 1000.0f, kLayerSolid, up))
+        << file << " spawn on the roof at " << found->feet.x << " " << found->feet.y << " "
+        << found->feet.z;
   }
 }
 
@@ -104,8 +107,14 @@ Level soupLevel(std::vector<glm::vec3> positions, std::vector<uint32_t> indices)
 
 TEST(SpawnSearch, NoWalkableFloorReturnsNothing) {
   // A vertical wall and a 70 degree slope: nothing to stand on.
-  const Level level = soupLevel({{0, 0, 0}, {4, 0, 0}, {4, 3, 0}, {0, 3, 0},
-                                 {0, 0, 2}, {4, 0, 2}, {4, 5.5f, 4}, {0, 5.5f, 4}},
+  const Level level = soupLevel({{0, 0, 0},
+                                 {4, 0, 0},
+                                 {4, 3, 0},
+                                 {0, 3, 0},
+                                 {0, 0, 2},
+                                 {4, 0, 2},
+                                 {4, 5.5f, 4},
+                                 {0, 5.5f, 4}},
                                 {0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7});
   const Octree octree = buildOctree(level);
   EXPECT_FALSE(findSpawnPoint(level, octree));
@@ -117,9 +126,9 @@ TEST(SpawnSearch, NoWalkableFloorReturnsNothing) {
 TEST(SpawnSearch, LowRoomIsSkippedForTheFloorAboveIt) {
   // Floor at y = 0 under a 1 m ceiling: a 1.8 m capsule does not fit. The ceiling's top, open
   // above, is the only place to stand.
-  const Level level = soupLevel({{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4},
-                                 {0, 1, 0}, {4, 1, 0}, {4, 1, 4}, {0, 1, 4}},
-                                {0, 2, 1, 0, 3, 2, 4, 6, 5, 4, 7, 6});
+  const Level level = soupLevel(
+      {{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}, {0, 1, 0}, {4, 1, 0}, {4, 1, 4}, {0, 1, 4}},
+      {0, 2, 1, 0, 3, 2, 4, 6, 5, 4, 7, 6});
   const Octree octree = buildOctree(level);
   const auto found = findSpawnPoint(level, octree);
   ASSERT_TRUE(found);

@@ -1,5 +1,6 @@
 // Props on the default level (assets/arena.glb): a random spawn settles without sinking into the
-// level, and a script with `prop` and `throw` gives the docs/script-format.md files, deterministically.
+// level, and a script with `prop` and `throw` gives the docs/script-format.md files,
+// deterministically.
 
 #include <gtest/gtest.h>
 
@@ -8,8 +9,8 @@
 #include <sstream>
 #include <string>
 
-#include "scenario/script.h"
 #include "level/level_loader.h"
+#include "scenario/script.h"
 #include "scenario/script_props.h"
 #include "support/arena_fixture.h"
 #include "support/test_paths.h"
@@ -17,9 +18,13 @@
 namespace ofps::test {
 namespace {
 
-const Arena& arena() { return defaultArena(); }
+const Arena& arena() {
+  return defaultArena();
+}
 
-size_t countLines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
+size_t countLines(const std::string& s) {
+  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
 
 TEST(PropsArena, RandomSpawnSettlesWithoutSinking) {
   const Arena& a = arena();
@@ -44,9 +49,10 @@ TEST(PropsArena, RandomSpawnSettlesWithoutSinking) {
     if (w.removed()[i]) continue;
     const glm::vec3 c = w.positions()[i];
     const glm::vec3 h = w.halfExtents()[i] * 0.9f;  // deeper than 10 % of the size counts
-    const uint32_t hits = w.shapes()[i] == PropShape::Sphere
-                              ? a.octree.collectSphere(c, h.x, kLayerSolid, {})
-                              : a.octree.collectBox(Aabb::fromCenterHalfExtents(c, h), kLayerSolid, {});
+    const uint32_t hits =
+        w.shapes()[i] == PropShape::Sphere
+            ? a.octree.collectSphere(c, h.x, kLayerSolid, {})
+            : a.octree.collectBox(Aabb::fromCenterHalfExtents(c, h), kLayerSolid, {});
     sunk += hits > 0 ? 1u : 0u;
   }
   EXPECT_EQ(sunk, 0u);
@@ -59,7 +65,8 @@ TEST(PropsArena, ScriptWithPropsAndThrows) {
   const glm::vec3 s = a.level.spawn.value_or(glm::vec3(0.0f));
   std::ostringstream text;
   text << "prop sphere " << s.x << " " << s.y + 3.0f << " " << s.z - 2.0f << " 0.3\n"
-       << "prop box " << s.x + 1.0f << " " << s.y + 2.0f << " " << s.z - 2.0f << " 0.2 0.3 0.4 0 0 -1\n"
+       << "prop box " << s.x + 1.0f << " " << s.y + 2.0f << " " << s.z - 2.0f
+       << " 0.2 0.3 0.4 0 0 -1\n"
        << "at 0.2 look 0 10\n"
        << "at 0.25 throw\n"
        << "at 0.5 hold forward\n"

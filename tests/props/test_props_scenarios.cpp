@@ -6,10 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <glm/geometric.hpp>
 #include <string>
 #include <vector>
-
-#include <glm/geometric.hpp>
 
 #include "octree_fps/props/props_world.h"
 
@@ -27,7 +26,8 @@ Octree makeRoom(bool wall) {
   std::vector<Triangle> tris;
   for (int i = 0; i < 8; ++i) {
     for (int k = 0; k < 8; ++k) {
-      const float x0 = -20.0f + 5.0f * static_cast<float>(i), z0 = -20.0f + 5.0f * static_cast<float>(k);
+      const float x0 = -20.0f + 5.0f * static_cast<float>(i),
+                  z0 = -20.0f + 5.0f * static_cast<float>(k);
       quad(tris, {x0, 0, z0}, {x0, 0, z0 + 5}, {x0 + 5, 0, z0 + 5}, {x0 + 5, 0, z0});
     }
   }
@@ -103,9 +103,9 @@ TEST(PropsScenario, BoxOnASlopeKeepsTheSkin) {
     w.step(slope, kDt);
     lowest = 1e9f;
     for (int c = 0; c < 8; ++c) {
-      const glm::vec3 corner = w.positions()[id] + glm::vec3((c & 1) ? half.x : -half.x,
-                                                             (c & 2) ? half.y : -half.y,
-                                                             (c & 4) ? half.z : -half.z);
+      const glm::vec3 corner =
+          w.positions()[id] + glm::vec3((c & 1) ? half.x : -half.x, (c & 2) ? half.y : -half.y,
+                                        (c & 4) ? half.z : -half.z);
       lowest = std::min(lowest, glm::dot(n, corner));
     }
     ASSERT_GT(lowest, -1e-4f) << "a corner inside the slope at step " << i;
@@ -151,7 +151,8 @@ TEST(PropsScenario, SweptHitLeavesTheSkinToTheWall) {
     ASSERT_GT(gap, 0.5f * params.skin * r) << "step " << i << ": closer to the wall than the skin";
     if (std::fabs(w.velocities()[s].x) < 1e-3f) {
       hit = true;
-      ASSERT_LT(gap, 4.0f * params.skin * 2.0f * r) << "step " << i << ": stopped short of the wall";
+      ASSERT_LT(gap, 4.0f * params.skin * 2.0f * r)
+          << "step " << i << ": stopped short of the wall";
     }
   }
   EXPECT_TRUE(hit) << "the sphere never reached the wall";
@@ -161,7 +162,7 @@ TEST(PropsScenario, SpheresDroppedOntoEachOtherDoNotOverlapAtRest) {
   const Octree room = makeRoom(false);
   PropsWorld w;
   const uint32_t a = w.addSphere({1.0f, 0.5f, 1.0f}, 0.3f);
-  const uint32_t b = w.addSphere({1.02f, 2.5f, 1.0f}, 0.2f);   // slightly off centre
+  const uint32_t b = w.addSphere({1.02f, 2.5f, 1.0f}, 0.2f);  // slightly off centre
   const uint32_t c = w.addSphere({-3.0f, 1.0f, 0.0f}, 0.25f);
   const uint32_t d = w.addSphere({-3.0f, 2.0f, 0.0f}, 0.25f);  // exactly above c
   run(w, room, 6.0f);
@@ -180,7 +181,8 @@ TEST(PropsScenario, SpheresDroppedOntoEachOtherDoNotOverlapAtRest) {
 TEST(PropsScenario, BoxesStackAndRest) {
   const Octree room = makeRoom(false);
   PropsWorld w;
-  for (int i = 0; i < 4; ++i) w.addBox({0.0f, 0.3f + 0.65f * static_cast<float>(i), 0.0f}, glm::vec3(0.3f));
+  for (int i = 0; i < 4; ++i)
+    w.addBox({0.0f, 0.3f + 0.65f * static_cast<float>(i), 0.0f}, glm::vec3(0.3f));
   run(w, room, 4.0f);
   for (uint32_t i = 0; i < 4; ++i) {
     EXPECT_TRUE(w.resting()[i]);
@@ -227,7 +229,8 @@ TEST(PropsScenario, CharacterPushesProps) {
     const glm::vec3 p = w.positions()[id];
     const float dz = p.z - z;
     const float dx = p.x - 0.05f;
-    EXPECT_GE(std::sqrt(dx * dx + dz * dz), 0.55f - 0.01f) << "prop inside the capsule at step " << i;
+    EXPECT_GE(std::sqrt(dx * dx + dz * dz), 0.55f - 0.01f)
+        << "prop inside the capsule at step " << i;
   }
   EXPECT_LT(w.positions()[id].z, -2.0f) << "pushed ahead";
   EXPECT_GT(pushes, 10u) << "the character pushed the prop on many steps";
@@ -239,16 +242,19 @@ TEST(PropsQueries, CapsuleAgainstProps) {
   const uint32_t b = w.addBox({3.0f, 0.5f, 0.0f}, glm::vec3(0.5f));
   // Falling capsule above the sphere: first touch when its bottom (y = 2 - 0.3 - t*2) meets 1.
   PropSweepHit hit;
-  ASSERT_TRUE(w.sweepCapsule({0.0f, 2.0f, 0.0f}, {0.0f, 3.0f, 0.0f}, 0.3f, {0.0f, -2.0f, 0.0f}, hit));
+  ASSERT_TRUE(
+      w.sweepCapsule({0.0f, 2.0f, 0.0f}, {0.0f, 3.0f, 0.0f}, 0.3f, {0.0f, -2.0f, 0.0f}, hit));
   EXPECT_EQ(hit.prop, s);
   EXPECT_NEAR(hit.toi, 0.35f, 1e-4f);
   EXPECT_NEAR(hit.normal.y, 1.0f, 1e-4f);
   // Same above the box (flat top at y = 1).
-  ASSERT_TRUE(w.sweepCapsule({3.2f, 2.0f, 0.1f}, {3.2f, 3.0f, 0.1f}, 0.3f, {0.0f, -2.0f, 0.0f}, hit));
+  ASSERT_TRUE(
+      w.sweepCapsule({3.2f, 2.0f, 0.1f}, {3.2f, 3.0f, 0.1f}, 0.3f, {0.0f, -2.0f, 0.0f}, hit));
   EXPECT_EQ(hit.prop, b);
   EXPECT_NEAR(hit.toi, 0.35f, 1e-4f);
   // A miss.
-  EXPECT_FALSE(w.sweepCapsule({1.5f, 2.0f, 0.0f}, {1.5f, 3.0f, 0.0f}, 0.3f, {0.0f, -2.0f, 0.0f}, hit));
+  EXPECT_FALSE(
+      w.sweepCapsule({1.5f, 2.0f, 0.0f}, {1.5f, 3.0f, 0.0f}, 0.3f, {0.0f, -2.0f, 0.0f}, hit));
   uint32_t ids[4];
   EXPECT_EQ(w.overlapCapsule({1.5f, 0.5f, 0.0f}, {1.5f, 1.5f, 0.0f}, 1.0f, ids), 2u);
   EXPECT_EQ(ids[0], s);

@@ -9,8 +9,9 @@
 namespace ofps::test {
 
 const char* kindName(uint32_t k) {
-  static const char* names[] = {"ray", "rayAny", "sphere", "capsule", "box", "spherePush",
-                                "capsulePush", "boxPush", "sweepSphere", "sweepCapsule", "closest"};
+  static const char* names[] = {"ray",         "rayAny",       "sphere",      "capsule",
+                                "box",         "spherePush",   "capsulePush", "boxPush",
+                                "sweepSphere", "sweepCapsule", "closest"};
   return k < kKindCount ? names[k] : "?";
 }
 
@@ -31,7 +32,8 @@ std::string OracleTally::summary() const {
     ss << kindName(k) << ": " << queries[k] << " queries, " << hits[k] << " hits, "
        << disagreements[k] << " disagreements\n";
   }
-  ss << "triangles tested: octree " << octreeTrianglesTested << ", brute force " << bruteTrianglesTested << "\n";
+  ss << "triangles tested: octree " << octreeTrianglesTested << ", brute force "
+     << bruteTrianglesTested << "\n";
   for (const std::string& f : firstFailures) ss << "  " << f << "\n";
   return ss.str();
 }
@@ -49,7 +51,8 @@ bool pushEqual(bool a, const PushOut& pa, bool b, const PushOut& pb, float scale
   if (a != b || pa.iterations != pb.iterations || pa.resolved != pb.resolved) return false;
   if (std::fabs(pa.depth - pb.depth) > 1e-5f * scale) return false;
   if (pa.depth > 0.0f) {
-    const float d = pa.normal.x * pb.normal.x + pa.normal.y * pb.normal.y + pa.normal.z * pb.normal.z;
+    const float d =
+        pa.normal.x * pb.normal.x + pa.normal.y * pb.normal.y + pa.normal.z * pb.normal.z;
     if (d < 0.9999f) return false;
   }
   return true;
@@ -68,7 +71,8 @@ void runOracle(const std::vector<Triangle>& tris, const Octree& octree, const Br
   QueryStats so, sb;
   auto fail = [&](uint32_t kind, const std::string& what) {
     ++tally.disagreements[kind];
-    if (tally.firstFailures.size() < 10) tally.firstFailures.push_back(std::string(kindName(kind)) + " " + what);
+    if (tally.firstFailures.size() < 10)
+      tally.firstFailures.push_back(std::string(kindName(kind)) + " " + what);
   };
   for (uint32_t i = 0; i < perKind; ++i) {
     // Ray and any-hit.
@@ -82,10 +86,10 @@ void runOracle(const std::vector<Triangle>& tris, const Octree& octree, const Br
       ++tally.queries[kRay];
       tally.hits[kRay] += b;
       if (a != b || (a && (ho.t != hb.t || ho.triangle != hb.triangle))) {
-        fail(kRay, "o=" + vec(o) + " d=" + vec(d) + " tMax=" + std::to_string(tMax) +
-                       " octree " + std::to_string(a) + " t=" + std::to_string(ho.t) + " tri=" +
-                       std::to_string(ho.triangle) + " brute " + std::to_string(b) + " t=" +
-                       std::to_string(hb.t) + " tri=" + std::to_string(hb.triangle));
+        fail(kRay, "o=" + vec(o) + " d=" + vec(d) + " tMax=" + std::to_string(tMax) + " octree " +
+                       std::to_string(a) + " t=" + std::to_string(ho.t) +
+                       " tri=" + std::to_string(ho.triangle) + " brute " + std::to_string(b) +
+                       " t=" + std::to_string(hb.t) + " tri=" + std::to_string(hb.triangle));
       }
       const bool any = octree.rayAny(o, d, tMax, mask, &so);
       ++tally.queries[kRayAny];
@@ -106,7 +110,8 @@ void runOracle(const std::vector<Triangle>& tris, const Octree& octree, const Br
       const glm::vec3 c = place.nearSurface(2.0f * size);
       const float r = size * place.uniform(0.25f, 1.5f);
       brute.overlapSphere(c, r, mask, want, &sb);
-      compareSets(kSphere, octree.collectSphere(c, r, mask, buffer, &so), "c=" + vec(c) + " r=" + std::to_string(r));
+      compareSets(kSphere, octree.collectSphere(c, r, mask, buffer, &so),
+                  "c=" + vec(c) + " r=" + std::to_string(r));
       PushOut po, pb;
       const bool a = octree.sphereIntersect(c, r, mask, po, &so);
       const bool b = brute.sphereIntersect(c, r, mask, pb, &sb);
@@ -114,7 +119,8 @@ void runOracle(const std::vector<Triangle>& tris, const Octree& octree, const Br
       tally.hits[kSpherePush] += b;
       if (!pushEqual(a, po, b, pb, r + std::fabs(c.x) + std::fabs(c.y) + std::fabs(c.z))) {
         fail(kSpherePush, "c=" + vec(c) + " r=" + std::to_string(r) + " octree depth " +
-                              std::to_string(po.depth) + " brute depth " + std::to_string(pb.depth));
+                              std::to_string(po.depth) + " brute depth " +
+                              std::to_string(pb.depth));
       }
     }
     {
@@ -122,15 +128,18 @@ void runOracle(const std::vector<Triangle>& tris, const Octree& octree, const Br
       const glm::vec3 b0 = a0 + place.unitVector() * (size * place.uniform(0.0f, 4.0f));
       const float r = size * place.uniform(0.25f, 1.5f);
       brute.overlapCapsule(a0, b0, r, mask, want, &sb);
-      compareSets(kCapsule, octree.collectCapsule(a0, b0, r, mask, buffer, &so), "a=" + vec(a0) + " b=" + vec(b0));
+      compareSets(kCapsule, octree.collectCapsule(a0, b0, r, mask, buffer, &so),
+                  "a=" + vec(a0) + " b=" + vec(b0));
       PushOut po, pb;
       const bool x = octree.capsuleIntersect(a0, b0, r, mask, po, &so);
       const bool y = brute.capsuleIntersect(a0, b0, r, mask, pb, &sb);
       ++tally.queries[kCapsulePush];
       tally.hits[kCapsulePush] += y;
-      if (!pushEqual(x, po, y, pb, 4.0f * size + std::fabs(a0.x) + std::fabs(a0.y) + std::fabs(a0.z))) {
-        fail(kCapsulePush, "a=" + vec(a0) + " b=" + vec(b0) + " octree depth " + std::to_string(po.depth) +
-                               " brute depth " + std::to_string(pb.depth));
+      if (!pushEqual(x, po, y, pb,
+                     4.0f * size + std::fabs(a0.x) + std::fabs(a0.y) + std::fabs(a0.z))) {
+        fail(kCapsulePush, "a=" + vec(a0) + " b=" + vec(b0) + " octree depth " +
+                               std::to_string(po.depth) + " brute depth " +
+                               std::to_string(pb.depth));
       }
     }
     {
@@ -139,13 +148,15 @@ void runOracle(const std::vector<Triangle>& tris, const Octree& octree, const Br
                         size * place.uniform(0.2f, 1.5f));
       const Aabb box = Aabb::fromCenterHalfExtents(c, h);
       brute.overlapBox(box, mask, want, &sb);
-      compareSets(kBox, octree.collectBox(box, mask, buffer, &so), "box " + vec(box.min) + vec(box.max));
+      compareSets(kBox, octree.collectBox(box, mask, buffer, &so),
+                  "box " + vec(box.min) + vec(box.max));
       PushOut po, pb;
       const bool x = octree.boxIntersect(box, mask, po, &so);
       const bool y = brute.boxIntersect(box, mask, pb, &sb);
       ++tally.queries[kBoxPush];
       tally.hits[kBoxPush] += y;
-      if (!pushEqual(x, po, y, pb, 2.0f * size + std::fabs(c.x) + std::fabs(c.y) + std::fabs(c.z))) {
+      if (!pushEqual(x, po, y, pb,
+                     2.0f * size + std::fabs(c.x) + std::fabs(c.y) + std::fabs(c.z))) {
         fail(kBoxPush, "box " + vec(box.min) + vec(box.max));
       }
     }
@@ -190,7 +201,8 @@ void runOracle(const std::vector<Triangle>& tris, const Octree& octree, const Br
       ++tally.queries[kClosest];
       tally.hits[kClosest] += b;
       if (a != b || (a && (ho.distance != hb.distance || ho.triangle != hb.triangle))) {
-        fail(kClosest, "p=" + vec(p) + " dist " + std::to_string(ho.distance) + "/" + std::to_string(hb.distance));
+        fail(kClosest, "p=" + vec(p) + " dist " + std::to_string(ho.distance) + "/" +
+                           std::to_string(hb.distance));
       }
     }
   }

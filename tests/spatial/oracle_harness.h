@@ -13,8 +13,18 @@
 namespace ofps::test {
 
 enum QueryKind : uint32_t {
-  kRay, kRayAny, kSphere, kCapsule, kBox, kSpherePush, kCapsulePush, kBoxPush, kSweepSphere,
-  kSweepCapsule, kClosest, kKindCount
+  kRay,
+  kRayAny,
+  kSphere,
+  kCapsule,
+  kBox,
+  kSpherePush,
+  kCapsulePush,
+  kBoxPush,
+  kSweepSphere,
+  kSweepCapsule,
+  kClosest,
+  kKindCount
 };
 const char* kindName(uint32_t k);
 

@@ -20,16 +20,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
 #include <iterator>
 #include <limits>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <glm/common.hpp>
-#include <glm/geometric.hpp>
-#include <glm/vec3.hpp>
 
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/spatial/brute_force.h"
@@ -46,14 +45,18 @@ std::string hex(float x) {
   std::snprintf(buf, sizeof(buf), "%a", static_cast<double>(x));
   return buf;
 }
-std::string hex(const glm::vec3& v) { return "(" + hex(v.x) + ", " + hex(v.y) + ", " + hex(v.z) + ")"; }
+std::string hex(const glm::vec3& v) {
+  return "(" + hex(v.x) + ", " + hex(v.y) + ", " + hex(v.z) + ")";
+}
 std::string hex(const std::vector<Triangle>& tris) {
   std::string s;
   for (const Triangle& t : tris) s += "{" + hex(t.v0) + ", " + hex(t.v1) + ", " + hex(t.v2) + "} ";
   return s;
 }
 
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
+bool sameBits(float a, float b) {
+  return std::memcmp(&a, &b, sizeof(float)) == 0;
+}
 
 // Whether o + t d meets the closed box for some t in [0, tMax] (in double, with a relative slack
 // of 1e-12 so that exact touching counts).
@@ -85,7 +88,8 @@ bool boxesMeet(const glm::dvec3& lo, const glm::dvec3& hi, const Aabb& b) {
 double boxDistance2(const Aabb& b, const glm::vec3& p) {
   double s = 0.0;
   for (int k = 0; k < 3; ++k) {
-    const double d = std::max({double(b.min[k]) - double(p[k]), double(p[k]) - double(b.max[k]), 0.0});
+    const double d =
+        std::max({double(b.min[k]) - double(p[k]), double(p[k]) - double(b.max[k]), 0.0});
     s += d * d;
   }
   return s;
@@ -105,7 +109,7 @@ struct Checker {
   uint32_t hits = 0;
   uint32_t failures = 0;
   std::vector<std::string> firstFailures;
-  std::string soup;  // the triangles, printed with the failures
+  std::string soup;             // the triangles, printed with the failures
   uint32_t oracleRounding = 0;  // differences where brute force accepted a triangle out of reach
 
   Checker(const Octree& o, const BruteForce& b, std::string what)
@@ -122,10 +126,10 @@ struct Checker {
     const bool ha = octree.raycast(o, d, tMax, mask, a);
     const bool hb = brute.raycast(o, d, tMax, mask, b);
     hits += hb ? 1u : 0u;
-    const std::string q = "ray o=" + hex(o) + " d=" + hex(d) + " tMax=" + hex(tMax) + " mask=" +
-                          std::to_string(mask);
-    const bool differ = ha != hb || (ha && (!sameBits(a.t, b.t) || a.triangle != b.triangle || a.point != b.point ||
-                                            a.normal != b.normal));
+    const std::string q =
+        "ray o=" + hex(o) + " d=" + hex(d) + " tMax=" + hex(tMax) + " mask=" + std::to_string(mask);
+    const bool differ = ha != hb || (ha && (!sameBits(a.t, b.t) || a.triangle != b.triangle ||
+                                            a.point != b.point || a.normal != b.normal));
     // Möller-Trumbore's t is not exact: on slivers, triangles far smaller than their distance to
     // the origin, and near a hit vertex it can put a hit where the ray does not meet the
     // triangle's box at all (a few ulps short, or anywhere). The octree's box tests then skip it.
@@ -135,8 +139,9 @@ struct Checker {
       return;
     }
     if (differ) {
-      fail(q + ": octree " + std::to_string(ha) + " t=" + hex(a.t) + " tri=" + std::to_string(a.triangle) +
-           ", brute " + std::to_string(hb) + " t=" + hex(b.t) + " tri=" + std::to_string(b.triangle));
+      fail(q + ": octree " + std::to_string(ha) + " t=" + hex(a.t) +
+           " tri=" + std::to_string(a.triangle) + ", brute " + std::to_string(hb) +
+           " t=" + hex(b.t) + " tri=" + std::to_string(b.triangle));
     }
     const bool any = octree.rayAny(o, d, tMax, mask);
     if (any != hb) fail(q + ": rayAny " + std::to_string(any) + ", brute " + std::to_string(hb));
@@ -155,10 +160,12 @@ struct Checker {
     const bool hb = brute.raycast(o, d, tMax, mask, b);
     hits += hb ? 1u : 0u;
     const bool any = octree.rayAny(o, d, tMax, mask);
-    if ((ha && (!hb || a.t < b.t || (a.t == b.t && a.triangle < b.triangle))) || (any && !hb) || (ha && !any)) {
-      fail("boundary ray o=" + hex(o) + " d=" + hex(d) + " tMax=" + hex(tMax) + " mask=" + std::to_string(mask) +
-           ": octree " + std::to_string(ha) + " t=" + hex(a.t) + " tri=" + std::to_string(a.triangle) + " any " +
-           std::to_string(any) + ", brute " + std::to_string(hb) + " t=" + hex(b.t) + " tri=" + std::to_string(b.triangle));
+    if ((ha && (!hb || a.t < b.t || (a.t == b.t && a.triangle < b.triangle))) || (any && !hb) ||
+        (ha && !any)) {
+      fail("boundary ray o=" + hex(o) + " d=" + hex(d) + " tMax=" + hex(tMax) +
+           " mask=" + std::to_string(mask) + ": octree " + std::to_string(ha) + " t=" + hex(a.t) +
+           " tri=" + std::to_string(a.triangle) + " any " + std::to_string(any) + ", brute " +
+           std::to_string(hb) + " t=" + hex(b.t) + " tri=" + std::to_string(b.triangle));
     }
   }
 
@@ -184,9 +191,11 @@ struct Checker {
     });
     std::vector<uint32_t> sorted = got;
     std::sort(sorted.begin(), sorted.end());
-    if (n == got.size() && sorted != want && std::includes(want.begin(), want.end(), sorted.begin(), sorted.end())) {
+    if (n == got.size() && sorted != want &&
+        std::includes(want.begin(), want.end(), sorted.begin(), sorted.end())) {
       std::vector<uint32_t> missing;
-      std::set_difference(want.begin(), want.end(), sorted.begin(), sorted.end(), std::back_inserter(missing));
+      std::set_difference(want.begin(), want.end(), sorted.begin(), sorted.end(),
+                          std::back_inserter(missing));
       if (std::all_of(missing.begin(), missing.end(), outOfReach)) {
         ++oracleRounding;
         return;
@@ -201,7 +210,8 @@ struct Checker {
     }
     // Slot order: the order of triangleOrder().
     std::vector<uint32_t> slotOf(octree.triangleOrder().size() + 1);
-    for (uint32_t s = 0; s < octree.triangleOrder().size(); ++s) slotOf[octree.triangleOrder()[s]] = s;
+    for (uint32_t s = 0; s < octree.triangleOrder().size(); ++s)
+      slotOf[octree.triangleOrder()[s]] = s;
     for (size_t i = 1; i < got.size(); ++i) {
       if (slotOf[got[i - 1]] >= slotOf[got[i]]) fail(q + ": not reported in slot order");
     }
@@ -227,19 +237,22 @@ struct Checker {
         "sphere c=" + hex(c) + " r=" + hex(r) + " mask=" + std::to_string(mask), want,
         [&](auto&& f) { return octree.overlapSphere(c, r, mask, f); },
         [&](std::span<uint32_t> out) { return octree.collectSphere(c, r, mask, out); },
-        [&](uint32_t t) { return boxDistance2(brute.triangles()[t].bounds(), c) > double(r) * double(r); });
+        [&](uint32_t t) {
+          return boxDistance2(brute.triangles()[t].bounds(), c) > double(r) * double(r);
+        });
   }
   void capsule(const glm::vec3& a, const glm::vec3& b, float r, uint32_t mask) {
     std::vector<uint32_t> want;
     brute.overlapCapsule(a, b, r, mask, want);
     compareOverlap(
-        "capsule a=" + hex(a) + " b=" + hex(b) + " r=" + hex(r) + " mask=" + std::to_string(mask), want,
-        [&](auto&& f) { return octree.overlapCapsule(a, b, r, mask, f); },
+        "capsule a=" + hex(a) + " b=" + hex(b) + " r=" + hex(r) + " mask=" + std::to_string(mask),
+        want, [&](auto&& f) { return octree.overlapCapsule(a, b, r, mask, f); },
         [&](std::span<uint32_t> out) { return octree.collectCapsule(a, b, r, mask, out); },
         [&](uint32_t t) {
           const Aabb tb = brute.triangles()[t].bounds();
           for (int k = 0; k < 3; ++k) {
-            const double lo = double(std::min(a[k], b[k])) - double(r), hi = double(std::max(a[k], b[k])) + double(r);
+            const double lo = double(std::min(a[k], b[k])) - double(r),
+                         hi = double(std::max(a[k], b[k])) + double(r);
             if (double(tb.max[k]) < lo || double(tb.min[k]) > hi) return true;
           }
           return false;
@@ -260,15 +273,19 @@ struct Checker {
     const bool ha = octree.closestPoint(p, maxD, mask, a);
     const bool hb = brute.closestPoint(p, maxD, mask, b);
     hits += hb ? 1u : 0u;
-    const bool differ = ha != hb || (ha && (!sameBits(a.distance, b.distance) || a.triangle != b.triangle || a.point != b.point));
-    if (differ && hb && double(b.distance) * double(b.distance) < boxDistance2(brute.triangles()[b.triangle].bounds(), p)) {
+    const bool differ = ha != hb || (ha && (!sameBits(a.distance, b.distance) ||
+                                            a.triangle != b.triangle || a.point != b.point));
+    if (differ && hb &&
+        double(b.distance) * double(b.distance) <
+            boxDistance2(brute.triangles()[b.triangle].bounds(), p)) {
       ++oracleRounding;  // brute force's nearest point is nearer than its triangle's box
       return;
     }
     if (differ) {
-      fail("closest p=" + hex(p) + " maxD=" + hex(maxD) + " mask=" + std::to_string(mask) + ": octree " +
-           std::to_string(ha) + " d=" + hex(a.distance) + " tri=" + std::to_string(a.triangle) + ", brute " +
-           std::to_string(hb) + " d=" + hex(b.distance) + " tri=" + std::to_string(b.triangle));
+      fail("closest p=" + hex(p) + " maxD=" + hex(maxD) + " mask=" + std::to_string(mask) +
+           ": octree " + std::to_string(ha) + " d=" + hex(a.distance) +
+           " tri=" + std::to_string(a.triangle) + ", brute " + std::to_string(hb) +
+           " d=" + hex(b.distance) + " tri=" + std::to_string(b.triangle));
     }
   }
   void sweepSphere(const glm::vec3& c, float r, const glm::vec3& d, uint32_t mask) {
@@ -287,12 +304,14 @@ struct Checker {
       }
     }
     if (differ) {
-      fail("sweepSphere c=" + hex(c) + " r=" + hex(r) + " d=" + hex(d) + " mask=" + std::to_string(mask) +
-           ": octree " + std::to_string(ha) + " toi=" + hex(a.toi) + " tri=" + std::to_string(a.triangle) +
-           ", brute " + std::to_string(hb) + " toi=" + hex(b.toi) + " tri=" + std::to_string(b.triangle));
+      fail("sweepSphere c=" + hex(c) + " r=" + hex(r) + " d=" + hex(d) +
+           " mask=" + std::to_string(mask) + ": octree " + std::to_string(ha) +
+           " toi=" + hex(a.toi) + " tri=" + std::to_string(a.triangle) + ", brute " +
+           std::to_string(hb) + " toi=" + hex(b.toi) + " tri=" + std::to_string(b.triangle));
     }
   }
-  void sweepCapsule(const glm::vec3& p, const glm::vec3& q, float r, const glm::vec3& d, uint32_t mask) {
+  void sweepCapsule(const glm::vec3& p, const glm::vec3& q, float r, const glm::vec3& d,
+                    uint32_t mask) {
     ++queries;
     SweepHit a, b;
     const bool ha = octree.sweepCapsule(p, q, r, d, mask, a);
@@ -310,9 +329,9 @@ struct Checker {
     }
     if (differ) {
       fail("sweepCapsule a=" + hex(p) + " b=" + hex(q) + " r=" + hex(r) + " d=" + hex(d) +
-           " mask=" + std::to_string(mask) + ": octree " + std::to_string(ha) + " toi=" + hex(a.toi) +
-           " tri=" + std::to_string(a.triangle) + ", brute " + std::to_string(hb) + " toi=" + hex(b.toi) +
-           " tri=" + std::to_string(b.triangle));
+           " mask=" + std::to_string(mask) + ": octree " + std::to_string(ha) +
+           " toi=" + hex(a.toi) + " tri=" + std::to_string(a.triangle) + ", brute " +
+           std::to_string(hb) + " toi=" + hex(b.toi) + " tri=" + std::to_string(b.triangle));
     }
   }
   void pushSphere(const glm::vec3& c, float r, uint32_t mask) {
@@ -322,16 +341,18 @@ struct Checker {
     const bool hb = brute.sphereIntersect(c, r, mask, b);
     hits += hb ? 1u : 0u;
     const bool differ = ha != hb || !sameBits(a.depth, b.depth) || a.normal != b.normal ||
-                        a.iterations != b.iterations || a.deepestTriangle != b.deepestTriangle || a.resolved != b.resolved;
+                        a.iterations != b.iterations || a.deepestTriangle != b.deepestTriangle ||
+                        a.resolved != b.resolved;
     if (differ && b.deepestTriangle != kOctreeInvalidIndex &&
         boxDistance2(brute.triangles()[b.deepestTriangle].bounds(), c) > double(r) * double(r)) {
       ++oracleRounding;  // brute force's deepest contact is out of the sphere's reach
       return;
     }
     if (differ) {
-      fail("sphereIntersect c=" + hex(c) + " r=" + hex(r) + " mask=" + std::to_string(mask) + ": octree " +
-           std::to_string(ha) + " depth=" + hex(a.depth) + " tri=" + std::to_string(a.deepestTriangle) +
-           ", brute " + std::to_string(hb) + " depth=" + hex(b.depth) + " tri=" + std::to_string(b.deepestTriangle));
+      fail("sphereIntersect c=" + hex(c) + " r=" + hex(r) + " mask=" + std::to_string(mask) +
+           ": octree " + std::to_string(ha) + " depth=" + hex(a.depth) +
+           " tri=" + std::to_string(a.deepestTriangle) + ", brute " + std::to_string(hb) +
+           " depth=" + hex(b.depth) + " tri=" + std::to_string(b.deepestTriangle));
     }
   }
   void pushCapsule(const glm::vec3& p, const glm::vec3& q, float r, uint32_t mask) {
@@ -341,17 +362,19 @@ struct Checker {
     const bool hb = brute.capsuleIntersect(p, q, r, mask, b);
     hits += hb ? 1u : 0u;
     const bool differ = ha != hb || !sameBits(a.depth, b.depth) || a.normal != b.normal ||
-                        a.iterations != b.iterations || a.deepestTriangle != b.deepestTriangle || a.resolved != b.resolved;
+                        a.iterations != b.iterations || a.deepestTriangle != b.deepestTriangle ||
+                        a.resolved != b.resolved;
     if (differ && b.deepestTriangle != kOctreeInvalidIndex &&
-        !boxesMeet(glm::min(glm::dvec3(p), glm::dvec3(q)) - double(r), glm::max(glm::dvec3(p), glm::dvec3(q)) + double(r),
+        !boxesMeet(glm::min(glm::dvec3(p), glm::dvec3(q)) - double(r),
+                   glm::max(glm::dvec3(p), glm::dvec3(q)) + double(r),
                    brute.triangles()[b.deepestTriangle].bounds())) {
       ++oracleRounding;  // brute force's deepest contact is out of the capsule's reach
       return;
     }
     if (differ) {
-      fail("capsuleIntersect a=" + hex(p) + " b=" + hex(q) + " r=" + hex(r) + " mask=" + std::to_string(mask) +
-           ": octree " + std::to_string(ha) + " depth=" + hex(a.depth) + ", brute " + std::to_string(hb) +
-           " depth=" + hex(b.depth));
+      fail("capsuleIntersect a=" + hex(p) + " b=" + hex(q) + " r=" + hex(r) +
+           " mask=" + std::to_string(mask) + ": octree " + std::to_string(ha) +
+           " depth=" + hex(a.depth) + ", brute " + std::to_string(hb) + " depth=" + hex(b.depth));
     }
   }
   void pushBox(const Aabb& bx, uint32_t mask) {
@@ -360,16 +383,19 @@ struct Checker {
     const bool ha = octree.boxIntersect(bx, mask, a);
     const bool hb = brute.boxIntersect(bx, mask, b);
     hits += hb ? 1u : 0u;
-    if (ha != hb || !sameBits(a.depth, b.depth) || a.normal != b.normal || a.iterations != b.iterations ||
-        a.deepestTriangle != b.deepestTriangle || a.resolved != b.resolved) {
-      fail("boxIntersect " + hex(bx.min) + " " + hex(bx.max) + " mask=" + std::to_string(mask) + ": octree " +
-           std::to_string(ha) + " depth=" + hex(a.depth) + ", brute " + std::to_string(hb) + " depth=" + hex(b.depth));
+    if (ha != hb || !sameBits(a.depth, b.depth) || a.normal != b.normal ||
+        a.iterations != b.iterations || a.deepestTriangle != b.deepestTriangle ||
+        a.resolved != b.resolved) {
+      fail("boxIntersect " + hex(bx.min) + " " + hex(bx.max) + " mask=" + std::to_string(mask) +
+           ": octree " + std::to_string(ha) + " depth=" + hex(a.depth) + ", brute " +
+           std::to_string(hb) + " depth=" + hex(b.depth));
     }
   }
 
   std::string report() const {
     std::string s = std::to_string(failures) + " failures (and " + std::to_string(oracleRounding) +
-                    " oracle rounding differences) in " + std::to_string(queries) + " queries on " + soup + "\n";
+                    " oracle rounding differences) in " + std::to_string(queries) + " queries on " +
+                    soup + "\n";
     for (const std::string& f : firstFailures) s += "  " + f + "\n";
     return s;
   }
@@ -445,12 +471,20 @@ void runQueries(Checker& ck, const std::vector<Triangle>& tris, float scale, uin
       if (rng() % 4u == 0) d = axes[rng() % 6u];
       if (rng() % 4u == 0) d *= 1e3f;
       // (t = 1 is the aimed-at feature: tMax 1 and one ulp below it are boundary cases.)
-      const float tMaxes[] = {kInf, 2.0f * scale, -1.0f, std::numeric_limits<float>::quiet_NaN(), -0.0f,
-                              1.0f, std::nextafter(1.0f, 0.0f), 0.0f};
+      const float tMaxes[] = {kInf,
+                              2.0f * scale,
+                              -1.0f,
+                              std::numeric_limits<float>::quiet_NaN(),
+                              -0.0f,
+                              1.0f,
+                              std::nextafter(1.0f, 0.0f),
+                              0.0f};
       const uint32_t pick = rng() % 8u;
       const uint32_t m = mask();
-      if (pick < 5) ck.ray(o, d, tMaxes[pick], m);
-      else ck.rayAtBoundary(o, d, tMaxes[pick], m);
+      if (pick < 5)
+        ck.ray(o, d, tMaxes[pick], m);
+      else
+        ck.rayAtBoundary(o, d, tMaxes[pick], m);
       // tMax exactly at the nearest hit, and one ulp short of it; tMax well beyond it.
       RayHit h;
       if (ck.brute.raycast(o, d, kInf, m, h)) {
@@ -522,7 +556,8 @@ void runQueries(Checker& ck, const std::vector<Triangle>& tris, float scale, uin
       const uint32_t m = mask();
       ck.sweepSphere(c, r, d, m);
       ck.sweepCapsule(c, c + unitVector(rng) * (scale * 0.2f), r, d, m);
-      if (rng() % 4u == 0) ck.sweepSphere(target + unitVector(rng) * r, r, glm::vec3(0.0f), m);  // no motion
+      if (rng() % 4u == 0)
+        ck.sweepSphere(target + unitVector(rng) * r, r, glm::vec3(0.0f), m);  // no motion
     }
   }
 }
@@ -539,7 +574,8 @@ enum SoupKind : uint32_t {
   kSoupKinds
 };
 const char* kindName(uint32_t k) {
-  static const char* names[] = {"random", "splitPlanes", "coincident", "degenerate", "touching", "slivers", "nested"};
+  static const char* names[] = {"random",   "splitPlanes", "coincident", "degenerate",
+                                "touching", "slivers",     "nested"};
   return names[k];
 }
 
@@ -575,10 +611,18 @@ std::vector<Triangle> makeSoup(uint32_t kind, uint32_t count, std::mt19937& rng)
         const glm::vec3 a = point(1.0f);
         const glm::vec3 b = a + point(0.5f);
         switch (rng() % 4u) {
-          case 0: t = {a, a, a}; break;                 // a point
-          case 1: t = {a, b, a}; break;                 // a segment (repeated vertex)
-          case 2: t = {a, a, b}; break;                 // a segment (repeated vertex)
-          default: t = {a, b, a + point(0.5f)}; break;  // a triangle
+          case 0:
+            t = {a, a, a};
+            break;  // a point
+          case 1:
+            t = {a, b, a};
+            break;  // a segment (repeated vertex)
+          case 2:
+            t = {a, a, b};
+            break;  // a segment (repeated vertex)
+          default:
+            t = {a, b, a + point(0.5f)};
+            break;  // a triangle
         }
         break;
       }
@@ -587,9 +631,12 @@ std::vector<Triangle> makeSoup(uint32_t kind, uint32_t count, std::mt19937& rng)
         const uint32_t cell = (i / 2u) % 9u;
         const float x = -0.75f + 0.5f * static_cast<float>(cell % 3u);
         const float y = -0.75f + 0.5f * static_cast<float>(cell / 3u);
-        const glm::vec3 p00(x, y, 0), p10(x + 0.5f, y, 0), p01(x, y + 0.5f, 0), p11(x + 0.5f, y + 0.5f, 0);
-        if (i % 2u == 0) t = {p00, p10, p11};
-        else t = {p00, p11, p01};
+        const glm::vec3 p00(x, y, 0), p10(x + 0.5f, y, 0), p01(x, y + 0.5f, 0),
+            p11(x + 0.5f, y + 0.5f, 0);
+        if (i % 2u == 0)
+          t = {p00, p10, p11};
+        else
+          t = {p00, p11, p01};
         if (i >= 18u) t = {{0, -0.25f, -0.25f}, {0, 0.25f, -0.25f}, {0, 0, 0.5f}};
         break;
       }
@@ -599,21 +646,24 @@ std::vector<Triangle> makeSoup(uint32_t kind, uint32_t count, std::mt19937& rng)
         break;
       }
       case kNested: {
-        if (i == 0) t = {{-1, -1, 0.01f}, {1, -1, 0.01f}, {0, 1, 0.01f}};
+        if (i == 0)
+          t = {{-1, -1, 0.01f}, {1, -1, 0.01f}, {0, 1, 0.01f}};
         else {
           const glm::vec3 c = point(0.9f);
           t = {c, c + point(0.05f), c + point(0.05f)};
         }
         break;
       }
-      default: break;
+      default:
+        break;
     }
     tris.push_back(t);
   }
   return tris;
 }
 
-std::vector<Triangle> transformed(const std::vector<Triangle>& tris, float scale, const glm::vec3& offset) {
+std::vector<Triangle> transformed(const std::vector<Triangle>& tris, float scale,
+                                  const glm::vec3& offset) {
   std::vector<Triangle> out = tris;
   for (Triangle& t : out) {
     for (glm::vec3* v : {&t.v0, &t.v1, &t.v2}) *v = *v * scale + offset;
@@ -636,7 +686,8 @@ struct Transform {
 // +-1e-30, so the face on the far side of the (zero) direction gave an exit distance of 0 and the
 // node was dropped: octree miss, brute-force hit.
 TEST(OctreeAdversarial, AxisAlignedRayInANodeFacePlane) {
-  const std::vector<Triangle> floor = {{{0, 0, 0}, {1, 0, 0}, {0, 0, 1}}, {{1, 0, 0}, {1, 0, 1}, {0, 0, 1}}};
+  const std::vector<Triangle> floor = {{{0, 0, 0}, {1, 0, 0}, {0, 0, 1}},
+                                       {{1, 0, 0}, {1, 0, 1}, {0, 0, 1}}};
   Octree o;
   ASSERT_TRUE(o.build(floor).ok);
   expectValid(o, "floor");
@@ -646,10 +697,11 @@ TEST(OctreeAdversarial, AxisAlignedRayInANodeFacePlane) {
   const glm::vec3 up(0, 1, 0);
   // Straight down at the level's max x (d.x = +0) and min x (-up: d.x = -0), on the shared
   // diagonal, and with a component too small for its inverse to be finite.
-  for (const glm::vec3& origin : {glm::vec3(1, 1, 0.25f), glm::vec3(0, 1, 0.25f), glm::vec3(0.5f, 1, 0.5f),
-                                  glm::vec3(1, 1, 1), glm::vec3(0, 1, 0), glm::vec3(0.25f, 1, 0)}) {
-    for (const glm::vec3& d : {glm::vec3(0, -1, 0), -up, glm::vec3(1e-39f, -1, 0), glm::vec3(-1e-39f, -1, -1e-39f),
-                               glm::vec3(0, -1, 1e-39f)}) {
+  for (const glm::vec3& origin :
+       {glm::vec3(1, 1, 0.25f), glm::vec3(0, 1, 0.25f), glm::vec3(0.5f, 1, 0.5f),
+        glm::vec3(1, 1, 1), glm::vec3(0, 1, 0), glm::vec3(0.25f, 1, 0)}) {
+    for (const glm::vec3& d : {glm::vec3(0, -1, 0), -up, glm::vec3(1e-39f, -1, 0),
+                               glm::vec3(-1e-39f, -1, -1e-39f), glm::vec3(0, -1, 1e-39f)}) {
       ck.ray(origin, d, 10.0f, kOctreeAllLayers);
       ck.ray(origin, d, kInf, kOctreeAllLayers);
     }
@@ -663,7 +715,8 @@ TEST(OctreeAdversarial, AxisAlignedRayInANodeFacePlane) {
   const BruteForce bruteRoom(room);
   Checker ckRoom(r, bruteRoom, "room");
   ckRoom.soup = hex(room);
-  for (const glm::vec3& d : {glm::vec3(1, 0, 0), glm::vec3(1, -0.0f, -0.0f), glm::vec3(1, 0, 0.1f)}) {
+  for (const glm::vec3& d :
+       {glm::vec3(1, 0, 0), glm::vec3(1, -0.0f, -0.0f), glm::vec3(1, 0, 0.1f)}) {
     ckRoom.ray(glm::vec3(0.5f, 0, 0.5f), d, kInf, kOctreeAllLayers);
     ckRoom.ray(glm::vec3(-1, 0, 0.5f), d, kInf, kOctreeAllLayers);
   }
@@ -689,7 +742,8 @@ TEST(OctreeAdversarial, TinySoupsMatchTheOracleExactly) {
       for (const Transform& tr : transforms) {
         const std::vector<Triangle> tris = transformed(base, tr.scale, tr.offset);
         for (const bool withLayers : {false, true}) {
-          const std::span<const uint32_t> lay = withLayers ? std::span<const uint32_t>(layers) : std::span<const uint32_t>();
+          const std::span<const uint32_t> lay =
+              withLayers ? std::span<const uint32_t>(layers) : std::span<const uint32_t>();
           const BruteForce brute(tris, lay);
           for (uint32_t perLeaf = 0; perLeaf <= 3; ++perLeaf) {  // 0 is taken as 1
             for (uint32_t maxLevel = 0; maxLevel <= 3; ++maxLevel) {
@@ -698,17 +752,18 @@ TEST(OctreeAdversarial, TinySoupsMatchTheOracleExactly) {
               p.trianglesPerLeaf = perLeaf;
               p.maxLevel = maxLevel;
               Octree o;
-              const std::string what = std::string(kindName(kind)) + " n=" + std::to_string(count) + " " +
-                                       tr.name + (withLayers ? " layers" : "") + " perLeaf=" +
-                                       std::to_string(perLeaf) + " maxLevel=" + std::to_string(maxLevel);
+              const std::string what = std::string(kindName(kind)) + " n=" + std::to_string(count) +
+                                       " " + tr.name + (withLayers ? " layers" : "") +
+                                       " perLeaf=" + std::to_string(perLeaf) +
+                                       " maxLevel=" + std::to_string(maxLevel);
               const OctreeBuildReport r = o.build(tris, lay, p);
               ASSERT_TRUE(r.ok) << what << ": " << r.error;
               ASSERT_EQ(r.storedTriangles, count) << what;
               expectValid(o, what);
               Checker ck{o, brute, what};
               ck.soup = hex(tris);
-              runQueries(ck, tris, 2.0f * tr.scale, 7u * count + perLeaf + 13u * maxLevel, 2, withLayers,
-                         perLeaf == 1 && maxLevel == 3);
+              runQueries(ck, tris, 2.0f * tr.scale, 7u * count + perLeaf + 13u * maxLevel, 2,
+                         withLayers, perLeaf == 1 && maxLevel == 3);
               total.add(ck);
             }
           }
@@ -730,14 +785,16 @@ TEST(OctreeAdversarial, MediumSoupsMatchTheOracleExactly) {
     std::mt19937 rng(77u + count);
     std::vector<Triangle> tris;
     for (uint32_t kind = 0; kind < kSoupKinds; ++kind) {
-      const std::vector<Triangle> part = makeSoup(kind, count / kSoupKinds + (kind < count % kSoupKinds ? 1u : 0u), rng);
+      const std::vector<Triangle> part =
+          makeSoup(kind, count / kSoupKinds + (kind < count % kSoupKinds ? 1u : 0u), rng);
       tris.insert(tris.end(), part.begin(), part.end());
     }
     std::shuffle(tris.begin(), tris.end(), rng);
     std::vector<uint32_t> layers(tris.size());
     for (uint32_t& l : layers) l = kLayerChoices[rng() % kLayerChoiceCount];
     for (const bool withLayers : {false, true}) {
-      const std::span<const uint32_t> lay = withLayers ? std::span<const uint32_t>(layers) : std::span<const uint32_t>();
+      const std::span<const uint32_t> lay =
+          withLayers ? std::span<const uint32_t>(layers) : std::span<const uint32_t>();
       const BruteForce brute(tris, lay);
       for (const uint32_t perLeaf : {1u, 2u, 4u, 8u}) {
         for (const uint32_t maxLevel : {1u, 2u, 5u, 24u}) {
@@ -748,14 +805,17 @@ TEST(OctreeAdversarial, MediumSoupsMatchTheOracleExactly) {
             p.maxLevel = maxLevel;
             p.looseness = looseness;
             Octree o;
-            const std::string what = "medium n=" + std::to_string(tris.size()) + (withLayers ? " layers" : "") +
-                                     " perLeaf=" + std::to_string(perLeaf) + " maxLevel=" + std::to_string(maxLevel) +
-                                     " looseness=" + std::to_string(looseness);
+            const std::string what =
+                "medium n=" + std::to_string(tris.size()) + (withLayers ? " layers" : "") +
+                " perLeaf=" + std::to_string(perLeaf) + " maxLevel=" + std::to_string(maxLevel) +
+                " looseness=" + std::to_string(looseness);
             ASSERT_TRUE(o.build(tris, lay, p).ok) << what;
             expectValid(o, what);
-            for (uint32_t n = 0; n < o.nodeCount(); ++n) maxChildren = std::max(maxChildren, o.childCount(n));
+            for (uint32_t n = 0; n < o.nodeCount(); ++n)
+              maxChildren = std::max(maxChildren, o.childCount(n));
             Checker ck{o, brute, what};
-            runQueries(ck, tris, 2.0f, count + perLeaf * 5u + maxLevel, 1, withLayers, perLeaf == 1);
+            runQueries(ck, tris, 2.0f, count + perLeaf * 5u + maxLevel, 1, withLayers,
+                       perLeaf == 1);
             total.add(ck);
           }
         }
@@ -776,11 +836,13 @@ TEST(OctreeAdversarial, DeepTreeOfWideNodes) {
   for (int level = 0; level < 26; ++level) {
     const float h = size * 0.5f;
     for (uint32_t oct = 1; oct < 8; ++oct) {
-      const glm::vec3 c = corner + glm::vec3((oct & 1u) ? h : 0.0f, (oct & 2u) ? h : 0.0f, (oct & 4u) ? h : 0.0f);
+      const glm::vec3 c =
+          corner + glm::vec3((oct & 1u) ? h : 0.0f, (oct & 2u) ? h : 0.0f, (oct & 4u) ? h : 0.0f);
       // Three tiny triangles in different sub-octants of the octant: a node of three leaves.
       for (uint32_t sub : {0u, 3u, 6u}) {
-        const glm::vec3 p = c + glm::vec3((sub & 1u) ? 0.75f * h : 0.25f * h, (sub & 2u) ? 0.75f * h : 0.25f * h,
-                                          (sub & 4u) ? 0.75f * h : 0.25f * h);
+        const glm::vec3 p =
+            c + glm::vec3((sub & 1u) ? 0.75f * h : 0.25f * h, (sub & 2u) ? 0.75f * h : 0.25f * h,
+                          (sub & 4u) ? 0.75f * h : 0.25f * h);
         const float e = 0.05f * h;
         tris.push_back({p, p + glm::vec3(e, 0, 0), p + glm::vec3(0, e, e)});
       }
@@ -858,7 +920,8 @@ TEST(OctreeAdversarial, ThreadCountsGiveIdenticalTrees) {
       p.threads = threads;
       Octree o;
       const OctreeBuildReport r = o.build(tris, layers, p);
-      const std::string what = "threads " + std::to_string(threads) + " maxLevel " + std::to_string(maxLevel);
+      const std::string what =
+          "threads " + std::to_string(threads) + " maxLevel " + std::to_string(maxLevel);
       ASSERT_TRUE(r.ok) << what;
       expectValid(o, what);
       if (maxLevel == 16u) {
@@ -873,8 +936,9 @@ TEST(OctreeAdversarial, ThreadCountsGiveIdenticalTrees) {
       for (uint32_t n = 0; n < o.nodeCount(); ++n) {
         const OctreeNodeLinks& a = o.nodeLinks()[n];
         const OctreeNodeLinks& b = ref.nodeLinks()[n];
-        ASSERT_TRUE(a.firstTriangle == b.firstTriangle && a.ownEnd == b.ownEnd && a.firstChild == b.firstChild &&
-                    a.childCount == b.childCount && a.level == b.level)
+        ASSERT_TRUE(a.firstTriangle == b.firstTriangle && a.ownEnd == b.ownEnd &&
+                    a.firstChild == b.firstChild && a.childCount == b.childCount &&
+                    a.level == b.level)
             << what << ": node " << n;
         ASSERT_EQ(o.nodeBounds(n).min, ref.nodeBounds(n).min) << what << ": node " << n;
         ASSERT_EQ(o.nodeBounds(n).max, ref.nodeBounds(n).max) << what << ": node " << n;
@@ -901,7 +965,8 @@ TEST(OctreeAdversarial, ThreadCountsGiveIdenticalTrees) {
 // Empty octrees (no input, every triangle dropped as degenerate) and octrees whose triangles are
 // all outside the query's layers answer nothing, like brute force.
 TEST(OctreeAdversarial, EmptyAndExcludedOctreesAnswerNothing) {
-  const std::vector<Triangle> points = {{{1, 2, 3}, {1, 2, 3}, {1, 2, 3}}, {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}}};
+  const std::vector<Triangle> points = {{{1, 2, 3}, {1, 2, 3}, {1, 2, 3}},
+                                        {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}}};
   const std::vector<Triangle> one = {{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}};
   const std::vector<uint32_t> layerTwo = {2u};
   OctreeBuildParams drop;
@@ -913,7 +978,8 @@ TEST(OctreeAdversarial, EmptyAndExcludedOctreesAnswerNothing) {
     OctreeBuildParams params;
     uint32_t mask;
   };
-  for (const Case& c : {Case{"no input", {}, {}, {}, kOctreeAllLayers}, Case{"all dropped", points, {}, drop, kOctreeAllLayers},
+  for (const Case& c : {Case{"no input", {}, {}, {}, kOctreeAllLayers},
+                        Case{"all dropped", points, {}, drop, kOctreeAllLayers},
                         Case{"other layer", one, layerTwo, {}, 1u}, Case{"mask 0", one, {}, {}, 0u},
                         Case{"layer 0", one, {0u}, {}, kOctreeAllLayers}}) {
     Octree o;
@@ -954,11 +1020,18 @@ TEST(OctreeAdversarial, EmptyAndExcludedOctreesAnswerNothing) {
 // sliver's t can still be off by more, so the general check stays the weaker one. A tMax a
 // little larger finds the same hit, bit for bit.
 TEST(OctreeAdversarial, RayBoundaryLimitation) {
-  const std::vector<Triangle> tris = {
-      {{0x1.3b39a6p-2f, 0x1.15b8f8p+0f, 0x1.79b0c6p-1f}, {0x1.b46ebcp-3f, 0x1.bbbb6cp-1f, 0x1.101d7p+0f}, {-0x1.ee36p-4f, 0x1.4304e2p-1f, 0x1.fc3532p-1f}},
-      {{-0x1.7dc386p-1f, -0x1.65fd6p-1f, 0x1.125472p+0f}, {-0x1.a3cb34p-1f, -0x1.e284f2p-2f, 0x1.d3ac48p-1f}, {-0x1.e3646ep-1f, -0x1.76fa22p-1f, 0x1.4fb09cp-1f}},
-      {{0x1.cdc0bep-1f, -0x1.ea30dcp-2f, 0x1.93b1c4p-1f}, {0x1.5829bp-1f, -0x1.6ffabp-4f, 0x1.919b28p-1f}, {0x1.a74358p-1f, -0x1.61589cp-2f, 0x1.9645dap-1f}},
-      {{0x1.3fdb64p-1f, 0x1.ff0288p-3f, -0x1.7338c8p-1f}, {0x1.15c86cp+0f, 0x1.7f47cp-7f, -0x1.48dabp-1f}, {0x1.c3218ep-1f, 0x1.03e46ep-1f, -0x1.4a132cp-1f}}};
+  const std::vector<Triangle> tris = {{{0x1.3b39a6p-2f, 0x1.15b8f8p+0f, 0x1.79b0c6p-1f},
+                                       {0x1.b46ebcp-3f, 0x1.bbbb6cp-1f, 0x1.101d7p+0f},
+                                       {-0x1.ee36p-4f, 0x1.4304e2p-1f, 0x1.fc3532p-1f}},
+                                      {{-0x1.7dc386p-1f, -0x1.65fd6p-1f, 0x1.125472p+0f},
+                                       {-0x1.a3cb34p-1f, -0x1.e284f2p-2f, 0x1.d3ac48p-1f},
+                                       {-0x1.e3646ep-1f, -0x1.76fa22p-1f, 0x1.4fb09cp-1f}},
+                                      {{0x1.cdc0bep-1f, -0x1.ea30dcp-2f, 0x1.93b1c4p-1f},
+                                       {0x1.5829bp-1f, -0x1.6ffabp-4f, 0x1.919b28p-1f},
+                                       {0x1.a74358p-1f, -0x1.61589cp-2f, 0x1.9645dap-1f}},
+                                      {{0x1.3fdb64p-1f, 0x1.ff0288p-3f, -0x1.7338c8p-1f},
+                                       {0x1.15c86cp+0f, 0x1.7f47cp-7f, -0x1.48dabp-1f},
+                                       {0x1.c3218ep-1f, 0x1.03e46ep-1f, -0x1.4a132cp-1f}}};
   const glm::vec3 o(0x1.95d14p+0f, -0x1.a990c2p-2f, -0x1.15f1fcp-1f);
   const glm::vec3 d(-0x1.f4227cp+8f, 0x1.ab49bep+8f, -0x1.8db9fep+6f);  // at vertex 1 of triangle 3
   OctreeBuildParams p;
@@ -1001,7 +1074,8 @@ TEST(OctreeAdversarial, OracleAcceptsBeyondTheBoundingBox) {
     ck.sphere(c, 5e-9f, kOctreeAllLayers);
     ck.capsule(c, c - glm::vec3(0, 1, 0), 5e-9f, kOctreeAllLayers);
     ck.closest(c, 5e-9f, kOctreeAllLayers);
-    EXPECT_EQ(ck.failures, 0u) << ck.report();  // (the capsule's segment-segment test may still round)
+    EXPECT_EQ(ck.failures, 0u)
+        << ck.report();  // (the capsule's segment-segment test may still round)
     std::vector<uint32_t> touched;
     brute.overlapSphere(c, 5e-9f, kOctreeAllLayers, touched);
     EXPECT_TRUE(touched.empty());
@@ -1016,13 +1090,15 @@ TEST(OctreeAdversarial, OracleAcceptsBeyondTheBoundingBox) {
   // segment's start: for a triangle 1e-7 across, 0.3 from the segment, they are noise, and the
   // scalar capsule test says the segment crosses it.
   {
-    const std::vector<Triangle> tiny = {{{0x1.cp-24f, 0x1.8p-25f, 0x1p-26f}, {0x1.ccccccp-24f, 0x1.8p-25f, 0x1p-26f},
+    const std::vector<Triangle> tiny = {{{0x1.cp-24f, 0x1.8p-25f, 0x1p-26f},
+                                         {0x1.ccccccp-24f, 0x1.8p-25f, 0x1p-26f},
                                          {0x1.cp-24f, 0x1.99999ap-25f, 0x1.333334p-26f}}};
     Octree o;
     ASSERT_TRUE(o.build(tiny).ok);
     const BruteForce brute(tiny);
     Checker ck(o, brute, "tiny triangle");
-    const glm::vec3 a(0x1p-3f, 0x1.8p-2f, 0x1.cp-1f), b(0x1.c1d17cp-1f, 0x1.8ba6a8p-2f, 0x1.174d5p-3f);
+    const glm::vec3 a(0x1p-3f, 0x1.8p-2f, 0x1.cp-1f),
+        b(0x1.c1d17cp-1f, 0x1.8ba6a8p-2f, 0x1.174d5p-3f);
     ck.capsule(a, b, 0.0f, kOctreeAllLayers);
     EXPECT_EQ(ck.failures, 0u) << ck.report();
     EXPECT_EQ(o.collectCapsule(a, b, 0.0f, kOctreeAllLayers, {}), 0u);

@@ -3,12 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/geometric.hpp>
 #include <limits>
 #include <numeric>
 #include <random>
 #include <thread>
-
-#include <glm/geometric.hpp>
 
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/spatial/brute_force.h"
@@ -66,20 +65,24 @@ TEST(OctreeBuild, OneTriangle) {
 }
 
 TEST(OctreeBuild, ErrorsNameTheTriangle) {
-  const std::vector<glm::vec3> pos = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0},
-                                      {0, std::numeric_limits<float>::quiet_NaN(), 1}};
+  const std::vector<glm::vec3> pos = {
+      {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, std::numeric_limits<float>::quiet_NaN(), 1}};
   Octree o;
   OctreeBuildReport r = o.build(pos, std::vector<uint32_t>{0, 1, 2, 0, 3, 1});
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("triangle 1 has a non-finite vertex (0, nan, 1)"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("triangle 1 has a non-finite vertex (0, nan, 1)"), std::string::npos)
+      << r.error;
   EXPECT_TRUE(o.empty());
-  const std::vector<glm::vec3> inf = {{0, 0, 0}, {1, 0, 0}, {std::numeric_limits<float>::infinity(), 1, 0}};
+  const std::vector<glm::vec3> inf = {
+      {0, 0, 0}, {1, 0, 0}, {std::numeric_limits<float>::infinity(), 1, 0}};
   r = o.build(inf, std::vector<uint32_t>{0, 1, 2});
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("triangle 0 has a non-finite vertex (inf, 1, 0)"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("triangle 0 has a non-finite vertex (inf, 1, 0)"), std::string::npos)
+      << r.error;
   r = o.build(pos, std::vector<uint32_t>{0, 1, 2, 0, 1, 7});
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("triangle 1 has vertex index 7 out of range"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("triangle 1 has vertex index 7 out of range"), std::string::npos)
+      << r.error;
   r = o.build(pos, std::vector<uint32_t>{0, 1});
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("not a multiple of 3"), std::string::npos);
@@ -90,9 +93,9 @@ TEST(OctreeBuild, ErrorsNameTheTriangle) {
 
 TEST(OctreeBuild, DegenerateTrianglesCountedKeptOrDropped) {
   std::vector<Triangle> tris = {
-      {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},     // fine
-      {{0, 0, 0}, {2, 0, 0}, {1, 0, 0}},     // collinear: a segment
-      {{3, 3, 3}, {3, 3, 3}, {3, 3, 3}},     // a point
+      {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},  // fine
+      {{0, 0, 0}, {2, 0, 0}, {1, 0, 0}},  // collinear: a segment
+      {{3, 3, 3}, {3, 3, 3}, {3, 3, 3}},  // a point
   };
   Octree o;
   OctreeBuildReport r = o.build(tris);
@@ -102,9 +105,10 @@ TEST(OctreeBuild, DegenerateTrianglesCountedKeptOrDropped) {
   EXPECT_EQ(r.storedTriangles, 3u);
   expectValid(o);
   // Kept as a segment and a point: closed-set tests still find them.
-  EXPECT_EQ(o.collectSphere({1.5f, 0.5f, 0}, 0.5f, kOctreeAllLayers, {}), 1u);  // touches the segment
+  EXPECT_EQ(o.collectSphere({1.5f, 0.5f, 0}, 0.5f, kOctreeAllLayers, {}),
+            1u);  // touches the segment
   std::vector<uint32_t> out(4);
-  EXPECT_EQ(o.collectSphere({3, 3, 4}, 1.0f, kOctreeAllLayers, out), 1u);        // touches the point
+  EXPECT_EQ(o.collectSphere({3, 3, 4}, 1.0f, kOctreeAllLayers, out), 1u);  // touches the point
   EXPECT_EQ(out[0], 2u);
   OctreeBuildParams p;
   p.dropDegenerate = true;
@@ -174,7 +178,8 @@ TEST(OctreeBuild, TriangleOnNodeFaceNeverLost) {
     const float step = 2.0f / static_cast<float>(1 << level);
     for (int k = 1; k < (1 << level); k += 2) {
       const float v = -1.0f + step * static_cast<float>(k);
-      tris.push_back({{v, 0.1f / 3.0f, 0.2f}, {v, 0.1f / 3.0f + 0.001f, 0.2f}, {v, 0.1f / 3.0f, 0.2001f}});
+      tris.push_back(
+          {{v, 0.1f / 3.0f, 0.2f}, {v, 0.1f / 3.0f + 0.001f, 0.2f}, {v, 0.1f / 3.0f, 0.2001f}});
     }
   }
   tris.push_back({glm::vec3(-1), glm::vec3(-1, -1, -0.99f), glm::vec3(-1, -0.99f, -1)});
@@ -190,13 +195,19 @@ TEST(OctreeBuild, TriangleOnNodeFaceNeverLost) {
     // A zero-radius sphere at a vertex, a ray straight at the face, a flat box: all must find it.
     std::vector<uint32_t> out(64);
     const uint32_t n = o.collectSphere(t.v0, 0.0f, kOctreeAllLayers, out);
-    EXPECT_NE(std::find(out.begin(), out.begin() + n, static_cast<uint32_t>(i)), out.begin() + n) << i;
+    EXPECT_NE(std::find(out.begin(), out.begin() + n, static_cast<uint32_t>(i)), out.begin() + n)
+        << i;
     const glm::vec3 c = (t.v0 + t.v1 + t.v2) / 3.0f;
     RayHit h;
-    ASSERT_TRUE(o.raycast(c - glm::vec3(1e-3f, 0, 0), glm::vec3(1, 0, 0), 2e-3f, kOctreeAllLayers, h)) << i;
+    ASSERT_TRUE(
+        o.raycast(c - glm::vec3(1e-3f, 0, 0), glm::vec3(1, 0, 0), 2e-3f, kOctreeAllLayers, h))
+        << i;
     EXPECT_EQ(h.triangle, i);
     const uint32_t nb = o.collectBox(t.bounds(), kOctreeAllLayers, out);
-    EXPECT_NE(std::find(out.begin(), out.begin() + std::min<uint32_t>(nb, 64), static_cast<uint32_t>(i)), out.begin() + std::min<uint32_t>(nb, 64)) << i;
+    EXPECT_NE(
+        std::find(out.begin(), out.begin() + std::min<uint32_t>(nb, 64), static_cast<uint32_t>(i)),
+        out.begin() + std::min<uint32_t>(nb, 64))
+        << i;
   }
 }
 
@@ -216,7 +227,8 @@ TEST(OctreeBuild, HugeTriangleStaysFindable) {
 // Every node's structure and quantized bounds, and the slot order, are equal.
 void expectSameTree(const Octree& a, const Octree& b) {
   ASSERT_EQ(a.nodeCount(), b.nodeCount());
-  EXPECT_TRUE(std::equal(a.triangleOrder().begin(), a.triangleOrder().end(), b.triangleOrder().begin()));
+  EXPECT_TRUE(
+      std::equal(a.triangleOrder().begin(), a.triangleOrder().end(), b.triangleOrder().begin()));
   for (uint32_t n = 0; n < a.nodeCount(); ++n) {
     const OctreeNodeLinks& x = a.nodeLinks()[n];
     const OctreeNodeLinks& y = b.nodeLinks()[n];
@@ -261,11 +273,11 @@ TEST(OctreeBuild, QuantizedBoundsHoldAtExtremeCoordinates) {
     glm::vec3 offset;
     bool flatY;
   };
-  for (const Case& c : {Case{"huge", 1e36f, glm::vec3(0), false},
-                        Case{"far", 1.0f, glm::vec3(3e6f, -7e6f, 1e7f), false},
-                        Case{"tiny", 1e-30f, glm::vec3(0), false},
-                        Case{"flat", 1.0f, glm::vec3(0, 5, 0), true},
-                        Case{"huge and far", 1e30f, glm::vec3(-2e37f, 0, 3e37f), false}}) {
+  for (const Case& c :
+       {Case{"huge", 1e36f, glm::vec3(0), false},
+        Case{"far", 1.0f, glm::vec3(3e6f, -7e6f, 1e7f), false},
+        Case{"tiny", 1e-30f, glm::vec3(0), false}, Case{"flat", 1.0f, glm::vec3(0, 5, 0), true},
+        Case{"huge and far", 1e30f, glm::vec3(-2e37f, 0, 3e37f), false}}) {
     std::vector<Triangle> tris = base;
     for (Triangle& t : tris) {
       for (glm::vec3* v : {&t.v0, &t.v1, &t.v2}) {
@@ -334,14 +346,20 @@ TEST(OctreeGrid, DownAndUpMatchTheirDefinitions) {
   using detail::kQuantMax;
   using detail::QuantAxis;
   std::mt19937 rng(5);
-  for (const auto& [lo, hi] : {std::pair{-3.0f, 5.0f}, std::pair{1e7f, 1e7f + 16.0f},
-                               std::pair{-2e6f, -2e6f + 0.5f}, std::pair{4.0f, 4.0f},
-                               std::pair{-1e30f, 3e30f}}) {
+  for (const auto& [lo, hi] :
+       {std::pair{-3.0f, 5.0f}, std::pair{1e7f, 1e7f + 16.0f}, std::pair{-2e6f, -2e6f + 0.5f},
+        std::pair{4.0f, 4.0f}, std::pair{-1e30f, 3e30f}}) {
     const QuantAxis a = QuantAxis::spanning(lo, hi);
     ASSERT_EQ(a.value(0), lo);
     ASSERT_GE(a.value(kQuantMax), hi);
-    std::vector<float> probes = {lo, hi, a.value(kQuantMax), std::nextafter(lo, -INFINITY),
-                                 std::nextafter(hi, INFINITY), -INFINITY, INFINITY, NAN};
+    std::vector<float> probes = {lo,
+                                 hi,
+                                 a.value(kQuantMax),
+                                 std::nextafter(lo, -INFINITY),
+                                 std::nextafter(hi, INFINITY),
+                                 -INFINITY,
+                                 INFINITY,
+                                 NAN};
     std::uniform_int_distribution<uint32_t> step(0, kQuantMax);
     for (int i = 0; i < 60; ++i) {
       const float v = a.value(step(rng));
@@ -437,7 +455,8 @@ TEST(OctreeBuild, RebuildMatchesBuild) {
   ASSERT_TRUE(b.build(tris, {}, p).ok);
   expectValid(a);
   ASSERT_EQ(a.nodeCount(), b.nodeCount());
-  EXPECT_TRUE(std::equal(a.triangleOrder().begin(), a.triangleOrder().end(), b.triangleOrder().begin()));
+  EXPECT_TRUE(
+      std::equal(a.triangleOrder().begin(), a.triangleOrder().end(), b.triangleOrder().begin()));
   for (uint32_t n = 0; n < a.nodeCount(); ++n) {
     EXPECT_EQ(a.nodeLinks()[n].firstTriangle, b.nodeLinks()[n].firstTriangle);
     EXPECT_EQ(a.nodeLinks()[n].ownEnd, b.nodeLinks()[n].ownEnd);
@@ -565,7 +584,8 @@ TEST(OctreeBuild, QueriesAreReentrant) {
       PushOut po;
       o.sphereIntersect(p, 0.6f, kOctreeAllLayers, po);
       PointHit ph;
-      out.push_back(po.depth + (o.closestPoint(p, 2.0f, kOctreeAllLayers, ph) ? ph.distance : -1.0f));
+      out.push_back(po.depth +
+                    (o.closestPoint(p, 2.0f, kOctreeAllLayers, ph) ? ph.distance : -1.0f));
     }
   };
   std::vector<float> serial, t1, t2;

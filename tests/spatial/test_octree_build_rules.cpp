@@ -67,9 +67,10 @@ struct RefBuilder {
       std::vector<uint32_t> count(9, 0);
       for (size_t i = 0; i < items.size(); ++i) {
         const glm::vec3 c = centroid(items[i]);
-        bucket[i] = size(items[i]) > keep ? 8u
-                                          : (c.x >= center.x ? 1u : 0u) + (c.y >= center.y ? 2u : 0u) +
-                                                (c.z >= center.z ? 4u : 0u);
+        bucket[i] = size(items[i]) > keep
+                        ? 8u
+                        : (c.x >= center.x ? 1u : 0u) + (c.y >= center.y ? 2u : 0u) +
+                              (c.z >= center.z ? 4u : 0u);
         ++count[bucket[i]];
       }
       uint32_t octants = 0, only = 0;
@@ -108,15 +109,22 @@ struct RefBuilder {
   }
 };
 
-std::vector<RefLeaf> referenceLeaves(const std::vector<Triangle>& tris, const OctreeBuildParams& p) {
-  RefBuilder b{tris, std::max(1u, p.trianglesPerLeaf), std::min(p.maxLevel, kOctreeMaxLevel), 0u, p.looseness, {}};
+std::vector<RefLeaf> referenceLeaves(const std::vector<Triangle>& tris,
+                                     const OctreeBuildParams& p) {
+  RefBuilder b{tris,
+               std::max(1u, p.trianglesPerLeaf),
+               std::min(p.maxLevel, kOctreeMaxLevel),
+               0u,
+               p.looseness,
+               {}};
   b.minChild = b.leafSize >= 6 ? 3u : (b.leafSize >= 4 ? 2u : 1u);
   Aabb all;
   for (const Triangle& t : tris) all.grow(t.bounds());
   const glm::vec3 ext = all.size();
   std::vector<uint32_t> items(tris.size());
   for (uint32_t i = 0; i < items.size(); ++i) items[i] = i;
-  if (!items.empty()) b.node(items, all.center(), std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f, 0);
+  if (!items.empty())
+    b.node(items, all.center(), std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f, 0);
   std::sort(b.leaves.begin(), b.leaves.end());
   return b.leaves;
 }
@@ -128,7 +136,8 @@ std::vector<RefLeaf> octreeLeaves(const Octree& o) {
     const TriangleRange own = o.ownRange(n);
     if (own.count == 0) continue;
     RefLeaf l{o.nodeLevel(n), {}};
-    for (uint32_t s = own.first; s < own.first + own.count; ++s) l.triangles.push_back(o.triangleOrder()[s]);
+    for (uint32_t s = own.first; s < own.first + own.count; ++s)
+      l.triangles.push_back(o.triangleOrder()[s]);
     std::sort(l.triangles.begin(), l.triangles.end());
     out.push_back(std::move(l));
   }
@@ -136,7 +145,8 @@ std::vector<RefLeaf> octreeLeaves(const Octree& o) {
   return out;
 }
 
-void expectSameLeaves(const std::vector<Triangle>& tris, const OctreeBuildParams& p, const std::string& what) {
+void expectSameLeaves(const std::vector<Triangle>& tris, const OctreeBuildParams& p,
+                      const std::string& what) {
   Octree o;
   ASSERT_TRUE(o.build(tris, {}, p).ok);
   std::string err;
@@ -144,9 +154,10 @@ void expectSameLeaves(const std::vector<Triangle>& tris, const OctreeBuildParams
   const std::vector<RefLeaf> got = octreeLeaves(o), want = referenceLeaves(tris, p);
   ASSERT_EQ(got.size(), want.size()) << what << ": leaf count";
   for (size_t i = 0; i < got.size(); ++i) {
-    ASSERT_TRUE(got[i] == want[i]) << what << ": leaf " << i << " differs (level " << got[i].level << " with "
-                                   << got[i].triangles.size() << " triangles, reference level " << want[i].level
-                                   << " with " << want[i].triangles.size() << ")";
+    ASSERT_TRUE(got[i] == want[i])
+        << what << ": leaf " << i << " differs (level " << got[i].level << " with "
+        << got[i].triangles.size() << " triangles, reference level " << want[i].level << " with "
+        << want[i].triangles.size() << ")";
   }
 }
 
@@ -161,8 +172,9 @@ TEST(OctreeBuildRules, EveryTriangleInTheLeafTheRulesGive) {
           p.maxLevel = maxLevel;
           p.looseness = looseness;
           expectSameLeaves(soup, p,
-                           "seed " + std::to_string(seed) + " trianglesPerLeaf " + std::to_string(leafSize) +
-                               " maxLevel " + std::to_string(maxLevel) + " looseness " + std::to_string(looseness));
+                           "seed " + std::to_string(seed) + " trianglesPerLeaf " +
+                               std::to_string(leafSize) + " maxLevel " + std::to_string(maxLevel) +
+                               " looseness " + std::to_string(looseness));
           if (HasFatalFailure()) return;
         }
       }
@@ -202,7 +214,8 @@ TEST(OctreeBuildRules, ValidateCatchesLoosenessBroken) {
   p.looseness = 6.0f;  // large triangles went deeper than looseness 3 lets them
   Octree o = builtWith(p);
   p.looseness = 3.0f;
-  EXPECT_NE(validateAfter(o, p).find("larger than looseness"), std::string::npos) << validateAfter(o, p);
+  EXPECT_NE(validateAfter(o, p).find("larger than looseness"), std::string::npos)
+      << validateAfter(o, p);
 }
 
 TEST(OctreeBuildRules, ValidateCatchesLeavesTooFull) {
@@ -211,7 +224,8 @@ TEST(OctreeBuildRules, ValidateCatchesLeavesTooFull) {
   p.maxLevel = 4;
   Octree o = builtWith(p);
   p.trianglesPerLeaf = 1;
-  EXPECT_NE(validateAfter(o, p).find("small enough to split"), std::string::npos) << validateAfter(o, p);
+  EXPECT_NE(validateAfter(o, p).find("small enough to split"), std::string::npos)
+      << validateAfter(o, p);
 }
 
 TEST(OctreeBuildRules, ValidateCatchesLevelsTooDeep) {
@@ -219,7 +233,8 @@ TEST(OctreeBuildRules, ValidateCatchesLevelsTooDeep) {
   p.trianglesPerLeaf = 1;
   Octree o = builtWith(p);
   p.maxLevel = 2;
-  EXPECT_NE(validateAfter(o, p).find("deeper than maxLevel"), std::string::npos) << validateAfter(o, p);
+  EXPECT_NE(validateAfter(o, p).find("deeper than maxLevel"), std::string::npos)
+      << validateAfter(o, p);
 }
 
 TEST(OctreeBuildRules, ValidateAcceptsTheParametersItWasBuiltWith) {

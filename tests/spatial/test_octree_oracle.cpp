@@ -53,8 +53,9 @@ TEST_P(OctreeOracleSoup, AgreesWithBruteForce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Soups, OctreeOracleSoup,
-                         ::testing::Values(SoupCase{1, 8, 16}, SoupCase{2, 1, 16}, SoupCase{3, 4, 3},
-                                           SoupCase{4, 16, 24}, SoupCase{5, 8, 0}),
+                         ::testing::Values(SoupCase{1, 8, 16}, SoupCase{2, 1, 16},
+                                           SoupCase{3, 4, 3}, SoupCase{4, 16, 24},
+                                           SoupCase{5, 8, 0}),
                          [](const ::testing::TestParamInfo<SoupCase>& param) {
                            const SoupCase& c = param.param;
                            return "seed" + std::to_string(c.seed) + "_perLeaf" +
@@ -79,7 +80,7 @@ TEST(OctreeOracle, LayerMasks) {
 
 struct LevelCase {
   const char* path;
-  float size;      // character radius in level units
+  float size;  // character radius in level units
   uint32_t perKind;
 };
 
@@ -104,7 +105,8 @@ TEST_P(OctreeOracleLevel, AgreesWithBruteForce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedLevels, OctreeOracleLevel,
-                         ::testing::Values(LevelCase{"levels/collision-world/collision-world.obj", 0.35f, 1000},
+                         ::testing::Values(LevelCase{"levels/collision-world/collision-world.obj",
+                                                     0.35f, 1000},
                                            LevelCase{"levels/oa_dm1/oa_dm1.obj", 16.0f, 300},
                                            LevelCase{"levels/oa_dm5/oa_dm5.obj", 16.0f, 60}),
                          [](const ::testing::TestParamInfo<LevelCase>& param) {

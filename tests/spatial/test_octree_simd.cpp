@@ -192,7 +192,8 @@ TEST_F(OctreeSimdTest, AxisRaysInFacePlanesGiveTheSameBits) {
 TEST_F(OctreeSimdTest, EmptyAndTinyOctreesGiveTheSameBits) {
   Octree empty;
   uint32_t hitsMisses[2] = {0, 0};
-  EXPECT_TRUE(compareKernels(empty, {0, 0, 0}, {1, 0, 0}, 10.0f, kOctreeAllLayers, hitsMisses).empty());
+  EXPECT_TRUE(
+      compareKernels(empty, {0, 0, 0}, {1, 0, 0}, 10.0f, kOctreeAllLayers, hitsMisses).empty());
   // One to nine triangles: every partial block and the last block read on its own.
   const std::vector<Triangle> soup = test::makeRandomSoup(5);
   for (size_t n = 1; n <= 9; ++n) {

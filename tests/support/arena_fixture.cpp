@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "octree_fps/spatial/octree.h"
 #include "level/level_loader.h"
+#include "octree_fps/spatial/octree.h"
 #include "support/test_paths.h"
 
 namespace ofps::test {
@@ -20,9 +20,8 @@ const Arena& defaultArena() {
     if (r.ok()) {
       out->level = std::move(*r.level);
       const Level& l = out->level;
-      const OctreeBuildReport rep =
-          out->octree.build(l.collisionPositions, l.collisionIndices, l.collisionLayers,
-                            OctreeBuildParams{});
+      const OctreeBuildReport rep = out->octree.build(l.collisionPositions, l.collisionIndices,
+                                                      l.collisionLayers, OctreeBuildParams{});
       EXPECT_TRUE(rep.ok) << rep.error;
     }
     return out;

@@ -57,7 +57,8 @@ std::vector<Triangle> makeRandomSoup(uint32_t seed, const SoupOptions& o) {
     }
   }
   // Pin the soup's bounds to [-8, 8]^3 so the split planes are where the comments say.
-  tris.push_back({glm::vec3(-8.0f), glm::vec3(-8.0f, -8.0f, -7.9f), glm::vec3(-8.0f, -7.9f, -8.0f)});
+  tris.push_back(
+      {glm::vec3(-8.0f), glm::vec3(-8.0f, -8.0f, -7.9f), glm::vec3(-8.0f, -7.9f, -8.0f)});
   tris.push_back({glm::vec3(8.0f), glm::vec3(8.0f, 8.0f, 7.9f), glm::vec3(8.0f, 7.9f, 8.0f)});
   return tris;
 }

@@ -2,23 +2,22 @@
 // Random triangle soups and query placement for the oracle tests (fixed seeds, reproducible on
 // one standard library).
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "octree_fps/geometry/aabb.h"
 
 namespace ofps::test {
 
 struct SoupOptions {
-  uint32_t regular = 400;      // ordinary triangles, edges ~ 0.2..2 inside [-8, 8]^3
-  uint32_t slivers = 40;       // very thin triangles
-  uint32_t huge = 4;           // triangles spanning the whole soup
-  uint32_t onSplitPlanes = 60; // axis-aligned triangles lying exactly on x, y or z = 0, +-4, +-2
-  uint32_t duplicates = 30;    // exact copies of earlier triangles
-  uint32_t degenerate = 10;    // zero-area: segments and points
+  uint32_t regular = 400;       // ordinary triangles, edges ~ 0.2..2 inside [-8, 8]^3
+  uint32_t slivers = 40;        // very thin triangles
+  uint32_t huge = 4;            // triangles spanning the whole soup
+  uint32_t onSplitPlanes = 60;  // axis-aligned triangles lying exactly on x, y or z = 0, +-4, +-2
+  uint32_t duplicates = 30;     // exact copies of earlier triangles
+  uint32_t degenerate = 10;     // zero-area: segments and points
 };
 
 // A soup inside [-8, 8]^3 (so the root cell's split planes are at 0, +-4, +-2, ...).

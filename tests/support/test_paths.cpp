@@ -26,8 +26,8 @@ class TempFolder {
   const std::filesystem::path& path() {
     std::call_once(once_, [this] {
       const char* tmp = std::getenv("TMPDIR");
-      std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                            "/octree-fps-levels-XXXXXX";
+      std::string pattern =
+          std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/octree-fps-levels-XXXXXX";
       if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
     });
     return path_;

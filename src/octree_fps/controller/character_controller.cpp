@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-
 #include <glm/geometric.hpp>
+#include <limits>
 
 namespace ofps {
 
@@ -13,7 +12,9 @@ namespace {
 constexpr uint32_t kMaxPlanes = 2 * kMaxSlideIterations;  // a steep contact adds two planes
 constexpr float kDegToRad = 0.017453292519943295f;
 
-glm::vec3 horizontal(const glm::vec3& v) { return {v.x, 0.0f, v.z}; }
+glm::vec3 horizontal(const glm::vec3& v) {
+  return {v.x, 0.0f, v.z};
+}
 
 // Moves `current` toward `target` by at most maxDelta (Euclidean).
 glm::vec3 approach(const glm::vec3& current, const glm::vec3& target, float maxDelta) {
@@ -62,8 +63,7 @@ void addPlane(ClipPlanes& planes, const glm::vec3& e) {
 
 // Clips v against the newest plane e, then against every plane of the set: a second violated
 // plane leaves only the motion along the crease of the two; a third stops it.
-glm::vec3 clipAgainst(const ClipPlanes& planes, const glm::vec3& e, const glm::vec3& v,
-                      bool walk) {
+glm::vec3 clipAgainst(const ClipPlanes& planes, const glm::vec3& e, const glm::vec3& v, bool walk) {
   glm::vec3 out = walk ? clipWalk(v, e) : clipPlane(v, e);
   for (uint32_t i = 0; i < planes.count; ++i) {
     const glm::vec3& p = planes.n[i];
@@ -246,8 +246,7 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
   skinBlocked_ = true;
   PushOut exact;
   ++stats_.queryCount;
-  if (octree.capsuleIntersect(a, b, r + 0.05f * skin, params_.layerMask, exact,
-                              &stats_.queries) &&
+  if (octree.capsuleIntersect(a, b, r + 0.05f * skin, params_.layerMask, exact, &stats_.queries) &&
       exact.depth > 0.0f) {
     ioFeet += exact.normal * exact.depth;
     return true;
@@ -255,9 +254,8 @@ bool CharacterController::depenetrate(const Octree& octree, glm::vec3& ioFeet,
   return false;
 }
 
-bool CharacterController::sweep(const Octree& octree, const glm::vec3& feet,
-                                const glm::vec3& disp, bool tight, float& outMoved,
-                                SweepHit& outHit) {
+bool CharacterController::sweep(const Octree& octree, const glm::vec3& feet, const glm::vec3& disp,
+                                bool tight, float& outMoved, SweepHit& outHit) {
   const float len = glm::length(disp);
   const float skin = params_.skin;
   glm::vec3 a, b;
@@ -286,9 +284,8 @@ bool CharacterController::sweep(const Octree& octree, const glm::vec3& feet,
   return true;
 }
 
-bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet,
-                                    const glm::vec3& disp, glm::vec3& ioVelocity,
-                                    bool groundMode, const glm::vec3& wish) {
+bool CharacterController::slideMove(const Octree& octree, glm::vec3& ioFeet, const glm::vec3& disp,
+                                    glm::vec3& ioVelocity, bool groundMode, const glm::vec3& wish) {
   const float minMove = params_.skin * 1e-3f;
   ClipPlanes planes;
   bool blocked = false;
@@ -395,8 +392,8 @@ bool CharacterController::walkableFaceAt(const Octree& octree, const glm::vec3& 
   return false;
 }
 
-bool CharacterController::probeGround(const Octree& octree, const glm::vec3& feet,
-                                      float distance, GroundProbe& out, bool seePastNose) {
+bool CharacterController::probeGround(const Octree& octree, const glm::vec3& feet, float distance,
+                                      GroundProbe& out, bool seePastNose) {
   glm::vec3 a, b;
   const float r = params_.radius, skin = params_.skin;
   const float h = currentHeight();
@@ -442,8 +439,8 @@ bool CharacterController::probeGround(const Octree& octree, const glm::vec3& fee
       // Never above the feet here: only the path below them is known to be free (raising the
       // capsule to the full gap under a low sloped ceiling ratcheted it into the wedge), and
       // the gap stays between the skin and groundGap(skin).
-      out.restY = std::min(feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance) + lift,
-                           feet.y);
+      out.restY =
+          std::min(feet.y - (hit.startsOverlapping ? 0.0f : hit.toi * distance) + lift, feet.y);
       out.point = hit.point;
       out.normal = hit.normal;
       out.tight = grow == 0.0f;
@@ -549,8 +546,7 @@ bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start
   return true;
 }
 
-void CharacterController::fallFromLedge(const Octree& octree, const glm::vec3& start,
-                                       float dt) {
+void CharacterController::fallFromLedge(const Octree& octree, const glm::vec3& start, float dt) {
   // Bisection on the straight path from start to the feet for the last supported point
   // (kLedgeBisections probes, on the step that walks off only): 1/16 of the step's length.
   const glm::vec3 end = feet_;

@@ -56,7 +56,6 @@
 
 #include <algorithm>
 #include <cstdint>
-
 #include <glm/vec3.hpp>
 
 #include "octree_fps/controller/controller_params.h"
@@ -82,7 +81,7 @@ struct CharacterInput {
   bool back = false;
   bool left = false;
   bool right = false;
-  bool jump = false;    // held; a jump is requested on the step where it goes from up to down
+  bool jump = false;  // held; a jump is requested on the step where it goes from up to down
   bool sprint = false;
   bool crouch = false;  // held; releasing stands up as soon as there is room
   float yaw = 0.0f;     // radians, 0 looks along -Z, +pi/2 along -X
@@ -91,13 +90,13 @@ struct CharacterInput {
 
 // Work done by one step, for the UI and the benchmark.
 struct ControllerStepStats {
-  QueryStats queries;             // octree nodes visited and triangle tests, all queries added
-  uint32_t queryCount = 0;        // octree queries issued (brute force would test
-                                  // queryCount * triangleCount triangles)
-  uint32_t slideIterations = 0;   // sweeps of the collide-and-slide loops (move + stairs)
-  bool depenetrated = false;      // an overlap was pushed out this step
-  bool steppedUp = false;         // the stair step was taken
-  bool snapped = false;           // ground snapping pulled the character down
+  QueryStats queries;            // octree nodes visited and triangle tests, all queries added
+  uint32_t queryCount = 0;       // octree queries issued (brute force would test
+                                 // queryCount * triangleCount triangles)
+  uint32_t slideIterations = 0;  // sweeps of the collide-and-slide loops (move + stairs)
+  bool depenetrated = false;     // an overlap was pushed out this step
+  bool steppedUp = false;        // the stair step was taken
+  bool snapped = false;          // ground snapping pulled the character down
 };
 
 // Sweeps per collide-and-slide loop (Quake uses 4; one more for a crease after a corner).
@@ -113,8 +112,12 @@ inline constexpr uint32_t kLedgeBisections = 4;
 // clear of walls the slide left. Lengths in metres.
 inline constexpr float kGroundMargin = 0.0004f;  // m, largest groundGap - skin
 inline constexpr float kRestMargin = 0.0008f;    // m, largest restGap - skin
-inline float groundGap(float skin) { return skin + std::min(0.02f * skin, kGroundMargin); }
-inline float restGap(float skin) { return skin + std::min(0.04f * skin, kRestMargin); }
+inline float groundGap(float skin) {
+  return skin + std::min(0.02f * skin, kGroundMargin);
+}
+inline float restGap(float skin) {
+  return skin + std::min(0.04f * skin, kRestMargin);
+}
 
 class CharacterController {
  public:
@@ -130,8 +133,8 @@ class CharacterController {
 
   // Where a respawn puts the character (feet, world) and its yaw (radians).
   void setSpawn(const glm::vec3& feet, float yaw);
-  // Falling with the feet below this Y respawns (docs/script-format.md: level's lowest point - 50 m).
-  // Default: -infinity (never).
+  // Falling with the feet below this Y respawns (docs/script-format.md: level's lowest point - 50
+  // m). Default: -infinity (never).
   void setKillPlaneY(float y) { killPlaneY_ = y; }
   float killPlaneY() const { return killPlaneY_; }
 
@@ -148,25 +151,25 @@ class CharacterController {
             const CharacterObstacles* obstacles = nullptr);
 
   // ---- State after the last step (world space) ------------------------------------------------
-  const glm::vec3& feet() const { return feet_; }          // lowest point of the capsule
+  const glm::vec3& feet() const { return feet_; }  // lowest point of the capsule
   // Velocity after collision response, m/s: the one the next step starts from.
   const glm::vec3& velocity() const { return velocity_; }
   // The velocity the character really moved with in the last step: (feet after - feet before)
   // / dt, m/s (zero on a respawn or teleport). What traces record, so that motion can be checked
   // against it; differs from velocity() by what the step-up's rise and the ground snap added.
   const glm::vec3& movedVelocity() const { return movedVelocity_; }
-  bool grounded() const { return grounded_; }   // on walkable ground at the end of the step
+  bool grounded() const { return grounded_; }  // on walkable ground at the end of the step
   bool crouched() const { return crouched_; }
   bool flying() const { return flying_; }
-  bool respawned() const { return respawned_; } // the last step respawned the character
-  float yaw() const { return yaw_; }            // view angles used by the last step, radians
+  bool respawned() const { return respawned_; }  // the last step respawned the character
+  float yaw() const { return yaw_; }             // view angles used by the last step, radians
   float pitch() const { return pitch_; }
   // Normal of the ground below (unit; (0,1,0) when nothing is below) and its slope, radians.
   const glm::vec3& groundNormal() const { return groundNormal_; }
   float groundSlope() const;
-  bool onSteepSlope() const { return onSteep_; } // resting on ground steeper than max_slope
+  bool onSteepSlope() const { return onSteep_; }  // resting on ground steeper than max_slope
   float currentHeight() const { return crouched_ ? params_.crouchHeight : params_.height; }
-  glm::vec3 eye() const;                          // feet + current eye height
+  glm::vec3 eye() const;  // feet + current eye height
   // Capsule segment endpoints (world) for drawing or queries; the radius is params().radius.
   void capsule(glm::vec3& outA, glm::vec3& outB) const;
   // Render interpolation between the previous and the current step (alpha from FixedStep).
@@ -210,20 +213,20 @@ class CharacterController {
                  const glm::vec3& plainEnd, glm::vec3& outFeet, bool& outOnNose);
   // What supports the capsule from below (see probeGround).
   struct GroundProbe {
-    float restY = 0.0f;             // feet height resting groundGap(skin) above the contact
-    glm::vec3 point{0.0f};          // contact point on the level
-    glm::vec3 normal{0.0f};         // contact normal (unit, toward the capsule)
-    bool contactWalkable = false;   // the contact normal is within max_slope
-    bool faceWalkable = false;      // a walkable face meets at the contact point
+    float restY = 0.0f;            // feet height resting groundGap(skin) above the contact
+    glm::vec3 point{0.0f};         // contact point on the level
+    glm::vec3 normal{0.0f};        // contact normal (unit, toward the capsule)
+    bool contactWalkable = false;  // the contact normal is within max_slope
+    bool faceWalkable = false;     // a walkable face meets at the contact point
     glm::vec3 faceNormal{0.0f, 1.0f, 0.0f};  // that face's normal: the ground walked along (on
                                              // an edge, the contact normal would tilt the walk)
-    bool supports = false;          // both: a walkable contact
-    bool tight = false;             // no room for the gap: restY is where the capsule touches
+    bool supports = false;                   // both: a walkable contact
+    bool tight = false;  // no room for the gap: restY is where the capsule touches
   };
   // Sweeps down at most `distance` below the feet for the support. Returns false when nothing
   // is within distance.
-  bool probeGround(const Octree& octree, const glm::vec3& feet, float distance,
-                   GroundProbe& out, bool seePastNose = false);
+  bool probeGround(const Octree& octree, const glm::vec3& feet, float distance, GroundProbe& out,
+                   bool seePastNose = false);
   // Fills io's contactWalkable, faceWalkable and supports from its point and normal (the
   // obstacle flag of the last sweepAll tells an obstacle's contact).
   void judgeSupport(const Octree& octree, const glm::vec3& feet, GroundProbe& io);
@@ -246,7 +249,7 @@ class CharacterController {
   glm::vec3 groundFaceNormal_{0.0f, 1.0f, 0.0f};  // the walkable face met at the support
   glm::vec3 spawnFeet_{0.0f};
   float spawnYaw_ = 0.0f;
-  float groundY_ = 0.0f;  // height of the ground's support point at the last grounded probe
+  float groundY_ = 0.0f;         // height of the ground's support point at the last grounded probe
   glm::vec3 groundPoint_{0.0f};  // that support point (world)
   float killPlaneY_;
   float yaw_ = 0.0f;
@@ -271,7 +274,7 @@ class CharacterController {
   glm::vec3 movedVelocity_{0.0f};
   ControllerStepStats stats_;
   const CharacterObstacles* obstacles_ = nullptr;  // set for the duration of step()
-  QueryTrace* trace_ = nullptr;                     // debug record of entered nodes
+  QueryTrace* trace_ = nullptr;                    // debug record of entered nodes
 };
 
 }  // namespace ofps

@@ -31,8 +31,7 @@ bool checkField(const char* name, float v, float lo, float hi, bool openHi, std:
 
 void applyDependentDefaults(ControllerParams& io, const CapsuleParamsSet& set,
                             const ControllerParams& base) {
-  const bool r = set.radius, h = set.height, c = set.crouchHeight, e = set.eyeHeight,
-             s = set.skin;
+  const bool r = set.radius, h = set.height, c = set.crouchHeight, e = set.eyeHeight, s = set.skin;
   if (!r) {
     float v = base.radius;
     if (h) v = std::min(v, 0.5f * io.height);
@@ -63,26 +62,25 @@ void applyDependentDefaults(ControllerParams& io, const CapsuleParamsSet& set,
 bool validateParams(const ControllerParams& p, std::string* outError) {
   constexpr float kInf = INFINITY;
   constexpr float kTiny = 1e-30f;  // "positive": the smallest value the arithmetic divides by
-  const bool fieldsOk =
-      checkField("radius", p.radius, kTiny, kInf, true, outError) &&
-      checkField("height", p.height, kTiny, kInf, true, outError) &&
-      checkField("crouch_height", p.crouchHeight, kTiny, kInf, true, outError) &&
-      checkField("eye_height", p.eyeHeight, kTiny, kInf, true, outError) &&
-      checkField("step_height", p.stepHeight, 0.0f, kInf, true, outError) &&
-      checkField("max_slope", p.maxSlopeDeg, 0.0f, 90.0f, true, outError) &&
-      checkField("snap_distance", p.snapDistance, 0.0f, kInf, true, outError) &&
-      checkField("skin", p.skin, kTiny, kInf, true, outError) &&
-      checkField("walk_speed", p.walkSpeed, 0.0f, kInf, true, outError) &&
-      checkField("sprint_speed", p.sprintSpeed, 0.0f, kInf, true, outError) &&
-      checkField("crouch_speed", p.crouchSpeed, 0.0f, kInf, true, outError) &&
-      checkField("accel", p.accel, 0.0f, kInf, true, outError) &&
-      checkField("air_control", p.airControl, 0.0f, 1.0f, false, outError) &&
-      checkField("jump_speed", p.jumpSpeed, 0.0f, kInf, true, outError) &&
-      checkField("gravity", p.gravity, 0.0f, kInf, true, outError) &&
-      checkField("max_fall_speed", p.maxFallSpeed, 0.0f, kInf, true, outError) &&
-      checkField("coyote_time", p.coyoteTime, 0.0f, kInf, true, outError) &&
-      checkField("jump_buffer", p.jumpBuffer, 0.0f, kInf, true, outError) &&
-      checkField("tick_hz", p.tickHz, kTiny, kInf, true, outError);
+  const bool fieldsOk = checkField("radius", p.radius, kTiny, kInf, true, outError) &&
+                        checkField("height", p.height, kTiny, kInf, true, outError) &&
+                        checkField("crouch_height", p.crouchHeight, kTiny, kInf, true, outError) &&
+                        checkField("eye_height", p.eyeHeight, kTiny, kInf, true, outError) &&
+                        checkField("step_height", p.stepHeight, 0.0f, kInf, true, outError) &&
+                        checkField("max_slope", p.maxSlopeDeg, 0.0f, 90.0f, true, outError) &&
+                        checkField("snap_distance", p.snapDistance, 0.0f, kInf, true, outError) &&
+                        checkField("skin", p.skin, kTiny, kInf, true, outError) &&
+                        checkField("walk_speed", p.walkSpeed, 0.0f, kInf, true, outError) &&
+                        checkField("sprint_speed", p.sprintSpeed, 0.0f, kInf, true, outError) &&
+                        checkField("crouch_speed", p.crouchSpeed, 0.0f, kInf, true, outError) &&
+                        checkField("accel", p.accel, 0.0f, kInf, true, outError) &&
+                        checkField("air_control", p.airControl, 0.0f, 1.0f, false, outError) &&
+                        checkField("jump_speed", p.jumpSpeed, 0.0f, kInf, true, outError) &&
+                        checkField("gravity", p.gravity, 0.0f, kInf, true, outError) &&
+                        checkField("max_fall_speed", p.maxFallSpeed, 0.0f, kInf, true, outError) &&
+                        checkField("coyote_time", p.coyoteTime, 0.0f, kInf, true, outError) &&
+                        checkField("jump_buffer", p.jumpBuffer, 0.0f, kInf, true, outError) &&
+                        checkField("tick_hz", p.tickHz, kTiny, kInf, true, outError);
   if (!fieldsOk) return false;
   if (p.height < 2.0f * p.radius) {
     setError(outError, "height (" + fmt(p.height) + ") must be at least 2 * radius (" +
@@ -91,8 +89,8 @@ bool validateParams(const ControllerParams& p, std::string* outError) {
   }
   if (p.crouchHeight < 2.0f * p.radius || p.crouchHeight > p.height) {
     setError(outError, "crouch_height (" + fmt(p.crouchHeight) +
-                           ") must be in [2 * radius, height] = [" + fmt(2.0f * p.radius) +
-                           ", " + fmt(p.height) + "]");
+                           ") must be in [2 * radius, height] = [" + fmt(2.0f * p.radius) + ", " +
+                           fmt(p.height) + "]");
     return false;
   }
   if (p.eyeHeight <= p.crouchDrop() || p.eyeHeight > p.height) {
@@ -102,8 +100,8 @@ bool validateParams(const ControllerParams& p, std::string* outError) {
     return false;
   }
   if (p.skin >= p.radius) {
-    setError(outError, "skin (" + fmt(p.skin) + ") must be smaller than radius (" +
-                           fmt(p.radius) + ")");
+    setError(outError,
+             "skin (" + fmt(p.skin) + ") must be smaller than radius (" + fmt(p.radius) + ")");
     return false;
   }
   return true;

@@ -20,35 +20,35 @@ namespace ofps {
 
 struct ControllerParams {
   // ---- Capsule ------------------------------------------------------------------------------
-  float radius = 0.35f;          // capsule radius, m (default 0.35)
-  float height = 1.8f;           // total standing height, feet to top, m (default 1.8); >= 2*radius
-  float crouchHeight = 1.0f;     // total height crouched, m (default 1.0); in [2*radius, height]
-  float eyeHeight = 1.65f;       // eye above the feet standing, m (default 1.65); crouched it
-                                 // drops by height - crouch_height
+  float radius = 0.35f;       // capsule radius, m (default 0.35)
+  float height = 1.8f;        // total standing height, feet to top, m (default 1.8); >= 2*radius
+  float crouchHeight = 1.0f;  // total height crouched, m (default 1.0); in [2*radius, height]
+  float eyeHeight = 1.65f;    // eye above the feet standing, m (default 1.65); crouched it
+                              // drops by height - crouch_height
   // ---- Ground -------------------------------------------------------------------------------
-  float stepHeight = 0.35f;      // highest step climbed without jumping, m (default 0.35)
-  float maxSlopeDeg = 45.0f;     // steepest walkable slope, degrees (default 45)
-  float snapDistance = 0.35f;    // how far down the character is kept on the ground while
-                                 // walking (down stairs and ramps), m (default 0.35)
-  float skin = 0.02f;            // gap kept between capsule and level, m (default 0.02); must
-                                 // exceed float rounding at the level's coordinates (1 mm at 10 km)
+  float stepHeight = 0.35f;    // highest step climbed without jumping, m (default 0.35)
+  float maxSlopeDeg = 45.0f;   // steepest walkable slope, degrees (default 45)
+  float snapDistance = 0.35f;  // how far down the character is kept on the ground while
+                               // walking (down stairs and ramps), m (default 0.35)
+  float skin = 0.02f;          // gap kept between capsule and level, m (default 0.02); must
+                               // exceed float rounding at the level's coordinates (1 mm at 10 km)
   // ---- Speeds -------------------------------------------------------------------------------
-  float walkSpeed = 4.5f;        // target ground speed walking, m/s (default 4.5)
-  float sprintSpeed = 7.0f;      // target ground speed sprinting, m/s (default 7)
-  float crouchSpeed = 2.5f;      // target ground speed crouched, m/s (default 2.5)
-  float accel = 50.0f;           // ground acceleration toward the target velocity, m/s² (default
-                                 // 50: walk speed in 0.09 s). Also the friction: with no key held
-                                 // the ground velocity goes to zero at the same rate.
-  float airControl = 0.3f;       // share of accel available in the air, 0..1 (default 0.3); with
-                                 // no key held the air velocity is kept (no air friction)
+  float walkSpeed = 4.5f;    // target ground speed walking, m/s (default 4.5)
+  float sprintSpeed = 7.0f;  // target ground speed sprinting, m/s (default 7)
+  float crouchSpeed = 2.5f;  // target ground speed crouched, m/s (default 2.5)
+  float accel = 50.0f;       // ground acceleration toward the target velocity, m/s² (default
+                             // 50: walk speed in 0.09 s). Also the friction: with no key held
+                             // the ground velocity goes to zero at the same rate.
+  float airControl = 0.3f;   // share of accel available in the air, 0..1 (default 0.3); with
+                             // no key held the air velocity is kept (no air friction)
   // ---- Vertical -----------------------------------------------------------------------------
-  float jumpSpeed = 7.0f;        // upward speed at take-off, m/s (default 7: 1.22 m jump)
-  float gravity = 20.0f;         // downward acceleration, positive, m/s² (default 20)
-  float maxFallSpeed = 50.0f;    // terminal falling speed, m/s (default 50)
-  float coyoteTime = 0.1f;       // a jump still works this long after walking off ground, s
-  float jumpBuffer = 0.1f;       // a jump pressed this long before landing happens on landing, s
+  float jumpSpeed = 7.0f;      // upward speed at take-off, m/s (default 7: 1.22 m jump)
+  float gravity = 20.0f;       // downward acceleration, positive, m/s² (default 20)
+  float maxFallSpeed = 50.0f;  // terminal falling speed, m/s (default 50)
+  float coyoteTime = 0.1f;     // a jump still works this long after walking off ground, s
+  float jumpBuffer = 0.1f;     // a jump pressed this long before landing happens on landing, s
   // ---- Simulation ---------------------------------------------------------------------------
-  float tickHz = 120.0f;         // fixed simulation rate, Hz, > 0 (default 120)
+  float tickHz = 120.0f;                  // fixed simulation rate, Hz, > 0 (default 120)
   uint32_t layerMask = kOctreeAllLayers;  // collision layers the capsule collides with (not a
                                           // script parameter; the demo sets kLayerSolid)
 

@@ -6,8 +6,8 @@
 //
 //   FixedStep clock(params.tickHz);
 //   for each frame:
-//     for (uint32_t n = clock.advance(frameSeconds); n > 0; --n) controller.step(octree, in, clock.dt());
-//     camera = controller.interpolatedEye(clock.alpha());
+//     for (uint32_t n = clock.advance(frameSeconds); n > 0; --n) controller.step(octree, in,
+//     clock.dt()); camera = controller.interpolatedEye(clock.alpha());
 
 #include <algorithm>
 #include <cstdint>

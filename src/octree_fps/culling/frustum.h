@@ -18,10 +18,10 @@ namespace ofps {
 class Octree;
 
 struct CullStats {
-  uint32_t nodesVisited = 0;     // nodes whose box was classified
-  uint32_t planeTests = 0;       // box-plane tests run (plane masking makes this smaller)
-  uint32_t rangesReported = 0;   // visitor calls
-  uint32_t trianglesVisible = 0; // triangles in the reported ranges
+  uint32_t nodesVisited = 0;      // nodes whose box was classified
+  uint32_t planeTests = 0;        // box-plane tests run (plane masking makes this smaller)
+  uint32_t rangesReported = 0;    // visitor calls
+  uint32_t trianglesVisible = 0;  // triangles in the reported ranges
   CullStats& operator+=(const CullStats& o) {
     nodesVisited += o.nodesVisited;
     planeTests += o.planeTests;

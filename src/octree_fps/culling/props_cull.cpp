@@ -161,14 +161,16 @@ void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
   // Blocks of 2^shift cells per axis: the finest whose table fits the budget.
   auto blocks = [&](uint32_t s, int a) { return ((hi[a] - lo[a]) >> s) + 1; };
   for (;; ++shift) {
-    const uint64_t n = static_cast<uint64_t>(blocks(shift, 0)) * static_cast<uint64_t>(blocks(shift, 1)) *
+    const uint64_t n = static_cast<uint64_t>(blocks(shift, 0)) *
+                       static_cast<uint64_t>(blocks(shift, 1)) *
                        static_cast<uint64_t>(blocks(shift, 2));
     if (n <= std::max<uint32_t>(maxMapEntries_, 1u) || shift >= 20) break;
   }
   for (int a = 0; a < 3; ++a) dims[a] = blocks(shift, a);
   const int32_t side = 1 << shift;
-  map.assign(static_cast<size_t>(dims[0]) * static_cast<size_t>(dims[1]) * static_cast<size_t>(dims[2]),
-              outside);
+  map.assign(
+      static_cast<size_t>(dims[0]) * static_cast<size_t>(dims[1]) * static_cast<size_t>(dims[2]),
+      outside);
   // looseBlockBounds of every block from per-axis tables: a block's cell-box ends on axis a
   // depend only on its index on that axis, and its padding only on the largest magnitude, a max
   // over the axes (exact), so a few loads give the very floats looseBlockBounds computes (the
@@ -211,7 +213,9 @@ void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
   // larger sibling took) and whose loose bounds they contain: each block ends at the node that
   // nodeForBox's descent (into the smallest containing child, the first of equals) would pick.
   auto at = [&](int32_t x, int32_t y, int32_t z) -> uint32_t& {
-    return map[static_cast<size_t>(x) + static_cast<size_t>(dims[0]) * (static_cast<size_t>(y) + static_cast<size_t>(dims[1]) * static_cast<size_t>(z))];
+    return map[static_cast<size_t>(x) + static_cast<size_t>(dims[0]) *
+                                            (static_cast<size_t>(y) + static_cast<size_t>(dims[1]) *
+                                                                          static_cast<size_t>(z))];
   };
   {
     int32_t bLo[3], bHi[3];
@@ -264,7 +268,7 @@ void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
   chunkShift_ = cshift;
   const uint64_t cdim[2] = {(static_cast<uint64_t>(dims[0]) >> cshift) + 1,
                             (static_cast<uint64_t>(dims[1]) >> cshift) + 1};
-  constexpr uint32_t kChunkTag = 0x80000000u;  // marks a provisional chunk number in the map
+  constexpr uint32_t kChunkTag = 0x80000000u;      // marks a provisional chunk number in the map
   std::unordered_map<uint64_t, uint32_t> chunkOf;  // (node, chunk coords) -> provisional chunk
   std::vector<uint32_t> chunkNode;
   std::vector<Aabb> chunkBox;
@@ -499,10 +503,11 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   // is inside of needs no test (the node's box holds the cell's props). Same answers as
   // testCell, with SIMD.
   const Aabb rootBox = nc > 0 ? octree.nodeBounds(0) : Aabb{};
-  const float rootMag = nc > 0 ? std::max({std::fabs(rootBox.min.x), std::fabs(rootBox.min.y),
-                                           std::fabs(rootBox.min.z), std::fabs(rootBox.max.x),
-                                           std::fabs(rootBox.max.y), std::fabs(rootBox.max.z)})
-                               : 0.0f;
+  const float rootMag =
+      nc > 0
+          ? std::max({std::fabs(rootBox.min.x), std::fabs(rootBox.min.y), std::fabs(rootBox.min.z),
+                      std::fabs(rootBox.max.x), std::fabs(rootBox.max.y), std::fabs(rootBox.max.z)})
+          : 0.0f;
   const float cs = grid.cellSize();
   const float frameGrow = extent + (rootMag + 2.0f * cs + cs + extent) * (1.0f / 65536.0f);
   // perCellPad: the outside group's cells may lie anywhere (no root box bounds their
@@ -626,7 +631,8 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
       if (own.count > 0) {
         ++ls.rangesReported;
         ls.trianglesVisible += own.count;
-        if (levelVisitor != nullptr) levelVisitor(levelContext, e.node, own.first, own.count, false);
+        if (levelVisitor != nullptr)
+          levelVisitor(levelContext, e.node, own.first, own.count, false);
       }
       testNodeGroup(e.node, mask, false);
       // The node's chunks: each box classified with the planes left, then its cells.

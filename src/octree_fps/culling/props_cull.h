@@ -5,15 +5,15 @@
 // Frame and units: world space, the level's units (the demo: metres, Y up, right-handed); the
 // grid and the octree must share them.
 //
-// ---- Links: every occupied grid cell belongs to one octree node ----------------------------------
-// A grid cell's objects lie inside its LOOSE bounds: the cell grown by the grid's largest object
-// extent (HashGrid::maxExtent), plus a relative padding of a few float steps that absorbs the
-// rounding of the cell assignment (so the bounds contain every object's box exactly as
-// classifyAabb sees it). OctreeCellLinks links the cell to the node found by descending from the
-// root into the SMALLEST child whose bounds (Octree::nodeBounds, the very boxes cullOctree
-// classifies) contain those loose bounds, until no child contains them: the deepest node on that
-// path. A cell whose loose bounds leave the root's bounds (props thrown out of the level, far
-// spawns, the grid's border cells) goes to the "outside" group, tested on its own.
+// ---- Links: every occupied grid cell belongs to one octree node
+// ---------------------------------- A grid cell's objects lie inside its LOOSE bounds: the cell
+// grown by the grid's largest object extent (HashGrid::maxExtent), plus a relative padding of a few
+// float steps that absorbs the rounding of the cell assignment (so the bounds contain every
+// object's box exactly as classifyAabb sees it). OctreeCellLinks links the cell to the node found
+// by descending from the root into the SMALLEST child whose bounds (Octree::nodeBounds, the very
+// boxes cullOctree classifies) contain those loose bounds, until no child contains them: the
+// deepest node on that path. A cell whose loose bounds leave the root's bounds (props thrown out of
+// the level, far spawns, the grid's border cells) goes to the "outside" group, tested on its own.
 // Why this rule: a node's box contains the boxes of everything linked to it, so a node outside
 // the frustum hides its cells' props and a node inside shows them, both without a test; the
 // deeper the node, the smaller its box, so the sooner the traversal settles a cell. Among
@@ -40,7 +40,8 @@
 // pending cells are still culled exactly (tested one by one), so a late sync() costs speed, never
 // correctness.
 //
-// ---- The traversal ---------------------------------------------------------------------------------
+// ---- The traversal
+// ---------------------------------------------------------------------------------
 // cullLevelAndProps walks the octree exactly as cullOctree does (preorder, fixed stack, plane
 // masking, same classifyAabb arithmetic) and reports the same level ranges. At each node:
 // - outside: the node's subtree and every cell linked below it are skipped;
@@ -63,10 +64,11 @@
 // cells x depth) (for the octree slider and level swaps, not per frame; its time at 100k props
 // is in bench/micro/GRID_RESULTS.md).
 //
-// ---- Threads, allocation ----------------------------------------------------------------------------
-// cullLevelAndProps and validate are const: no allocation (validate allocates), no exceptions,
-// safe from many threads while nothing mutates. relink and sync mutate the grid (one thread, no
-// concurrent queries); relink allocates (the parent table, the map, the chunks), sync only when it relinks.
+// ---- Threads, allocation
+// ---------------------------------------------------------------------------- cullLevelAndProps
+// and validate are const: no allocation (validate allocates), no exceptions, safe from many threads
+// while nothing mutates. relink and sync mutate the grid (one thread, no concurrent queries);
+// relink allocates (the parent table, the map, the chunks), sync only when it relinks.
 //
 // Sources: Assarsson and Möller, "Optimized View Frustum Culling Algorithms for Bounding Boxes"
 // (2000) (p/n-vertex, plane masking); Ulrich, "Loose Octrees" (Game Programming Gems, 2000)
@@ -134,8 +136,8 @@ class OctreeCellLinks {
   // Loose bounds of the cube of cells x..x+cells-1 (same on y, z): contains the loose bounds of
   // each of its cells (the padding grows with the magnitudes, which are largest at the cube's
   // corners).
-  static Aabb looseBlockBounds(const HashGrid& grid, int32_t x, int32_t y, int32_t z,
-                               int32_t cells, float extent);
+  static Aabb looseBlockBounds(const HashGrid& grid, int32_t x, int32_t y, int32_t z, int32_t cells,
+                               float extent);
 
   // Budget of the link map (entries of 4 bytes; default 2^20 = 4 MiB): the map's blocks are
   // the smallest power-of-two cubes of cells for which the level's cell box fits. Takes effect
@@ -179,9 +181,9 @@ class OctreeCellLinks {
   std::vector<uint32_t> parents_;  // by group: parent node (root and outside: kGridNoGroup)
   uint32_t maxMapEntries_ = 1u << 20;
   int32_t mapLo_[3] = {0, 0, 0}, mapDim_[3] = {0, 0, 0};  // the map's box (cells) and blocks
-  uint32_t mapShift_ = 0;                                  // blocks of 2^mapShift_ cells
+  uint32_t mapShift_ = 0;                                 // blocks of 2^mapShift_ cells
   uint32_t chunkCells_ = 8;
-  uint32_t chunkShift_ = 0;              // chunks of 2^chunkShift_ blocks a side
+  uint32_t chunkShift_ = 0;               // chunks of 2^chunkShift_ blocks a side
   std::vector<uint32_t> nodeChunkFirst_;  // by node (+1): first chunk of the node
   std::vector<Aabb> chunkBox_;            // by chunk: union of its blocks' loose bounds
 };

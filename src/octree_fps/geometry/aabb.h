@@ -7,10 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
-
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
+#include <limits>
 
 namespace ofps {
 

@@ -27,36 +27,78 @@ namespace ofps::simd {
 struct F4 {
   __m128 v;
 };
-inline F4 splat(float x) { return {_mm_set1_ps(x)}; }
-inline F4 operator+(F4 a, F4 b) { return {_mm_add_ps(a.v, b.v)}; }
-inline F4 operator-(F4 a, F4 b) { return {_mm_sub_ps(a.v, b.v)}; }
-inline F4 operator*(F4 a, F4 b) { return {_mm_mul_ps(a.v, b.v)}; }
-inline F4 min(F4 a, F4 b) { return {_mm_min_ps(a.v, b.v)}; }
-inline F4 max(F4 a, F4 b) { return {_mm_max_ps(a.v, b.v)}; }
+inline F4 splat(float x) {
+  return {_mm_set1_ps(x)};
+}
+inline F4 operator+(F4 a, F4 b) {
+  return {_mm_add_ps(a.v, b.v)};
+}
+inline F4 operator-(F4 a, F4 b) {
+  return {_mm_sub_ps(a.v, b.v)};
+}
+inline F4 operator*(F4 a, F4 b) {
+  return {_mm_mul_ps(a.v, b.v)};
+}
+inline F4 min(F4 a, F4 b) {
+  return {_mm_min_ps(a.v, b.v)};
+}
+inline F4 max(F4 a, F4 b) {
+  return {_mm_max_ps(a.v, b.v)};
+}
 // Bit i set when lane i satisfies the comparison.
-inline uint32_t lessEqual(F4 a, F4 b) { return static_cast<uint32_t>(_mm_movemask_ps(_mm_cmple_ps(a.v, b.v))); }
-inline F4 operator/(F4 a, F4 b) { return {_mm_div_ps(a.v, b.v)}; }
-inline F4 load(const float* p) { return {_mm_loadu_ps(p)}; }
-inline void store(float* out, F4 a) { _mm_storeu_ps(out, a.v); }
-inline uint32_t equal(F4 a, F4 b) { return static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpeq_ps(a.v, b.v))); }
-inline uint32_t less(F4 a, F4 b) { return static_cast<uint32_t>(_mm_movemask_ps(_mm_cmplt_ps(a.v, b.v))); }
+inline uint32_t lessEqual(F4 a, F4 b) {
+  return static_cast<uint32_t>(_mm_movemask_ps(_mm_cmple_ps(a.v, b.v)));
+}
+inline F4 operator/(F4 a, F4 b) {
+  return {_mm_div_ps(a.v, b.v)};
+}
+inline F4 load(const float* p) {
+  return {_mm_loadu_ps(p)};
+}
+inline void store(float* out, F4 a) {
+  _mm_storeu_ps(out, a.v);
+}
+inline uint32_t equal(F4 a, F4 b) {
+  return static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpeq_ps(a.v, b.v)));
+}
+inline uint32_t less(F4 a, F4 b) {
+  return static_cast<uint32_t>(_mm_movemask_ps(_mm_cmplt_ps(a.v, b.v)));
+}
 // a with its sign flipped in the lanes where s has its sign bit set (an exact negation).
-inline F4 flipSign(F4 a, F4 s) { return {_mm_xor_ps(a.v, _mm_and_ps(s.v, _mm_set1_ps(-0.0f)))}; }
+inline F4 flipSign(F4 a, F4 s) {
+  return {_mm_xor_ps(a.v, _mm_and_ps(s.v, _mm_set1_ps(-0.0f)))};
+}
 // Lane masks (all bits set where true) and selection, for branch-free region tests.
 struct M4 {
   __m128 v;
 };
-inline M4 le(F4 a, F4 b) { return {_mm_cmple_ps(a.v, b.v)}; }
-inline M4 ge(F4 a, F4 b) { return {_mm_cmpge_ps(a.v, b.v)}; }
-inline M4 gt(F4 a, F4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
-inline M4 operator&(M4 a, M4 b) { return {_mm_and_ps(a.v, b.v)}; }
-inline M4 operator|(M4 a, M4 b) { return {_mm_or_ps(a.v, b.v)}; }
+inline M4 le(F4 a, F4 b) {
+  return {_mm_cmple_ps(a.v, b.v)};
+}
+inline M4 ge(F4 a, F4 b) {
+  return {_mm_cmpge_ps(a.v, b.v)};
+}
+inline M4 gt(F4 a, F4 b) {
+  return {_mm_cmpgt_ps(a.v, b.v)};
+}
+inline M4 operator&(M4 a, M4 b) {
+  return {_mm_and_ps(a.v, b.v)};
+}
+inline M4 operator|(M4 a, M4 b) {
+  return {_mm_or_ps(a.v, b.v)};
+}
 // b where a is false: (not a) and b.
-inline M4 andNot(M4 a, M4 b) { return {_mm_andnot_ps(a.v, b.v)}; }
+inline M4 andNot(M4 a, M4 b) {
+  return {_mm_andnot_ps(a.v, b.v)};
+}
 // !(a > b): true where a <= b and where either is NaN.
-inline M4 notGreater(F4 a, F4 b) { return {_mm_cmpngt_ps(a.v, b.v)}; }
+inline M4 notGreater(F4 a, F4 b) {
+  return {_mm_cmpngt_ps(a.v, b.v)};
+}
 // Bit i set when lane i is true.
-inline uint32_t bits(M4 m) { return static_cast<uint32_t>(_mm_movemask_ps(m.v)); }
+inline uint32_t bits(M4 m) {
+  return static_cast<uint32_t>(_mm_movemask_ps(m.v));
+}
 // True in the lanes whose 32-bit word has its top bit set.
 inline M4 topBitLanes(const uint32_t w[4]) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w));
@@ -65,8 +107,7 @@ inline M4 topBitLanes(const uint32_t w[4]) {
 // Four rows of four floats (16 bytes each at r0..r3) transposed: a = the rows' first floats, ...
 inline void loadTransposed(const float* r0, const float* r1, const float* r2, const float* r3,
                            F4& a, F4& b, F4& c, F4& d) {
-  __m128 x0 = _mm_loadu_ps(r0), x1 = _mm_loadu_ps(r1), x2 = _mm_loadu_ps(r2),
-         x3 = _mm_loadu_ps(r3);
+  __m128 x0 = _mm_loadu_ps(r0), x1 = _mm_loadu_ps(r1), x2 = _mm_loadu_ps(r2), x3 = _mm_loadu_ps(r3);
   _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
   a = {x0};
   b = {x1};
@@ -74,7 +115,9 @@ inline void loadTransposed(const float* r0, const float* r1, const float* r2, co
   d = {x3};
 }
 // m ? a : b, lane by lane.
-inline F4 select(M4 m, F4 a, F4 b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
+inline F4 select(M4 m, F4 a, F4 b) {
+  return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))};
+}
 // Four consecutive unsigned 16-bit values (8 bytes at p) as floats (exact).
 inline F4 loadU16(const uint16_t* p) {
   const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
@@ -85,25 +128,43 @@ inline F4 fromInts(int32_t a, int32_t b, int32_t c, int32_t d) {
   return {_mm_cvtepi32_ps(_mm_set_epi32(d, c, b, a))};
 }
 // |a| lane by lane (clears the sign bit, as std::fabs).
-inline F4 abs(F4 a) { return {_mm_andnot_ps(_mm_set1_ps(-0.0f), a.v)}; }
+inline F4 abs(F4 a) {
+  return {_mm_andnot_ps(_mm_set1_ps(-0.0f), a.v)};
+}
 
 #else
 
 struct F4 {
   float v[4];
 };
-inline F4 splat(float x) { return {{x, x, x, x}}; }
-#define OFPS_SIMD4_LANEWISE(expr) \
-  F4 r;                           \
+inline F4 splat(float x) {
+  return {{x, x, x, x}};
+}
+#define OFPS_SIMD4_LANEWISE(expr)              \
+  F4 r;                                        \
   for (int i = 0; i < 4; ++i) r.v[i] = (expr); \
   return r
-inline F4 operator+(F4 a, F4 b) { OFPS_SIMD4_LANEWISE(a.v[i] + b.v[i]); }
-inline F4 operator-(F4 a, F4 b) { OFPS_SIMD4_LANEWISE(a.v[i] - b.v[i]); }
-inline F4 operator*(F4 a, F4 b) { OFPS_SIMD4_LANEWISE(a.v[i] * b.v[i]); }
-inline F4 min(F4 a, F4 b) { OFPS_SIMD4_LANEWISE(a.v[i] < b.v[i] ? a.v[i] : b.v[i]); }
-inline F4 max(F4 a, F4 b) { OFPS_SIMD4_LANEWISE(a.v[i] > b.v[i] ? a.v[i] : b.v[i]); }
-inline F4 operator/(F4 a, F4 b) { OFPS_SIMD4_LANEWISE(a.v[i] / b.v[i]); }
-inline F4 loadU16(const uint16_t* p) { OFPS_SIMD4_LANEWISE(static_cast<float>(p[i])); }
+inline F4 operator+(F4 a, F4 b) {
+  OFPS_SIMD4_LANEWISE(a.v[i] + b.v[i]);
+}
+inline F4 operator-(F4 a, F4 b) {
+  OFPS_SIMD4_LANEWISE(a.v[i] - b.v[i]);
+}
+inline F4 operator*(F4 a, F4 b) {
+  OFPS_SIMD4_LANEWISE(a.v[i] * b.v[i]);
+}
+inline F4 min(F4 a, F4 b) {
+  OFPS_SIMD4_LANEWISE(a.v[i] < b.v[i] ? a.v[i] : b.v[i]);
+}
+inline F4 max(F4 a, F4 b) {
+  OFPS_SIMD4_LANEWISE(a.v[i] > b.v[i] ? a.v[i] : b.v[i]);
+}
+inline F4 operator/(F4 a, F4 b) {
+  OFPS_SIMD4_LANEWISE(a.v[i] / b.v[i]);
+}
+inline F4 loadU16(const uint16_t* p) {
+  OFPS_SIMD4_LANEWISE(static_cast<float>(p[i]));
+}
 inline F4 fromInts(int32_t a, int32_t b, int32_t c, int32_t d) {
   const int32_t x[4] = {a, b, c, d};
   OFPS_SIMD4_LANEWISE(static_cast<float>(x[i]));
@@ -111,7 +172,9 @@ inline F4 fromInts(int32_t a, int32_t b, int32_t c, int32_t d) {
 inline F4 abs(F4 a) {
   OFPS_SIMD4_LANEWISE(std::bit_cast<float>(std::bit_cast<uint32_t>(a.v[i]) & 0x7FFFFFFFu));
 }
-inline F4 load(const float* p) { OFPS_SIMD4_LANEWISE(p[i]); }
+inline F4 load(const float* p) {
+  OFPS_SIMD4_LANEWISE(p[i]);
+}
 inline F4 flipSign(F4 a, F4 s) {
   OFPS_SIMD4_LANEWISE(std::bit_cast<float>(std::bit_cast<uint32_t>(a.v[i]) ^
                                            (std::bit_cast<uint32_t>(s.v[i]) & 0x80000000u)));
@@ -128,12 +191,24 @@ inline void store(float* out, F4 a) {
 struct M4 {
   bool v[4];
 };
-inline M4 le(F4 a, F4 b) { return {{a.v[0] <= b.v[0], a.v[1] <= b.v[1], a.v[2] <= b.v[2], a.v[3] <= b.v[3]}}; }
-inline M4 ge(F4 a, F4 b) { return {{a.v[0] >= b.v[0], a.v[1] >= b.v[1], a.v[2] >= b.v[2], a.v[3] >= b.v[3]}}; }
-inline M4 gt(F4 a, F4 b) { return {{a.v[0] > b.v[0], a.v[1] > b.v[1], a.v[2] > b.v[2], a.v[3] > b.v[3]}}; }
-inline M4 operator&(M4 a, M4 b) { return {{a.v[0] && b.v[0], a.v[1] && b.v[1], a.v[2] && b.v[2], a.v[3] && b.v[3]}}; }
-inline M4 operator|(M4 a, M4 b) { return {{a.v[0] || b.v[0], a.v[1] || b.v[1], a.v[2] || b.v[2], a.v[3] || b.v[3]}}; }
-inline M4 andNot(M4 a, M4 b) { return {{!a.v[0] && b.v[0], !a.v[1] && b.v[1], !a.v[2] && b.v[2], !a.v[3] && b.v[3]}}; }
+inline M4 le(F4 a, F4 b) {
+  return {{a.v[0] <= b.v[0], a.v[1] <= b.v[1], a.v[2] <= b.v[2], a.v[3] <= b.v[3]}};
+}
+inline M4 ge(F4 a, F4 b) {
+  return {{a.v[0] >= b.v[0], a.v[1] >= b.v[1], a.v[2] >= b.v[2], a.v[3] >= b.v[3]}};
+}
+inline M4 gt(F4 a, F4 b) {
+  return {{a.v[0] > b.v[0], a.v[1] > b.v[1], a.v[2] > b.v[2], a.v[3] > b.v[3]}};
+}
+inline M4 operator&(M4 a, M4 b) {
+  return {{a.v[0] && b.v[0], a.v[1] && b.v[1], a.v[2] && b.v[2], a.v[3] && b.v[3]}};
+}
+inline M4 operator|(M4 a, M4 b) {
+  return {{a.v[0] || b.v[0], a.v[1] || b.v[1], a.v[2] || b.v[2], a.v[3] || b.v[3]}};
+}
+inline M4 andNot(M4 a, M4 b) {
+  return {{!a.v[0] && b.v[0], !a.v[1] && b.v[1], !a.v[2] && b.v[2], !a.v[3] && b.v[3]}};
+}
 inline M4 notGreater(F4 a, F4 b) {
   return {{!(a.v[0] > b.v[0]), !(a.v[1] > b.v[1]), !(a.v[2] > b.v[2]), !(a.v[3] > b.v[3])}};
 }
@@ -154,7 +229,8 @@ inline void loadTransposed(const float* r0, const float* r1, const float* r2, co
   }
 }
 inline F4 select(M4 m, F4 a, F4 b) {
-  return {{m.v[0] ? a.v[0] : b.v[0], m.v[1] ? a.v[1] : b.v[1], m.v[2] ? a.v[2] : b.v[2], m.v[3] ? a.v[3] : b.v[3]}};
+  return {{m.v[0] ? a.v[0] : b.v[0], m.v[1] ? a.v[1] : b.v[1], m.v[2] ? a.v[2] : b.v[2],
+           m.v[3] ? a.v[3] : b.v[3]}};
 }
 inline uint32_t equal(F4 a, F4 b) {
   uint32_t m = 0;

@@ -21,8 +21,10 @@ glm::vec3 normalizeOr(const glm::vec3& v, const glm::vec3& fallback) {
 glm::vec3 anyPerpendicular(const glm::vec3& v) {
   const glm::vec3 av = glm::abs(v);
   glm::vec3 axis(1.0f, 0.0f, 0.0f);
-  if (av.y <= av.x && av.y <= av.z) axis = glm::vec3(0.0f, 1.0f, 0.0f);
-  else if (av.z <= av.x && av.z <= av.y) axis = glm::vec3(0.0f, 0.0f, 1.0f);
+  if (av.y <= av.x && av.y <= av.z)
+    axis = glm::vec3(0.0f, 1.0f, 0.0f);
+  else if (av.z <= av.x && av.z <= av.y)
+    axis = glm::vec3(0.0f, 0.0f, 1.0f);
   return normalizeOr(cross3(v, axis), glm::vec3(0.0f, 1.0f, 0.0f));
 }
 
@@ -281,8 +283,8 @@ bool sweepCapsuleTriangle(const glm::vec3& a, const glm::vec3& b, float radius,
     //    by -d and enters the cylinder around the segment's line within the segment.
     for (int i = 0; i < 3; ++i) {
       float t, s;
-      if (rayEntersCylinder(*v[i] - a, -d, u, radius, t, s) && t <= 1.0f && t < best &&
-          s >= 0.0f && s <= 1.0f) {
+      if (rayEntersCylinder(*v[i] - a, -d, u, radius, t, s) && t <= 1.0f && t < best && s >= 0.0f &&
+          s <= 1.0f) {
         best = t;
       }
     }

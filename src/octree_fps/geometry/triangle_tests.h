@@ -23,7 +23,6 @@
 // sweepCapsuleTriangle below.
 
 #include <cstdint>
-
 #include <glm/vec3.hpp>
 
 #include "octree_fps/geometry/aabb.h"
@@ -105,9 +104,9 @@ bool boxTriangleContact(const Aabb& box, const Triangle& tri, TriangleContact& o
 // ---- Sweeps: the first time of contact of a moving shape ----------------------------------------
 
 struct SweepContact {
-  float toi = 1.0f;           // time of impact in [0, 1]: the shape moved by toi * displacement
-  glm::vec3 point{0.0f};      // contact point on the triangle at toi
-  glm::vec3 normal{0.0f};     // unit, from the triangle toward the shape at toi
+  float toi = 1.0f;        // time of impact in [0, 1]: the shape moved by toi * displacement
+  glm::vec3 point{0.0f};   // contact point on the triangle at toi
+  glm::vec3 normal{0.0f};  // unit, from the triangle toward the shape at toi
   bool startsOverlapping = false;  // true when the shape overlaps at t = 0 (then toi = 0 and
                                    // normal is the push-out direction of the *Contact functions)
 };

@@ -4,11 +4,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 #include <cmath>
-#include <limits>
-
+#include <cstdint>
 #include <glm/geometric.hpp>
+#include <limits>
 
 // The octree's inner loops depend on these being inlined.
 #if defined(__GNUC__) || defined(__clang__)
@@ -22,11 +21,15 @@
 namespace ofps {
 namespace detail {
 
-inline float dot3(const glm::vec3& a, const glm::vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline float dot3(const glm::vec3& a, const glm::vec3& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 inline glm::vec3 cross3(const glm::vec3& a, const glm::vec3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-inline float lengthSq(const glm::vec3& a) { return dot3(a, a); }
+inline float lengthSq(const glm::vec3& a) {
+  return dot3(a, a);
+}
 
 // Closest point on the closed segment [a, b] to p (a point when a == b).
 inline glm::vec3 closestPointOnSegment(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b) {
@@ -249,7 +252,7 @@ inline float closestPointsSegmentTriangle(const glm::vec3& p, const glm::vec3& q
 }
 
 OFPS_FORCE_INLINE bool rayTriangle(const glm::vec3& origin, const glm::vec3& dir, float tMax,
-                        const Triangle& tri, float& outT) {
+                                   const Triangle& tri, float& outT) {
   // Möller-Trumbore, two-sided, closed (u, v >= 0, u + v <= 1 are hits), no division until the
   // barycentric tests pass.
   using detail::cross3;
@@ -263,7 +266,9 @@ OFPS_FORCE_INLINE bool rayTriangle(const glm::vec3& origin, const glm::vec3& dir
   // Two-sided: negate det, u, v and t when det < 0, by flipping sign bits (exactly a negation,
   // without the 50/50 branch on the triangle's facing).
   const uint32_t sign = std::bit_cast<uint32_t>(sdet) & 0x80000000u;
-  const auto flip = [sign](float x) { return std::bit_cast<float>(std::bit_cast<uint32_t>(x) ^ sign); };
+  const auto flip = [sign](float x) {
+    return std::bit_cast<float>(std::bit_cast<uint32_t>(x) ^ sign);
+  };
   const float det = flip(sdet);
   const float u = flip(dot3(tvec, pvec));
   const float v = flip(dot3(dir, qvec));
@@ -300,21 +305,22 @@ OFPS_FORCE_INLINE bool sphereOverlapsTriangle(const glm::vec3& center, float rad
   return sphereOverlapsTriangle(center, radius, tri, isDegenerateTriangle(tri));
 }
 
-OFPS_FORCE_INLINE bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b,
-                                               float radius, const Triangle& tri,
-                                               bool degenerate) {
+OFPS_FORCE_INLINE bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b, float radius,
+                                               const Triangle& tri, bool degenerate) {
   // The same quantities as closestPointsSegmentTriangle, with early accepts. (No plane-distance
   // reject: on slivers the float normal is too inaccurate to decide by it; the octree's loops
   // reject by bounding boxes first.)
   const float r2 = radius * radius;
-  if (detail::lengthSq(a - detail::closestPointOnTriangleImpl(a, tri, degenerate)) <= r2) return true;
-  if (detail::lengthSq(b - detail::closestPointOnTriangleImpl(b, tri, degenerate)) <= r2) return true;
+  if (detail::lengthSq(a - detail::closestPointOnTriangleImpl(a, tri, degenerate)) <= r2)
+    return true;
+  if (detail::lengthSq(b - detail::closestPointOnTriangleImpl(b, tri, degenerate)) <= r2)
+    return true;
   glm::vec3 s, t;
   return detail::segmentTriangleInterior(a, b, tri, degenerate, s, t) <= r2;
 }
 
-OFPS_FORCE_INLINE bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b,
-                                               float radius, const Triangle& tri) {
+OFPS_FORCE_INLINE bool capsuleOverlapsTriangle(const glm::vec3& a, const glm::vec3& b, float radius,
+                                               const Triangle& tri) {
   return capsuleOverlapsTriangle(a, b, radius, tri, isDegenerateTriangle(tri));
 }
 
@@ -327,9 +333,12 @@ inline bool separatedOnAxis(const glm::vec3& ax, const glm::vec3& t0, const glm:
   const float tmin = std::min(p0, std::min(p1, p2));
   const float tmax = std::max(p0, std::max(p1, p2));
   // Box corner extremes on the axis (p-vertex / n-vertex), from the exact min/max coordinates.
-  const float bx0 = ax.x * (ax.x >= 0.0f ? bmin.x : bmax.x), bx1 = ax.x * (ax.x >= 0.0f ? bmax.x : bmin.x);
-  const float by0 = ax.y * (ax.y >= 0.0f ? bmin.y : bmax.y), by1 = ax.y * (ax.y >= 0.0f ? bmax.y : bmin.y);
-  const float bz0 = ax.z * (ax.z >= 0.0f ? bmin.z : bmax.z), bz1 = ax.z * (ax.z >= 0.0f ? bmax.z : bmin.z);
+  const float bx0 = ax.x * (ax.x >= 0.0f ? bmin.x : bmax.x),
+              bx1 = ax.x * (ax.x >= 0.0f ? bmax.x : bmin.x);
+  const float by0 = ax.y * (ax.y >= 0.0f ? bmin.y : bmax.y),
+              by1 = ax.y * (ax.y >= 0.0f ? bmax.y : bmin.y);
+  const float bz0 = ax.z * (ax.z >= 0.0f ? bmin.z : bmax.z),
+              bz1 = ax.z * (ax.z >= 0.0f ? bmax.z : bmin.z);
   const float boxMin = bx0 + by0 + bz0, boxMax = bx1 + by1 + bz1;
   return tmin > boxMax || tmax < boxMin;
 }

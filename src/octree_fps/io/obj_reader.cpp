@@ -10,7 +10,9 @@
 namespace ofps {
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
 
 // Next whitespace-separated token of `line` starting at `pos`; empty at the end.
 std::string_view nextToken(std::string_view line, size_t& pos) {

@@ -7,11 +7,10 @@
 // Input is untrusted: errors are returned with the line number, nothing is thrown.
 
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 namespace ofps {
 

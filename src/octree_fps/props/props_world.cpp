@@ -16,10 +16,18 @@ namespace {
 constexpr float kSupportCos = 0.7f;  // a contact normal with y above this supports the prop
 constexpr int kSupportSteps = 4;     // support this recent (in steps) lets a slow prop sleep
 
-inline float dot3(const glm::vec3& a, const glm::vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-inline float len2(const glm::vec3& a) { return dot3(a, a); }
-inline float maxComp(const glm::vec3& v) { return std::max(v.x, std::max(v.y, v.z)); }
-inline float minComp(const glm::vec3& v) { return std::min(v.x, std::min(v.y, v.z)); }
+inline float dot3(const glm::vec3& a, const glm::vec3& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+inline float len2(const glm::vec3& a) {
+  return dot3(a, a);
+}
+inline float maxComp(const glm::vec3& v) {
+  return std::max(v.x, std::max(v.y, v.z));
+}
+inline float minComp(const glm::vec3& v) {
+  return std::min(v.x, std::min(v.y, v.z));
+}
 inline bool finite3(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
@@ -129,7 +137,8 @@ bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropSha
 
 }  // namespace
 
-// ---- Setup ---------------------------------------------------------------------------------------
+// ---- Setup
+// ---------------------------------------------------------------------------------------
 
 PropsWorld::PropsWorld(const PropsParams& params) : params_(params), grid_(params.cellSize) {}
 
@@ -140,7 +149,9 @@ void PropsWorld::setParams(const PropsParams& params) {
   if (regrid && params.cellSize > 0.0f) grid_.setCellSize(params.cellSize);
 }
 
-float PropsWorld::size(uint32_t i) const { return maxComp(half_[i]); }
+float PropsWorld::size(uint32_t i) const {
+  return maxComp(half_[i]);
+}
 
 uint32_t PropsWorld::add(PropShape shape, const glm::vec3& center, const glm::vec3& half,
                          const glm::vec3& velocity) {
@@ -217,12 +228,13 @@ uint32_t PropsWorld::spawnRandom(uint32_t count, const Octree& octree, const Aab
       half = glm::vec3(rng.uniform(0.1f, 0.4f), rng.uniform(0.1f, 0.4f), rng.uniform(0.1f, 0.4f));
     }
     for (int attempt = 0; attempt < 8; ++attempt) {
-      const glm::vec3 c(rng.uniform(bounds.min.x, bounds.max.x),
-                        rng.uniform(bounds.min.y + 0.3f * (bounds.max.y - bounds.min.y), bounds.max.y),
-                        rng.uniform(bounds.min.z, bounds.max.z));
-      const bool hitsLevel =
-          sphere ? octree.collectSphere(c, half.x, params_.layerMask, {}) > 0
-                 : octree.collectBox(Aabb::fromCenterHalfExtents(c, half), params_.layerMask, {}) > 0;
+      const glm::vec3 c(
+          rng.uniform(bounds.min.x, bounds.max.x),
+          rng.uniform(bounds.min.y + 0.3f * (bounds.max.y - bounds.min.y), bounds.max.y),
+          rng.uniform(bounds.min.z, bounds.max.z));
+      const bool hitsLevel = sphere ? octree.collectSphere(c, half.x, params_.layerMask, {}) > 0
+                                    : octree.collectBox(Aabb::fromCenterHalfExtents(c, half),
+                                                        params_.layerMask, {}) > 0;
       if (hitsLevel) continue;
       if (sphere) {
         addSphere(c, half.x);
@@ -236,7 +248,8 @@ uint32_t PropsWorld::spawnRandom(uint32_t count, const Octree& octree, const Aab
   return added;
 }
 
-// ---- Sleep ---------------------------------------------------------------------------------------
+// ---- Sleep
+// ---------------------------------------------------------------------------------------
 
 void PropsWorld::setResting(uint32_t i, bool resting) {
   if ((resting_[i] != 0) == resting) return;
@@ -275,7 +288,9 @@ void PropsWorld::wake(uint32_t id) {
   wakeAround(id);
 }
 
-void PropsWorld::syncGrid(uint32_t i) { grid_.move(i, position_[i]); }
+void PropsWorld::syncGrid(uint32_t i) {
+  grid_.move(i, position_[i]);
+}
 
 // ---- Level collision ----------------------------------------------------------------------------
 
@@ -345,7 +360,8 @@ void PropsWorld::integrateAndCollideLevel(const Octree& octree, uint32_t i, floa
   if (supported) supported_[i] = 1;
 }
 
-// ---- Character -----------------------------------------------------------------------------------
+// ---- Character
+// -----------------------------------------------------------------------------------
 
 void PropsWorld::pushByCharacter(const CharacterCapsule& c) {
   const glm::vec3 lo = glm::min(c.a, c.b) - glm::vec3(c.radius);
@@ -384,15 +400,17 @@ void PropsWorld::pushByCharacter(const CharacterCapsule& c) {
   }
 }
 
-// ---- Prop against prop ---------------------------------------------------------------------------
+// ---- Prop against prop
+// ---------------------------------------------------------------------------
 
 void PropsWorld::findContacts() {
   contacts_.clear();
   for (const uint32_t i : awake_) {
     if (removed_[i]) continue;
     neighbors_.clear();
-    grid_.queryAabb(Aabb::fromCenterHalfExtents(position_[i], half_[i]),
-                    [&](uint32_t j) { neighbors_.push_back(j); }, &stats_.grid);
+    grid_.queryAabb(
+        Aabb::fromCenterHalfExtents(position_[i], half_[i]),
+        [&](uint32_t j) { neighbors_.push_back(j); }, &stats_.grid);
     std::sort(neighbors_.begin(), neighbors_.end());
     for (const uint32_t j : neighbors_) {
       if (j == i) continue;
@@ -463,7 +481,8 @@ void PropsWorld::solveContacts() {
   }
 }
 
-// ---- Step ----------------------------------------------------------------------------------------
+// ---- Step
+// ----------------------------------------------------------------------------------------
 
 void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* character) {
   stats_ = {};
@@ -520,7 +539,8 @@ void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* ch
   links_.sync(grid_, octree);
 }
 
-// ---- Queries -------------------------------------------------------------------------------------
+// ---- Queries
+// -------------------------------------------------------------------------------------
 
 uint32_t PropsWorld::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                                     std::span<uint32_t> out, GridQueryStats* ioStats) const {
@@ -563,7 +583,8 @@ bool PropsWorld::sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radi
         bool hit = false;
         if (shape_[i] == PropShape::Sphere) {
           const glm::vec3 c = position_[i];
-          hit = sweepCapsuleTriangle(a, b, radius + half_[i].x, displacement, Triangle{c, c, c}, sc);
+          hit =
+              sweepCapsuleTriangle(a, b, radius + half_[i].x, displacement, Triangle{c, c, c}, sc);
           if (hit) sc.point = c + (sc.normal * half_[i].x);
         } else if (capsuleTouchesBox(a, b, radius, position_[i], half_[i])) {
           hit = true;
@@ -579,7 +600,8 @@ bool PropsWorld::sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radi
           boxTriangles(position_[i], half_[i], tris);
           for (const Triangle& t : tris) {
             SweepContact c;
-            if (sweepCapsuleTriangle(a, b, radius, displacement, t, c) && (!hit || c.toi < sc.toi)) {
+            if (sweepCapsuleTriangle(a, b, radius, displacement, t, c) &&
+                (!hit || c.toi < sc.toi)) {
               sc = c;
               hit = true;
             }
@@ -616,7 +638,8 @@ bool PropsWorld::validate(std::string* outError) const {
       return fail("prop " + std::to_string(i) + " has a non-finite state");
     }
     if (removed_[i]) {
-      if (grid_.contains(i)) return fail("removed prop " + std::to_string(i) + " still in the grid");
+      if (grid_.contains(i))
+        return fail("removed prop " + std::to_string(i) + " still in the grid");
       continue;
     }
     ++live;
@@ -633,10 +656,15 @@ bool PropsWorld::validate(std::string* outError) const {
   return grid_.validate(outError);
 }
 
-// ---- Files ---------------------------------------------------------------------------------------
+// ---- Files
+// ---------------------------------------------------------------------------------------
 
-const char* propsCsvHeader() { return "id,shape,x,y,z,vx,vy,vz,hx,hy,hz,resting,removed\n"; }
-const char* propsTraceCsvHeader() { return "t,id,x,y,z\n"; }
+const char* propsCsvHeader() {
+  return "id,shape,x,y,z,vx,vy,vz,hx,hy,hz,resting,removed\n";
+}
+const char* propsTraceCsvHeader() {
+  return "t,id,x,y,z\n";
+}
 
 namespace {
 void appendNumber(std::string& out, double v) {

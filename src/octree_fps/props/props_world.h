@@ -6,7 +6,8 @@
 //
 // Frame and units: world space, metres, seconds, kilograms (mass = density 1 x volume), Y up.
 //
-// ---- Model (what is simulated, and what is not) ---------------------------------------------------
+// ---- Model (what is simulated, and what is not)
+// ---------------------------------------------------
 // - Shapes: spheres (radius) and boxes (half-extents). Boxes stay axis-aligned: there is no
 //   rotation and no angular velocity for any prop (spheres slide, they do not roll). A prop's
 //   state is its centre and linear velocity.
@@ -53,18 +54,17 @@
 // grown to the number of props and contacts.
 //
 // Sources: Guendelman, Bridson and Fedkiw, "Nonconvex Rigid Bodies with Stacking" (SIGGRAPH
-// 2003: shock propagation); Catto, "Iterative Dynamics with Temporal Coherence" (GDC 2005) and Box2D's contact
-// solver (sequential impulses, slop, restitution threshold); Ericson, "Real-Time Collision
-// Detection" (2005) §4.4 (sphere-box), §5.5 (swept tests); the three.js games_fps example
+// 2003: shock propagation); Catto, "Iterative Dynamics with Temporal Coherence" (GDC 2005) and
+// Box2D's contact solver (sequential impulses, slop, restitution threshold); Ericson, "Real-Time
+// Collision Detection" (2005) §4.4 (sphere-box), §5.5 (swept tests); the three.js games_fps example
 // (throwing spheres from the camera, spheres against the octree and each other).
 
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <limits>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/culling/props_cull.h"
@@ -76,25 +76,25 @@ namespace ofps {
 enum class PropShape : uint8_t { Sphere = 0, Box = 1 };
 
 inline constexpr uint32_t kPropInvalid = 0xFFFFFFFFu;
-inline constexpr uint32_t kPropMaxSweeps = 4;       // level sweeps per prop per step
-inline constexpr uint32_t kPropMaxSpawn = 100000;   // spawnRandom's limit per call
+inline constexpr uint32_t kPropMaxSweeps = 4;      // level sweeps per prop per step
+inline constexpr uint32_t kPropMaxSpawn = 100000;  // spawnRandom's limit per call
 
 struct PropsParams {
-  float gravity = 20.0f;            // m/s², downward (the controller's default)
-  float restitution = 0.35f;        // share of the normal speed kept by a bounce, 0..1
-  float friction = 0.4f;            // Coulomb coefficient (tangential impulse <= friction x normal)
-  float bounceSpeed = 1.0f;         // m/s; slower impacts do not bounce (restitution 0)
-  float maxSpeed = 120.0f;          // m/s; speeds are clamped (a sweep is exact at any speed)
-  float sleepSpeed = 0.15f;         // m/s; slower (plus gravity x dt) and supported for
-                                    // sleepTime -> resting
-  float sleepTime = 0.4f;           // s
-  float wakeSpeed = 1.0f;           // m/s; approach speed of an awake prop that wakes a resting one
-  float skin = 0.005f;              // gap kept to the level, in multiples of the prop's size
-  float slop = 0.005f;              // prop-prop overlap left uncorrected, x the smaller size
-  uint32_t solverIterations = 4;    // prop-prop contact passes per step
-  float cellSize = 1.0f;            // m; grid cell edge (about the largest prop diameter)
+  float gravity = 20.0f;          // m/s², downward (the controller's default)
+  float restitution = 0.35f;      // share of the normal speed kept by a bounce, 0..1
+  float friction = 0.4f;          // Coulomb coefficient (tangential impulse <= friction x normal)
+  float bounceSpeed = 1.0f;       // m/s; slower impacts do not bounce (restitution 0)
+  float maxSpeed = 120.0f;        // m/s; speeds are clamped (a sweep is exact at any speed)
+  float sleepSpeed = 0.15f;       // m/s; slower (plus gravity x dt) and supported for
+                                  // sleepTime -> resting
+  float sleepTime = 0.4f;         // s
+  float wakeSpeed = 1.0f;         // m/s; approach speed of an awake prop that wakes a resting one
+  float skin = 0.005f;            // gap kept to the level, in multiples of the prop's size
+  float slop = 0.005f;            // prop-prop overlap left uncorrected, x the smaller size
+  uint32_t solverIterations = 4;  // prop-prop contact passes per step
+  float cellSize = 1.0f;          // m; grid cell edge (about the largest prop diameter)
   float killPlaneY = -std::numeric_limits<float>::infinity();  // m; below: removed
-  uint32_t layerMask = kOctreeAllLayers;  // level layers props collide with
+  uint32_t layerMask = kOctreeAllLayers;                       // level layers props collide with
 };
 
 // The character as props see it: a capsule (segment a-b, radius) and its velocity. World space.
@@ -107,11 +107,11 @@ struct CharacterCapsule {
 
 // Work of one step, for the panel and --stats-json.
 struct PropsStepStats {
-  uint32_t total = 0;          // props not removed
-  uint32_t awake = 0;          // simulated this step
-  uint32_t resting = 0;        // asleep at the end of the step
-  uint32_t removed = 0;        // removed by the kill plane this step
-  uint32_t contacts = 0;       // prop-prop contacts found
+  uint32_t total = 0;     // props not removed
+  uint32_t awake = 0;     // simulated this step
+  uint32_t resting = 0;   // asleep at the end of the step
+  uint32_t removed = 0;   // removed by the kill plane this step
+  uint32_t contacts = 0;  // prop-prop contacts found
   uint32_t characterPushes = 0;
   uint32_t cellsOccupied = 0;  // grid cells holding props at the end of the step
   GridQueryStats grid;         // prop-prop broad phase: cells visited, candidates, hits, and
@@ -123,9 +123,9 @@ struct PropsStepStats {
 // Earliest contact of a capsule swept against the props.
 struct PropSweepHit {
   uint32_t prop = kPropInvalid;
-  float toi = 1.0f;          // fraction of the displacement, [0, 1]
-  glm::vec3 point{0.0f};     // contact point on the prop
-  glm::vec3 normal{0.0f};    // unit, from the prop toward the capsule
+  float toi = 1.0f;        // fraction of the displacement, [0, 1]
+  glm::vec3 point{0.0f};   // contact point on the prop
+  glm::vec3 normal{0.0f};  // unit, from the prop toward the capsule
   bool startsOverlapping = false;
 };
 
@@ -139,7 +139,8 @@ class PropsWorld {
 
   // ---- Adding props (ids are 0, 1, 2, ... in the order added; never reused) --------------------
   // radius > 0, halfExtents > 0 on every axis, finite values (asserted).
-  uint32_t addSphere(const glm::vec3& center, float radius, const glm::vec3& velocity = glm::vec3(0.0f));
+  uint32_t addSphere(const glm::vec3& center, float radius,
+                     const glm::vec3& velocity = glm::vec3(0.0f));
   uint32_t addBox(const glm::vec3& center, const glm::vec3& halfExtents,
                   const glm::vec3& velocity = glm::vec3(0.0f));
   // A sphere thrown from origin (the eye) with velocity (view direction x speed + the
@@ -178,11 +179,12 @@ class PropsWorld {
     return grid_.cullFrustum(frustum, out, ioStats);
   }
 
-  // ---- Culling through the level's octree (culling/props_cull.h) ---------------------------------
-  // Links every grid cell to its node of `octree` (after a level swap or an octree rebuild).
-  // O(cells x depth). step() keeps the links up to date itself (new cells are linked at the end
-  // of every step; a different octree relinks everything), so calling this is only needed when
-  // the octree changed between steps and a cull comes first; syncLinks does the cheap part.
+  // ---- Culling through the level's octree (culling/props_cull.h)
+  // --------------------------------- Links every grid cell to its node of `octree` (after a level
+  // swap or an octree rebuild). O(cells x depth). step() keeps the links up to date itself (new
+  // cells are linked at the end of every step; a different octree relinks everything), so calling
+  // this is only needed when the octree changed between steps and a cull comes first; syncLinks
+  // does the cheap part.
   void linkToLevel(const Octree& octree) { links_.relink(grid_, octree); }
   void syncLinks(const Octree& octree) { links_.sync(grid_, octree); }
   const OctreeCellLinks& cellLinks() const { return links_; }
@@ -205,12 +207,12 @@ class PropsWorld {
   uint32_t size() const { return static_cast<uint32_t>(position_.size()); }  // ids ever added
   uint32_t liveCount() const { return grid_.objectCount(); }                 // not removed
   uint32_t restingCount() const { return restingCount_; }
-  std::span<const glm::vec3> positions() const { return position_; }     // centres, m
-  std::span<const glm::vec3> velocities() const { return velocity_; }    // m/s
-  std::span<const glm::vec3> halfExtents() const { return half_; }       // sphere: (r, r, r)
+  std::span<const glm::vec3> positions() const { return position_; }   // centres, m
+  std::span<const glm::vec3> velocities() const { return velocity_; }  // m/s
+  std::span<const glm::vec3> halfExtents() const { return half_; }     // sphere: (r, r, r)
   std::span<const PropShape> shapes() const { return shape_; }
-  std::span<const uint8_t> resting() const { return resting_; }          // 1 = asleep
-  std::span<const uint8_t> removed() const { return removed_; }          // 1 = below kill plane
+  std::span<const uint8_t> resting() const { return resting_; }  // 1 = asleep
+  std::span<const uint8_t> removed() const { return removed_; }  // 1 = below kill plane
   const HashGrid& grid() const { return grid_; }
 
   // Wakes a resting prop (e.g. the demo's "wake all" button or a shot). No-op when removed.
@@ -246,15 +248,15 @@ class PropsWorld {
   std::vector<PropShape> shape_;
   std::vector<uint8_t> resting_;
   std::vector<uint8_t> removed_;
-  std::vector<uint8_t> supported_;  // scratch: supported this step
-  std::vector<uint8_t> supportAge_; // steps since the last support (saturates at 255)
-  std::vector<uint8_t> touched_;    // scratch: moved by the solver this step
+  std::vector<uint8_t> supported_;   // scratch: supported this step
+  std::vector<uint8_t> supportAge_;  // steps since the last support (saturates at 255)
+  std::vector<uint8_t> touched_;     // scratch: moved by the solver this step
   std::vector<float> invMass_;
   std::vector<float> sleepTimer_;
-  std::vector<uint32_t> awake_;     // scratch: awake ids this step, increasing
-  std::vector<Contact> contacts_;   // scratch
-  std::vector<uint32_t> neighbors_; // scratch
-  std::vector<uint32_t> wakeStack_; // scratch of wakeAround
+  std::vector<uint32_t> awake_;        // scratch: awake ids this step, increasing
+  std::vector<Contact> contacts_;      // scratch
+  std::vector<uint32_t> neighbors_;    // scratch
+  std::vector<uint32_t> wakeStack_;    // scratch of wakeAround
   std::vector<uint32_t> touchedList_;  // scratch: props the solver moved
   uint32_t restingCount_ = 0;
   PropsStepStats stats_;

@@ -70,7 +70,8 @@ BruteForce BruteForce::fromIndexed(std::span<const glm::vec3> positions,
                                    std::span<const uint32_t> layers) {
   std::vector<Triangle> tris(indices.size() / 3);
   for (size_t t = 0; t < tris.size(); ++t) {
-    tris[t] = {positions[indices[3 * t]], positions[indices[3 * t + 1]], positions[indices[3 * t + 2]]};
+    tris[t] = {positions[indices[3 * t]], positions[indices[3 * t + 1]],
+               positions[indices[3 * t + 2]]};
   }
   return BruteForce(tris, layers);
 }
@@ -85,7 +86,8 @@ bool BruteForce::raycast(const glm::vec3& origin, const glm::vec3& dir, float tM
     if (!inMask(i, layerMask)) continue;
     ++tested;
     float t;
-    if (rayTriangle(origin, dir, best, triangles_[i], t) && (t < best || bestTri == kOctreeInvalidIndex)) {
+    if (rayTriangle(origin, dir, best, triangles_[i], t) &&
+        (t < best || bestTri == kOctreeInvalidIndex)) {
       best = t;
       bestTri = i;
     }
@@ -232,7 +234,8 @@ bool BruteForce::sweepSphere(const glm::vec3& center, float radius, const glm::v
         ++tested;
         if (!sweepSphereTriangle(center, radius, displacement, triangles_[i], c)) return false;
         TriangleContact tc;
-        if (c.startsOverlapping && sphereTriangleContact(center, radius, triangles_[i], tc)) depth = tc.depth;
+        if (c.startsOverlapping && sphereTriangleContact(center, radius, triangles_[i], tc))
+          depth = tc.depth;
         return true;
       },
       outHit);
@@ -251,7 +254,8 @@ bool BruteForce::sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radi
         ++tested;
         if (!sweepCapsuleTriangle(a, b, radius, displacement, triangles_[i], c)) return false;
         TriangleContact tc;
-        if (c.startsOverlapping && capsuleTriangleContact(a, b, radius, triangles_[i], tc)) depth = tc.depth;
+        if (c.startsOverlapping && capsuleTriangleContact(a, b, radius, triangles_[i], tc))
+          depth = tc.depth;
         return true;
       },
       outHit);

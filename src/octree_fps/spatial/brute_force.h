@@ -8,10 +8,9 @@
 // exactly. Stats count every triangle of the matching layers as tested and 0 nodes.
 
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "octree_fps/geometry/aabb.h"
 #include "octree_fps/spatial/octree.h"
@@ -38,9 +37,8 @@ class BruteForce {
   // (cleared first). Returns the count.
   uint32_t overlapSphere(const glm::vec3& center, float radius, uint32_t layerMask,
                          std::vector<uint32_t>& out, QueryStats* ioStats = nullptr) const;
-  uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
-                          uint32_t layerMask, std::vector<uint32_t>& out,
-                          QueryStats* ioStats = nullptr) const;
+  uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius, uint32_t layerMask,
+                          std::vector<uint32_t>& out, QueryStats* ioStats = nullptr) const;
   uint32_t overlapBox(const Aabb& box, uint32_t layerMask, std::vector<uint32_t>& out,
                       QueryStats* ioStats = nullptr) const;
   bool sphereIntersect(const glm::vec3& center, float radius, uint32_t layerMask,

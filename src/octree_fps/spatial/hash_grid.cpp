@@ -38,7 +38,9 @@ inline uint64_t mixKey(uint64_t k) {
 
 // Margin added to query ranges so that float rounding of the range ends can never leave out a
 // cell holding a hit: relative to the query size and to the coordinates' magnitude.
-inline float rangeMargin(float size, const glm::vec3& p) { return 1e-5f * size + 1e-6f * maxAbs(p); }
+inline float rangeMargin(float size, const glm::vec3& p) {
+  return 1e-5f * size + 1e-6f * maxAbs(p);
+}
 
 inline bool sphereHit(const GridObject& o, const glm::vec3& p, float r) {
   if (o.isSphere) {
@@ -145,7 +147,8 @@ uint32_t HashGrid::findOrAddCell(int32_t x, int32_t y, int32_t z) {
     cellSlot_.push_back(0);
     cellHint_.push_back(kGridNoGroup);
     // With a group map the cell joins its group at once (O(1)); otherwise it waits as pending.
-    attachCellGroup(c, !groupMap_.empty() && isBorderCell(cell) ? mapOutside_ : mappedGroup(x, y, z));
+    attachCellGroup(c,
+                    !groupMap_.empty() && isBorderCell(cell) ? mapOutside_ : mappedGroup(x, y, z));
   }
   return c;
 }
@@ -310,10 +313,13 @@ void HashGrid::resetCellGroups(std::span<const uint32_t> parents, float extent) 
 
 void HashGrid::setGroupMap(const int32_t lo[3], const int32_t dims[3], uint32_t shift,
                            std::span<const uint32_t> groups, uint32_t outsideGroup) {
-  const size_t n = static_cast<size_t>(std::max(dims[0], 0)) * static_cast<size_t>(std::max(dims[1], 0)) *
+  const size_t n = static_cast<size_t>(std::max(dims[0], 0)) *
+                   static_cast<size_t>(std::max(dims[1], 0)) *
                    static_cast<size_t>(std::max(dims[2], 0));
-  assert(groups.size() == n && n > 0 && "HashGrid::setGroupMap: groups.size() != dims[0]*dims[1]*dims[2]");
-  assert(outsideGroup < groupCount() && shift < 31 && "HashGrid::setGroupMap: bad outside group or shift");
+  assert(groups.size() == n && n > 0 &&
+         "HashGrid::setGroupMap: groups.size() != dims[0]*dims[1]*dims[2]");
+  assert(outsideGroup < groupCount() && shift < 31 &&
+         "HashGrid::setGroupMap: bad outside group or shift");
   if (groups.size() != n || n == 0 || outsideGroup >= groupCount() || shift >= 31) return;
   groupMap_.assign(groups.begin(), groups.end());
   for (int a = 0; a < 3; ++a) {
@@ -340,7 +346,8 @@ void HashGrid::setCellGroup(uint32_t cell, uint32_t group) {
   assert(cell < cells_.size() && "HashGrid::setCellGroup: not an occupied cell index");
   assert((group == kGridNoGroup || group < groupCount()) &&
          "HashGrid::setCellGroup: group out of range (call resetCellGroups first)");
-  if (!groupsOn() || cell >= cells_.size() || (group != kGridNoGroup && group >= groupCount())) return;
+  if (!groupsOn() || cell >= cells_.size() || (group != kGridNoGroup && group >= groupCount()))
+    return;
   if (cellGroup_[cell] == group) return;
   detachCellGroup(cell);
   attachCellGroup(cell, group);
@@ -356,7 +363,6 @@ void HashGrid::growExtent(float radius) {
 bool HashGrid::isBorderCell(const GridCell& cell) {
   return std::max({std::abs(cell.x), std::abs(cell.y), std::abs(cell.z)}) == kGridCoordLimit;
 }
-
 
 uint32_t HashGrid::allocBlock(uint32_t capacity) {
   const uint32_t k = blockClass(capacity);
@@ -671,8 +677,7 @@ size_t HashGrid::bytes() const {
   for (const std::vector<uint32_t>& f : freeBlocks_) freeLists += f.capacity() * sizeof(uint32_t);
   return objects_.capacity() * sizeof(GridObject) + key_.capacity() * sizeof(uint64_t) +
          (cell_.capacity() + pool_.capacity()) * sizeof(uint32_t) + freeLists +
-         packs_.capacity() * sizeof(Pack) +
-         cells_.capacity() * sizeof(GridCell) +
+         packs_.capacity() * sizeof(Pack) + cells_.capacity() * sizeof(GridCell) +
          table_.capacity() * sizeof(Slot) +
          (cellGroup_.capacity() + cellSlot_.capacity() + cellHint_.capacity() +
           groupParent_.capacity() + groupSubtree_.capacity()) *
@@ -712,8 +717,9 @@ inline bool finite3(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
-
-inline uint32_t highestLane(uint32_t m) { return 31u - static_cast<uint32_t>(__builtin_clz(m)); }
+inline uint32_t highestLane(uint32_t m) {
+  return 31u - static_cast<uint32_t>(__builtin_clz(m));
+}
 
 }  // namespace
 
@@ -974,12 +980,14 @@ uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStat
 
 uint32_t HashGrid::queryRadius(const glm::vec3& center, float radius, GridVisitor visitor,
                                void* context, GridQueryStats* ioStats) const {
-  return radiusImpl(center, radius, [&](uint32_t id) { return visitor(context, id); }, ioStats);
+  return radiusImpl(
+      center, radius, [&](uint32_t id) { return visitor(context, id); }, ioStats);
 }
 
 uint32_t HashGrid::queryAabb(const Aabb& box, GridVisitor visitor, void* context,
                              GridQueryStats* ioStats) const {
-  return aabbImpl(box, [&](uint32_t id) { return visitor(context, id); }, ioStats);
+  return aabbImpl(
+      box, [&](uint32_t id) { return visitor(context, id); }, ioStats);
 }
 
 uint32_t HashGrid::collectRadius(const glm::vec3& center, float radius, std::span<uint32_t> out,
@@ -1024,7 +1032,8 @@ uint32_t HashGrid::kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
     for (int64_t n = 0;; ++n) {
       const int64_t side = 2 * n + 1;
       const uint64_t shellCells =
-          n == 0 ? 1u : static_cast<uint64_t>(side * side * side - (side - 2) * (side - 2) * (side - 2));
+          n == 0 ? 1u
+                 : static_cast<uint64_t>(side * side * side - (side - 2) * (side - 2) * (side - 2));
       if (shellCells > cells_.size()) {
         // Scan the occupied cells not yet visited (Chebyshev distance >= n) and stop: exact.
         for (const GridCell& cell : cells_) {
@@ -1162,7 +1171,8 @@ done:
 
 uint32_t HashGrid::cullFrustum(const Frustum& frustum, GridVisitor visitor, void* context,
                                GridQueryStats* ioStats) const {
-  return cullImpl(frustum, [&](uint32_t id) { return visitor(context, id); }, ioStats);
+  return cullImpl(
+      frustum, [&](uint32_t id) { return visitor(context, id); }, ioStats);
 }
 
 uint32_t HashGrid::cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
@@ -1211,10 +1221,12 @@ bool HashGrid::validate(std::string* outError) const {
       if (cell_[id] != c) return fail("object " + std::to_string(id) + " lists the wrong cell");
       if (key_[id] != cell.key) return fail("object " + std::to_string(id) + " has a stale key");
       if (packsFresh_) {
-        if (packs_.size() * 4 != pool_.size()) return fail("query cache size differs from the pool");
+        if (packs_.size() * 4 != pool_.size())
+          return fail("query cache size differs from the pool");
         const Pack& p = packs_[s >> 2];
         const uint32_t l = s & 3u;
-        if (std::memcmp(&p.x[l], &o.center.x, 4) != 0 || std::memcmp(&p.y[l], &o.center.y, 4) != 0 ||
+        if (std::memcmp(&p.x[l], &o.center.x, 4) != 0 ||
+            std::memcmp(&p.y[l], &o.center.y, 4) != 0 ||
             std::memcmp(&p.z[l], &o.center.z, 4) != 0 || std::memcmp(&p.r[l], &o.radius, 4) != 0) {
           return fail("object " + std::to_string(id) + " is stale in the fresh query cache");
         }
@@ -1296,7 +1308,8 @@ bool HashGrid::validateCellGroups(std::string* outError) const {
       }
       if (seen[c]) return fail("cell " + std::to_string(c) + " listed twice");
       seen[c] = 1;
-      if (cellGroup_[c] != g) return fail("cell " + std::to_string(c) + " in another group's block");
+      if (cellGroup_[c] != g)
+        return fail("cell " + std::to_string(c) + " in another group's block");
       if (cellSlot_[c] != i) return fail("cell " + std::to_string(c) + " has a stale slot");
       ++listed;
       if (g != kGridNoGroup) ++direct[g];

@@ -44,18 +44,18 @@
 // table slots, id blocks and group entries); moveCenters overlaps those of many moves.
 // Radius queries skip, before the hash probe, every cell of the range whose box grown by
 // maxExtent() is farther than the radius.
-// ---- Exact predicates (closed sets: touching counts) ---------------------------------------------
-// Distance of an object to a point p: a sphere's max(0, |p - c| - r); a box's distance to its
-// closed box (0 inside). queryRadius reports objects at distance <= radius; queryAabb objects
-// whose sphere/box touches the closed query box; kNearest the k smallest distances, ties broken
-// by the smaller id; cullFrustum objects whose bounding box classifyAabb (geometry/frustum.h)
-// does not call Outside, the same test the octree's culling uses.
+// ---- Exact predicates (closed sets: touching counts)
+// --------------------------------------------- Distance of an object to a point p: a sphere's
+// max(0, |p - c| - r); a box's distance to its closed box (0 inside). queryRadius reports objects
+// at distance <= radius; queryAabb objects whose sphere/box touches the closed query box; kNearest
+// the k smallest distances, ties broken by the smaller id; cullFrustum objects whose bounding box
+// classifyAabb (geometry/frustum.h) does not call Outside, the same test the octree's culling uses.
 //
-// ---- Statistics -----------------------------------------------------------------------------------
-// Every query takes an optional GridQueryStats* and ADDS to it: cells visited (hash probes, or
-// occupied cells scanned / classified), candidates (objects given the exact test), hits (objects
-// reported) and bruteForceChecks (what a loop over every object would have tested:
-// objectCount() per query).
+// ---- Statistics
+// ----------------------------------------------------------------------------------- Every query
+// takes an optional GridQueryStats* and ADDS to it: cells visited (hash probes, or occupied cells
+// scanned / classified), candidates (objects given the exact test), hits (objects reported) and
+// bruteForceChecks (what a loop over every object would have tested: objectCount() per query).
 //
 // ---- Cell groups (the props' frustum cull links every occupied cell to an octree node) ----------
 // A caller may partition the occupied cells into groups 0..groupCount()-1 that form a forest
@@ -84,8 +84,9 @@
 // by resetCellGroups, by a larger object (with the groups) and by setCellSize/rebuild (made for
 // the old cells); clear keeps it.
 //
-// ---- Threads, errors, allocation ------------------------------------------------------------------
-// Queries are const, allocate nothing, throw nothing and may run from many threads at once.
+// ---- Threads, errors, allocation
+// ------------------------------------------------------------------ Queries are const, allocate
+// nothing, throw nothing and may run from many threads at once.
 // insert/remove/move/setCellSize/rebuild and the cell-group calls mutate (one thread, no
 // concurrent queries); they may allocate when the object, cell or group tables grow
 // (resetCellGroups and setGroupMap always do). Programmer errors (unknown id, inserting an id
@@ -100,21 +101,20 @@
 
 #include <concepts>
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include <glm/vec3.hpp>
-
-#include "octree_fps/geometry/frustum.h"
 #include "octree_fps/geometry/aabb.h"
+#include "octree_fps/geometry/frustum.h"
 
 namespace ofps {
 
 inline constexpr uint32_t kGridInvalidIndex = 0xFFFFFFFFu;
-inline constexpr uint32_t kGridMaxId = 0x7FFFFFFFu;  // ids are below 2^31
-inline constexpr uint32_t kGridNoGroup = 0xFFFFFFFFu;  // a pending cell's group; a root's parent
+inline constexpr uint32_t kGridMaxId = 0x7FFFFFFFu;       // ids are below 2^31
+inline constexpr uint32_t kGridNoGroup = 0xFFFFFFFFu;     // a pending cell's group; a root's parent
 inline constexpr uint32_t kGridPoolIdMask = 0x7FFFFFFFu;  // pool entry -> id (top bit: box)
 inline constexpr int32_t kGridCoordBits = 21;
 inline constexpr int32_t kGridCoordLimit = (1 << (kGridCoordBits - 1)) - 1;  // 1048575
@@ -136,11 +136,11 @@ struct GridQueryStats {
 
 // One occupied cell. 32 bytes.
 struct GridCell {
-  uint64_t key = 0;          // packed clamped coordinates (packGridKey)
-  int32_t x = 0, y = 0, z = 0;  // cell coordinates (clamped)
+  uint64_t key = 0;                   // packed clamped coordinates (packGridKey)
+  int32_t x = 0, y = 0, z = 0;        // cell coordinates (clamped)
   uint32_t head = kGridInvalidIndex;  // first pool entry of the cell's block
-  uint32_t count = 0;        // objects in the cell (> 0 for every stored cell)
-  uint32_t capacity = 0;     // slots of the block (4 << k)
+  uint32_t count = 0;                 // objects in the cell (> 0 for every stored cell)
+  uint32_t capacity = 0;              // slots of the block (4 << k)
 };
 static_assert(sizeof(GridCell) == 32, "GridCell must stay 32 bytes");
 
@@ -210,9 +210,7 @@ class HashGrid {
   // objects that changed cell. O(centers.size() + changes x objects per cell). Allocates only
   // when the scratch list of changes grows past its largest size so far.
   uint32_t moveCenters(std::span<const glm::vec3> centers);
-  bool contains(uint32_t id) const {
-    return id < cell_.size() && cell_[id] != kGridInvalidIndex;
-  }
+  bool contains(uint32_t id) const { return id < cell_.size() && cell_[id] != kGridInvalidIndex; }
   const GridObject& object(uint32_t id) const { return objects_[id]; }
   // One past the largest id slot (ids below it may or may not be in the grid: contains()).
   uint32_t idEnd() const { return static_cast<uint32_t>(cell_.size()); }
@@ -245,16 +243,14 @@ class HashGrid {
                        GridQueryStats* ioStats = nullptr) const;
   // Lambda forms: f(uint32_t id) returning bool (false stops) or void.
   template <class F>
-    requires std::invocable<F&, uint32_t>
-  uint32_t queryRadius(const glm::vec3& center, float radius, F&& f,
-                       GridQueryStats* ioStats = nullptr) const {
-    return queryRadius(center, radius, &thunk<F>, &f, ioStats);
-  }
+  requires std::invocable<F&, uint32_t> uint32_t queryRadius(const glm::vec3& center, float radius,
+                                                             F&& f,
+                                                             GridQueryStats* ioStats = nullptr)
+  const { return queryRadius(center, radius, &thunk<F>, &f, ioStats); }
   template <class F>
-    requires std::invocable<F&, uint32_t>
-  uint32_t queryAabb(const Aabb& box, F&& f, GridQueryStats* ioStats = nullptr) const {
-    return queryAabb(box, &thunk<F>, &f, ioStats);
-  }
+  requires std::invocable<F&, uint32_t> uint32_t queryAabb(const Aabb& box, F&& f,
+                                                           GridQueryStats* ioStats = nullptr)
+  const { return queryAabb(box, &thunk<F>, &f, ioStats); }
 
   // The min(out.size(), objectCount()) objects nearest to p, written to out sorted by (distance,
   // id); returns how many. Rings of cells (Chebyshev shells) grow around p's cell until no
@@ -275,10 +271,9 @@ class HashGrid {
   uint32_t cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
                        GridQueryStats* ioStats = nullptr) const;
   template <class F>
-    requires std::invocable<F&, uint32_t>
-  uint32_t cullFrustum(const Frustum& frustum, F&& f, GridQueryStats* ioStats = nullptr) const {
-    return cullFrustum(frustum, &thunk<F>, &f, ioStats);
-  }
+  requires std::invocable<F&, uint32_t> uint32_t cullFrustum(const Frustum& frustum, F&& f,
+                                                             GridQueryStats* ioStats = nullptr)
+  const { return cullFrustum(frustum, &thunk<F>, &f, ioStats); }
 
   // ---- Query cache ------------------------------------------------------------------------------
   // Copies every object's centre and radius into cell order (4-wide packs beside the id pool), so
@@ -332,7 +327,9 @@ class HashGrid {
   }
   // For a pending cell: the group of the cell its first object moved from (kGridNoGroup when it
   // was inserted, or the cell came from a rebuild), a place to start looking for its group.
-  uint32_t cellGroupHint(uint32_t cell) const { return groupsOn() ? cellHint_[cell] : kGridNoGroup; }
+  uint32_t cellGroupHint(uint32_t cell) const {
+    return groupsOn() ? cellHint_[cell] : kGridNoGroup;
+  }
   // True when the group or some group below it holds a cell. O(1): the grid keeps, per group,
   // how many reasons it has (cells of its own: one; each child with an occupied subtree: one),
   // updated only when a group's own cells go from none to some or back, up the chain while a
@@ -355,11 +352,13 @@ class HashGrid {
     const uint32_t by = static_cast<uint32_t>(y - mapLo_[1]) >> mapShift_;
     const uint32_t bz = static_cast<uint32_t>(z - mapLo_[2]) >> mapShift_;
     // Coordinates below lo wrap to huge unsigned values: one compare per axis.
-    if (x < mapLo_[0] || y < mapLo_[1] || z < mapLo_[2] || bx >= static_cast<uint32_t>(mapDim_[0]) ||
-        by >= static_cast<uint32_t>(mapDim_[1]) || bz >= static_cast<uint32_t>(mapDim_[2])) {
+    if (x < mapLo_[0] || y < mapLo_[1] || z < mapLo_[2] ||
+        bx >= static_cast<uint32_t>(mapDim_[0]) || by >= static_cast<uint32_t>(mapDim_[1]) ||
+        bz >= static_cast<uint32_t>(mapDim_[2])) {
       return mapOutside_;
     }
-    return groupMap_[bx + static_cast<uint32_t>(mapDim_[0]) * (by + static_cast<uint32_t>(mapDim_[1]) * bz)];
+    return groupMap_[bx + static_cast<uint32_t>(mapDim_[0]) *
+                              (by + static_cast<uint32_t>(mapDim_[1]) * bz)];
   }
 
   // Bytes held (capacities of the object slots, dense cells and hash table).
@@ -389,8 +388,8 @@ class HashGrid {
   int32_t coord(float v) const;
   void insertObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
                     float radius, bool sphere);
-  bool moveObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
-                  float radius, bool sphere);
+  bool moveObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents, float radius,
+                  bool sphere);
   void link(uint32_t id, int32_t x, int32_t y, int32_t z);
   void unlink(uint32_t id);
   void relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key);  // to another cell
@@ -399,7 +398,8 @@ class HashGrid {
   void removeCell(uint32_t cellIndex);
   void rehash(uint32_t capacity);
   // Cell groups: the block of a group (the pending block is the last); take a cell out of its
-  // group's block (and its occupied-subtree counts); append it to a group's block; every cell pending.
+  // group's block (and its occupied-subtree counts); append it to a group's block; every cell
+  // pending.
   uint32_t groupIndex(uint32_t group) const { return group == kGridNoGroup ? groupCount() : group; }
   // Groups are tracked only once resetCellGroups gave some (a grid without groups pays nothing).
   bool groupsOn() const { return groupBlock_.size() > 1; }
@@ -436,8 +436,7 @@ class HashGrid {
   // cellHits(cell) tests and reports the cell's objects and returns false when the query stopped.
   template <class Gap2, class CellHits>
   void visitRange(const int32_t lo[3], const int32_t hi[3], Gap2&& gap2, float limit,
-                  CellHits&& cellHits,
-                  GridQueryStats& st) const;
+                  CellHits&& cellHits, GridQueryStats& st) const;
 
   // Query cache: centres and radii of pool slots 4i..4i+3 (valid while packsFresh_).
   struct alignas(16) Pack {
@@ -455,8 +454,8 @@ class HashGrid {
   std::vector<Pack> packs_;          // query cache, by pool slot / 4
   bool packsFresh_ = false;
   std::vector<std::vector<uint32_t>> freeBlocks_;  // by k: first slots of free blocks of 4 << k
-  std::vector<GridCell> cells_;      // dense occupied cells
-  std::vector<Slot> table_;          // power-of-two open-addressed index of cells_
+  std::vector<GridCell> cells_;                    // dense occupied cells
+  std::vector<Slot> table_;                        // power-of-two open-addressed index of cells_
   // moveCenters' list of the objects that change cell (kept to reuse its capacity).
   struct PendingMove {
     uint64_t key;

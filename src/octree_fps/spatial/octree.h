@@ -11,9 +11,9 @@
 // indices are half the size of pointers). 28 bytes per node, 40 per triangle.
 // - Children are contiguous: the children of node n are firstChild(n) .. firstChild(n) +
 //   childCount(n) - 1 (at most kOctreeMaxChildren = 16). Blocks of children are laid out
-//   depth-first, so a subtree's nodes sit close together. A traversal loads the bounds of all of a node's children at once
-//   and tests four at a time with SIMD (SSE2; eight with AVX2 for ray casts, "SIMD kernels"
-//   below), instead of hopping from sibling to sibling.
+//   depth-first, so a subtree's nodes sit close together. A traversal loads the bounds of all of a
+//   node's children at once and tests four at a time with SIMD (SSE2; eight with AVX2 for ray
+//   casts, "SIMD kernels" below), instead of hopping from sibling to sibling.
 // - Node bounds are quantized to 16 bits per coordinate on one grid spanning the level's bounding
 //   box (65,535 steps per axis): box = origin + q * scale, rounded OUTWARD at build, so a node's
 //   quantized box always contains every triangle of its subtree (checked at build against the
@@ -100,12 +100,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "octree_fps/geometry/aabb.h"
 
@@ -187,18 +186,18 @@ struct OctreeBuildParams {
 // What build() did. ok == false leaves the octree empty and says why in `error`.
 struct OctreeBuildReport {
   bool ok = false;
-  std::string error;                  // e.g. "triangle 1234 has a non-finite vertex (nan, 0, 1)"
-  uint32_t inputTriangles = 0;        // indices.size() / 3
-  uint32_t storedTriangles = 0;       // in the octree (input minus dropped degenerates)
-  uint32_t degenerateTriangles = 0;   // zero-area triangles found (kept or dropped)
-  uint32_t droppedTriangles = 0;      // degenerate triangles left out (dropDegenerate)
+  std::string error;                 // e.g. "triangle 1234 has a non-finite vertex (nan, 0, 1)"
+  uint32_t inputTriangles = 0;       // indices.size() / 3
+  uint32_t storedTriangles = 0;      // in the octree (input minus dropped degenerates)
+  uint32_t degenerateTriangles = 0;  // zero-area triangles found (kept or dropped)
+  uint32_t droppedTriangles = 0;     // degenerate triangles left out (dropDegenerate)
   uint32_t nodeCount = 0;
   uint32_t leafCount = 0;
-  uint32_t depth = 0;                 // deepest level reached (root only = 0)
-  uint32_t maxTrianglesInNode = 0;    // largest own range
-  size_t bytes = 0;                   // memory held by the octree (see Octree::bytes())
-  uint32_t threadsUsed = 1;           // threads the partition ran on
-  double buildMs = 0.0;               // wall time of the build
+  uint32_t depth = 0;               // deepest level reached (root only = 0)
+  uint32_t maxTrianglesInNode = 0;  // largest own range
+  size_t bytes = 0;                 // memory held by the octree (see Octree::bytes())
+  uint32_t threadsUsed = 1;         // threads the partition ran on
+  double buildMs = 0.0;             // wall time of the build
 };
 
 // Work counters of one or more queries (added to, never reset by a query).
@@ -209,7 +208,7 @@ struct OctreeBuildReport {
 struct QueryTrace {
   uint32_t* nodes = nullptr;  // caller's array of `capacity` node indices
   uint32_t capacity = 0;
-  uint32_t entered = 0;       // nodes entered so far (may exceed capacity)
+  uint32_t entered = 0;  // nodes entered so far (may exceed capacity)
   void add(uint32_t node) {
     if (entered < capacity) nodes[entered] = node;
     ++entered;
@@ -225,28 +224,28 @@ struct QueryStats {
 
 // Nearest ray hit.
 struct RayHit {
-  float t = 0.0f;                          // distance along the ray in multiples of dir
+  float t = 0.0f;                           // distance along the ray in multiples of dir
   uint32_t triangle = kOctreeInvalidIndex;  // original triangle index
-  glm::vec3 point{0.0f};                   // origin + t * dir
-  glm::vec3 normal{0.0f};                  // unit geometric normal facing the ray's origin
+  glm::vec3 point{0.0f};                    // origin + t * dir
+  glm::vec3 normal{0.0f};                   // unit geometric normal facing the ray's origin
 };
 
 // Resolved push-out: translate the shape by normal * depth to separate it from the level.
 struct PushOut {
-  glm::vec3 normal{0.0f};       // unit; zero when depth == 0
-  float depth = 0.0f;           // length of the total translation (level units)
-  uint32_t iterations = 0;      // resolution rounds used
+  glm::vec3 normal{0.0f};                          // unit; zero when depth == 0
+  float depth = 0.0f;                              // length of the total translation (level units)
+  uint32_t iterations = 0;                         // resolution rounds used
   uint32_t deepestTriangle = kOctreeInvalidIndex;  // triangle of the first (deepest) contact
-  bool resolved = true;         // false when maxIterations ran out with contacts left
+  bool resolved = true;  // false when maxIterations ran out with contacts left
 };
 
 // First contact of a swept shape.
 struct SweepHit {
-  float toi = 1.0f;                        // time of impact in [0, 1] (fraction of displacement)
+  float toi = 1.0f;                         // time of impact in [0, 1] (fraction of displacement)
   uint32_t triangle = kOctreeInvalidIndex;  // original triangle index (lowest index on ties)
-  glm::vec3 point{0.0f};                   // contact point on the triangle
-  glm::vec3 normal{0.0f};                  // unit, from the triangle toward the shape
-  bool startsOverlapping = false;          // shape overlapped at t = 0 (toi = 0)
+  glm::vec3 point{0.0f};                    // contact point on the triangle
+  glm::vec3 normal{0.0f};                   // unit, from the triangle toward the shape
+  bool startsOverlapping = false;           // shape overlapped at t = 0 (toi = 0)
 };
 
 // Nearest point of the level.
@@ -304,8 +303,8 @@ class Octree {
   uint32_t overlapSphere(const glm::vec3& center, float radius, uint32_t layerMask,
                          OctreeTriangleVisitor visitor, void* context,
                          QueryStats* ioStats = nullptr) const;
-  uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
-                          uint32_t layerMask, OctreeTriangleVisitor visitor, void* context,
+  uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius, uint32_t layerMask,
+                          OctreeTriangleVisitor visitor, void* context,
                           QueryStats* ioStats = nullptr) const;
   uint32_t overlapBox(const Aabb& box, uint32_t layerMask, OctreeTriangleVisitor visitor,
                       void* context, QueryStats* ioStats = nullptr) const;
@@ -317,8 +316,8 @@ class Octree {
     return overlapSphere(center, radius, layerMask, &thunk<F>, &f, ioStats);
   }
   template <class F>
-  uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
-                          uint32_t layerMask, F&& f, QueryStats* ioStats = nullptr) const {
+  uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius, uint32_t layerMask,
+                          F&& f, QueryStats* ioStats = nullptr) const {
     return overlapCapsule(a, b, radius, layerMask, &thunk<F>, &f, ioStats);
   }
   template <class F>
@@ -332,9 +331,8 @@ class Octree {
   // out.size() in slot order are written). Pass an empty span to count only.
   uint32_t collectSphere(const glm::vec3& center, float radius, uint32_t layerMask,
                          std::span<uint32_t> out, QueryStats* ioStats = nullptr) const;
-  uint32_t collectCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
-                          uint32_t layerMask, std::span<uint32_t> out,
-                          QueryStats* ioStats = nullptr) const;
+  uint32_t collectCapsule(const glm::vec3& a, const glm::vec3& b, float radius, uint32_t layerMask,
+                          std::span<uint32_t> out, QueryStats* ioStats = nullptr) const;
   uint32_t collectBox(const Aabb& box, uint32_t layerMask, std::span<uint32_t> out,
                       QueryStats* ioStats = nullptr) const;
 
@@ -356,14 +354,14 @@ class Octree {
   bool boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushOut,
                     QueryStats* ioStats = nullptr, uint32_t maxIterations = 8) const;
 
-  // ---- Sweeps: continuous collision for a controller ---------------------------------------------
-  // The shape moves by t * displacement, t in [0, 1]. Returns true with the earliest contact
-  // (sweep*Triangle in triangle_tests.h; ties: lowest original index), false when the whole
-  // motion is free. A shape that overlaps at t = 0 returns toi = 0, startsOverlapping = true and
-  // the push-out direction of its deepest contact. Nothing tunnels at any speed.
-  // Touching counts as overlapping (closed sets), so a shape resting exactly on the floor gets
-  // toi = 0: a controller should keep a small skin distance (the script parameter `skin`) between its
-  // shape and the level, or sweep a shape shrunk by the skin.
+  // ---- Sweeps: continuous collision for a controller
+  // --------------------------------------------- The shape moves by t * displacement, t in [0, 1].
+  // Returns true with the earliest contact (sweep*Triangle in triangle_tests.h; ties: lowest
+  // original index), false when the whole motion is free. A shape that overlaps at t = 0 returns
+  // toi = 0, startsOverlapping = true and the push-out direction of its deepest contact. Nothing
+  // tunnels at any speed. Touching counts as overlapping (closed sets), so a shape resting exactly
+  // on the floor gets toi = 0: a controller should keep a small skin distance (the script parameter
+  // `skin`) between its shape and the level, or sweep a shape shrunk by the skin.
   bool sweepSphere(const glm::vec3& center, float radius, const glm::vec3& displacement,
                    uint32_t layerMask, SweepHit& outHit, QueryStats* ioStats = nullptr) const;
   bool sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
@@ -376,8 +374,8 @@ class Octree {
   bool closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerMask, PointHit& outHit,
                     QueryStats* ioStats = nullptr) const;
 
-  // ---- Structure (for culling, debug drawing and the renderer's index buffer) --------------------
-  // Node 0 is the root. O(1) each unless noted.
+  // ---- Structure (for culling, debug drawing and the renderer's index buffer)
+  // -------------------- Node 0 is the root. O(1) each unless noted.
   bool empty() const { return links_.empty(); }
   uint32_t nodeCount() const { return static_cast<uint32_t>(links_.size()); }
   uint32_t triangleCount() const { return static_cast<uint32_t>(originalIndex_.size()); }
@@ -386,24 +384,32 @@ class Octree {
   Triangle triangle(uint32_t slot) const {
     const OctreeTriangleBlock& b = blocks_[slot >> 2];
     const uint32_t l = slot & 3u;
-    return {{b.c[0][l], b.c[1][l], b.c[2][l]}, {b.c[3][l], b.c[4][l], b.c[5][l]},
+    return {{b.c[0][l], b.c[1][l], b.c[2][l]},
+            {b.c[3][l], b.c[4][l], b.c[5][l]},
             {b.c[6][l], b.c[7][l], b.c[8][l]}};
   }
   std::span<const OctreeTriangleBlock> triangleBlocks() const { return blocks_; }
   // isDegenerateTriangle(triangle(slot)), stored at build.
-  bool isDegenerateSlot(uint32_t slot) const { return (degenerateLanes_[slot >> 2] >> (slot & 3u)) & 1u; }
+  bool isDegenerateSlot(uint32_t slot) const {
+    return (degenerateLanes_[slot >> 2] >> (slot & 3u)) & 1u;
+  }
   // triangleOrder()[slot] = original index of the triangle in that slot.
   std::span<const uint32_t> triangleOrder() const { return originalIndex_; }
   // Layer mask of each slot; empty when built without layers (all layers).
   std::span<const uint32_t> triangleLayers() const { return layers_; }
-  uint32_t layersOfSlot(uint32_t slot) const { return layers_.empty() ? kOctreeAllLayers : layers_[slot]; }
+  uint32_t layersOfSlot(uint32_t slot) const {
+    return layers_.empty() ? kOctreeAllLayers : layers_[slot];
+  }
   bool isLeaf(uint32_t node) const { return links_[node].childCount == 0; }
   uint32_t childCount(uint32_t node) const { return links_[node].childCount; }
   // Children of `node`: firstChild(n) + i for i < childCount(n), or equivalently
   // for (c = firstChild(n); c != kOctreeInvalidIndex; c = nextSibling(n, c)).
-  uint32_t firstChild(uint32_t node) const { return isLeaf(node) ? kOctreeInvalidIndex : links_[node].firstChild; }
+  uint32_t firstChild(uint32_t node) const {
+    return isLeaf(node) ? kOctreeInvalidIndex : links_[node].firstChild;
+  }
   uint32_t nextSibling(uint32_t parent, uint32_t child) const {
-    return child + 1 < links_[parent].firstChild + links_[parent].childCount ? child + 1 : kOctreeInvalidIndex;
+    return child + 1 < links_[parent].firstChild + links_[parent].childCount ? child + 1
+                                                                             : kOctreeInvalidIndex;
   }
   // The node's quantized bounds: contain every triangle of its subtree; loose by less than one
   // quantization step (quantizationStep()) on each side.
@@ -489,16 +495,16 @@ class Octree {
   // qBounds_[k * qStride_ + i]; qStride_ leaves room for a 8-lane load past the last node.
   std::vector<uint16_t> qBounds_;
   size_t qStride_ = 0;
-  glm::vec3 qOrigin_{0.0f};               // bounds = qOrigin_ + q * qScale_ (per axis)
+  glm::vec3 qOrigin_{0.0f};  // bounds = qOrigin_ + q * qScale_ (per axis)
   glm::vec3 qScale_{0.0f};
-  glm::vec3 qInvScale_{0.0f};             // 1 / qScale_ (0 on a flat axis), for query boxes
-  Aabb rootBounds_;                       // exact bounds of every stored triangle
-  std::vector<OctreeNodeLinks> links_;    // node structure (children contiguous)
+  glm::vec3 qInvScale_{0.0f};                // 1 / qScale_ (0 on a flat axis), for query boxes
+  Aabb rootBounds_;                          // exact bounds of every stored triangle
+  std::vector<OctreeNodeLinks> links_;       // node structure (children contiguous)
   std::vector<OctreeTriangleBlock> blocks_;  // slot order, four slots per block
   std::vector<uint8_t> degenerateLanes_;     // per block: bit i set when lane i is degenerate
-  std::vector<Triangle> triangles_;       // build scratch only (empty between builds)
-  std::vector<uint32_t> originalIndex_;   // slot -> original triangle index
-  std::vector<uint32_t> layers_;          // slot -> layer mask; empty = all layers
+  std::vector<Triangle> triangles_;          // build scratch only (empty between builds)
+  std::vector<uint32_t> originalIndex_;      // slot -> original triangle index
+  std::vector<uint32_t> layers_;             // slot -> layer mask; empty = all layers
   OctreeBuildParams params_;
   OctreeBuildReport report_;
 };

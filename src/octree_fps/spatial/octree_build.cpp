@@ -130,7 +130,8 @@ struct Partitioner {
       const glm::vec3 childCenter =
           center + glm::vec3((k & 1u) ? childHalf : -childHalf, (k & 2u) ? childHalf : -childHalf,
                              (k & 4u) ? childHalf : -childHalf);
-      kids[n++] = {firstOf[k], firstOf[k] + c, childCenter, childHalf, level + 1, kOctreeInvalidIndex};
+      kids[n++] = {firstOf[k], firstOf[k] + c, childCenter,
+                   childHalf,  level + 1,      kOctreeInvalidIndex};
     }
     return n;
   }
@@ -215,7 +216,8 @@ uint32_t partitionTree(const Partitioner& part, const WorkItem& root, uint32_t t
       partitionSubtree(part, top[frontier[i]].item, tasks[i]);
     }
   };
-  const uint32_t used = static_cast<uint32_t>(std::min<size_t>(threads, std::max<size_t>(1, frontier.size())));
+  const uint32_t used =
+      static_cast<uint32_t>(std::min<size_t>(threads, std::max<size_t>(1, frontier.size())));
   {
     std::vector<std::thread> pool;
     for (uint32_t i = 1; i < used; ++i) pool.emplace_back(worker);
@@ -232,7 +234,8 @@ uint32_t partitionTree(const Partitioner& part, const WorkItem& root, uint32_t t
       const uint32_t offset = static_cast<uint32_t>(all.first.size());
       for (size_t j = 0; j < sub.first.size(); ++j) {
         all.first.push_back(sub.first[j]);
-        all.parent.push_back(sub.parent[j] == kOctreeInvalidIndex ? parent : sub.parent[j] + offset);
+        all.parent.push_back(sub.parent[j] == kOctreeInvalidIndex ? parent
+                                                                  : sub.parent[j] + offset);
         all.level.push_back(sub.level[j]);
       }
       continue;
@@ -268,8 +271,7 @@ void Octree::clear() {
 size_t Octree::bytes() const {
   return qBounds_.size() * sizeof(uint16_t) + links_.size() * sizeof(OctreeNodeLinks) +
          blocks_.size() * sizeof(OctreeTriangleBlock) + degenerateLanes_.size() +
-         originalIndex_.size() * sizeof(uint32_t) +
-         layers_.size() * sizeof(uint32_t);
+         originalIndex_.size() * sizeof(uint32_t) + layers_.size() * sizeof(uint32_t);
 }
 
 float Octree::dequantize(uint32_t k, uint32_t q) const {
@@ -289,13 +291,13 @@ Aabb Octree::nodeBounds(uint32_t node) const {
 
 TriangleRange Octree::subtreeRange(uint32_t node) const {
   uint32_t last = node;
-  while (links_[last].childCount != 0) last = links_[last].firstChild + links_[last].childCount - 1u;
+  while (links_[last].childCount != 0)
+    last = links_[last].firstChild + links_[last].childCount - 1u;
   return {links_[node].firstTriangle, links_[last].ownEnd - links_[node].firstTriangle};
 }
 
 OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
-                                std::span<const uint32_t> indices,
-                                std::span<const uint32_t> layers,
+                                std::span<const uint32_t> indices, std::span<const uint32_t> layers,
                                 const OctreeBuildParams& params) {
   const double start = nowMs();
   clear();
@@ -333,7 +335,8 @@ OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
       v[k] = positions[idx];
       if (!isFinite(v[k])) {
         clear();
-        fail.error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(v[k]);
+        fail.error =
+            "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(v[k]);
         report_ = fail;
         return fail;
       }
@@ -349,12 +352,12 @@ OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
 }
 
 OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
-                                std::span<const uint32_t> layers,
-                                const OctreeBuildParams& params) {
+                                std::span<const uint32_t> layers, const OctreeBuildParams& params) {
   const double start = nowMs();
   clear();
   OctreeBuildReport fail;
-  fail.inputTriangles = static_cast<uint32_t>(std::min<size_t>(triangles.size(), kOctreeInvalidIndex));
+  fail.inputTriangles =
+      static_cast<uint32_t>(std::min<size_t>(triangles.size(), kOctreeInvalidIndex));
   if (triangles.size() >= kOctreeInvalidIndex) {
     fail.error = "too many triangles (" + std::to_string(triangles.size()) + ")";
     report_ = fail;
@@ -470,7 +473,8 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   }
   std::vector<uint32_t> parents;
   const uint32_t requestedThreads = std::min(
-      kMaxBuildThreads, params.threads != 0 ? params.threads : std::max(1u, std::thread::hardware_concurrency()));
+      kMaxBuildThreads,
+      params.threads != 0 ? params.threads : std::max(1u, std::thread::hardware_concurrency()));
   uint32_t threadsUsed = 1;
   if (n > 0) {
     preFirst.reserve(n / 2 + 2);
@@ -501,13 +505,17 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   }
   preFirst.push_back(n);  // own ranges end at the next node's first slot
   // The octree as built, in preorder: node i owns slots [preFirst[i], preFirst[i + 1]). Now its
-  // final form, as a temporary tree (t*) with explicit ranges and up to kOctreeMaxChildren children per node:
-  std::vector<uint32_t> tFirst(preFirst.begin(), preFirst.end() - 1), tEnd(preFirst.begin() + 1, preFirst.end());
+  // final form, as a temporary tree (t*) with explicit ranges and up to kOctreeMaxChildren children
+  // per node:
+  std::vector<uint32_t> tFirst(preFirst.begin(), preFirst.end() - 1),
+      tEnd(preFirst.begin() + 1, preFirst.end());
   std::vector<uint32_t> tLevel = std::move(levels);
-  std::vector<uint32_t> tKids(static_cast<size_t>(nodeCount) * kOctreeMaxChildren), tKidCount(nodeCount, 0);
+  std::vector<uint32_t> tKids(static_cast<size_t>(nodeCount) * kOctreeMaxChildren),
+      tKidCount(nodeCount, 0);
   std::vector<Aabb> tBox(nodeCount);
   for (uint32_t i = 1; i < nodeCount; ++i) {
-    tKids[static_cast<size_t>(parents[i]) * kOctreeMaxChildren + tKidCount[parents[i]]++] = i;  // octant order
+    tKids[static_cast<size_t>(parents[i]) * kOctreeMaxChildren + tKidCount[parents[i]]++] =
+        i;  // octant order
   }
   // Tight bounds, children before parents (reverse preorder).
   for (uint32_t i = nodeCount; i-- > 0;) {
@@ -517,7 +525,8 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   // 1. Triangles kept in an inner node move into a new leaf, its first child, with their own
   //    tight box: a query then tests them only when it meets that box, sorted among the other
   //    children by distance, instead of on entering the node. The leaf keeps the node's level
-  //    (the triangles are still "kept in the parent"). Not when the node already has kOctreeMaxChildren.
+  //    (the triangles are still "kept in the parent"). Not when the node already has
+  //    kOctreeMaxChildren.
   for (uint32_t p = 0; p < nodeCount; ++p) {
     const uint32_t k = tKidCount[p];
     if (k == 0 || k == kOctreeMaxChildren || tEnd[p] == tFirst[p]) continue;
@@ -537,9 +546,9 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     tEnd[p] = tFirst[p];
   }
   // 2. Collapse: a child that holds no triangles of its own is replaced by its children while the
-  //    parent then still has at most kOctreeMaxChildren (largest box first), so traversals take one wide step
-  //    instead of several narrow ones. The removed node's triangles were all in its children, so
-  //    slot ranges stay contiguous and in preorder; every node keeps its octree level.
+  //    parent then still has at most kOctreeMaxChildren (largest box first), so traversals take one
+  //    wide step instead of several narrow ones. The removed node's triangles were all in its
+  //    children, so slot ranges stay contiguous and in preorder; every node keeps its octree level.
   auto area = [&](uint32_t i) {
     const glm::vec3 e = tBox[i].size();
     return e.x * e.y + e.y * e.z + e.z * e.x;
@@ -560,7 +569,8 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
         uint32_t pick = kOctreeMaxChildren;
         for (uint32_t i = 0; i < k; ++i) {
           const uint32_t c = kids[i];
-          if (tEnd[c] == tFirst[c] && tKidCount[c] != 0 && k - 1 + tKidCount[c] <= kOctreeMaxChildren &&
+          if (tEnd[c] == tFirst[c] && tKidCount[c] != 0 &&
+              k - 1 + tKidCount[c] <= kOctreeMaxChildren &&
               (pick == kOctreeMaxChildren || area(c) > area(kids[pick]))) {
             pick = i;
           }
@@ -569,7 +579,8 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
         const uint32_t c = kids[pick];
         const uint32_t add = tKidCount[c];
         for (uint32_t i = k; i-- > pick + 1;) kids[i + add - 1] = kids[i];
-        for (uint32_t i = 0; i < add; ++i) kids[pick + i] = tKids[static_cast<size_t>(c) * kOctreeMaxChildren + i];
+        for (uint32_t i = 0; i < add; ++i)
+          kids[pick + i] = tKids[static_cast<size_t>(c) * kOctreeMaxChildren + i];
         k += add - 1;
       }
       tKidCount[p] = k;
@@ -585,7 +596,8 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     l.firstTriangle = tFirst[p];
     l.ownEnd = tEnd[p];
     l.childCount = static_cast<uint16_t>(tKidCount[p]);
-    l.firstChild = tKidCount[p] != 0 ? finalIndex[tKids[static_cast<size_t>(p) * kOctreeMaxChildren]] : 0;
+    l.firstChild =
+        tKidCount[p] != 0 ? finalIndex[tKids[static_cast<size_t>(p) * kOctreeMaxChildren]] : 0;
     l.level = static_cast<uint16_t>(tLevel[p]);
   }
   // Quantized bounds, rounded outward on one grid over the level's box.
@@ -614,7 +626,8 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   blocks_.resize((n + 3) / 4);
   degenerateLanes_.assign(blocks_.size(), 0);
   for (uint32_t s = 0; s < n; ++s) {
-    if (isDegenerateTriangle(triangles_[s])) degenerateLanes_[s >> 2] |= static_cast<uint8_t>(1u << (s & 3u));
+    if (isDegenerateTriangle(triangles_[s]))
+      degenerateLanes_[s >> 2] |= static_cast<uint8_t>(1u << (s & 3u));
   }
   for (uint32_t s = 0; s < blocks_.size() * 4; ++s) {
     const Triangle& t = triangles_[std::min(s, n - 1)];
@@ -656,7 +669,9 @@ bool Octree::validateBuildRules(std::string* outError) const {
   const float rootHalf = std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f;
   // The build halves the cell per level (exact in float), and keeps a triangle in a node of
   // level L when its size exceeds looseness x the level-L cell's half edge.
-  auto keepSizeAt = [&](uint32_t level) { return std::ldexp(rootHalf, -static_cast<int>(level)) * looseness; };
+  auto keepSizeAt = [&](uint32_t level) {
+    return std::ldexp(rootHalf, -static_cast<int>(level)) * looseness;
+  };
   auto sizeOf = [](const Triangle& t) {
     const glm::vec3 s = t.bounds().size();
     return std::max(s.x, std::max(s.y, s.z));
@@ -671,8 +686,9 @@ bool Octree::validateBuildRules(std::string* outError) const {
       const float limit = keepSizeAt(level - 1);
       for (uint32_t s = own.first; s < own.first + own.count; ++s) {
         if (sizeOf(triangle(s)) > limit) {
-          return fail(at + "triangle slot " + std::to_string(s) + " is larger than looseness x its cell's edge" +
-                      " at level " + std::to_string(level) + ": it should have been kept above");
+          return fail(at + "triangle slot " + std::to_string(s) +
+                      " is larger than looseness x its cell's edge" + " at level " +
+                      std::to_string(level) + ": it should have been kept above");
         }
       }
     }
@@ -687,8 +703,8 @@ bool Octree::validateBuildRules(std::string* outError) const {
     if (centroids.min == centroids.max) continue;
     if (small > 8u * (minChild - 1u)) {
       return fail(at + "leaf holds " + std::to_string(own.count) + " triangles (trianglesPerLeaf " +
-                  std::to_string(leafSize) + ") at level " + std::to_string(level) + " below maxLevel, " +
-                  std::to_string(small) + " of them small enough to split");
+                  std::to_string(leafSize) + ") at level " + std::to_string(level) +
+                  " below maxLevel, " + std::to_string(small) + " of them small enough to split");
     }
   }
   return true;
@@ -700,7 +716,8 @@ bool Octree::validate(std::string* outError) const {
     return false;
   };
   const uint32_t n = triangleCount();
-  if (blocks_.size() != (static_cast<size_t>(n) + 3) / 4 || degenerateLanes_.size() != blocks_.size()) {
+  if (blocks_.size() != (static_cast<size_t>(n) + 3) / 4 ||
+      degenerateLanes_.size() != blocks_.size()) {
     return fail("triangle blocks differ from triangle count");
   }
   for (uint32_t s = 0; s < n; ++s) {
@@ -708,7 +725,8 @@ bool Octree::validate(std::string* outError) const {
       return fail("degenerate flag of slot " + std::to_string(s) + " is wrong");
     }
   }
-  if (!layers_.empty() && layers_.size() != n) return fail("layers size differs from triangle count");
+  if (!layers_.empty() && layers_.size() != n)
+    return fail("layers size differs from triangle count");
   const uint32_t nc = nodeCount();
   if (nc == 0) {
     if (n != 0) return fail("triangles without nodes");
@@ -735,19 +753,23 @@ bool Octree::validate(std::string* outError) const {
     if (l.ownEnd < l.firstTriangle || l.ownEnd > n) return fail(at + "own range out of order");
     if (l.childCount > kOctreeMaxChildren) return fail(at + "too many children");
     if (l.childCount == 0) continue;
-    if (l.firstChild <= i || l.firstChild + l.childCount > nc) return fail(at + "children out of range");
+    if (l.firstChild <= i || l.firstChild + l.childCount > nc)
+      return fail(at + "children out of range");
     uint32_t slot = l.ownEnd;
     for (uint32_t c = l.firstChild; c < l.firstChild + l.childCount; ++c) {
-      if (parentOf[c] != kOctreeInvalidIndex) return fail(at + "child " + std::to_string(c) + " has two parents");
+      if (parentOf[c] != kOctreeInvalidIndex)
+        return fail(at + "child " + std::to_string(c) + " has two parents");
       parentOf[c] = i;
       if (links_[c].level < l.level) return fail(at + "child level above the parent's");
-      if (links_[c].firstTriangle != slot) return fail(at + "child ranges do not follow in preorder");
+      if (links_[c].firstTriangle != slot)
+        return fail(at + "child ranges do not follow in preorder");
       slot += subtreeRange(c).count;
     }
     if (slot != l.firstTriangle + subtreeRange(i).count) return fail(at + "subtree range mismatch");
   }
   for (uint32_t i = 1; i < nc; ++i) {
-    if (parentOf[i] == kOctreeInvalidIndex) return fail("node " + std::to_string(i) + " is no node's child");
+    if (parentOf[i] == kOctreeInvalidIndex)
+      return fail("node " + std::to_string(i) + " is no node's child");
   }
   for (uint32_t i = nc; i-- > 0;) {
     const std::string at = "node " + std::to_string(i) + ": ";
@@ -757,7 +779,8 @@ bool Octree::validate(std::string* outError) const {
     if (subtreeRange(i).count == 0) return fail(at + "empty subtree");
     for (uint32_t s = own.first; s < own.first + own.count; ++s) {
       const Aabb tb = triangle(s).bounds();
-      if (!nb.contains(tb)) return fail(at + "triangle slot " + std::to_string(s) + " outside bounds");
+      if (!nb.contains(tb))
+        return fail(at + "triangle slot " + std::to_string(s) + " outside bounds");
       tight[i].grow(tb);
     }
     for (uint32_t c = links_[i].firstChild; c < links_[i].firstChild + links_[i].childCount; ++c) {
@@ -772,7 +795,8 @@ bool Octree::validate(std::string* outError) const {
       }
     }
   }
-  if (tight[0].min != rootBounds_.min || tight[0].max != rootBounds_.max) return fail("level bounds not tight");
+  if (tight[0].min != rootBounds_.min || tight[0].max != rootBounds_.max)
+    return fail("level bounds not tight");
   if (!validateBuildRules(outError)) return false;
   // The permutation is a permutation of distinct original indices.
   std::vector<uint32_t> sorted(originalIndex_.begin(), originalIndex_.end());

@@ -1,7 +1,7 @@
 #pragma once
-// The octree's quantization grid (internal to src/octree_fps/spatial): node boxes are stored as 16-bit
-// steps, value(q) = origin + float(q) * scale per axis (octree.h, "Layout"). value() is the very
-// float expression the SIMD traversal evaluates (octree_core is compiled with
+// The octree's quantization grid (internal to src/octree_fps/spatial): node boxes are stored as
+// 16-bit steps, value(q) = origin + float(q) * scale per axis (octree.h, "Layout"). value() is the
+// very float expression the SIMD traversal evaluates (octree_core is compiled with
 // -ffp-contract=off), and it is monotone non-decreasing in q. Hence, for any float v:
 //   value(q) <= v  <=>  q <= down(v)        and        value(q) >= v  <=>  q >= up(v)
 // which is what lets a query compare 16-bit steps directly instead of dequantizing boxes.
@@ -23,7 +23,8 @@ struct QuantAxis {
 
   // Grid spanning [lo, hi]: value(0) == lo and value(kQuantMax) >= hi (lo <= hi, finite).
   static QuantAxis spanning(float lo, float hi) {
-    QuantAxis a{lo, static_cast<float>((static_cast<double>(hi) - static_cast<double>(lo)) / kQuantMax)};
+    QuantAxis a{
+        lo, static_cast<float>((static_cast<double>(hi) - static_cast<double>(lo)) / kQuantMax)};
     if (a.value(kQuantMax) < hi) {
       a.scale = std::max(a.scale, std::numeric_limits<float>::denorm_min());
       for (int i = 0; i < 64 && a.value(kQuantMax) < hi; ++i) {

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <limits>
 
+#include "octree_fps/geometry/simd4.h"
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/spatial/octree.h"
 #include "octree_fps/spatial/octree_grid.h"
-#include "octree_fps/geometry/simd4.h"
 
 namespace ofps {
 namespace {
@@ -116,7 +116,8 @@ struct RayNodeTest4 {
       farPlane[k] = g.axes.farPlane[k];
     }
   }
-  uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, float tMax, float* outNear) const {
+  uint32_t hit(const uint16_t* planes, size_t stride, uint32_t first, float tMax,
+               float* outNear) const {
     if (!gridOk) return slab.hit(planes, stride, first, grid, 0.0f, tMax, outNear);
     simd::F4 tn = simd::splat(0.0f);
     simd::F4 tf = simd::splat(tMax);
@@ -154,11 +155,15 @@ inline uint32_t stepsOverlap8(const uint16_t* planes, size_t stride, uint32_t fi
   __m128i m = _mm_cmpeq_epi16(zero, zero);
   for (int k = 0; k < 3; ++k) {
     const size_t uk = static_cast<size_t>(k);
-    const __m128i qmin = _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + uk * stride + first));
-    const __m128i qmax = _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + (uk + 3) * stride + first));
+    const __m128i qmin =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + uk * stride + first));
+    const __m128i qmax =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + (uk + 3) * stride + first));
     // a <= b (unsigned) exactly when the saturating difference a - b is 0.
-    const __m128i minOk = _mm_cmpeq_epi16(_mm_subs_epu16(qmin, _mm_set1_epi16(static_cast<short>(q.hi[k]))), zero);
-    const __m128i maxOk = _mm_cmpeq_epi16(_mm_subs_epu16(_mm_set1_epi16(static_cast<short>(q.lo[k])), qmax), zero);
+    const __m128i minOk =
+        _mm_cmpeq_epi16(_mm_subs_epu16(qmin, _mm_set1_epi16(static_cast<short>(q.hi[k]))), zero);
+    const __m128i maxOk =
+        _mm_cmpeq_epi16(_mm_subs_epu16(_mm_set1_epi16(static_cast<short>(q.lo[k])), qmax), zero);
     m = _mm_and_si128(m, _mm_and_si128(minOk, maxOk));
   }
   return static_cast<uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(m, zero))) & 0xFFu;
@@ -167,7 +172,8 @@ inline uint32_t stepsOverlap8(const uint16_t* planes, size_t stride, uint32_t fi
   for (uint32_t i = 0; i < 8; ++i) {
     bool ok = true;
     for (size_t k = 0; k < 3; ++k) {
-      ok = ok && planes[k * stride + first + i] <= q.hi[k] && q.lo[k] <= planes[(k + 3) * stride + first + i];
+      ok = ok && planes[k * stride + first + i] <= q.hi[k] &&
+           q.lo[k] <= planes[(k + 3) * stride + first + i];
     }
     m |= (ok ? 1u : 0u) << i;
   }
@@ -188,7 +194,8 @@ inline uint32_t triBoxOverlap4(const OctreeTriangleBlock& blk, const simd::F4 (&
                                const simd::F4 (&hi)[3]) {
   uint32_t m = 0xFu;
   for (int k = 0; k < 3; ++k) {
-    const simd::F4 a = simd::load(blk.c[k]), b = simd::load(blk.c[3 + k]), c = simd::load(blk.c[6 + k]);
+    const simd::F4 a = simd::load(blk.c[k]), b = simd::load(blk.c[3 + k]),
+                   c = simd::load(blk.c[6 + k]);
     const simd::F4 tmin = simd::min(a, simd::min(b, c)), tmax = simd::max(a, simd::max(b, c));
     m &= simd::lessEqual(tmin, hi[k]) & simd::lessEqual(lo[k], tmax);
   }
@@ -201,7 +208,8 @@ inline uint32_t triBoxDistance4(const OctreeTriangleBlock& blk, const simd::F4 (
                                 simd::F4 limit2) {
   simd::F4 sum;
   for (int k = 0; k < 3; ++k) {
-    const simd::F4 a = simd::load(blk.c[k]), b = simd::load(blk.c[3 + k]), c = simd::load(blk.c[6 + k]);
+    const simd::F4 a = simd::load(blk.c[k]), b = simd::load(blk.c[3 + k]),
+                   c = simd::load(blk.c[6 + k]);
     const simd::F4 tmin = simd::min(a, simd::min(b, c)), tmax = simd::max(a, simd::max(b, c));
     const simd::F4 d = simd::max(simd::max(tmin - p[k], p[k] - tmax), simd::splat(0.0f));
     sum = k == 0 ? d * d : sum + d * d;
@@ -213,7 +221,8 @@ inline uint32_t triBoxDistance4(const OctreeTriangleBlock& blk, const simd::F4 (
 // (closestPointOnTriangleImpl, Ericson §5.1.5) with every Voronoi region's point computed by the
 // same operations in the same order as the scalar code, and the first region that applies
 // selected, so each lane's answer is exactly the scalar one. Returns the lanes within sqrt(r2).
-inline uint32_t sphereTriangle4(const OctreeTriangleBlock& blk, const simd::F4 (&p)[3], simd::F4 r2) {
+inline uint32_t sphereTriangle4(const OctreeTriangleBlock& blk, const simd::F4 (&p)[3],
+                                simd::F4 r2) {
   using simd::F4;
   using simd::M4;
   F4 v[9];
@@ -227,7 +236,9 @@ inline uint32_t sphereTriangle4(const OctreeTriangleBlock& blk, const simd::F4 (
     bp[k] = p[k] - v[3 + k];
     cp[k] = p[k] - v[6 + k];
   }
-  auto dot = [](const F4 (&x)[3], const F4 (&y)[3]) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; };
+  auto dot = [](const F4(&x)[3], const F4(&y)[3]) {
+    return x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+  };
   const F4 d1 = dot(ab, ap), d2 = dot(ac, ap), d3 = dot(ab, bp), d4 = dot(ac, bp);
   const F4 d5 = dot(ab, cp), d6 = dot(ac, cp);
   const M4 inA = simd::le(d1, zero) & simd::le(d2, zero);
@@ -242,7 +253,8 @@ inline uint32_t sphereTriangle4(const OctreeTriangleBlock& blk, const simd::F4 (
   const M4 inBC = simd::le(va, zero) & simd::ge(d43, zero) & simd::ge(d56, zero);
   const F4 denAB = d1 - d3, denAC = d2 - d6, denBC = d43 + d56;
   const F4 tAB = d1 / denAB, tAC = d2 / denAC, tBC = d43 / denBC;
-  const M4 posAB = simd::gt(denAB, zero), posAC = simd::gt(denAC, zero), posBC = simd::gt(denBC, zero);
+  const M4 posAB = simd::gt(denAB, zero), posAC = simd::gt(denAC, zero),
+           posBC = simd::gt(denBC, zero);
   const F4 n[3] = {ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
                    ab[0] * ac[1] - ab[1] * ac[0]};
   const F4 nn = dot(n, n);
@@ -307,16 +319,20 @@ inline bool inMask(const std::vector<uint32_t>& layers, uint32_t slot, uint32_t 
 
 }  // namespace
 
-// ---- Ray -----------------------------------------------------------------------------------------
+// ---- Ray
+// -----------------------------------------------------------------------------------------
 
 bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                      RayHit& outHit, QueryStats* ioStats) const {
   const uint32_t nc = nodeCount();
-  if (nc == 0 || layerMask == 0 || !(tMax >= 0.0f) || (dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
+  if (nc == 0 || layerMask == 0 || !(tMax >= 0.0f) ||
+      (dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
     return false;
   }
-  if (octreeSimd() == OctreeSimd::kAvx2) return raycastAvx2(origin, dir, tMax, layerMask, outHit, ioStats);
-  const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_, qScale_);
+  if (octreeSimd() == OctreeSimd::kAvx2)
+    return raycastAvx2(origin, dir, tMax, layerMask, outHit, ioStats);
+  const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_,
+                           qScale_);
   const Ray4 ray4(origin, dir);
   const uint16_t* planes = qBounds_.data();
   QueryStats st;
@@ -344,9 +360,9 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
 
 // Depth-first preorder walk: nodeTest(first) -> lane mask of the nodes first .. first + 7 to
 // enter (lanes past the node's children are ignored);
-// laneTest(block, lanes) -> lane mask of the triangles that may overlap (a SIMD prefilter, or the whole
-// test); triTest(slot) whether such a triangle overlaps; report(slot) returns false to stop. Children are
-// pushed last-first so that nodes, and so triangle slots, come in preorder.
+// laneTest(block, lanes) -> lane mask of the triangles that may overlap (a SIMD prefilter, or the
+// whole test); triTest(slot) whether such a triangle overlaps; report(slot) returns false to stop.
+// Children are pushed last-first so that nodes, and so triangle slots, come in preorder.
 template <class NodeTest, class LaneTest, class TriTest, class Report>
 uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&& triTest,
                              Report&& report, uint32_t layerMask, QueryStats* ioStats) const {
@@ -391,7 +407,8 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
         mask &= mask - 1;
         uint32_t k = top + bitCount16(mask);
         top = k;
-        for (; mask != 0; mask &= mask - 1) stack[--k] = l.firstChild + static_cast<uint32_t>(std::countr_zero(mask));
+        for (; mask != 0; mask &= mask - 1)
+          stack[--k] = l.firstChild + static_cast<uint32_t>(std::countr_zero(mask));
         continue;
       }
       more = top > 0;
@@ -422,7 +439,8 @@ bool Octree::quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t
 bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                     QueryStats* ioStats) const {
   // raycast()'s node test, so both agree.
-  const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_, qScale_);
+  const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_,
+                           qScale_);
   const Ray4 ray4(origin, dir);
   const uint16_t* planes = qBounds_.data();
   float keys[4];
@@ -447,7 +465,6 @@ bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, u
   return found;
 }
 
-
 uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t layerMask,
                                OctreeTriangleVisitor visitor, void* context,
                                QueryStats* ioStats) const {
@@ -462,9 +479,12 @@ uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t l
   const simd::F4 pad2 = simd::splat(padded * padded);
   // Nodes: the padded box around the sphere, in grid steps.
   QueryBoxSteps qs;
-  const bool any = quantizeQueryBox(center - glm::vec3(padded), center + glm::vec3(padded), qs.lo, qs.hi);
+  const bool any =
+      quantizeQueryBox(center - glm::vec3(padded), center + glm::vec3(padded), qs.lo, qs.hi);
   return walkOverlap(
-      [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
+      [&](uint32_t first) {
+        return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+      },
       [&](uint32_t bi, uint32_t lanes) {
         // Prefilter, then the exact test on four lanes at once when any lane passes; degenerate
         // triangles (segments, points) are left to the scalar test.
@@ -482,16 +502,21 @@ uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t l
 uint32_t Octree::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                                 uint32_t layerMask, OctreeTriangleVisitor visitor, void* context,
                                 QueryStats* ioStats) const {
-  const glm::vec3 bmin = glm::min(a, b) - glm::vec3(radius), bmax = glm::max(a, b) + glm::vec3(radius);
+  const glm::vec3 bmin = glm::min(a, b) - glm::vec3(radius),
+                  bmax = glm::max(a, b) + glm::vec3(radius);
   simd::F4 lo[3], hi[3];
   splat3(bmin, lo);
   splat3(bmax, hi);
   QueryBoxSteps qs;
   const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
   return walkOverlap(
-      [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
+      [&](uint32_t first) {
+        return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+      },
       [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
-      [&](uint32_t s) { return capsuleOverlapsTriangle(a, b, radius, triangle(s), isDegenerateSlot(s)); },
+      [&](uint32_t s) {
+        return capsuleOverlapsTriangle(a, b, radius, triangle(s), isDegenerateSlot(s));
+      },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
 
@@ -503,7 +528,9 @@ uint32_t Octree::overlapBox(const Aabb& box, uint32_t layerMask, OctreeTriangleV
   QueryBoxSteps qs;
   const bool any = quantizeQueryBox(box.min, box.max, qs.lo, qs.hi);
   return walkOverlap(
-      [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
+      [&](uint32_t first) {
+        return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+      },
       [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
       [&](uint32_t s) { return boxOverlapsTriangle(box, triangle(s)); },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
@@ -599,24 +626,27 @@ bool Octree::sphereIntersect(const glm::vec3& center, float radius, uint32_t lay
                              PushOut& outPushOut, QueryStats* ioStats,
                              uint32_t maxIterations) const {
   const float tol = 1e-6f * (radius + maxAbs(center));
-  return resolvePushOut(tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
-    const glm::vec3 c = center + offset;
-    const glm::vec3 bmin = c - glm::vec3(radius), bmax = c + glm::vec3(radius);
-    simd::F4 lo[3], hi[3];
-    splat3(bmin, lo);
-    splat3(bmax, hi);
-    QueryBoxSteps qs;
-    const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
-    walkOverlap(
-        [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
-        [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
-        [&](uint32_t s) {
-          TriangleContact tc;
-          if (sphereTriangleContact(c, radius, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
-          return false;
-        },
-        [](uint32_t) { return true; }, layerMask, ioStats);
-  });
+  return resolvePushOut(
+      tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
+        const glm::vec3 c = center + offset;
+        const glm::vec3 bmin = c - glm::vec3(radius), bmax = c + glm::vec3(radius);
+        simd::F4 lo[3], hi[3];
+        splat3(bmin, lo);
+        splat3(bmax, hi);
+        QueryBoxSteps qs;
+        const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
+        walkOverlap(
+            [&](uint32_t first) {
+              return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+            },
+            [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
+            [&](uint32_t s) {
+              TriangleContact tc;
+              if (sphereTriangleContact(c, radius, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
+              return false;
+            },
+            [](uint32_t) { return true; }, layerMask, ioStats);
+      });
 }
 
 bool Octree::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radius,
@@ -624,47 +654,54 @@ bool Octree::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radi
                               uint32_t maxIterations) const {
   const float size = radius + 0.5f * maxAbs(b - a);
   const float tol = 1e-6f * (size + maxAbs((a + b) * 0.5f));
-  return resolvePushOut(tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
-    const glm::vec3 a1 = a + offset, b1 = b + offset;
-    const glm::vec3 bmin = glm::min(a1, b1) - glm::vec3(radius);
-    const glm::vec3 bmax = glm::max(a1, b1) + glm::vec3(radius);
-    simd::F4 lo[3], hi[3];
-    splat3(bmin, lo);
-    splat3(bmax, hi);
-    QueryBoxSteps qs;
-    const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
-    walkOverlap(
-        [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
-        [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
-        [&](uint32_t s) {
-          TriangleContact tc;
-          if (capsuleTriangleContact(a1, b1, radius, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
-          return false;
-        },
-        [](uint32_t) { return true; }, layerMask, ioStats);
-  });
+  return resolvePushOut(
+      tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
+        const glm::vec3 a1 = a + offset, b1 = b + offset;
+        const glm::vec3 bmin = glm::min(a1, b1) - glm::vec3(radius);
+        const glm::vec3 bmax = glm::max(a1, b1) + glm::vec3(radius);
+        simd::F4 lo[3], hi[3];
+        splat3(bmin, lo);
+        splat3(bmax, hi);
+        QueryBoxSteps qs;
+        const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
+        walkOverlap(
+            [&](uint32_t first) {
+              return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+            },
+            [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
+            [&](uint32_t s) {
+              TriangleContact tc;
+              if (capsuleTriangleContact(a1, b1, radius, triangle(s), tc))
+                d.offer(tc, originalIndex_[s]);
+              return false;
+            },
+            [](uint32_t) { return true; }, layerMask, ioStats);
+      });
 }
 
 bool Octree::boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushOut,
                           QueryStats* ioStats, uint32_t maxIterations) const {
   const float tol = 1e-6f * (maxAbs(box.halfExtents()) + maxAbs(box.center()));
-  return resolvePushOut(tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
-    const Aabb b{box.min + offset, box.max + offset};
-    simd::F4 lo[3], hi[3];
-    splat3(b.min, lo);
-    splat3(b.max, hi);
-    QueryBoxSteps qs;
-    const bool any = quantizeQueryBox(b.min, b.max, qs.lo, qs.hi);
-    walkOverlap(
-        [&](uint32_t first) { return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u; },
-        [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
-        [&](uint32_t s) {
-          TriangleContact tc;
-          if (boxTriangleContact(b, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
-          return false;
-        },
-        [](uint32_t) { return true; }, layerMask, ioStats);
-  });
+  return resolvePushOut(
+      tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
+        const Aabb b{box.min + offset, box.max + offset};
+        simd::F4 lo[3], hi[3];
+        splat3(b.min, lo);
+        splat3(b.max, hi);
+        QueryBoxSteps qs;
+        const bool any = quantizeQueryBox(b.min, b.max, qs.lo, qs.hi);
+        walkOverlap(
+            [&](uint32_t first) {
+              return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+            },
+            [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
+            [&](uint32_t s) {
+              TriangleContact tc;
+              if (boxTriangleContact(b, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
+              return false;
+            },
+            [](uint32_t) { return true; }, layerMask, ioStats);
+      });
 }
 
 // ---- Sweeps -------------------------------------------------------------------------------------
@@ -756,17 +793,17 @@ bool Octree::sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                           const glm::vec3& displacement, uint32_t layerMask, SweepHit& outHit,
                           QueryStats* ioStats) const {
   const glm::vec3 half = glm::abs(b - a) * 0.5f + glm::vec3(radius);
-  return sweepWalk(
-      (a + b) * 0.5f, half, displacement, layerMask,
-      [&](uint32_t s, SweepContact& c, float& depth) {
-        if (!sweepCapsuleTriangle(a, b, radius, displacement, triangle(s), c)) return false;
-        if (c.startsOverlapping) {
-          TriangleContact tc;
-          if (capsuleTriangleContact(a, b, radius, triangle(s), tc)) depth = tc.depth;
-        }
-        return true;
-      },
-      outHit, ioStats);
+  return sweepWalk((a + b) * 0.5f, half, displacement, layerMask,
+                   [&](uint32_t s, SweepContact& c, float& depth) {
+                     if (!sweepCapsuleTriangle(a, b, radius, displacement, triangle(s), c))
+                       return false;
+                     if (c.startsOverlapping) {
+                       TriangleContact tc;
+                       if (capsuleTriangleContact(a, b, radius, triangle(s), tc)) depth = tc.depth;
+                     }
+                     return true;
+                   },
+                   outHit, ioStats);
 }
 
 // ---- Closest point ------------------------------------------------------------------------------
