@@ -5,8 +5,8 @@
 // Frame and units: world space, the level's units (the demo: metres, Y up, right-handed); the
 // grid and the octree must share them.
 //
-// ---- Links: every occupied grid cell belongs to one octree node
-// ---------------------------------- A grid cell's objects lie inside its LOOSE bounds: the cell
+// ---- Links: every occupied grid cell belongs to one octree node ---------------------------------
+// A grid cell's objects lie inside its LOOSE bounds: the cell
 // grown by the grid's largest object extent (HashGrid::maxExtent), plus a relative padding of a few
 // float steps that absorbs the rounding of the cell assignment (so the bounds contain every
 // object's box exactly as classifyAabb sees it). OctreeCellLinks links the cell to the node found
@@ -40,8 +40,7 @@
 // pending cells are still culled exactly (tested one by one), so a late sync() costs speed, never
 // correctness.
 //
-// ---- The traversal
-// ---------------------------------------------------------------------------------
+// ---- The traversal ------------------------------------------------------------------------------
 // cullLevelAndProps walks the octree exactly as cullOctree does (preorder, fixed stack, plane
 // masking, same classifyAabb arithmetic) and reports the same level ranges. At each node:
 // - outside: the node's subtree and every cell linked below it are skipped;
@@ -64,8 +63,8 @@
 // cells x depth) (for the octree slider and level swaps, not per frame; its time at 100k props
 // is in bench/micro/GRID_RESULTS.md).
 //
-// ---- Threads, allocation
-// ---------------------------------------------------------------------------- cullLevelAndProps
+// ---- Threads, allocation ------------------------------------------------------------------------
+// cullLevelAndProps
 // and validate are const: no allocation (validate allocates), no exceptions, safe from many threads
 // while nothing mutates. relink and sync mutate the grid (one thread, no concurrent queries);
 // relink allocates (the parent table, the map, the chunks), sync only when it relinks.

@@ -6,8 +6,7 @@
 //
 // Frame and units: world space, metres, seconds, kilograms (mass = density 1 x volume), Y up.
 //
-// ---- Model (what is simulated, and what is not)
-// ---------------------------------------------------
+// ---- Model (what is simulated, and what is not) -------------------------------------------------
 // - Shapes: spheres (radius) and boxes (half-extents). Boxes stay axis-aligned: there is no
 //   rotation and no angular velocity for any prop (spheres slide, they do not roll). A prop's
 //   state is its centre and linear velocity.
@@ -179,8 +178,8 @@ class PropsWorld {
     return grid_.cullFrustum(frustum, out, ioStats);
   }
 
-  // ---- Culling through the level's octree (culling/props_cull.h)
-  // --------------------------------- Links every grid cell to its node of `octree` (after a level
+  // ---- Culling through the level's octree (culling/props_cull.h) --------------------------------
+  // Links every grid cell to its node of `octree` (after a level
   // swap or an octree rebuild). O(cells x depth). step() keeps the links up to date itself (new
   // cells are linked at the end of every step; a different octree relinks everything), so calling
   // this is only needed when the octree changed between steps and a cull comes first; syncLinks

@@ -44,15 +44,15 @@
 // table slots, id blocks and group entries); moveCenters overlaps those of many moves.
 // Radius queries skip, before the hash probe, every cell of the range whose box grown by
 // maxExtent() is farther than the radius.
-// ---- Exact predicates (closed sets: touching counts)
-// --------------------------------------------- Distance of an object to a point p: a sphere's
+// ---- Exact predicates (closed sets: touching counts) --------------------------------------------
+// Distance of an object to a point p: a sphere's
 // max(0, |p - c| - r); a box's distance to its closed box (0 inside). queryRadius reports objects
 // at distance <= radius; queryAabb objects whose sphere/box touches the closed query box; kNearest
 // the k smallest distances, ties broken by the smaller id; cullFrustum objects whose bounding box
 // classifyAabb (geometry/frustum.h) does not call Outside, the same test the octree's culling uses.
 //
-// ---- Statistics
-// ----------------------------------------------------------------------------------- Every query
+// ---- Statistics ---------------------------------------------------------------------------------
+// Every query
 // takes an optional GridQueryStats* and ADDS to it: cells visited (hash probes, or occupied cells
 // scanned / classified), candidates (objects given the exact test), hits (objects reported) and
 // bruteForceChecks (what a loop over every object would have tested: objectCount() per query).
@@ -84,8 +84,8 @@
 // by resetCellGroups, by a larger object (with the groups) and by setCellSize/rebuild (made for
 // the old cells); clear keeps it.
 //
-// ---- Threads, errors, allocation
-// ------------------------------------------------------------------ Queries are const, allocate
+// ---- Threads, errors, allocation ----------------------------------------------------------------
+// Queries are const, allocate
 // nothing, throw nothing and may run from many threads at once.
 // insert/remove/move/setCellSize/rebuild and the cell-group calls mutate (one thread, no
 // concurrent queries); they may allocate when the object, cell or group tables grow

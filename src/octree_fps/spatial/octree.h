@@ -354,8 +354,8 @@ class Octree {
   bool boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushOut,
                     QueryStats* ioStats = nullptr, uint32_t maxIterations = 8) const;
 
-  // ---- Sweeps: continuous collision for a controller
-  // --------------------------------------------- The shape moves by t * displacement, t in [0, 1].
+  // ---- Sweeps: continuous collision for a controller --------------------------------------------
+  // The shape moves by t * displacement, t in [0, 1].
   // Returns true with the earliest contact (sweep*Triangle in triangle_tests.h; ties: lowest
   // original index), false when the whole motion is free. A shape that overlaps at t = 0 returns
   // toi = 0, startsOverlapping = true and the push-out direction of its deepest contact. Nothing
@@ -374,8 +374,8 @@ class Octree {
   bool closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerMask, PointHit& outHit,
                     QueryStats* ioStats = nullptr) const;
 
-  // ---- Structure (for culling, debug drawing and the renderer's index buffer)
-  // -------------------- Node 0 is the root. O(1) each unless noted.
+  // ---- Structure (for culling, debug drawing and the renderer's index buffer) -------------------
+  // Node 0 is the root. O(1) each unless noted.
   bool empty() const { return links_.empty(); }
   uint32_t nodeCount() const { return static_cast<uint32_t>(links_.size()); }
   uint32_t triangleCount() const { return static_cast<uint32_t>(originalIndex_.size()); }
