@@ -5,56 +5,12 @@
 #include <cmath>
 
 #include "octree_fps/geometry/triangle_tests.h"
+#include "octree_fps/spatial/push_out_rounds_inl.h"
 
 namespace ofps {
 namespace {
 
-struct Deepest {
-  TriangleContact contact;
-  uint32_t triangle = kOctreeInvalidIndex;
-  bool any = false;
-  void offer(const TriangleContact& c, uint32_t tri) {
-    any = true;
-    if (triangle == kOctreeInvalidIndex || c.depth > contact.depth ||
-        (c.depth == contact.depth && tri < triangle)) {
-      contact = c;
-      triangle = tri;
-    }
-  }
-};
-
-// Same rounds as the octree's push-out (octree.h).
-template <class Round>
-bool resolve(float tolerance, uint32_t maxIterations, PushOut& out, Round&& round) {
-  out = PushOut{};
-  glm::vec3 offset(0.0f);
-  bool overlappedAtStart = false;
-  const uint32_t rounds = std::max(1u, maxIterations);
-  for (uint32_t it = 0; it < rounds; ++it) {
-    Deepest d;
-    round(offset, d);
-    if (it == 0) {
-      overlappedAtStart = d.any;
-      out.deepestTriangle = d.triangle;
-    }
-    if (!d.any || d.contact.depth <= tolerance) {
-      out.resolved = true;
-      break;
-    }
-    ++out.iterations;
-    offset += d.contact.normal * d.contact.depth;
-    out.resolved = false;
-  }
-  if (!out.resolved) {
-    Deepest d;
-    round(offset, d);
-    out.resolved = !d.any || d.contact.depth <= tolerance;
-  }
-  const float len = std::sqrt(offset.x * offset.x + offset.y * offset.y + offset.z * offset.z);
-  out.depth = len;
-  out.normal = len > 0.0f ? offset * (1.0f / len) : glm::vec3(0.0f);
-  return overlappedAtStart;
-}
+using Deepest = detail::DeepestContact;
 
 void addStats(QueryStats* io, uint32_t tested) {
   if (io) io->trianglesTested += tested;
@@ -151,16 +107,17 @@ bool BruteForce::sphereIntersect(const glm::vec3& center, float radius, uint32_t
                                  PushOut& outPushOut, QueryStats* ioStats,
                                  uint32_t maxIterations) const {
   const float tol = 1e-6f * (radius + maxAbs(center));
-  return resolve(tol, maxIterations, outPushOut, [&](const glm::vec3& off, Deepest& d) {
-    uint32_t tested = 0;
-    for (uint32_t i = 0; i < triangles_.size(); ++i) {
-      if (!inMask(i, layerMask)) continue;
-      ++tested;
-      TriangleContact c;
-      if (sphereTriangleContact(center + off, radius, triangles_[i], c)) d.offer(c, i);
-    }
-    addStats(ioStats, tested);
-  });
+  return detail::resolvePushOut(
+      tol, maxIterations, outPushOut, [&](const glm::vec3& off, Deepest& d) {
+        uint32_t tested = 0;
+        for (uint32_t i = 0; i < triangles_.size(); ++i) {
+          if (!inMask(i, layerMask)) continue;
+          ++tested;
+          TriangleContact c;
+          if (sphereTriangleContact(center + off, radius, triangles_[i], c)) d.offer(c, i);
+        }
+        addStats(ioStats, tested);
+      });
 }
 
 bool BruteForce::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radius,
@@ -168,32 +125,34 @@ bool BruteForce::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float 
                                   uint32_t maxIterations) const {
   const float size = radius + 0.5f * maxAbs(b - a);
   const float tol = 1e-6f * (size + maxAbs((a + b) * 0.5f));
-  return resolve(tol, maxIterations, outPushOut, [&](const glm::vec3& off, Deepest& d) {
-    uint32_t tested = 0;
-    for (uint32_t i = 0; i < triangles_.size(); ++i) {
-      if (!inMask(i, layerMask)) continue;
-      ++tested;
-      TriangleContact c;
-      if (capsuleTriangleContact(a + off, b + off, radius, triangles_[i], c)) d.offer(c, i);
-    }
-    addStats(ioStats, tested);
-  });
+  return detail::resolvePushOut(
+      tol, maxIterations, outPushOut, [&](const glm::vec3& off, Deepest& d) {
+        uint32_t tested = 0;
+        for (uint32_t i = 0; i < triangles_.size(); ++i) {
+          if (!inMask(i, layerMask)) continue;
+          ++tested;
+          TriangleContact c;
+          if (capsuleTriangleContact(a + off, b + off, radius, triangles_[i], c)) d.offer(c, i);
+        }
+        addStats(ioStats, tested);
+      });
 }
 
 bool BruteForce::boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushOut,
                               QueryStats* ioStats, uint32_t maxIterations) const {
   const float tol = 1e-6f * (maxAbs(box.halfExtents()) + maxAbs(box.center()));
-  return resolve(tol, maxIterations, outPushOut, [&](const glm::vec3& off, Deepest& d) {
-    uint32_t tested = 0;
-    const Aabb b{box.min + off, box.max + off};
-    for (uint32_t i = 0; i < triangles_.size(); ++i) {
-      if (!inMask(i, layerMask)) continue;
-      ++tested;
-      TriangleContact c;
-      if (boxTriangleContact(b, triangles_[i], c)) d.offer(c, i);
-    }
-    addStats(ioStats, tested);
-  });
+  return detail::resolvePushOut(tol, maxIterations, outPushOut,
+                                [&](const glm::vec3& off, Deepest& d) {
+                                  uint32_t tested = 0;
+                                  const Aabb b{box.min + off, box.max + off};
+                                  for (uint32_t i = 0; i < triangles_.size(); ++i) {
+                                    if (!inMask(i, layerMask)) continue;
+                                    ++tested;
+                                    TriangleContact c;
+                                    if (boxTriangleContact(b, triangles_[i], c)) d.offer(c, i);
+                                  }
+                                  addStats(ioStats, tested);
+                                });
 }
 
 namespace {

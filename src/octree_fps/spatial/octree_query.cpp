@@ -10,6 +10,7 @@
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/spatial/octree.h"
 #include "octree_fps/spatial/octree_grid.h"
+#include "octree_fps/spatial/push_out_rounds_inl.h"
 
 namespace ofps {
 namespace {
@@ -567,60 +568,8 @@ uint32_t Octree::collectBox(const Aabb& box, uint32_t layerMask, std::span<uint3
 
 // ---- Push-out -----------------------------------------------------------------------------------
 
-namespace {
-
-// Deepest contact so far; ties go to the lower original index, so the reduction is independent
-// of visit order.
-struct DeepestContact {
-  TriangleContact contact;
-  uint32_t triangle = kOctreeInvalidIndex;
-  bool any = false;
-  void offer(const TriangleContact& c, uint32_t tri) {
-    any = true;
-    if (triangle == kOctreeInvalidIndex || c.depth > contact.depth ||
-        (c.depth == contact.depth && tri < triangle)) {
-      contact = c;
-      triangle = tri;
-    }
-  }
-};
-
-// Runs the push-out rounds (octree.h). round(offset, deepest) fills the deepest contact of the
-// shape translated by offset.
-template <class Round>
-bool resolvePushOut(float tolerance, uint32_t maxIterations, PushOut& out, Round&& round) {
-  out = PushOut{};
-  glm::vec3 offset(0.0f);
-  bool overlappedAtStart = false;
-  const uint32_t rounds = std::max(1u, maxIterations);
-  for (uint32_t it = 0; it < rounds; ++it) {
-    DeepestContact deepest;
-    round(offset, deepest);
-    if (it == 0) {
-      overlappedAtStart = deepest.any;
-      out.deepestTriangle = deepest.triangle;
-    }
-    if (!deepest.any || deepest.contact.depth <= tolerance) {
-      out.resolved = true;
-      break;
-    }
-    ++out.iterations;
-    offset += deepest.contact.normal * deepest.contact.depth;
-    out.resolved = false;
-  }
-  if (!out.resolved) {
-    // The last round moved the shape: check whether it is now clear.
-    DeepestContact deepest;
-    round(offset, deepest);
-    out.resolved = !deepest.any || deepest.contact.depth <= tolerance;
-  }
-  const float len = std::sqrt(offset.x * offset.x + offset.y * offset.y + offset.z * offset.z);
-  out.depth = len;
-  out.normal = len > 0.0f ? offset * (1.0f / len) : glm::vec3(0.0f);
-  return overlappedAtStart;
-}
-
-}  // namespace
+using detail::DeepestContact;
+using detail::resolvePushOut;
 
 bool Octree::sphereIntersect(const glm::vec3& center, float radius, uint32_t layerMask,
                              PushOut& outPushOut, QueryStats* ioStats,
