@@ -125,7 +125,8 @@ TEST(PushOutRounds, ZeroRoundsMeansOne) {
   EXPECT_EQ(r.offsetsSeen.size(), 2u);
 }
 
-// ---- The octree's results judged triangle by triangle --------------------------------------------
+// ---- The octree's results judged triangle by triangle
+// --------------------------------------------
 
 // Every triangle's contact with a shape, tested directly.
 using ContactFn = std::function<bool(const Triangle&, TriangleContact&)>;
@@ -159,9 +160,8 @@ struct Tally {
 // contacts decide the return value and deepestTriangle's depth; a resolved result leaves no
 // contact deeper than the tolerance (slack: the offset is rebuilt from normal * depth, a few
 // float steps from the rounds' own sum); an unresolved one still has a deep contact.
-void checkResult(const std::vector<Triangle>& tris, bool overlapped, const PushOut& out,
-                 float tol, const std::function<ContactFn(const glm::vec3&)>& contactAt,
-                 Tally& tally) {
+void checkResult(const std::vector<Triangle>& tris, bool overlapped, const PushOut& out, float tol,
+                 const std::function<ContactFn(const glm::vec3&)>& contactAt, Tally& tally) {
   const Judged start = judge(tris, contactAt(glm::vec3(0.0f)));
   ASSERT_EQ(overlapped, start.any);
   if (start.any) {

@@ -121,8 +121,13 @@ inline glm::vec3 closestPointOnTriangleImpl(const glm::vec3& p, const Triangle& 
     const float den = (d4 - d3) + (d5 - d6);
     return den > 0.0f ? b + (c - b) * ((d4 - d3) / den) : b;
   }
-  // Face region: project onto the plane (a point already on the plane maps to itself exactly
-  // when the plane is axis-aligned, so touching stays touching).
+  // Face region: project onto the plane. On an axis-aligned plane (floors, walls of most levels)
+  // the projection only replaces one coordinate, done exactly here: the general formula rounds
+  // p - n * (n.ap / n.n) a float step past the plane, so a sphere resting exactly on a floor
+  // (centre at height r) would read as a hair apart instead of touching.
+  if (a.y == b.y && a.y == c.y) return glm::vec3(p.x, a.y, p.z);
+  if (a.x == b.x && a.x == c.x) return glm::vec3(a.x, p.y, p.z);
+  if (a.z == b.z && a.z == c.z) return glm::vec3(p.x, p.y, a.z);
   const glm::vec3 n = detail::cross3(ab, ac);
   const float nn = dot3(n, n);
   if (!(nn > 0.0f)) return a;  // unreachable for a non-degenerate triangle

@@ -261,10 +261,18 @@ inline uint32_t sphereTriangle4(const OctreeTriangleBlock& blk, const simd::F4 (
   const F4 nn = dot(n, n);
   const M4 posNN = simd::gt(nn, zero);
   const F4 tFace = dot(n, ap) / nn;
+  // Axis-aligned planes project exactly, tested in the scalar code's order (y, x, z).
+  auto same = [](F4 x, F4 y) { return simd::le(x, y) & simd::ge(x, y); };
+  const M4 flatY = same(v[1], v[4]) & same(v[1], v[7]);
+  const M4 flatX = simd::andNot(flatY, same(v[0], v[3]) & same(v[0], v[6]));
+  const M4 flatZ = simd::andNot(flatY | flatX, same(v[2], v[5]) & same(v[2], v[8]));
+  const M4 flat = flatX | flatY | flatZ;
+  const M4 flatAxis[3] = {flatX, flatY, flatZ};
   F4 dist2 = zero;
   for (int k = 0; k < 3; ++k) {
     const F4 a = v[k], b = v[3 + k], c = v[6 + k];
     F4 q = simd::select(posNN, p[k] - n[k] * tFace, a);
+    q = simd::select(flat, simd::select(flatAxis[k], a, p[k]), q);
     q = simd::select(inBC, simd::select(posBC, b + (c - b) * tBC, b), q);
     q = simd::select(inAC, simd::select(posAC, a + ac[k] * tAC, a), q);
     q = simd::select(inC, c, q);
