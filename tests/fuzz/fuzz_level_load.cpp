@@ -1,4 +1,4 @@
-// libFuzzer target over the whole level load path (issue 16): the bytes go through format
+// libFuzzer target over the whole level load path: the bytes go through format
 // detection (by extension and by content, as Assimp does), the header-count checks, the glTF
 // extension decoding, Assimp's import, the conversion to collision triangles and the octree
 // build with validate(). A crash, a sanitizer report, an octree that fails validate() or a
