@@ -14,6 +14,7 @@
 #include "octree_fps/controller/character_controller.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
+#include "support/enclosed_spawn.h"
 #include "support/random_walker.h"
 
 namespace {
@@ -23,42 +24,6 @@ struct CtrlLevel {
   ofps::Octree octree;
   glm::vec3 spawn{0.0f};
 };
-
-// Same spawn rule as the soak test: walkable floor, room for the capsule, enclosed.
-bool findSpawn(const ofps::Octree& o, const ofps::ControllerParams& p, glm::vec3& out) {
-  const ofps::Aabb b = o.bounds();
-  std::mt19937 rng(1234);
-  std::uniform_real_distribution<float> ux(b.min.x, b.max.x), uz(b.min.z, b.max.z);
-  int best = -1;
-  for (int column = 0; column < 2000 && best < 8; ++column) {
-    glm::vec3 origin(ux(rng), b.max.y + 1.0f, uz(rng));
-    for (int k = 0; k < 16; ++k) {
-      ofps::RayHit hit;
-      if (!o.raycast(origin, {0.0f, -1.0f, 0.0f}, b.max.y - b.min.y + 2.0f, ~0u, hit)) break;
-      origin = hit.point - glm::vec3(0.0f, 0.01f, 0.0f);
-      if (hit.normal.y < 0.8f) continue;
-      const glm::vec3 feet = hit.point + glm::vec3(0.0f, 0.05f, 0.0f);
-      if (o.collectCapsule(feet + glm::vec3(0.0f, p.radius, 0.0f),
-                           feet + glm::vec3(0.0f, p.height - p.radius, 0.0f), p.radius + 0.02f, ~0u,
-                           {}) > 0) {
-        continue;
-      }
-      int score = 0;
-      for (int j = 0; j < 8; ++j) {
-        const float a = 0.785398f * float(j);
-        score += o.rayAny(feet + glm::vec3(0.0f, p.eyeHeight, 0.0f),
-                          {std::cos(a), j % 2 ? 0.7f : 0.0f, std::sin(a)}, 200.0f, ~0u)
-                     ? 1
-                     : 0;
-      }
-      if (score > best) {
-        best = score;
-        out = feet;
-      }
-    }
-  }
-  return best >= 7;
-}
 
 CtrlLevel& level(const char* relative, bool quake) {
   static CtrlLevel levels[3];
@@ -74,30 +39,9 @@ CtrlLevel& level(const char* relative, bool quake) {
   }
   const ofps::ControllerParams p;
   if (!L.octree.build(obj.mesh.positions, obj.mesh.indices, {}, {}).ok) return L;
-  L.ok = findSpawn(L.octree, p, L.spawn);
+  L.ok = ofps::test::findEnclosedSpawn(L.octree, p, L.spawn);
   return L;
 }
-
-struct Walker {
-  std::mt19937 rng{42};
-  std::uniform_real_distribution<float> u01{0.0f, 1.0f};
-  ofps::CharacterInput in;
-  float turnRate = 0.0f;
-  uint32_t i = 0;
-  void next(float dt) {
-    if (i++ % 30 == 0) {
-      in.forward = u01(rng) < 0.7f;
-      in.back = !in.forward && u01(rng) < 0.3f;
-      in.left = u01(rng) < 0.2f;
-      in.right = !in.left && u01(rng) < 0.2f;
-      in.sprint = u01(rng) < 0.4f;
-      in.crouch = u01(rng) < 0.08f;
-      turnRate = (u01(rng) - 0.5f) * 6.0f;
-    }
-    in.jump = u01(rng) < 0.01f;
-    in.yaw += turnRate * dt;
-  }
-};
 
 void BM_ControllerStep(benchmark::State& state, const char* relative, bool quake) {
   CtrlLevel& L = level(relative, quake);

@@ -22,6 +22,7 @@
 #include "octree_fps/controller/character_controller.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/brute_force.h"
+#include "support/enclosed_spawn.h"
 #include "support/random_walker.h"
 #include "support/test_paths.h"
 
@@ -35,44 +36,6 @@ struct SoakLevel {
   const char* path;
   bool quakeUnits;  // Z-up inches: (x, y, z) -> (x s, z s, -y s), s = 0.0254
 };
-
-// A spawn point inside the level: walkable floor found by rays straight down, with room for the
-// standing capsule, scored by how many of 8 probe rays from the eye hit the level (an enclosed
-// spot, not the roof of the world). Deterministic (fixed seed).
-bool findSpawn(const Octree& o, const ControllerParams& p, glm::vec3& outFeet) {
-  const Aabb b = o.bounds();
-  std::mt19937 rng(1234);
-  std::uniform_real_distribution<float> ux(b.min.x, b.max.x), uz(b.min.z, b.max.z);
-  int bestScore = -1;
-  for (int column = 0; column < 2000 && bestScore < 8; ++column) {
-    glm::vec3 origin(ux(rng), b.max.y + 1.0f, uz(rng));
-    for (int hitNo = 0; hitNo < 16; ++hitNo) {
-      RayHit hit;
-      if (!o.raycast(origin, {0.0f, -1.0f, 0.0f}, b.max.y - b.min.y + 2.0f, kOctreeAllLayers,
-                     hit)) {
-        break;
-      }
-      origin = hit.point - glm::vec3(0.0f, 0.01f, 0.0f);
-      if (hit.normal.y < 0.8f) continue;
-      const glm::vec3 feet = hit.point + glm::vec3(0.0f, 0.05f, 0.0f);
-      const glm::vec3 a = feet + glm::vec3(0.0f, p.radius, 0.0f);
-      const glm::vec3 c = feet + glm::vec3(0.0f, p.height - p.radius, 0.0f);
-      if (o.collectCapsule(a, c, p.radius + 0.02f, kOctreeAllLayers, {}) > 0) continue;
-      const glm::vec3 eye = feet + glm::vec3(0.0f, p.eyeHeight, 0.0f);
-      int score = 0;
-      for (int k = 0; k < 8; ++k) {
-        const float ang = 0.785398f * float(k);
-        const glm::vec3 dir(std::cos(ang), k % 2 ? 0.7f : 0.0f, std::sin(ang));
-        score += o.rayAny(eye, dir, 200.0f, kOctreeAllLayers) ? 1 : 0;
-      }
-      if (score > bestScore) {
-        bestScore = score;
-        outFeet = feet;
-      }
-    }
-  }
-  return bestScore >= 7;
-}
 
 void soak(const SoakLevel& lv) {
   const std::string path = sharedPath(lv.path);
@@ -91,7 +54,7 @@ void soak(const SoakLevel& lv) {
   const Aabb bounds = octree.bounds();
 
   glm::vec3 spawn;
-  ASSERT_TRUE(findSpawn(octree, params, spawn)) << "no enclosed spawn found";
+  ASSERT_TRUE(findEnclosedSpawn(octree, params, spawn)) << "no enclosed spawn found";
   CharacterController ctrl(params);
   const float killY = bounds.min.y - 50.0f;
   ctrl.setSpawn(spawn, 0.0f);
