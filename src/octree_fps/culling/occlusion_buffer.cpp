@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "octree_fps/geometry/simd4.h"
+
 namespace ofps {
 
 namespace {
@@ -50,6 +52,24 @@ float floatAbove(double v) {
   float f = static_cast<float>(v);
   if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
   return f;
+}
+
+// Largest float <= v (v finite; NaN stays NaN): lowering v by 2^-23 of its size (plus an
+// absolute 2^-140 for the subnormal range) before rounding to nearest (error at most 2^-24 of the
+// result, or 2^-150 absolute) cannot land above v.
+float floatBelow(double v) {
+  return static_cast<float>(v - (std::fabs(v) * 0x1p-23 + 0x1p-140));
+}
+
+// Margin that makes the float span evaluation of an affine depth function a lower bound. With
+// base_f <= first - margin and step_f = float(a), pixel k (an integer 0 <= k <= last, exact in
+// float) gets fl(base_f + fl(step_f * k)). Against the exact first + a k, the step's rounding
+// costs at most 2^-24 |a| k, the product's 2^-24 (1 + 2^-24) |a| k and the sum's 2^-24 of its
+// result, which is at most |first| + margin + 1.01 |a| last: together under
+// 2^-24 (|first| + margin + 3.1 |a| last), plus subnormal steps of 2^-149 each. 2^-21 (eight
+// times 2^-24) of |first| + |a| last, plus an absolute 2^-120, is more than that.
+double rowDepthMargin(double first, double a, int32_t last) {
+  return 0x1p-21 * (std::fabs(first) + std::fabs(a) * last) + 0x1p-120;
 }
 
 // Converts p X + q Y + r (X, Y in normalized device coordinates) to pixel units.
@@ -109,10 +129,6 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
     rowP[k] = f.a != 0.0 ? (f.margin - f.c) / f.a : 0.0;
     rowQ[k] = f.a != 0.0 ? f.b / f.a : 0.0;
   }
-  // Rounds a positive double down to a float in one multiply and one conversion: after the
-  // relative nudge of 2^-22, round-to-nearest (error at most 2^-24 relative) cannot go above the
-  // input. Values too small to be normal floats are dropped (0 = empty).
-  constexpr double kRoundDown = 1.0 - 0x1p-22;
   uint32_t covered = 0;
   bool started = false;
   for (int32_t j = y0; j <= y1; ++j) {
@@ -140,20 +156,45 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
     started = true;
     float* rowPixels = &target.pixels[static_cast<size_t>(j) * target.width];
     // Each depth function's smallest value over the pixel (at its minimizing corner); with
-    // several (a pair of triangles), the smallest of them.
-    double depthRow[2];
-    int32_t ox[2];
+    // several (a pair of triangles), the smallest of them. In double at the span's first pixel
+    // (the function's margin covers that rounding), then in float along the span: pixel lo + k
+    // gets base + step * k, both rounded to float, and base is lowered by rowDepthMargin first,
+    // which exceeds the float error of that expression (see rowDepthMargin), so every value
+    // written stays a lower bound of 1 / w over its pixel.
+    const int32_t last = hi - lo;
+    simd::F4 base4[2], step4[2];
+    float base[2], step[2];
     for (int k = 0; k < depthCount; ++k) {
       const ScreenFunction& d = depths[k];
-      depthRow[k] = d.b * (j + (d.b < 0.0 ? 1 : 0)) + d.c - d.margin;
-      ox[k] = d.a < 0.0 ? 1 : 0;
+      const double first =
+          d.a * (lo + (d.a < 0.0 ? 1 : 0)) + (d.b * (j + (d.b < 0.0 ? 1 : 0)) + d.c - d.margin);
+      base[k] = floatBelow(first - rowDepthMargin(first, d.a, last));
+      step[k] = static_cast<float>(d.a);
+      base4[k] = simd::splat(base[k]);
+      step4[k] = simd::splat(step[k]);
     }
-    for (int32_t i = lo; i <= hi; ++i) {
-      double value = depths[0].a * (i + ox[0]) + depthRow[0];
-      if (depthCount > 1) value = std::min(value, depths[1].a * (i + ox[1]) + depthRow[1]);
-      value *= kRoundDown;
-      const float bound = value > 1e-30 ? static_cast<float>(value) : 0.0f;
-      rowPixels[i] = std::max(rowPixels[i], bound);
+    if (last >= 3) {
+      // Four pixels at a time; the last group may overlap the one before it, which is harmless
+      // (writing the larger of two values twice changes nothing).
+      const simd::F4 lanes = simd::fromInts(0, 1, 2, 3);
+      for (int32_t k = 0;; k += 4) {
+        if (k > last - 3) k = last - 3;
+        const simd::F4 kk = lanes + simd::splat(static_cast<float>(k));
+        simd::F4 value = base4[0] + step4[0] * kk;
+        if (depthCount > 1) value = simd::min(value, base4[1] + step4[1] * kk);
+        // max(value, old): a NaN value keeps the old pixel (SSE's rule, second operand).
+        float* out = rowPixels + lo + k;
+        simd::store(out, simd::max(value, simd::load(out)));
+        if (k == last - 3) break;
+      }
+    } else {
+      for (int32_t k = 0; k <= last; ++k) {
+        const float kk = static_cast<float>(k);
+        float value = base[0] + step[0] * kk;
+        if (depthCount > 1) value = std::min(value, base[1] + step[1] * kk);
+        float& out = rowPixels[lo + k];
+        out = value > out ? value : out;
+      }
     }
     covered += static_cast<uint32_t>(hi - lo + 1);
     const uint32_t tileRow = static_cast<uint32_t>(j) / kOcclusionTileSize;
