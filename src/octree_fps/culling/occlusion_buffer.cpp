@@ -116,36 +116,51 @@ constexpr int kMaxFunctions = 5;
 uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count,
                     const ScreenFunction* depths, int depthCount, int32_t x0, int32_t x1,
                     int32_t y0, int32_t y1) {
-  const int functions = count;
   // Row bounds of each function: on row j, pixel i passes function f (f >= margin at its
   // minimizing corner) iff its left end (a > 0) or right end (a < 0) is past
-  // T = (margin - c - b * y) / a, y being the row's minimizing edge. With rowP = (margin - c) / a
-  // and rowQ = b / a precomputed, T costs one multiply-add per row; its rounding (a few units in
-  // the last place of |rowP| + |rowQ y|) is covered by widening T by kSpanSlack of that size
-  // towards the inside, so every pixel kept passes the function exactly.
-  double rowP[kMaxFunctions], rowQ[kMaxFunctions];
-  for (int k = 0; k < functions; ++k) {
+  // T = (margin - c - b * y) / a, y = j + (b < 0) being the row's minimizing edge. Per function,
+  // rowP = (margin - c - b (b < 0)) / a and rowQ = b / a make T = rowP - rowQ j, one multiply-add
+  // per row. Their rounding, and that of widening them by the slack, is a few units in the last
+  // place of |rowP| + |rowQ| ymax (ymax = the largest |y| of the rows); kSpanSlack of that size,
+  // added towards the inside once per triangle, covers it, so every pixel kept passes the
+  // function exactly. The functions are sorted by the sign of a once, so the rows do not branch
+  // on it; a function with a = 0 is tested row by row as it is.
+  double leftP[kMaxFunctions], leftQ[kMaxFunctions], rightP[kMaxFunctions], rightQ[kMaxFunctions];
+  const ScreenFunction* flat[kMaxFunctions];
+  int lefts = 0, rights = 0, flats = 0;
+  const double ymax = std::max(std::fabs(static_cast<double>(y0)), std::fabs(y1 + 1.0));
+  for (int k = 0; k < count; ++k) {
     const ScreenFunction& f = edges[k];
-    rowP[k] = f.a != 0.0 ? (f.margin - f.c) / f.a : 0.0;
-    rowQ[k] = f.a != 0.0 ? f.b / f.a : 0.0;
+    if (f.a == 0.0) {
+      flat[flats++] = &f;
+      continue;
+    }
+    const double p = (f.margin - f.c - (f.b < 0.0 ? f.b : 0.0)) / f.a;
+    const double q = f.b / f.a;
+    const double slack = kSpanSlack * (std::fabs(p) + std::fabs(q) * (ymax + 1.0));
+    if (f.a > 0.0) {
+      leftP[lefts] = p + slack;
+      leftQ[lefts++] = q;
+    } else {
+      rightP[rights] = p - slack;
+      rightQ[rights++] = q;
+    }
   }
   uint32_t covered = 0;
   bool started = false;
   for (int32_t j = y0; j <= y1; ++j) {
     // Each function's pixels on this row form a half-line; intersect them.
     int32_t lo = x0, hi = x1;
-    for (int k = 0; k < functions; ++k) {
-      const ScreenFunction& f = edges[k];
-      const double y = j + (f.b < 0.0 ? 1 : 0);
-      const double t = rowP[k] - rowQ[k] * y;
-      const double slack = kSpanSlack * (std::fabs(rowP[k]) + std::fabs(rowQ[k] * y));
-      if (f.a > 0.0) {
-        lo = std::max(lo, ceilClamped(t + slack, x0, x1 + 1));
-      } else if (f.a < 0.0) {
-        hi = std::min(hi, floorClamped(t - slack, x0 - 1, x1 + 1) - 1);
-      } else if (!(f.b * y + f.c >= f.margin)) {
-        hi = lo - 1;
-      }
+    const double row = j;
+    for (int k = 0; k < lefts; ++k) {
+      lo = std::max(lo, ceilClamped(leftP[k] - leftQ[k] * row, x0, x1 + 1));
+    }
+    for (int k = 0; k < rights; ++k) {
+      hi = std::min(hi, floorClamped(rightP[k] - rightQ[k] * row, x0 - 1, x1 + 1) - 1);
+    }
+    for (int k = 0; k < flats; ++k) {
+      const ScreenFunction& f = *flat[k];
+      if (!(f.b * (row + (f.b < 0.0 ? 1.0 : 0.0)) + f.c >= f.margin)) hi = lo - 1;
     }
     if (lo > hi) {
       // The covered pixels form a convex region: past its last row there is nothing more (a
