@@ -478,12 +478,26 @@ void OcclusionBuffer::refreshTile(uint32_t tile) {
 
 bool OcclusionBuffer::boxHidden(const Aabb& box) {
   if (box.isEmpty()) return false;
-  glm::vec3 corners[8];
-  for (int k = 0; k < 8; ++k) {
-    corners[k] = {(k & 1) ? box.max.x : box.min.x, (k & 2) ? box.max.y : box.min.y,
-                  (k & 4) ? box.max.z : box.min.z};
+  // The corners' clip coordinates from shared products: per matrix row, the six products of the
+  // row with min and max of each axis (exact in double: float times float), then the sums in
+  // the order a point's transform adds them, ((x + y) + z) + translation, sharing the partial
+  // sums. Every corner gets the very bits hullHidden's own transform would give it.
+  double clip[4][8];
+  bool beyondNear = true;
+  for (int row = 0; row < 4; ++row) {
+    const double* m = vp_[row];
+    const double xs[2] = {m[0] * static_cast<double>(box.min.x),
+                          m[0] * static_cast<double>(box.max.x)};
+    const double ys[2] = {m[1] * static_cast<double>(box.min.y),
+                          m[1] * static_cast<double>(box.max.y)};
+    const double zs[2] = {m[2] * static_cast<double>(box.min.z),
+                          m[2] * static_cast<double>(box.max.z)};
+    for (int k = 0; k < 8; ++k) clip[row][k] = ((xs[k & 1] + ys[(k >> 1) & 1]) + zs[k >> 2]) + m[3];
   }
-  return hullHidden(corners, 8);
+  for (int k = 0; k < 8; ++k) {
+    beyondNear = beyondNear && clip[2][k] + clip[3][k] > 0.0 && clip[3][k] > 0.0;
+  }
+  return beyondNear && projectedHullHidden(clip[0], clip[1], clip[3], 8);
 }
 
 bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
@@ -492,7 +506,6 @@ bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, con
 }
 
 bool OcclusionBuffer::hullHidden(const glm::vec3* points, int count) {
-  const double halfWidth = 0.5 * width_, halfHeight = 0.5 * height_;
   // Three passes over at most eight points, so that the transforms and the divisions of
   // different points overlap instead of waiting behind the near-plane branch.
   double cx[8], cy[8], cw[8];
@@ -507,8 +520,12 @@ bool OcclusionBuffer::hullHidden(const glm::vec3* points, int count) {
     cw[k] = vp_[3][0] * px + vp_[3][1] * py + vp_[3][2] * pz + vp_[3][3];
     beyondNear = beyondNear && z + cw[k] > 0.0 && cw[k] > 0.0;
   }
-  // On or behind the near plane (which includes behind the eye): never hidden.
-  if (!beyondNear) return false;
+  return beyondNear && projectedHullHidden(cx, cy, cw, count);
+}
+
+bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, const double* cw,
+                                          int count) {
+  const double halfWidth = 0.5 * width_, halfHeight = 0.5 * height_;
   double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
   double maxInvW = 0.0;
   for (int k = 0; k < count; ++k) {

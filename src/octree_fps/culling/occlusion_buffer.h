@@ -126,6 +126,9 @@ class OcclusionBuffer {
   void refreshTile(uint32_t tile);
   // Hidden test of the convex hull of `count` world points (the box and triangle tests).
   bool hullHidden(const glm::vec3* points, int count);
+  // The rest of the test, from the clip x, y and w of `count` points (at most eight), all
+  // already known to be beyond the near plane (a point on or behind it is never hidden).
+  bool projectedHullHidden(const double* cx, const double* cy, const double* cw, int count);
 
   uint32_t width_ = 0;
   uint32_t height_ = 0;
