@@ -492,7 +492,12 @@ bool OcclusionBuffer::boxHidden(const Aabb& box) {
                           m[1] * static_cast<double>(box.max.y)};
     const double zs[2] = {m[2] * static_cast<double>(box.min.z),
                           m[2] * static_cast<double>(box.max.z)};
-    for (int k = 0; k < 8; ++k) clip[row][k] = ((xs[k & 1] + ys[(k >> 1) & 1]) + zs[k >> 2]) + m[3];
+    const double xy[4] = {xs[0] + ys[0], xs[1] + ys[0], xs[0] + ys[1], xs[1] + ys[1]};
+    double* out = clip[row];
+    for (int k = 0; k < 4; ++k) {
+      out[k] = (xy[k] + zs[0]) + m[3];
+      out[k + 4] = (xy[k] + zs[1]) + m[3];
+    }
   }
   for (int k = 0; k < 8; ++k) {
     beyondNear = beyondNear && clip[2][k] + clip[3][k] > 0.0 && clip[3][k] > 0.0;
