@@ -467,12 +467,17 @@ uint32_t OcclusionBuffer::rasterizeTrianglePair(const glm::vec3& p, const glm::v
 
 void OcclusionBuffer::refreshTile(uint32_t tile) {
   const uint32_t tx = tile % tilesX_, ty = tile / tilesX_;
-  float m = std::numeric_limits<float>::infinity();
+  // Four columns at a time (a minimum is exact, so the lanes' order does not matter; pixels are
+  // never NaN).
+  static_assert(kOcclusionTileSize % 4 == 0, "the tile minimum reads four pixels at a time");
+  simd::F4 m = simd::splat(std::numeric_limits<float>::infinity());
   for (uint32_t y = 0; y < kOcclusionTileSize; ++y) {
     const float* row = &pixels_[(ty * kOcclusionTileSize + y) * width_ + tx * kOcclusionTileSize];
-    for (uint32_t x = 0; x < kOcclusionTileSize; ++x) m = std::min(m, row[x]);
+    for (uint32_t x = 0; x < kOcclusionTileSize; x += 4) m = simd::min(m, simd::load(row + x));
   }
-  tileMin_[tile] = m;
+  float lanes[4];
+  simd::store(lanes, m);
+  tileMin_[tile] = std::min(std::min(lanes[0], lanes[1]), std::min(lanes[2], lanes[3]));
   tileDirty_[tile] = 0;
 }
 
