@@ -54,9 +54,9 @@ float floatAbove(double v) {
   return f;
 }
 
-// Largest float <= v (v finite; NaN stays NaN): lowering v by 2^-23 of its size (plus an
-// absolute 2^-140 for the subnormal range) before rounding to nearest (error at most 2^-24 of the
-// result, or 2^-150 absolute) cannot land above v.
+// A float <= v, within 2^-22 of it (v finite; NaN stays NaN): lowering v by 2^-23 of its size (plus
+// an absolute 2^-140 for the subnormal range) before rounding to nearest (error at most 2^-24 of
+// the result, or 2^-150 absolute) cannot land above v.
 float floatBelow(double v) {
   return static_cast<float>(v - (std::fabs(v) * 0x1p-23 + 0x1p-140));
 }

@@ -41,8 +41,9 @@
 // double at the first pixel of each row span; along the span it is continued in single
 // precision, four pixels at a time (base + step * k, k an exact small integer), after lowering
 // base by 2^-21 of |base| + |step| * span length and rounding it down to float. That margin is
-// eight times the largest error the two float roundings of the step and the product and the sum
-// can make (2^-24 each, relative), so every float written is a LOWER bound of 1 / w, i.e. an
+// more than the three float roundings (the step, the product and the sum, each at most 2^-24
+// relative) can add together, under 2^-24 (|base| + margin + 3.1 |step| * span length), plus
+// subnormal steps (an absolute 2^-120), so every float written is a LOWER bound of 1 / w, i.e. an
 // upper bound of the triangle's depth, at every point of the pixel. The pixel keeps the largest
 // such bound (the nearest occluder); a NaN bound never replaces a pixel. Hence at every point of a
 // covered pixel some drawn triangle lies at a depth <= the one stored. A triangle that covers no
