@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "octree_fps/geometry/simd4.h"
+
 namespace ofps {
 
 namespace {
@@ -50,6 +52,24 @@ float floatAbove(double v) {
   float f = static_cast<float>(v);
   if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
   return f;
+}
+
+// A float <= v, within 2^-22 of it (v finite; NaN stays NaN): lowering v by 2^-23 of its size (plus
+// an absolute 2^-140 for the subnormal range) before rounding to nearest (error at most 2^-24 of
+// the result, or 2^-150 absolute) cannot land above v.
+float floatBelow(double v) {
+  return static_cast<float>(v - (std::fabs(v) * 0x1p-23 + 0x1p-140));
+}
+
+// Margin that makes the float span evaluation of an affine depth function a lower bound. With
+// base_f <= first - margin and step_f = float(a), pixel k (an integer 0 <= k <= last, exact in
+// float) gets fl(base_f + fl(step_f * k)). Against the exact first + a k, the step's rounding
+// costs at most 2^-24 |a| k, the product's 2^-24 (1 + 2^-24) |a| k and the sum's 2^-24 of its
+// result, which is at most |first| + margin + 1.01 |a| last: together under
+// 2^-24 (|first| + margin + 3.1 |a| last), plus subnormal steps of 2^-149 each. 2^-21 (eight
+// times 2^-24) of |first| + |a| last, plus an absolute 2^-120, is more than that.
+double rowDepthMargin(double first, double a, int32_t last) {
+  return 0x1p-21 * (std::fabs(first) + std::fabs(a) * last) + 0x1p-120;
 }
 
 // Converts p X + q Y + r (X, Y in normalized device coordinates) to pixel units.
@@ -96,40 +116,51 @@ constexpr int kMaxFunctions = 5;
 uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count,
                     const ScreenFunction* depths, int depthCount, int32_t x0, int32_t x1,
                     int32_t y0, int32_t y1) {
-  const int functions = count;
   // Row bounds of each function: on row j, pixel i passes function f (f >= margin at its
   // minimizing corner) iff its left end (a > 0) or right end (a < 0) is past
-  // T = (margin - c - b * y) / a, y being the row's minimizing edge. With rowP = (margin - c) / a
-  // and rowQ = b / a precomputed, T costs one multiply-add per row; its rounding (a few units in
-  // the last place of |rowP| + |rowQ y|) is covered by widening T by kSpanSlack of that size
-  // towards the inside, so every pixel kept passes the function exactly.
-  double rowP[kMaxFunctions], rowQ[kMaxFunctions];
-  for (int k = 0; k < functions; ++k) {
+  // T = (margin - c - b * y) / a, y = j + (b < 0) being the row's minimizing edge. Per function,
+  // rowP = (margin - c - b (b < 0)) / a and rowQ = b / a make T = rowP - rowQ j, one multiply-add
+  // per row. Their rounding, and that of widening them by the slack, is a few units in the last
+  // place of |rowP| + |rowQ| ymax (ymax = the largest |y| of the rows); kSpanSlack of that size,
+  // added towards the inside once per triangle, covers it, so every pixel kept passes the
+  // function exactly. The functions are sorted by the sign of a once, so the rows do not branch
+  // on it; a function with a = 0 is tested row by row as it is.
+  double leftP[kMaxFunctions], leftQ[kMaxFunctions], rightP[kMaxFunctions], rightQ[kMaxFunctions];
+  const ScreenFunction* flat[kMaxFunctions];
+  int lefts = 0, rights = 0, flats = 0;
+  const double ymax = std::max(std::fabs(static_cast<double>(y0)), std::fabs(y1 + 1.0));
+  for (int k = 0; k < count; ++k) {
     const ScreenFunction& f = edges[k];
-    rowP[k] = f.a != 0.0 ? (f.margin - f.c) / f.a : 0.0;
-    rowQ[k] = f.a != 0.0 ? f.b / f.a : 0.0;
+    if (f.a == 0.0) {
+      flat[flats++] = &f;
+      continue;
+    }
+    const double p = (f.margin - f.c - (f.b < 0.0 ? f.b : 0.0)) / f.a;
+    const double q = f.b / f.a;
+    const double slack = kSpanSlack * (std::fabs(p) + std::fabs(q) * (ymax + 1.0));
+    if (f.a > 0.0) {
+      leftP[lefts] = p + slack;
+      leftQ[lefts++] = q;
+    } else {
+      rightP[rights] = p - slack;
+      rightQ[rights++] = q;
+    }
   }
-  // Rounds a positive double down to a float in one multiply and one conversion: after the
-  // relative nudge of 2^-22, round-to-nearest (error at most 2^-24 relative) cannot go above the
-  // input. Values too small to be normal floats are dropped (0 = empty).
-  constexpr double kRoundDown = 1.0 - 0x1p-22;
   uint32_t covered = 0;
   bool started = false;
   for (int32_t j = y0; j <= y1; ++j) {
     // Each function's pixels on this row form a half-line; intersect them.
     int32_t lo = x0, hi = x1;
-    for (int k = 0; k < functions; ++k) {
-      const ScreenFunction& f = edges[k];
-      const double y = j + (f.b < 0.0 ? 1 : 0);
-      const double t = rowP[k] - rowQ[k] * y;
-      const double slack = kSpanSlack * (std::fabs(rowP[k]) + std::fabs(rowQ[k] * y));
-      if (f.a > 0.0) {
-        lo = std::max(lo, ceilClamped(t + slack, x0, x1 + 1));
-      } else if (f.a < 0.0) {
-        hi = std::min(hi, floorClamped(t - slack, x0 - 1, x1 + 1) - 1);
-      } else if (!(f.b * y + f.c >= f.margin)) {
-        hi = lo - 1;
-      }
+    const double row = j;
+    for (int k = 0; k < lefts; ++k) {
+      lo = std::max(lo, ceilClamped(leftP[k] - leftQ[k] * row, x0, x1 + 1));
+    }
+    for (int k = 0; k < rights; ++k) {
+      hi = std::min(hi, floorClamped(rightP[k] - rightQ[k] * row, x0 - 1, x1 + 1) - 1);
+    }
+    for (int k = 0; k < flats; ++k) {
+      const ScreenFunction& f = *flat[k];
+      if (!(f.b * (row + (f.b < 0.0 ? 1.0 : 0.0)) + f.c >= f.margin)) hi = lo - 1;
     }
     if (lo > hi) {
       // The covered pixels form a convex region: past its last row there is nothing more (a
@@ -140,20 +171,45 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
     started = true;
     float* rowPixels = &target.pixels[static_cast<size_t>(j) * target.width];
     // Each depth function's smallest value over the pixel (at its minimizing corner); with
-    // several (a pair of triangles), the smallest of them.
-    double depthRow[2];
-    int32_t ox[2];
+    // several (a pair of triangles), the smallest of them. In double at the span's first pixel
+    // (the function's margin covers that rounding), then in float along the span: pixel lo + k
+    // gets base + step * k, both rounded to float, and base is lowered by rowDepthMargin first,
+    // which exceeds the float error of that expression (see rowDepthMargin), so every value
+    // written stays a lower bound of 1 / w over its pixel.
+    const int32_t last = hi - lo;
+    simd::F4 base4[2], step4[2];
+    float base[2], step[2];
     for (int k = 0; k < depthCount; ++k) {
       const ScreenFunction& d = depths[k];
-      depthRow[k] = d.b * (j + (d.b < 0.0 ? 1 : 0)) + d.c - d.margin;
-      ox[k] = d.a < 0.0 ? 1 : 0;
+      const double first =
+          d.a * (lo + (d.a < 0.0 ? 1 : 0)) + (d.b * (j + (d.b < 0.0 ? 1 : 0)) + d.c - d.margin);
+      base[k] = floatBelow(first - rowDepthMargin(first, d.a, last));
+      step[k] = static_cast<float>(d.a);
+      base4[k] = simd::splat(base[k]);
+      step4[k] = simd::splat(step[k]);
     }
-    for (int32_t i = lo; i <= hi; ++i) {
-      double value = depths[0].a * (i + ox[0]) + depthRow[0];
-      if (depthCount > 1) value = std::min(value, depths[1].a * (i + ox[1]) + depthRow[1]);
-      value *= kRoundDown;
-      const float bound = value > 1e-30 ? static_cast<float>(value) : 0.0f;
-      rowPixels[i] = std::max(rowPixels[i], bound);
+    if (last >= 3) {
+      // Four pixels at a time; the last group may overlap the one before it, which is harmless
+      // (writing the larger of two values twice changes nothing).
+      const simd::F4 lanes = simd::fromInts(0, 1, 2, 3);
+      for (int32_t k = 0;; k += 4) {
+        if (k > last - 3) k = last - 3;
+        const simd::F4 kk = lanes + simd::splat(static_cast<float>(k));
+        simd::F4 value = base4[0] + step4[0] * kk;
+        if (depthCount > 1) value = simd::min(value, base4[1] + step4[1] * kk);
+        // max(value, old): a NaN value keeps the old pixel (SSE's rule, second operand).
+        float* out = rowPixels + lo + k;
+        simd::store(out, simd::max(value, simd::load(out)));
+        if (k == last - 3) break;
+      }
+    } else {
+      for (int32_t k = 0; k <= last; ++k) {
+        const float kk = static_cast<float>(k);
+        float value = base[0] + step[0] * kk;
+        if (depthCount > 1) value = std::min(value, base[1] + step[1] * kk);
+        float& out = rowPixels[lo + k];
+        out = value > out ? value : out;
+      }
     }
     covered += static_cast<uint32_t>(hi - lo + 1);
     const uint32_t tileRow = static_cast<uint32_t>(j) / kOcclusionTileSize;
@@ -411,23 +467,47 @@ uint32_t OcclusionBuffer::rasterizeTrianglePair(const glm::vec3& p, const glm::v
 
 void OcclusionBuffer::refreshTile(uint32_t tile) {
   const uint32_t tx = tile % tilesX_, ty = tile / tilesX_;
-  float m = std::numeric_limits<float>::infinity();
+  // Four columns at a time (a minimum is exact, so the lanes' order does not matter; pixels are
+  // never NaN).
+  static_assert(kOcclusionTileSize % 4 == 0, "the tile minimum reads four pixels at a time");
+  simd::F4 m = simd::splat(std::numeric_limits<float>::infinity());
   for (uint32_t y = 0; y < kOcclusionTileSize; ++y) {
     const float* row = &pixels_[(ty * kOcclusionTileSize + y) * width_ + tx * kOcclusionTileSize];
-    for (uint32_t x = 0; x < kOcclusionTileSize; ++x) m = std::min(m, row[x]);
+    for (uint32_t x = 0; x < kOcclusionTileSize; x += 4) m = simd::min(m, simd::load(row + x));
   }
-  tileMin_[tile] = m;
+  float lanes[4];
+  simd::store(lanes, m);
+  tileMin_[tile] = std::min(std::min(lanes[0], lanes[1]), std::min(lanes[2], lanes[3]));
   tileDirty_[tile] = 0;
 }
 
 bool OcclusionBuffer::boxHidden(const Aabb& box) {
   if (box.isEmpty()) return false;
-  glm::vec3 corners[8];
-  for (int k = 0; k < 8; ++k) {
-    corners[k] = {(k & 1) ? box.max.x : box.min.x, (k & 2) ? box.max.y : box.min.y,
-                  (k & 4) ? box.max.z : box.min.z};
+  // The corners' clip coordinates from shared products: per matrix row, the six products of the
+  // row with min and max of each axis (exact in double: float times float), then the sums in
+  // the order a point's transform adds them, ((x + y) + z) + translation, sharing the partial
+  // sums. Every corner gets the very bits hullHidden's own transform would give it.
+  double clip[4][8];
+  bool beyondNear = true;
+  for (int row = 0; row < 4; ++row) {
+    const double* m = vp_[row];
+    const double xs[2] = {m[0] * static_cast<double>(box.min.x),
+                          m[0] * static_cast<double>(box.max.x)};
+    const double ys[2] = {m[1] * static_cast<double>(box.min.y),
+                          m[1] * static_cast<double>(box.max.y)};
+    const double zs[2] = {m[2] * static_cast<double>(box.min.z),
+                          m[2] * static_cast<double>(box.max.z)};
+    const double xy[4] = {xs[0] + ys[0], xs[1] + ys[0], xs[0] + ys[1], xs[1] + ys[1]};
+    double* out = clip[row];
+    for (int k = 0; k < 4; ++k) {
+      out[k] = (xy[k] + zs[0]) + m[3];
+      out[k + 4] = (xy[k] + zs[1]) + m[3];
+    }
   }
-  return hullHidden(corners, 8);
+  for (int k = 0; k < 8; ++k) {
+    beyondNear = beyondNear && clip[2][k] + clip[3][k] > 0.0 && clip[3][k] > 0.0;
+  }
+  return beyondNear && projectedHullHidden(clip[0], clip[1], clip[3], 8);
 }
 
 bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
@@ -436,7 +516,6 @@ bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, con
 }
 
 bool OcclusionBuffer::hullHidden(const glm::vec3* points, int count) {
-  const double halfWidth = 0.5 * width_, halfHeight = 0.5 * height_;
   // Three passes over at most eight points, so that the transforms and the divisions of
   // different points overlap instead of waiting behind the near-plane branch.
   double cx[8], cy[8], cw[8];
@@ -451,8 +530,12 @@ bool OcclusionBuffer::hullHidden(const glm::vec3* points, int count) {
     cw[k] = vp_[3][0] * px + vp_[3][1] * py + vp_[3][2] * pz + vp_[3][3];
     beyondNear = beyondNear && z + cw[k] > 0.0 && cw[k] > 0.0;
   }
-  // On or behind the near plane (which includes behind the eye): never hidden.
-  if (!beyondNear) return false;
+  return beyondNear && projectedHullHidden(cx, cy, cw, count);
+}
+
+bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, const double* cw,
+                                          int count) {
+  const double halfWidth = 0.5 * width_, halfHeight = 0.5 * height_;
   double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
   double maxInvW = 0.0;
   for (int k = 0; k < count; ++k) {

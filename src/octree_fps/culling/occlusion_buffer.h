@@ -33,28 +33,40 @@
 // smallest. An affine function is >= its minimum corner value over the whole square, so every
 // point of the pixel sees the triangle, at a positive distance beyond the near plane (when all
 // three vertices are beyond the near plane, so is the whole triangle, and the near-plane
-// function is not evaluated). The per-row pixel spans of these functions are computed from a
-// precomputed division and widened inward by a relative slack far above its rounding. The value
-// written is the smallest 1 / w of the triangle over the pixel (the plane's value at the pixel's
-// minimizing corner, minus a rounding margin, rounded down to float): a LOWER bound of 1 / w,
-// i.e. an upper bound of the triangle's depth, at every point of the pixel. The pixel keeps the
-// largest such bound (the nearest occluder). Hence at every point of a covered pixel some drawn
-// triangle lies at a depth <= the one stored. A triangle that covers no whole pixel (a sliver,
-// a distant or edge-on triangle) writes nothing; skipping an occluder is always safe.
-// Boxes (boxHidden). If any corner of the box is on or behind the near plane (z + w <= 0 in clip
-// space, which includes every corner behind the eye), the box is reported visible: no depth
-// comparison is attempted for a box that straddles the near plane. Otherwise every corner has
+// function is not evaluated). The per-row pixel spans of these functions are computed in double
+// from a division per triangle and widened inward, once per triangle, by a relative slack
+// (1e-12 of the magnitudes involved over the triangle's rows) far above the rounding of those few
+// operations. The value written is at most the smallest 1 / w of the triangle over the pixel:
+// the plane's value at the pixel's minimizing corner, minus a rounding margin, is computed in
+// double at the first pixel of each row span; along the span it is continued in single
+// precision, four pixels at a time (base + step * k, k an exact small integer), after lowering
+// base by 2^-21 of |base| + |step| * span length and rounding it down to float. That margin is
+// more than the three float roundings (the step, the product and the sum, each at most 2^-24
+// relative) can add together, under 2^-24 (|base| + margin + 3.1 |step| * span length), plus
+// subnormal steps (an absolute 2^-120), so every float written is a LOWER bound of 1 / w, i.e. an
+// upper bound of the triangle's depth, at every point of the pixel. The pixel keeps the largest
+// such bound (the nearest occluder); a NaN bound never replaces a pixel. Hence at every point of a
+// covered pixel some drawn triangle lies at a depth <= the one stored. A triangle that covers no
+// whole pixel (a sliver, a distant or edge-on triangle) writes nothing; skipping an occluder is
+// always safe. Boxes (boxHidden). If any corner of the box is on or behind the near plane (z + w <=
+// 0 in clip space, which includes every corner behind the eye), the box is reported visible: no
+// depth comparison is attempted for a box that straddles the near plane. Otherwise every corner has
 // w > 0, so the perspective image of the (convex) box lies in the bounding rectangle of its eight
-// projected corners, which is rounded outward to whole pixels; the box's nearest point has the
+// projected corners (computed in double from products shared between corners, bit for bit the
+// same values as transforming each corner), which is rounded outward to whole pixels by a slack
+// of 1e-6 pixel per pixel of coordinate, far above their rounding; the box's nearest point has the
 // largest 1 / w of its corners (w is affine, so its minimum over a box is at a corner), rounded UP
 // to float. The box is hidden only when every pixel of the rectangle (clamped to the screen; a
 // rectangle entirely off screen is reported visible and left to the frustum test) stores a value
-// STRICTLY larger. Then for any point q of the box that projects onto the screen, the pixel under
+// STRICTLY larger (tiles whose smallest value, an exact minimum of their pixels, is larger are
+// passed whole). Then for any point q of the box that projects onto the screen, the pixel under
 // q is covered by an occluder whose depth there is < the box's nearest depth <= depth(q), so q is
 // hidden; points that project off the screen are outside the frustum. A box larger than the view
 // is handled by the same argument (its rectangle is the whole screen). The margins (relative
 // 1e-10 of each function's magnitude, far above double rounding of these few operations on
-// float inputs) make the strict comparisons hold in exact arithmetic, not just in floats.
+// float inputs; 2^-21 for the float spans) make the strict comparisons hold in exact arithmetic,
+// not just in floats. Fused multiply-adds could only shrink the errors bounded here (the core is
+// built without contraction anyway).
 //
 // Thread-safety: an OcclusionBuffer is single-threaded (boxHidden updates the tile levels
 // lazily); use one per thread. Memory: 4 bytes per pixel + 5 per tile (256 x 128: 131 KB).
@@ -126,6 +138,9 @@ class OcclusionBuffer {
   void refreshTile(uint32_t tile);
   // Hidden test of the convex hull of `count` world points (the box and triangle tests).
   bool hullHidden(const glm::vec3* points, int count);
+  // The rest of the test, from the clip x, y and w of `count` points (at most eight), all
+  // already known to be beyond the near plane (a point on or behind it is never hidden).
+  bool projectedHullHidden(const double* cx, const double* cy, const double* cw, int count);
 
   uint32_t width_ = 0;
   uint32_t height_ = 0;
