@@ -495,8 +495,16 @@ void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* ch
   }
   for (const uint32_t i : awake_) {
     supported_[i] = 0;
-    integrateAndCollideLevel(octree, i, dt);
-    syncGrid(i);
+    integrateAndCollideLevel(octree, i, dt);  // the level only: the grid is not read here
+  }
+  // The grid follows in one batch when many props are awake (moveCenters overlaps the cache
+  // misses of the cell changes; its pass over every id costs little next to them), else prop by
+  // prop. Both leave the same grid: moves in increasing id (awake_ is), a resting prop's centre
+  // unchanged (its early out), a removed one not in the grid.
+  if (awake_.size() * 4 >= n) {
+    grid_.moveCenters(position_);
+  } else {
+    for (const uint32_t i : awake_) syncGrid(i);
   }
   findContacts();
   touchedList_.clear();
