@@ -65,8 +65,8 @@ void occlusionCull(DemoState& s, const glm::mat4& cullViewProj) {
   };
   ids.erase(std::remove_if(ids.begin(), ids.end(), hidden), ids.end());
   o.propsOccluded = o.propsTested - static_cast<uint32_t>(ids.size());
-  o.cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
+  o.cpuMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   o.stats.trianglesDrawnFrustumOnly = o.frustumRuns.triangles;
   // While the view is frozen (V), what occlusion culled is drawn tinted, to fly out and see.
   if (s.culling.frozen) subtractRuns(o.frustumRuns, s.culling.runs, &o.occludedRuns);

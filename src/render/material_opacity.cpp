@@ -35,7 +35,8 @@ double asUnorm8(float v) {
 
 std::vector<uint8_t> opaqueMaterials(const Level& level) {
   std::vector<double> textureAlpha(level.textures.size());
-  for (size_t i = 0; i < level.textures.size(); ++i) textureAlpha[i] = smallestAlpha(level.textures[i]);
+  for (size_t i = 0; i < level.textures.size(); ++i)
+    textureAlpha[i] = smallestAlpha(level.textures[i]);
   std::vector<uint8_t> opaque(level.materials.size(), 0);
   for (size_t i = 0; i < level.materials.size(); ++i) {
     const LevelMaterial& m = level.materials[i];
@@ -43,7 +44,8 @@ std::vector<uint8_t> opaqueMaterials(const Level& level) {
     if (m.texture >= 0 && static_cast<size_t>(m.texture) < level.textures.size()) {
       const double lowest = textureAlpha[static_cast<size_t>(m.texture)];
       if (lowest < 0.0) continue;  // not uploaded: undefined texels
-      alpha = lowest < 1.0 ? lowest - kResizeUndershoot * (1.0 - lowest) - kQuantizationMargin : 1.0;
+      alpha =
+          lowest < 1.0 ? lowest - kResizeUndershoot * (1.0 - lowest) - kQuantizationMargin : 1.0;
     }
     opaque[i] =
         asUnorm8(m.baseColor.w) * alpha >= double{kAlphaCutoff} + kQuantizationMargin ? 1 : 0;
