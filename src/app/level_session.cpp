@@ -76,6 +76,7 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
     }
   }
   session->occluders = gl::occluderMask(level);
+  for (const uint8_t o : session->occluders) session->occluderTriangles += o;
   if (progress != nullptr) {
     progress->fraction.store(0.9f);
     progress->stage.store("building octree");

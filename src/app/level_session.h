@@ -25,6 +25,7 @@ struct LevelSession {
   // Per original triangle: 1 when it is drawn and always opaque (render/material_opacity.h), so
   // it may hide what is behind it; cut-out materials are left out.
   std::vector<uint8_t> occluders;
+  uint32_t occluderTriangles = 0;  // how many of them are 1
   // The level's occlusion culler, built with the octree and the draw ranges. Its cull() is
   // main-thread only (it holds one traversal's buffer); building runs on the loader thread.
   OcclusionCuller occlusion;

@@ -112,6 +112,9 @@ void occlusionPanel(DemoState& s) {
         "Wall time of this frame's pass on the main thread: the level's traversal with its\n"
         "rasterization, and the props' box tests. The frustum-only cull is not included.");
   }
+  const LevelSession& l = *s.level.session;
+  ImGui::TextDisabled("%u of %u drawn triangles can occlude (cut-out materials cannot)",
+                      l.occluderTriangles, l.drawRanges.drawnTriangles());
   ImGui::Checkbox("show the occlusion buffer", &o.showBuffer);
   if (!o.showBuffer) return;
   const OcclusionBuffer& buffer = s.level.session->occlusion.buffer();
