@@ -113,8 +113,15 @@ void occlusionPanel(DemoState& s) {
         "rasterization, and the props' box tests. The frustum-only cull is not included.");
   }
   const LevelSession& l = *s.level.session;
-  ImGui::TextDisabled("%u of %u drawn triangles can occlude (cut-out materials cannot)",
-                      l.occluderTriangles, l.drawRanges.drawnTriangles());
+  ImGui::Text("%u of %u drawn triangles may occlude", l.occluderTriangles,
+              l.drawRanges.drawnTriangles());
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Triangles of cut-out materials (texels the level shader discards, or alpha close\n"
+        "to its cut-off) never occlude: what is behind them shows through.");
+  }
   ImGui::Checkbox("show the occlusion buffer", &o.showBuffer);
   if (!o.showBuffer) return;
   const OcclusionBuffer& buffer = s.level.session->occlusion.buffer();
