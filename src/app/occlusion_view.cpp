@@ -63,7 +63,9 @@ void occlusionCull(DemoState& s, const glm::mat4& cullViewProj) {
   const auto hidden = [&](uint32_t id) {
     return l.occlusion.boxHidden(Aabb::fromCenterHalfExtents(positions[id], half[id]));
   };
-  ids.erase(std::remove_if(ids.begin(), ids.end(), hidden), ids.end());
+  // No node tested: the cull returned before starting its buffer (an empty octree after a
+  // failed rebuild), which then still holds an older frame's depths.
+  if (o.stats.nodesTested > 0) ids.erase(std::remove_if(ids.begin(), ids.end(), hidden), ids.end());
   o.propsOccluded = o.propsTested - static_cast<uint32_t>(ids.size());
   o.cpuMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
