@@ -13,6 +13,8 @@ uniform vec3 uCameraPos;
 uniform vec3 uFogColor;   // linear
 uniform float uFogDensity;
 uniform int uGrid;
+uniform float uAlphaCutoff;  // render/material_opacity.h's kAlphaCutoff
+uniform vec4 uTint;          // rgb mixed in by a: debug colouring of a subset (0: none)
 
 out vec4 fragColor;
 
@@ -31,7 +33,7 @@ void main() {
   bool textured = vTextureLayer >= 0.0;
   vec4 albedo = vBaseColor;
   if (textured) albedo *= texture(uTextures, vec3(vUv, vTextureLayer));
-  if (albedo.a < 0.35) discard;
+  if (albedo.a < uAlphaCutoff) discard;
 
   if (!textured && uGrid != 0) {
     float fine = gridLines(vWorldPos, n, 1.0);
@@ -50,5 +52,6 @@ void main() {
   float d = length(vWorldPos - uCameraPos);
   float fog = 1.0 - exp(-d * uFogDensity);
   color = mix(color, uFogColor, clamp(fog, 0.0, 0.6));
+  if (uTint.a > 0.0) color = mix(color, uTint.rgb, uTint.a);
   fragColor = vec4(color, 1.0);
 }

@@ -38,7 +38,9 @@ nlohmann::json cullingStats(const DemoState& s) {
           {"ranges_drawn", s.culling.runs.first.size()},
           {"triangles_drawn", s.culling.runs.triangles},
           {"triangles_total", s.level.session->drawRanges.drawnTriangles()},
-          {"draw_calls", s.gpu.renderer.drawCallsLastFrame()}};
+          {"draw_calls", s.gpu.renderer.drawCallsLastFrame()},
+          {"occlusion", occlusionStats(s.culling.enabled && s.occlusion.enabled, s.occlusion.stats,
+                                       s.occlusion.propsOccluded, s.occlusion.cpuMs)}};
 }
 
 }  // namespace
@@ -117,6 +119,7 @@ int writeRunOutputs(const DemoState& s, int status) {
                   {"frames", frames},
                   {"mean_frame_ms", frames > 0 ? s.frame.totalMs / frames : 0.0},
                   {"cpu_frame_ms", s.frame.lastCpuFrameMs},
+                  {"mean_cpu_frame_ms", frames > 0 ? s.frame.totalCpuFrameMs / frames : 0.0},
                   {"gl_errors", gl::errorCount()},
                   {"last_load_error", s.level.loadError}};
   if (!writeStatsJson(options.statsJsonPath, stats, &error)) {

@@ -75,6 +75,12 @@ void draw(DemoState& s, const glm::mat4& viewProj) {
     gl::FrameParams params = fp;
     params.wireframe = s.gpu.wireframe;
     s.gpu.renderer.draw(params, s.culling.runs);
+    if (!s.occlusion.occludedRuns.first.empty()) {
+      // Frozen view (V): what occlusion culled, in red, so flying out shows it behind the walls.
+      gl::FrameParams culled = params;
+      culled.tint = glm::vec4(1.0f, 0.08f, 0.05f, 0.75f);
+      s.gpu.renderer.draw(culled, s.occlusion.occludedRuns);
+    }
     s.props.drawCalls =
         s.gpu.propRenderer.draw(viewProj, params.lightDir, s.props.spheres, s.props.boxes);
     s.gpu.lines.draw(viewProj, false);
@@ -106,6 +112,7 @@ void runFrame(DemoState& s, float dt) {
   s.frame.lastCpuFrameMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart)
           .count();
+  s.frame.totalCpuFrameMs += s.frame.lastCpuFrameMs;
   buildOctreeOverlay(s);
   applyPanelRequests(s, drawPanel(s));
   ImGui::Render();

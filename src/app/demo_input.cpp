@@ -56,6 +56,9 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
     case GLFW_KEY_C:
       s->culling.enabled = !s->culling.enabled;
       break;
+    case GLFW_KEY_X:
+      s->occlusion.enabled = !s->occlusion.enabled;
+      break;
     case GLFW_KEY_V:
       s->culling.frozen = !s->culling.frozen;
       if (s->culling.frozen) s->culling.frozenViewProj = s->culling.cullViewProj;

@@ -128,6 +128,7 @@ void cullingPanel(DemoState& s) {
   ImGui::Text("%zu ranges, %u draw call", s.culling.runs.first.size(),
               s.gpu.renderer.drawCallsLastFrame());
   ImGui::Text("%s of %s triangles drawn", grouped(s.culling.runs.triangles, a), grouped(total, b));
+  occlusionPanel(s);
 }
 
 void controllerPanel(DemoState& s, PanelRequests& out) {
@@ -240,7 +241,7 @@ PanelRequests drawPanel(DemoState& s) {
   if (!s.ui.statusLine.empty()) ImGui::TextWrapped("%s", s.ui.statusLine.c_str());
   ImGui::TextDisabled("WASD move  Space jump  Shift sprint  Ctrl crouch  F fly  R respawn");
   ImGui::TextDisabled("click: mouse look, then throw  Tab/Esc release  G spawn N props");
-  ImGui::TextDisabled("O octree  [ ] depths  Q query nodes  C cull");
+  ImGui::TextDisabled("O octree  [ ] depths  Q query nodes  C cull  X occlusion");
   ImGui::TextDisabled("V freeze frustum  T wireframe  H panel  F12 screenshot  Esc quit");
   ImGui::End();
   return out;

@@ -118,6 +118,7 @@ void closeWindow(DemoState& s) {
   s.gpu.renderer.shutdown();
   s.gpu.lines.shutdown();
   s.gpu.propRenderer.shutdown();
+  s.gpu.occlusionImage.shutdown();
   glfwDestroyWindow(s.input.window);
   glfwTerminate();
 }

@@ -7,8 +7,8 @@
 //              demo_frame.cpp hand them on)
 //   sim        the character and props simulation (demo_frame.cpp steps it)
 //   input      the window (opened by demo_setup.cpp), mouse capture (demo_input.cpp)
-//   camera, queries, culling, props, overlay   what a frame computes and shows (demo_frame.cpp,
-//              props_view.cpp, octree_overlay.cpp)
+//   camera, queries, culling, occlusion, props, overlay   what a frame computes and shows
+//              (demo_frame.cpp, props_view.cpp, occlusion_view.cpp, octree_overlay.cpp)
 //   gpu        renderers and draw toggles (demo_setup.cpp creates, demo_frame.cpp draws)
 //   frame      frame timing (demo_frame.cpp)
 //   automation what --swap-to, --frames and --script's end remember (demo_automation.cpp)
@@ -27,6 +27,7 @@
 #include "app/view_camera.h"
 #include "octree_fps/controller/fixed_step.h"
 #include "octree_fps/culling/draw_ranges.h"
+#include "render/image_texture.h"
 #include "render/level_renderer.h"
 #include "render/line_renderer.h"
 #include "render/prop_renderer.h"
@@ -82,6 +83,19 @@ struct CullingView {
   DrawRunList runs;              // last frame, reused (no per-frame allocation)
 };
 
+// Occlusion culling through the octree (culling/occlusion_cull.h), on top of the frustum cull.
+struct OcclusionView {
+  bool enabled = true;         // X: draw what the occlusion cull keeps (off: the frustum's runs)
+  bool showBuffer = true;      // the panel's view of the occlusion buffer
+  OcclusionCullStats stats;    // last frame (all zero when off or culling is off)
+  DrawRunList frustumRuns;     // last frame's frustum-only runs, when on
+  DrawRunList occludedRuns;    // frustumRuns minus the drawn runs, while frozen (V)
+  uint32_t propsTested = 0;    // props in the frustum tested against the buffer
+  uint32_t propsOccluded = 0;  // of those, hidden (not drawn)
+  double cpuMs = 0.0;          // last frame's occlusion pass (level and props), wall ms
+  std::vector<uint8_t> bufferRgba;  // the buffer's debug image, reused
+};
+
 struct PropsView {
   std::vector<uint32_t> visibleIds;              // this frame's props cull (ids)
   std::vector<gl::PropInstance> spheres, boxes;  // instance data, reused every frame
@@ -100,6 +114,7 @@ struct GpuState {
   gl::LevelRenderer renderer;
   gl::LineRenderer lines;
   gl::PropRenderer propRenderer;
+  gl::ImageTexture occlusionImage;  // the occlusion buffer, as the panel shows it
   bool wireframe = false;
   bool vsync = true;  // swap interval 1; the panel toggles it
   bool srgb = false;  // the framebuffer encodes sRGB on write
@@ -109,11 +124,12 @@ struct FrameState {
   FixedStep clock;  // fixed steps due for live input
   std::array<float, 240> frameMs{};
   size_t frameIndex = 0;
-  int count = 0;                // frames finished
-  double totalMs = 0.0;         // their wall time
-  double lastCpuFrameMs = 0.0;  // controller + culling + draw-list building, last frame
-  float lastAspect = 1.0f;      // framebuffer width / height of the last frame (--stats-json)
-  int width = 0, height = 0;    // framebuffer size, pixels, this frame
+  int count = 0;                 // frames finished
+  double totalMs = 0.0;          // their wall time
+  double lastCpuFrameMs = 0.0;   // controller + culling + draw-list building, last frame
+  double totalCpuFrameMs = 0.0;  // the same, summed over every frame
+  float lastAspect = 1.0f;       // framebuffer width / height of the last frame (--stats-json)
+  int width = 0, height = 0;     // framebuffer size, pixels, this frame
 };
 
 // What the run's automation (demo_automation.cpp) remembers between frames.
@@ -136,6 +152,7 @@ struct DemoState {
   ViewCamera camera;  // follows the character's eye
   QueryView queries;
   CullingView culling;
+  OcclusionView occlusion;
   PropsView props;
   OctreeOverlay overlay;
   GpuState gpu;
@@ -161,5 +178,9 @@ void resetTeams(DemoState& s);          // props_view.cpp: new agents over the l
 // stats; every triangle when culling is off) and the props (s.props), then the instance lists.
 void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds);
 void propsPanel(DemoState& s);  // props_view.cpp
+// occlusion_view.cpp: the occlusion pass after the frustum cull (level runs, then the props
+// the frustum kept; stats and CPU time), and its panel section with the buffer's image.
+void occlusionCull(DemoState& s, const glm::mat4& cullViewProj);
+void occlusionPanel(DemoState& s);
 
 }  // namespace ofps::app

@@ -23,6 +23,9 @@ int runHeadless(const DemoOptions& options) {
   if (!options.screenshotPath.empty()) {
     std::fprintf(stderr, "warning: --screenshot ignored with --headless (nothing is drawn)\n");
   }
+  if (!options.occlusion) {
+    std::fprintf(stderr, "warning: --no-occlusion ignored with --headless (nothing is culled)\n");
+  }
 
   Simulation sim;
   if (!options.scriptPath.empty()) {
@@ -58,6 +61,7 @@ int runHeadless(const DemoOptions& options) {
     nlohmann::json stats;
     stats["level"] = levelStats(*session);
     stats["octree"] = octreeStats(*session);
+    stats["culling"] = nullptr;  // no view: nothing is culled or drawn
     stats["controller"] = controllerStats(sim.controller(), sim.steps(), sim.simulatedSeconds());
     stats["props"] = propsStats(sim.props(), nullptr);
     if (options.teams) {

@@ -5,6 +5,7 @@
 
 #include "level/level_loader.h"
 #include "level/spawn_search.h"
+#include "render/material_opacity.h"
 
 namespace ofps::app {
 
@@ -26,6 +27,7 @@ bool LevelSession::rebuildOctree(const OctreeBuildParams& params, std::string* e
     return false;
   }
   drawRanges.build(octree, drawn);
+  occlusion.build(octree, drawRanges, occluders);
   return true;
 }
 
@@ -73,6 +75,8 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
       session->drawn[tri++] = mesh.visible ? 1 : 0;
     }
   }
+  session->occluders = gl::occluderMask(level);
+  for (const uint8_t o : session->occluders) session->occluderTriangles += o;
   if (progress != nullptr) {
     progress->fraction.store(0.9f);
     progress->stage.store("building octree");

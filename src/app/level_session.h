@@ -11,6 +11,7 @@
 #include "app/options.h"
 #include "level/level.h"
 #include "octree_fps/culling/draw_ranges.h"
+#include "octree_fps/culling/occlusion_cull.h"
 #include "octree_fps/spatial/octree.h"
 
 namespace ofps::app {
@@ -21,6 +22,13 @@ struct LevelSession {
   OctreeBuildReport octreeReport;
   DrawRanges drawRanges;
   std::vector<uint8_t> drawn;  // per original triangle: 1 when its mesh is visible
+  // Per original triangle: 1 when it is drawn and always opaque (render/material_opacity.h), so
+  // it may hide what is behind it; cut-out materials are left out.
+  std::vector<uint8_t> occluders;
+  uint32_t occluderTriangles = 0;  // how many of them are 1
+  // The level's occlusion culler, built with the octree and the draw ranges. Its cull() is
+  // main-thread only (it holds one traversal's buffer); building runs on the loader thread.
+  OcclusionCuller occlusion;
   double loadMs = 0.0;
   // Where the character starts: the level's spawn node, else a spot found by casting down over
   // the level (spawn_search.h). Feet position, world space; yaw in radians.
@@ -28,7 +36,8 @@ struct LevelSession {
   float spawnYaw = 0.0f;
   std::string spawnSource;  // "node NAME", "search" or "fallback"
 
-  // Rebuilds the octree with new parameters (the slider path) and the draw ranges after it.
+  // Rebuilds the octree with new parameters (the slider path), the draw ranges and the
+  // occlusion culler after it.
   // Returns false with *error when the build fails (the previous octree is then empty).
   bool rebuildOctree(const OctreeBuildParams& params, std::string* error);
 };

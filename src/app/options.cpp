@@ -90,6 +90,11 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   std::string overlay;
   cli.add_option("--octree-overlay", overlay, "Show octree boxes of depths MIN:MAX (e.g. 2:5)");
   cli.add_flag("--no-panel", o.hidePanel, "Hide the ImGui panel (H toggles it)");
+  bool noOcclusion = false;
+  // A plain switch: "--no-occlusion=off" would read as a double negative, so it takes no value.
+  cli.add_flag("--no-occlusion", noOcclusion,
+               "Start with occlusion culling off: draw everything in the frustum (X toggles it)")
+      ->disable_flag_override();
   cli.add_option("--swap-to", o.swapTo,
                  "After frame 5, load this level in the background as the UI's loader does "
                  "(a failed load keeps the current level)");
@@ -115,6 +120,7 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
     return std::nullopt;
   }
   o.vsync = !noVsync;
+  o.occlusion = !noOcclusion;
   if (!up.empty()) o.upAxis = up[0];
   if (budgetOpt->count() > 0) o.memoryBudgetMb = memoryBudgetMb;
   if (scaleOpt->count() > 0) {

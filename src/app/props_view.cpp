@@ -1,5 +1,6 @@
 // The demo's view of the props: one frustum traversal of the level's octree culls the level's
-// draw ranges and the props together (culling/props_cull.h), instance lists for the prop
+// draw ranges and the props together (culling/props_cull.h), then the occlusion pass
+// (occlusion_view.cpp) keeps what the occlusion buffer does not hide; instance lists for the prop
 // renderer, the two-teams mode, and the panel section with the cull's work beside brute force's.
 #include <imgui.h>
 
@@ -40,17 +41,20 @@ void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) 
   s.culling.stats = {};
   v.visibleIds.resize(world.size());
   uint32_t visible = 0;
+  const bool occlude = s.culling.enabled && s.occlusion.enabled;
   if (s.culling.enabled) {
-    // One traversal: the level's visible runs and the visible props.
+    // One traversal: the level's visible runs and the visible props. With occlusion on, these
+    // runs are the frustum-only comparison, and occlusionCull() writes the drawn ones.
     visible = s.level.session->drawRanges.cull(octree, frustum, world.grid(), world.cellLinks(),
-                                               &s.culling.runs, v.visibleIds, &s.culling.stats,
-                                               &v.cullStats);
+                                               occlude ? &s.occlusion.frustumRuns : &s.culling.runs,
+                                               v.visibleIds, &s.culling.stats, &v.cullStats);
   } else {
     s.level.session->drawRanges.all(&s.culling.runs);
     visible =
         world.cullWithLevel(octree, frustum, v.visibleIds, nullptr, nullptr, nullptr, &v.cullStats);
   }
   v.visibleIds.resize(std::min<size_t>(visible, v.visibleIds.size()));
+  occlusionCull(s, cullViewProj);  // drops occluded runs and props (or records that it is off)
   v.spheres.clear();
   v.boxes.clear();
   const auto positions = world.positions();

@@ -117,6 +117,17 @@ nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRa
           {"forward", {forward.x, forward.y, forward.z}}};
 }
 
+nlohmann::json occlusionStats(bool enabled, const OcclusionCullStats& stats, uint32_t propsOccluded,
+                              double cpuMs) {
+  return {{"enabled", enabled},
+          {"nodes_tested", stats.nodesOcclusionTested},
+          {"nodes_occluded", stats.nodesOccluded},
+          {"triangles_drawn_frustum_only", stats.trianglesDrawnFrustumOnly},
+          {"triangles_drawn", stats.trianglesDrawn},
+          {"props_occluded", propsOccluded},
+          {"cpu_ms", cpuMs}};
+}
+
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error) {
   std::ofstream out(path);
   if (!out) {

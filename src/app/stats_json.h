@@ -1,12 +1,13 @@
 #pragma once
 // --stats-json output. Top-level objects: "level" (path, triangles, bounds, load_ms) and "run"
-// (frames, mean frame time, GL errors); later parts add "octree", "culling", "controller",
-// "props".
+// (frames, mean frame time, GL errors); later parts add "octree", "culling" (null headless: no
+// view), "controller", "props".
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "app/level_session.h"
 #include "octree_fps/controller/character_controller.h"
+#include "octree_fps/culling/occlusion_cull.h"
 #include "octree_fps/props/props_world.h"
 
 namespace ofps::app {
@@ -39,6 +40,15 @@ std::string propsCullLine(const PropsCullStats& cull);
 nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRadians,
                            float verticalFovRadians, float aspect, float nearPlane, float farPlane,
                            const glm::vec3& forward);
+
+// culling.occlusion, the last frame's occlusion pass (culling/occlusion_cull.h): enabled (on and
+// frustum culling on), nodes_tested (node boxes tested against the occlusion buffer),
+// nodes_occluded, triangles_drawn_frustum_only (what the frustum cull alone draws),
+// triangles_drawn, props_occluded (props in the frustum hidden by the buffer), cpu_ms (the
+// pass's wall time, level and props). When off, both triangle figures are what is drawn and the
+// rest is 0. Headless runs draw nothing: their "culling" is null.
+nlohmann::json occlusionStats(bool enabled, const OcclusionCullStats& stats, uint32_t propsOccluded,
+                              double cpuMs);
 
 // Writes `stats` pretty-printed; false with *error when the file cannot be written.
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error);

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <glm/geometric.hpp>
 
+#include "render/material_opacity.h"
+
 namespace ofps::gl {
 namespace {
 
@@ -174,6 +176,8 @@ void LevelRenderer::draw(const FrameParams& frame, const DrawRunList& runs) {
   program_.set("uFogColor", frame.fogColor);
   program_.set("uFogDensity", frame.fogDensity);
   program_.set("uGrid", frame.gridOnUntextured ? 1 : 0);
+  program_.set("uAlphaCutoff", kAlphaCutoff);
+  program_.set("uTint", frame.tint);
   program_.set("uTextures", 0);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D_ARRAY, textureArray_);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ struct FrameParams {
   float fogDensity = 0.0025f;               // per metre
   bool gridOnUntextured = true;
   bool wireframe = false;
+  // Debug colouring: rgb (linear) mixed into every drawn fragment by a (0 = none, 1 = flat).
+  glm::vec4 tint{0.0f};
 };
 
 class LevelRenderer {

@@ -171,6 +171,28 @@ elif case == "props_files":
         trows = open(ptrace).read().splitlines()
         expect(trows[0] == "t,id,x,y,z", "props trace header", trows[0])
         expect(len(trows) > 1 + 120 * 2, f"a row per prop per step, got {len(trows) - 1}")
+elif case == "occlusion_flag":
+    # --no-occlusion is a plain switch: a value it cannot take, or a misspelt positive form,
+    # is a command-line error (exit 2) that names the flag.
+    for args, named in ((["--no-occlusion=maybe"], "no-occlusion"), (["--occlusion"], "occlusion"),
+                        (["--no-occlusion=off"], "no-occlusion")):
+        code, text = run("--headless", *args)
+        expect(code == 2, f"{args} exits 2 (got {code})", text)
+        expect(named in text, f"the message names {named}", text)
+    # Headless draws nothing: the flag is accepted with a warning, and "culling" says there is
+    # no view (null), as props.visible does.
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "stats.json")
+        code, text = run("--headless", "--no-occlusion", "--stats-json", out,
+                         os.path.join(source_dir, "assets", "arena.glb"))
+        expect(code == 0, f"--headless --no-occlusion exits 0 (got {code})", text)
+        expect("--no-occlusion ignored" in text, "a warning says the flag does nothing here", text)
+        with open(out) as f:
+            stats = json.load(f)
+        expect("culling" in stats and stats["culling"] is None, "culling is null headless",
+               json.dumps(stats))
+    code, text = run("--help")
+    expect("--no-occlusion" in text, "--help lists --no-occlusion", text)
 else:
     expect(False, f"unknown case {case}")
 print(f"ok [{case}]")

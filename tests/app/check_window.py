@@ -1,19 +1,25 @@
 #!/usr/bin/env python3
 """End-to-end checks of the windowed octree_demo under a virtual X server, run by CTest.
 
-Usage: check_window.py DEMO CASE SOURCE_DIR
+Usage: check_window.py DEMO CASE SOURCE_DIR [SHARED_DIR]
 Skipped (exit 77) where xvfb-run is not installed. Expected values are the script's own
 numbers, written out here, never read back from the program.
 """
 import atexit
 import json
+import math
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import time
+import zlib
 
 demo, case, source_dir = sys.argv[1:4]
+shared_dir = os.environ.get("OCTREE_FPS_SHARED_DIR",
+                            sys.argv[4] if len(sys.argv) > 4 else os.path.join(source_dir, "..", "shared"))
 if shutil.which("xvfb-run") is None:
     print("xvfb-run not found: skipped")
     sys.exit(77)
@@ -28,6 +34,59 @@ def expect(cond, message, output=""):
     if not cond:
         print(f"FAIL [{case}]: {message}\n--- output ---\n{output}")
         sys.exit(1)
+
+
+def run_window(args, timeout=300):
+    p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", demo, *args],
+                       capture_output=True, text=True, timeout=timeout, env=_env)
+    return p.returncode, p.stdout + p.stderr
+
+
+def png_pixels(path):
+    """RGBA rows of an 8-bit RGBA PNG (what the demo's screenshots are), decoded here so that
+    the comparison does not depend on two encoders agreeing byte for byte."""
+    with open(path, "rb") as f:
+        data = f.read()
+    expect(data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is a PNG")
+    pos, idat, width, height = 8, b"", 0, 0
+    while pos < len(data):
+        length = struct.unpack(">I", data[pos:pos + 4])[0]
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", body[:10])
+            expect(depth == 8 and color == 6, f"{path}: 8-bit RGBA")
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride, rows, prev = zlib.decompress(idat), width * 4, [], bytearray(width * 4)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - 4] if i >= 4 else 0
+            b, c = prev[i], prev[i - 4] if i >= 4 else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, rows
+
+
+def shared_level_copy(tmp, rel):
+    """A copy of a shared level (the demo writes import settings beside it), or None."""
+    source = os.path.join(shared_dir, "levels", rel)
+    if not os.path.exists(source):
+        return None
+    path = os.path.join(tmp, os.path.basename(rel))
+    shutil.copyfile(source, path)
+    return path
 
 
 if case == "script_octree_params_survive_swap":
@@ -57,6 +116,161 @@ if case == "script_octree_params_survive_swap":
            f"maxLevel {stats['octree']['maxLevel']}, the script said 10", out)
     # Meaningful: the swap happened (its load message), not just the first level's build.
     expect(out.count("loaded ") >= 2, "two loads (the first level and the swap)", out)
+elif case == "occlusion_screenshots_match":
+    # Occlusion culling only leaves out what cannot be seen, so the image must not change: the
+    # same poses drawn with it on and off (--no-occlusion) give the same pixels. Each pose is a
+    # script (fixed steps per frame, so the props fall the same way in both runs) that flies at
+    # a spawn point with props around it, some behind walls.
+    with tempfile.TemporaryDirectory() as tmp:
+        levels = [(os.path.join(source_dir, "assets", "arena.glb"), [])]
+        dm5 = shared_level_copy(tmp, "oa_dm5/oa_dm5.obj")
+        if dm5 is None:
+            print(f"note: no oa_dm5 under {shared_dir}/levels; the default level only")
+        else:
+            levels.append((dm5, ["--up", "z", "--scale", "0.0254"]))
+        compared = occluded_poses = props_hidden = 0
+        for level, flags in levels:
+            stats_path = os.path.join(tmp, "spawn.json")
+            p = subprocess.run([demo, "--headless", level, *flags, "--stats-json", stats_path],
+                               capture_output=True, text=True, timeout=300, env=_env)
+            expect(p.returncode == 0, f"headless load of {level}", p.stdout + p.stderr)
+            with open(stats_path) as f:
+                sx, sy, sz = json.load(f)["level"]["spawn"]
+            for yaw, pitch, dx, dz in ((0, 0, 0, 0), (90, -10, 0, 0), (200, 5, 0, 0),
+                                       (300, -25, 1.0, -1.0)):
+                script = os.path.join(tmp, "pose.script")
+                with open(script, "w") as f:
+                    f.write(f"spawn {sx + dx} {sy} {sz + dz} {yaw} {pitch}\n")
+                    for i in range(24):  # a ring of props at 2.5 to 25 m, many behind walls
+                        r = 2.5 + (i % 6) * 4.5
+                        a = i * 0.9
+                        f.write(f"prop box {sx + r * math.cos(a):.3f} {sy + 1.0:.3f} "
+                                f"{sz + r * math.sin(a):.3f} 0.3 0.3 0.3\n")
+                    f.write("at 0 fly on\nend 0.1\n")
+                images, stats = [], []
+                for extra in ([], ["--no-occlusion"]):
+                    shot = os.path.join(tmp, f"shot{len(images)}.png")
+                    sj = os.path.join(tmp, f"stats{len(images)}.json")
+                    code, out = run_window([level, *flags, "--script", script, "--no-vsync",
+                                            "--no-panel", "--width", "480", "--height", "270",
+                                            "--screenshot", shot, "--stats-json", sj, *extra])
+                    expect(code == 0, f"exit {code}", out)
+                    images.append(png_pixels(shot))
+                    with open(sj) as f:
+                        stats.append(json.load(f)["culling"])
+                on, off = stats
+                expect(on["occlusion"]["enabled"] and not off["occlusion"]["enabled"],
+                       "the flag turned occlusion off", json.dumps(stats))
+                pose = f"{os.path.basename(level)} yaw {yaw} pitch {pitch}"
+                # Same frustum both times: occlusion's frustum-only figure is what the run
+                # without it drew, and occlusion never draws more.
+                expect(on["occlusion"]["triangles_drawn_frustum_only"] == off["triangles_drawn"],
+                       f"{pose}: frustum-only counts agree", json.dumps(stats))
+                expect(on["triangles_drawn"] == on["occlusion"]["triangles_drawn"] <=
+                       off["triangles_drawn"], f"{pose}: drawn <= frustum only", json.dumps(stats))
+                occluded_poses += on["triangles_drawn"] < off["triangles_drawn"]
+                props_hidden += on["occlusion"]["props_occluded"]
+                (w0, h0, a), (w1, h1, b) = images
+                expect((w0, h0) == (w1, h1) == (480, 270), f"{pose}: screenshot sizes")
+                differing = sum(1 for y in range(h0) for x in range(w0)
+                                if a[y][x * 4:x * 4 + 3] != b[y][x * 4:x * 4 + 3])
+                # A culled triangle or prop lies strictly behind an occluder in exact arithmetic,
+                # so only a depth tie in GL's 24-bit depth buffer (an occluder within depth
+                # precision of what it hides, drawn after it) could change a pixel; none occur
+                # at these poses with Mesa's llvmpipe, so any difference is a failure.
+                expect(differing == 0, f"{pose}: {differing} pixels differ with occlusion on")
+                compared += 1
+        # Meaningful: occlusion really removed triangles and props in these views.
+        expect(occluded_poses >= compared // 2,
+               f"occlusion culled triangles in only {occluded_poses} of {compared} poses")
+        expect(props_hidden > 0, "no prop was ever occluded: the props' test went unexercised")
+        print(f"{compared} poses identical; triangles culled in {occluded_poses}, "
+              f"{props_hidden} props occluded")
+elif case == "occlusion_key_toggles":
+    # X toggles occlusion culling in a running window. The key is sent with the X server's
+    # XTEST extension from inside the same virtual display (this script re-runs itself under
+    # xvfb-run), then Esc closes the window and the run writes its stats.
+    if os.environ.get("OCCLUSION_KEY_INNER") is None:
+        p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", sys.executable,
+                            os.path.abspath(__file__), demo, case, source_dir],
+                           capture_output=True, text=True, timeout=300,
+                           env=dict(_env, OCCLUSION_KEY_INNER="1"))
+        print(p.stdout + p.stderr)
+        sys.exit(p.returncode)
+    import ctypes
+    import ctypes.util
+    x11 = ctypes.util.find_library("X11")
+    xtst = ctypes.util.find_library("Xtst")
+    if x11 is None or xtst is None:
+        print("libX11 or libXtst not found: skipped")
+        sys.exit(77)
+    xlib, xtest = ctypes.CDLL(x11), ctypes.CDLL(xtst)
+    xlib.XOpenDisplay.restype = ctypes.c_void_p
+    xlib.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    xlib.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+    xlib.XFlush.argtypes = [ctypes.c_void_p]
+    xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
+                                        ctypes.c_ulong]
+    xtest.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                                           ctypes.c_int, ctypes.c_ulong]
+    display = xlib.XOpenDisplay(None)
+    expect(display, "cannot open the virtual display")
+
+    def press(keysym):
+        code = xlib.XKeysymToKeycode(display, keysym)
+        xtest.XTestFakeKeyEvent(display, code, 1, 0)
+        xtest.XTestFakeKeyEvent(display, code, 0, 0)
+        xlib.XFlush(display)
+
+    level = os.path.join(source_dir, "assets", "arena.glb")
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, extra, presses in (("on", [], 0), ("on, X", [], 1), ("off", ["--no-occlusion"], 0),
+                                     ("off, X", ["--no-occlusion"], 1)):
+            sj = os.path.join(tmp, "stats.json")
+            proc = subprocess.Popen([demo, level, "--no-vsync", "--no-panel", "--width", "320",
+                                     "--height", "180", "--frames", "20000", "--stats-json", sj,
+                                     *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    text=True, env=_env)
+            # The demo loads the level, then opens the window and says which OpenGL it got.
+            seen = []
+            for line in proc.stdout:
+                seen.append(line)
+                if line.startswith("OpenGL"):
+                    break
+            expect(any(l.startswith("OpenGL") for l in seen), f"{name}: no window", "".join(seen))
+            time.sleep(2)  # a few frames drawn: the window is mapped and takes input
+            # Without a window manager, keys go to the window under the pointer.
+            xtest.XTestFakeMotionEvent(display, -1, 100, 90, 0)
+            xlib.XFlush(display)
+            time.sleep(0.5)
+            for _ in range(presses):
+                press(0x0078)  # XK_x
+                time.sleep(0.5)
+            press(0xFF1B)  # XK_Escape: the mouse is not captured, so the window closes
+            try:
+                out, _ = proc.communicate(timeout=120)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                out, _ = proc.communicate()
+            out = "".join(seen) + out
+            expect(proc.returncode == 0, f"{name}: exit {proc.returncode}", out)
+            with open(sj) as f:
+                stats = json.load(f)
+            expect(stats["run"]["frames"] < 20000, f"{name}: Esc closed the window", out)
+            results[name] = stats["culling"]
+    for name, c in results.items():
+        o = c["occlusion"]
+        want = name in ("on", "off, X")
+        expect(o["enabled"] == want, f"{name}: occlusion enabled {o['enabled']}, want {want}",
+               json.dumps(results))
+        expect(o["triangles_drawn"] == c["triangles_drawn"] <= o["triangles_drawn_frustum_only"],
+               f"{name}: drawn <= frustum only", json.dumps(results))
+        if not want:
+            expect(o["triangles_drawn"] == o["triangles_drawn_frustum_only"] and
+                   o["nodes_tested"] == 0, f"{name}: off culls nothing", json.dumps(results))
+        else:
+            expect(o["nodes_tested"] > 0, f"{name}: on tests nodes", json.dumps(results))
 else:
     print(f"unknown case {case}")
     sys.exit(2)

@@ -309,4 +309,29 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
   }
 }
 
+void subtractRuns(const DrawRunList& all, const DrawRunList& part, DrawRunList* out) {
+  out->clear();
+  size_t j = 0;  // first run of `part` that may still overlap the current run of `all`
+  for (size_t i = 0; i < all.first.size(); ++i) {
+    uint32_t begin = all.first[i];
+    const uint32_t end = all.first[i] + all.count[i];
+    while (j < part.first.size() && part.first[j] + part.count[j] <= begin) ++j;
+    // Cut every run of `part` that starts before `end` out of [begin, end); the last one may
+    // reach into the next run of `all`, so j stays on it.
+    for (size_t k = j; k < part.first.size() && part.first[k] < end && begin < end; ++k) {
+      if (part.first[k] > begin) {
+        out->first.push_back(begin);
+        out->count.push_back(part.first[k] - begin);
+        out->triangles += part.first[k] - begin;
+      }
+      begin = std::max(begin, part.first[k] + part.count[k]);
+    }
+    if (begin < end) {
+      out->first.push_back(begin);
+      out->count.push_back(end - begin);
+      out->triangles += end - begin;
+    }
+  }
+}
+
 }  // namespace ofps

@@ -102,6 +102,13 @@ class OcclusionCuller {
   // The occlusion buffer as the last cull() left it (debug view).
   const OcclusionBuffer& buffer() const { return buffer_; }
 
+  // True when the closed world-space box is certainly hidden behind the occluders of the last
+  // cull() (OcclusionBuffer::boxHidden, with the same argument): for objects that are not in
+  // the octree, such as props, tested after the level's cull with the SAME viewProjection. They
+  // are not occluders themselves. Before any cull() it returns false (an empty buffer hides
+  // nothing). Not const: the buffer refreshes its tile levels lazily. O(its screen rectangle).
+  bool boxHidden(const Aabb& box) { return buffer_.boxHidden(box); }
+
  private:
   uint32_t frustumOnlyTriangles(const Octree& octree, const DrawRanges& ranges,
                                 const Frustum& frustum, uint32_t node, uint32_t mask) const;
@@ -124,5 +131,12 @@ class OcclusionCuller {
   std::vector<uint32_t> visible_;     // nodes drawn by the last cull, visit order
   std::vector<SlotRun> runs_;         // scratch: visible slot runs of the last cull
 };
+
+// The runs of `all` that are not in `part` (drawn-triangle units, sorted and merged, as
+// DrawRunList holds them) into *out, which is cleared first: with all = the frustum-only runs
+// and part = the occlusion cull's, the triangles occlusion culled (the frozen-view debug draw).
+// Both lists must be sorted with disjoint runs, as DrawRanges::cull and cull() write them;
+// `part` need not lie inside `all`. O(runs of both); allocates only to grow *out.
+void subtractRuns(const DrawRunList& all, const DrawRunList& part, DrawRunList* out);
 
 }  // namespace ofps

@@ -1,0 +1,141 @@
+// The demo's occlusion pass and its panel section. After the frustum cull (props_view.cpp), the
+// level's occlusion culler walks the octree front to back against its software depth buffer and
+// writes the runs that are drawn; each prop the frustum kept is then tested against the same
+// buffer. The panel shows the work beside the frustum-only figures and the buffer itself.
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "app/demo_state.h"
+
+namespace ofps::app {
+namespace {
+
+// The distance (metres) the buffer's image shows as middle grey: nearer is brighter. Rooms of
+// the shipped levels are a few to a few tens of metres across.
+constexpr float kImageMidDistance = 8.0f;
+
+// The buffer's 1 / w as an image: grey falling with distance, dark blue where no occluder
+// covers the pixel (nothing can be hidden there).
+void bufferImage(const OcclusionBuffer& buffer, std::vector<uint8_t>* rgba) {
+  const std::span<const float> inverseDepth = buffer.inverseDepth();
+  rgba->resize(inverseDepth.size() * 4);
+  for (size_t i = 0; i < inverseDepth.size(); ++i) {
+    uint8_t* px = rgba->data() + i * 4;
+    const float q = inverseDepth[i];
+    if (q <= 0.0f) {
+      px[0] = 25, px[1] = 35, px[2] = 80, px[3] = 255;
+      continue;
+    }
+    // q / (q + 1 / d0) is 1 at the eye, 1/2 at d0 and falls to 0 far away.
+    const float g = q / (q + 1.0f / kImageMidDistance);
+    const auto v = static_cast<uint8_t>(std::clamp(g, 0.0f, 1.0f) * 255.0f + 0.5f);
+    px[0] = px[1] = px[2] = v;
+    px[3] = 255;
+  }
+}
+
+}  // namespace
+
+void occlusionCull(DemoState& s, const glm::mat4& cullViewProj) {
+  OcclusionView& o = s.occlusion;
+  o.stats = {};
+  o.propsTested = o.propsOccluded = 0;
+  o.cpuMs = 0.0;
+  o.occludedRuns.clear();
+  if (!s.culling.enabled || !o.enabled) {
+    // Nothing hidden: both figures are what is drawn (the frustum's runs, or every triangle).
+    o.stats.trianglesDrawnFrustumOnly = o.stats.trianglesDrawn = s.culling.runs.triangles;
+    return;
+  }
+  LevelSession& l = *s.level.session;
+  const auto start = std::chrono::steady_clock::now();
+  OcclusionCullParams params;
+  // The frustum-only count is the frustum cull's, already done (o.frustumRuns).
+  params.countFrustumOnly = false;
+  l.occlusion.cull(l.octree, l.drawRanges, cullViewProj, &s.culling.runs, &o.stats, params);
+  // Props are not occluders; each one the frustum kept is tested against the level's buffer.
+  std::vector<uint32_t>& ids = s.props.visibleIds;
+  const auto positions = s.sim.props().positions();
+  const auto half = s.sim.props().halfExtents();
+  o.propsTested = static_cast<uint32_t>(ids.size());
+  const auto hidden = [&](uint32_t id) {
+    return l.occlusion.boxHidden(Aabb::fromCenterHalfExtents(positions[id], half[id]));
+  };
+  // No node tested: the cull returned before starting its buffer (an empty octree after a
+  // failed rebuild), which then still holds an older frame's depths.
+  if (o.stats.nodesTested > 0) ids.erase(std::remove_if(ids.begin(), ids.end(), hidden), ids.end());
+  o.propsOccluded = o.propsTested - static_cast<uint32_t>(ids.size());
+  o.cpuMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  o.stats.trianglesDrawnFrustumOnly = o.frustumRuns.triangles;
+  // While the view is frozen (V), what occlusion culled is drawn tinted, to fly out and see.
+  if (s.culling.frozen) subtractRuns(o.frustumRuns, s.culling.runs, &o.occludedRuns);
+}
+
+void occlusionPanel(DemoState& s) {
+  OcclusionView& o = s.occlusion;
+  ImGui::Checkbox("occlusion culling (X)", &o.enabled);
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Walks the octree nearest first, drawing the opaque triangles of visible nodes into a\n"
+        "256 x 128 software depth buffer, and skips every node, triangle and prop whose box is\n"
+        "certainly behind what is already there. Conservative: the image does not change.\n"
+        "Freeze (V) and fly out: what occlusion culled is drawn in red.");
+  }
+  if (!s.culling.enabled) {
+    ImGui::TextDisabled("(needs frustum culling: C)");
+    return;
+  }
+  if (!o.enabled) {
+    ImGui::TextDisabled("off: the frustum's %u triangles are drawn", s.culling.runs.triangles);
+    return;
+  }
+  const OcclusionCullStats& c = o.stats;
+  const double share = c.trianglesDrawnFrustumOnly > 0
+                           ? 100.0 * c.trianglesDrawn / c.trianglesDrawnFrustumOnly
+                           : 100.0;
+  ImGui::Text("triangles: %u drawn, %u with frustum only (%.0f %%)", c.trianglesDrawn,
+              c.trianglesDrawnFrustumOnly, share);
+  ImGui::Text("nodes: %u tested against the buffer, %u occluded", c.nodesOcclusionTested,
+              c.nodesOccluded);
+  ImGui::Text("%u triangles of visible nodes occluded", c.trianglesOccluded);
+  ImGui::Text("%u occluders rasterized, %u pixels written", c.occludersRasterized,
+              c.occluderPixels);
+  ImGui::Text("props: %u of %u in the frustum occluded", o.propsOccluded, o.propsTested);
+  ImGui::Text("occlusion pass %.3f ms CPU", o.cpuMs);
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Wall time of this frame's pass on the main thread: the level's traversal with its\n"
+        "rasterization, and the props' box tests. The frustum-only cull is not included.");
+  }
+  const LevelSession& l = *s.level.session;
+  ImGui::Text("%u of %u drawn triangles may occlude", l.occluderTriangles,
+              l.drawRanges.drawnTriangles());
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Triangles of cut-out materials (texels the level shader discards, or alpha close\n"
+        "to its cut-off) never occlude: what is behind them shows through.");
+  }
+  ImGui::Checkbox("show the occlusion buffer", &o.showBuffer);
+  if (!o.showBuffer) return;
+  const OcclusionBuffer& buffer = s.level.session->occlusion.buffer();
+  bufferImage(buffer, &o.bufferRgba);
+  s.gpu.occlusionImage.upload(buffer.width(), buffer.height(), o.bufferRgba);
+  // Shown with the view's aspect (the buffer's pixels are stretched over the whole view).
+  const float width = std::min(ImGui::GetContentRegionAvail().x, 1.25f * buffer.width());
+  const float height = width / std::max(s.frame.lastAspect, 0.1f);
+  // The buffer's row 0 is the bottom of the view; ImGui's first uv is the image's top.
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<uintptr_t>(s.gpu.occlusionImage.id())),
+               ImVec2(width, height), ImVec2(0, 1), ImVec2(1, 0));
+  ImGui::TextDisabled("bright = near, dark = far, blue = no occluder");
+}
+
+}  // namespace ofps::app
