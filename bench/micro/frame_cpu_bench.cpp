@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_levels.h"
 #include "octree_fps/controller/character_controller.h"
 #include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/io/obj_reader.h"
@@ -33,22 +34,13 @@ struct FrameLevel {
   std::vector<glm::vec3> feet;      // a walkable spot under each pose (controller start)
 };
 
-std::string levelPath(const std::string& name) {
-  const char* env = std::getenv("OCTREE_FPS_SHARED_DIR");
-  const std::string shared = env != nullptr && *env != '\0' ? env : OCTREE_FPS_SHARED_DIR;
-  return shared + "/levels/" + name + "/" + name + ".obj";
-}
-
 FrameLevel& load(const std::string& name) {
   static std::map<std::string, FrameLevel> cache;
   auto [it, inserted] = cache.try_emplace(name);
   FrameLevel& L = it->second;
   if (!inserted) return L;
-  ofps::ObjReadResult obj = ofps::readObj(levelPath(name));
+  ofps::ObjReadResult obj = ofps::bench::readLevelMetres(name);
   if (!obj.ok) return L;
-  if (name != "collision-world") {  // Quake units, Z up -> metres, Y up
-    for (glm::vec3& v : obj.mesh.positions) v = glm::vec3(v.x, v.z, -v.y) * 0.0254f;
-  }
   if (!L.octree.build(obj.mesh.positions, obj.mesh.indices).ok) return L;
   L.ranges.build(L.octree, {});
   // Camera poses: downward rays onto floors, eye 1.65 m above, random yaw, slight pitch.
@@ -75,7 +67,7 @@ FrameLevel& load(const std::string& name) {
 void BM_FrameCpu(benchmark::State& state, const std::string& name) {
   FrameLevel& L = load(name);
   if (!L.ok) {
-    state.SkipWithError(("level not available: " + levelPath(name)).c_str());
+    state.SkipWithError(("level not available: " + ofps::bench::levelObjPath(name)).c_str());
     return;
   }
   ofps::CharacterController controller;

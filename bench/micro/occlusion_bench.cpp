@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_levels.h"
 #include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/culling/occlusion_cull.h"
 #include "octree_fps/io/obj_reader.h"
@@ -41,22 +42,13 @@ struct OcclusionLevel {
   std::vector<glm::mat4> viewProj;
 };
 
-std::string levelPath(const std::string& name) {
-  const char* env = std::getenv("OCTREE_FPS_SHARED_DIR");
-  const std::string shared = env != nullptr && *env != '\0' ? env : OCTREE_FPS_SHARED_DIR;
-  return shared + "/levels/" + name + "/" + name + ".obj";
-}
-
 OcclusionLevel& load(const std::string& name) {
   static std::map<std::string, OcclusionLevel> cache;
   auto [it, inserted] = cache.try_emplace(name);
   OcclusionLevel& L = it->second;
   if (!inserted) return L;
-  ofps::ObjReadResult obj = ofps::readObj(levelPath(name));
+  ofps::ObjReadResult obj = ofps::bench::readLevelMetres(name);
   if (!obj.ok) return L;
-  if (name != "collision-world") {  // Quake units, Z up -> metres, Y up
-    for (glm::vec3& v : obj.mesh.positions) v = glm::vec3(v.x, v.z, -v.y) * 0.0254f;
-  }
   if (!L.octree.build(obj.mesh.positions, obj.mesh.indices).ok) return L;
   L.ranges.build(L.octree, {});
   // Floor triangles (normal within ~45 degrees of up), then random points on them with headroom.
@@ -98,7 +90,7 @@ OcclusionLevel& load(const std::string& name) {
 void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
   OcclusionLevel& L = load(name);
   if (!L.ok) {
-    state.SkipWithError(("level not available: " + levelPath(name)).c_str());
+    state.SkipWithError(("level not available: " + ofps::bench::levelObjPath(name)).c_str());
     return;
   }
   ofps::OcclusionCuller culler(static_cast<uint32_t>(state.range(0)),
@@ -159,7 +151,7 @@ void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
 void BM_FrustumCull(benchmark::State& state, const std::string& name) {
   OcclusionLevel& L = load(name);
   if (!L.ok) {
-    state.SkipWithError(("level not available: " + levelPath(name)).c_str());
+    state.SkipWithError(("level not available: " + ofps::bench::levelObjPath(name)).c_str());
     return;
   }
   ofps::DrawRunList runs;

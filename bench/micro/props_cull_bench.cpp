@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_levels.h"
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/culling/props_cull.h"
 #include "octree_fps/io/obj_reader.h"
@@ -37,11 +38,6 @@ using ofps::Frustum;
 using ofps::HashGrid;
 using ofps::Octree;
 
-std::string sharedDir() {
-  const char* env = std::getenv("OCTREE_FPS_SHARED_DIR");
-  return env && *env ? env : OCTREE_FPS_SHARED_DIR;
-}
-
 struct Level {
   Octree octree;
   bool ok = false;
@@ -52,9 +48,8 @@ struct Level {
 const Level& onsReborn() {
   static const std::unique_ptr<Level> level = [] {
     auto l = std::make_unique<Level>();
-    ofps::ObjReadResult obj = ofps::readObj(sharedDir() + "/levels/ons-reborn/ons-reborn.obj");
+    ofps::ObjReadResult obj = ofps::bench::readLevelMetres("ons-reborn");
     if (!obj.ok) return l;
-    for (glm::vec3& p : obj.mesh.positions) p = glm::vec3(p.x, p.z, -p.y) * 0.0254f;
     l->ok = l->octree.build(obj.mesh.positions, obj.mesh.indices).ok;
     if (!l->ok) return l;
     const ofps::Aabb b = l->octree.bounds();
