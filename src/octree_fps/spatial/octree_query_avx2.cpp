@@ -219,14 +219,15 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
                          uint32_t layerMask, RayHit& outHit, QueryStats* ioStats) const {
   const RaySlab8 slab(origin, qOrigin_, qScale_, RayGridPlanes(origin, dir, qOrigin_, qScale_));
   const Ray8 ray8(origin, dir);
-  const uint16_t* planes = qBounds_.data();
   const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   RayBest best(tMax);
   st.nodesVisited += nearestFirst<8>(
-      links_.data(), best.t,
-      [&](uint32_t first, float* keys) { return slab.hit(planes, qStride_, first, best.t, keys); },
+      links_.data(), qBounds_.data(), best.t,
+      [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
+        return slab.hit(planes, stride, first, best.t, keys);
+      },
       [&](uint32_t node) {
         if (trace != nullptr) trace->add(node);
         const OctreeNodeLinks& l = links_[node];

@@ -122,21 +122,23 @@ struct RayBest {
 };
 
 // Nearest-first traversal (ray, sweeps, closest point), testing kGroup (4 or 8) children at a
-// time. keyOf(first, keys) returns the lanes of nodes first .. first + kGroup - 1 whose key
-// (entry distance, time, squared distance: always >= 0) is within the current bound, and writes
-// their keys to keys[0 .. kGroup - 1]; visit(node) tests the node's own triangles and may lower
-// the bound, which `bound` reads back. Of the children hit, the nearest is entered next without
-// touching the stack; the others are pushed farthest first. Popped entries whose key has fallen
-// beyond the bound are dropped. A stack entry packs a key's bits above its node index: keys are
-// never negative, so the entries order as (key, node) do, and a sort compares one integer.
-// Returns the number of node boxes tested.
+// time. keyOf(planes, stride, first, keys) returns the lanes first .. first + kGroup - 1 of a
+// block of `stride` children whose bounds planes start at `planes` (plane k of child i at
+// planes[k * stride + i]: octree.h "Layout") whose key (entry distance, time, squared distance:
+// always >= 0) is within the current bound, and writes their keys to keys[0 .. kGroup - 1];
+// lanes at or past `stride` read the next block's planes and are ignored; visit(node) tests the
+// node's own triangles and may lower the bound, which `bound` reads back. Of the children hit, the
+// nearest is entered next without touching the stack; the others are pushed farthest first. Popped
+// entries whose key has fallen beyond the bound are dropped. A stack entry packs a key's bits above
+// its node index: keys are never negative, so the entries order as (key, node) do, and a sort
+// compares one integer. Returns the number of node boxes tested.
 template <uint32_t kGroup, class KeyFn, class Visit>
-uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& keyOf,
-                      Visit&& visit) {
+uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* bounds, const float& bound,
+                      KeyFn&& keyOf, Visit&& visit) {
   uint32_t tested = 1;
   {
     float keys[kGroup];
-    if ((keyOf(0u, keys) & 1u) == 0) return tested;
+    if ((keyOf(bounds, size_t{1}, 0u, keys) & 1u) == 0) return tested;  // the root's block
   }
   uint64_t stack[kOctreeStackSize + 4];  // + room for the network's four unconditional writes
   uint32_t top = 0;
@@ -151,8 +153,9 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& 
     visit(node);
     float keys[kOctreeMaxChildren];
     uint32_t mask = 0;
+    const uint16_t* planes = bounds + 6 * static_cast<size_t>(l.firstChild);
     for (uint32_t g = 0; g < l.childCount; g += kGroup)
-      mask |= keyOf(l.firstChild + g, keys + g) << g;
+      mask |= keyOf(planes, static_cast<size_t>(l.childCount), g, keys + g) << g;
     mask &= (1u << l.childCount) - 1u;
     tested += l.childCount;
     if (mask != 0) {
