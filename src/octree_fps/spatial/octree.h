@@ -24,12 +24,12 @@
 //   block's six planes side by side: the boxes of a node's children load with one read per
 //   plane, and all of them lie in one run of 12 x childCount bytes (one to four cache lines)
 //   instead of six runs in six arrays (bench/micro/RESULTS.md). One byte per node says where a
-//   node's planes are, for nodeBounds(). Overlap
-//   queries go further: they convert their box to grid steps once (octree_grid.h: the grid's
-//   value() is monotone, so this is exactly the float test) and compare 16-bit integers, eight
-//   children at a time; ray casts take their slab distances straight from the steps (one
-//   multiply and one add per plane, with a rigorous margin: RayGridPlanes in
-//   octree_traversal_inl.h); sweeps and closest point dequantize four boxes at a time.
+//   node's planes are, for nodeBounds(). Overlap queries go further: they convert their box to grid
+//   steps once (octree_grid.h: the grid's value() is monotone, so this is exactly the float test)
+//   and compare 16-bit integers, eight children at a time; ray casts take their slab distances
+//   straight from the steps (one multiply and one add per plane, with a rigorous margin:
+//   RayGridPlanes in octree_traversal_inl.h); sweeps and closest point dequantize four boxes at a
+//   time.
 // - Triangles are permuted into depth-first preorder: every node owns one contiguous range of
 //   triangle slots (its own triangles), immediately followed by its children's subtree ranges in
 //   child order, so its whole subtree is one contiguous range too. The renderer orders its index
@@ -143,12 +143,14 @@ static_assert(sizeof(OctreeTriangleBlock) == 144, "OctreeTriangleBlock must stay
 // The baseline kernels, which every query has, use SSE2 on x86-64 (four floats per operation:
 // four child boxes, or four triangles of a block; overlap queries compare node boxes as 16-bit
 // integers, eight per operation) and plain C++ elsewhere (ARM included: no NEON path yet).
-// Ray casts (raycast, not rayAny) also have an AVX2 kernel, eight floats per operation
+// Ray casts (raycast and rayAny) also have an AVX2 kernel, eight floats per operation
 // (octree_query_avx2.cpp). It is compiled only by GCC on x86-64; with Clang or MSVC,
 // octreeSimdAvailable(kAvx2) is false and everything runs on the baseline. The CPU is checked
 // once, on the first query or octreeSimd*() call.
 // Both kernels perform the same IEEE single-precision operations per lane, so they return the
-// same bits (tests/spatial/test_octree_simd.cpp). That, and the exactness of every
+// same bits (tests/spatial/test_octree_simd.cpp); rayAny's answer is the same too, but its
+// eight-lane walk enters the nearest child first (a hit found early ends it), where the baseline
+// walks in preorder, so its nodes and triangles counted differ. That, and the exactness of every
 // query, REQUIRES compiling the core with floating-point contraction off (-ffp-contract=off, which
 // the project's CMake sets on its own targets only, cmake/ExactFloat.cmake; the queries are
 // compiled in the library, so a consumer's flags do not matter) and without -ffast-math (refused
@@ -474,6 +476,9 @@ class Octree {
   // octreeSimd() is kAvx2.
   bool raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                    RayHit& outHit, QueryStats* ioStats) const;
+  // rayAny() on the eight-lane kernels, nearest child first (octree_query_avx2.cpp).
+  bool rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
+                  QueryStats* ioStats) const;
   // Nearest-first walk shared by the sweeps (octree_query.cpp).
   template <class SweepTri>
   bool sweepWalk(const glm::vec3& boxCenter, const glm::vec3& boxHalf,

@@ -442,6 +442,10 @@ bool Octree::quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t
 
 bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                     QueryStats* ioStats) const {
+  if (nodeCount() != 0 && layerMask != 0 && tMax >= 0.0f &&
+      !(dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f) && octreeSimd() == OctreeSimd::kAvx2) {
+    return rayAnyAvx2(origin, dir, tMax, layerMask, ioStats);
+  }
   // raycast()'s node test, so both agree.
   const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_,
                            qScale_);
