@@ -16,14 +16,19 @@
 
 namespace ofps::bench {
 
-enum class Kind : uint8_t { Ray = 0, Sphere = 1, Capsule = 2, Box = 3 };
-inline constexpr size_t kKindCount = 4;
+// RayAny is not a query file kind: the harness answers the file's rays a second time as any-hit
+// (line of sight) queries, so that the octree's rayAny() is measured against Embree's
+// rtcOccluded1 on the same rays. Its answers are hit flags only and are not written to the
+// result file.
+enum class Kind : uint8_t { Ray = 0, Sphere = 1, Capsule = 2, Box = 3, RayAny = 4 };
+inline constexpr size_t kKindCount = 5;
 inline constexpr std::array<Kind, kKindCount> kAllKinds = {Kind::Ray, Kind::Sphere, Kind::Capsule,
-                                                           Kind::Box};
-const char* kindName(Kind kind);  // "ray", "sphere", "capsule", "box"
+                                                           Kind::Box, Kind::RayAny};
+const char* kindName(Kind kind);  // "ray", "sphere", "capsule", "box", "ray_any"
 
 // One query. Field use by kind:
 //   ray:     p = origin, q = UNIT direction (normalised by the reader), r = tmax (distance)
+//   ray_any: as ray
 //   sphere:  p = centre, r = radius
 //   capsule: p = a, q = b (segment), r = radius
 //   box:     p = min, q = max
@@ -36,6 +41,7 @@ struct Query {
 inline constexpr uint32_t kNoTriangle = 0xFFFFFFFFu;
 
 // One answer. ray: hit, t (distance along the unit direction), triangle (original index).
+// ray_any: hit only (t 0, no triangle): whether anything lies within [0, tmax].
 // Overlap kinds: hit = (n > 0), n = number of triangles the closed shape touches.
 struct Answer {
   bool hit = false;

@@ -77,6 +77,12 @@ class OctreeEngine final : public Engine {
           out[i] = {c > 0, 0.0f, kNoTriangle, c};
         }
         break;
+      case Kind::RayAny:
+        for (size_t i = 0; i < n; ++i) {
+          out[i] = {octree_.rayAny(qs[i].p, qs[i].q, qs[i].r, kOctreeAllLayers), 0.0f, kNoTriangle,
+                    0};
+        }
+        break;
     }
   }
 
@@ -98,6 +104,9 @@ class OctreeEngine final : public Engine {
           break;
         case Kind::Box:
           octree_.collectBox(Aabb{q.p, q.q}, kOctreeAllLayers, {}, &st);
+          break;
+        case Kind::RayAny:
+          octree_.rayAny(q.p, q.q, q.r, kOctreeAllLayers, &st);
           break;
       }
       outNodes += st.nodesVisited;
@@ -139,6 +148,11 @@ class BruteForceEngine final : public Engine {
           out[i] = brute_.raycast(q.p, q.q, q.r, kOctreeAllLayers, h)
                        ? Answer{true, h.t, h.triangle, 0}
                        : Answer{};
+          continue;
+        }
+        case Kind::RayAny: {
+          RayHit h;
+          out[i] = {brute_.raycast(q.p, q.q, q.r, kOctreeAllLayers, h), 0.0f, kNoTriangle, 0};
           continue;
         }
         case Kind::Sphere:

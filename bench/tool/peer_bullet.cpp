@@ -78,6 +78,7 @@ struct OverlapCallback final : btTriangleCallback {
         hit = boxOverlapsTriangle(Aabb{query.p, query.q}, tri);
         break;
       case Kind::Ray:
+      case Kind::RayAny:
         break;
     }
     count += hit ? 1u : 0u;
@@ -118,7 +119,8 @@ class BulletEngine final : public Engine {
   }
 
   void answer(Kind kind, std::span<const Query> qs, std::span<Answer> out) const override {
-    if (kind == Kind::Ray) {
+    // Bullet has no any-hit ray of its own: ray_any runs the nearest-hit cast and keeps the flag.
+    if (kind == Kind::Ray || kind == Kind::RayAny) {
       for (size_t i = 0; i < qs.size(); ++i) {
         const Query& q = qs[i];
         const btVector3 from = bt(q.p);
@@ -127,6 +129,7 @@ class BulletEngine final : public Engine {
         shape_->performRaycast(&cb, from, to);
         out[i] =
             cb.hit ? Answer{true, static_cast<float>(cb.fraction) * q.r, cb.triangle, 0} : Answer{};
+        if (kind == Kind::RayAny) out[i] = {cb.hit, 0.0f, kNoTriangle, 0};
       }
       return;
     }

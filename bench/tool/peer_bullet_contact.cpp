@@ -138,7 +138,9 @@ class BulletContactEngine final : public Engine {
   std::string name() const override { return "bullet_contact"; }
   // Rays are answered exactly (same ray/triangle test as peer "bullet"); overlap counts are
   // Bullet's contact points, not exact triangle counts (file comment).
-  bool answersExactly(Kind kind) const override { return kind == Kind::Ray; }
+  bool answersExactly(Kind kind) const override {
+    return kind == Kind::Ray || kind == Kind::RayAny;
+  }
 
   bool build(const Mesh& mesh, uint32_t /*threads*/, BuildInfo& outInfo,
              std::string& outError) override {
@@ -193,7 +195,8 @@ class BulletContactEngine final : public Engine {
   }
 
   void answer(Kind kind, std::span<const Query> qs, std::span<Answer> out) const override {
-    if (kind == Kind::Ray) {
+    // rayTest has no any-hit mode: ray_any runs the nearest-hit test and keeps the flag.
+    if (kind == Kind::Ray || kind == Kind::RayAny) {
       for (size_t i = 0; i < qs.size(); ++i) {
         const Query& q = qs[i];
         const btVector3 from = bt(q.p);
@@ -202,6 +205,7 @@ class BulletContactEngine final : public Engine {
         world_->rayTest(from, to, cb);
         const float t = static_cast<float>(cb.m_closestHitFraction) * q.r;
         out[i] = cb.hasHit() ? Answer{true, t, cb.triangle, 0} : Answer{};
+        if (kind == Kind::RayAny) out[i] = {cb.hasHit(), 0.0f, kNoTriangle, 0};
       }
       return;
     }
@@ -241,6 +245,7 @@ class BulletContactEngine final : public Engine {
           break;
         }
         case Kind::Ray:
+        case Kind::RayAny:
           break;
       }
       touched.clear();

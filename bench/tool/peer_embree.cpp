@@ -7,6 +7,7 @@
 //   byte Embree allocates for the scene; bytes = live after the commit, peakBuildBytes = the
 //   highest live total during it. The shared mesh buffers are reported as meshBytes.
 // - Rays: rtcIntersect1, tnear 0, tfar tmax, unit direction; t = tfar, triangle = primID.
+// - Any-hit rays (ray_any): rtcOccluded1 on the same rays; hit = tfar set to -inf.
 // - Overlaps: rtcPointQuery with a callback running our exact triangle tests
 //   (geometry/triangle_tests.h). Sphere: its centre and radius. Capsule and box: their bounding
 //   sphere (segment midpoint, half-length + r; box centre, half diagonal). The callback is called
@@ -80,6 +81,7 @@ bool overlapCallback(RTCPointQueryFunctionArguments* args) {
       hit = boxOverlapsTriangle(Aabb{c->query.p, c->query.q}, tri);
       break;
     case Kind::Ray:
+    case Kind::RayAny:
       break;
   }
   c->count += hit ? 1u : 0u;
@@ -140,7 +142,8 @@ class EmbreeEngine final : public Engine {
     outInfo.threads = threads;
     outInfo.notes = std::string("Embree ") + RTC_VERSION_STRING +
                     ", RTC_BUILD_QUALITY_MEDIUM, default scene flags, device '" + config +
-                    "'; rays rtcIntersect1; overlaps rtcPointQuery (bounding sphere) + our exact "
+                    "'; rays rtcIntersect1; any-hit rays rtcOccluded1; overlaps rtcPointQuery "
+                    "(bounding sphere) + our exact "
                     "triangle tests";
     return true;
   }
@@ -171,6 +174,30 @@ class EmbreeEngine final : public Engine {
         out[i] = rh.hit.geomID != RTC_INVALID_GEOMETRY_ID
                      ? Answer{true, rh.ray.tfar, rh.hit.primID, 0}
                      : Answer{};
+      }
+      return;
+    }
+    if (kind == Kind::RayAny) {
+      RTCIntersectContext ctx;
+      rtcInitIntersectContext(&ctx);
+      for (size_t i = 0; i < qs.size(); ++i) {
+        const Query& q = qs[i];
+        RTCRay ray;
+        ray.org_x = q.p.x;
+        ray.org_y = q.p.y;
+        ray.org_z = q.p.z;
+        ray.tnear = 0.0f;
+        ray.dir_x = q.q.x;
+        ray.dir_y = q.q.y;
+        ray.dir_z = q.q.z;
+        ray.time = 0.0f;
+        ray.tfar = q.r;
+        ray.mask = 0xFFFFFFFFu;
+        ray.id = 0;
+        ray.flags = 0;
+        rtcOccluded1(scene_, &ctx, &ray);
+        // rtcOccluded1 sets tfar to -inf when it finds a hit.
+        out[i] = {ray.tfar < 0.0f, 0.0f, kNoTriangle, 0};
       }
       return;
     }

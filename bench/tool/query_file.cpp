@@ -22,6 +22,8 @@ const char* kindName(Kind kind) {
       return "capsule";
     case Kind::Box:
       return "box";
+    case Kind::RayAny:
+      return "ray_any";
   }
   return "?";
 }
@@ -165,6 +167,8 @@ bool parseQueries(std::string_view text, std::string_view name, QuerySet& out,
         q.q =
             glm::vec3(static_cast<float>(v[3]), static_cast<float>(v[4]), static_cast<float>(v[5]));
         break;
+      case Kind::RayAny:
+        break;  // not a file kind (the harness derives it from the rays)
     }
     auto& list = out.byKind[static_cast<size_t>(kind)];
     out.order.push_back({kind, static_cast<uint32_t>(list.size())});

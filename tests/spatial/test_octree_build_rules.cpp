@@ -20,6 +20,7 @@ namespace ofps {
 // Test-only access (a friend of Octree): change the parameters an octree says it was built with.
 struct OctreeTestAccess {
   static void setParams(Octree& o, const OctreeBuildParams& p) { o.params_ = p; }
+  static std::vector<uint8_t>& boundsSlots(Octree& o) { return o.boundsSlot_; }
 };
 
 namespace {
@@ -207,6 +208,22 @@ std::string validateAfter(Octree& o, const OctreeBuildParams& claimed) {
   OctreeTestAccess::setParams(o, claimed);
   std::string err;
   return o.validate(&err) ? std::string("valid") : err;
+}
+
+// A node whose bounds slot names another lane would read its sibling's box in nodeBounds().
+TEST(OctreeBuildRules, ValidateCatchesBoundsSlotBroken) {
+  Octree o = builtWith({});
+  uint32_t parent = kOctreeInvalidIndex;
+  for (uint32_t i = 0; i < o.nodeCount() && parent == kOctreeInvalidIndex; ++i) {
+    if (o.childCount(i) >= 2) parent = i;
+  }
+  ASSERT_NE(parent, kOctreeInvalidIndex) << "the soup should give a node with two children";
+  const uint32_t first = o.firstChild(parent);
+  std::vector<uint8_t>& slots = OctreeTestAccess::boundsSlots(o);
+  slots[first + 1] = slots[first];  // the second child claims the first child's lane
+  std::string err;
+  EXPECT_FALSE(o.validate(&err));
+  EXPECT_NE(err.find("wrong bounds slot"), std::string::npos) << err;
 }
 
 TEST(OctreeBuildRules, ValidateCatchesLoosenessBroken) {

@@ -36,6 +36,7 @@ class SimdScope {
 
 struct RayAnswer {
   bool hit = false;
+  bool any = false;  // rayAny's answer (its work counters may differ between kernels: octree.h)
   RayHit h;
   QueryStats stats;
 };
@@ -45,6 +46,7 @@ RayAnswer castWith(OctreeSimd simd, const Octree& octree, const glm::vec3& o, co
   EXPECT_TRUE(octreeUseSimd(simd));
   RayAnswer a;
   a.hit = octree.raycast(o, d, tMax, mask, a.h, &a.stats);
+  a.any = octree.rayAny(o, d, tMax, mask);
   return a;
 }
 
@@ -61,6 +63,9 @@ std::string compareKernels(const Octree& octree, const glm::vec3& o, const glm::
   ++ioHitsMisses[base.hit ? 0 : 1];
   std::string why;
   if (base.hit != wide.hit) why += " hit differs;";
+  // The nearest-hit answer of the baseline is the reference for both kernels' any-hit answer.
+  if (base.any != base.hit) why += " baseline rayAny differs from raycast;";
+  if (wide.any != base.hit) why += " avx2 rayAny differs from raycast;";
   if (base.hit && wide.hit) {
     if (std::memcmp(&base.h.t, &wide.h.t, sizeof(float)) != 0) why += " t differs;";
     if (base.h.triangle != wide.h.triangle) why += " triangle differs;";

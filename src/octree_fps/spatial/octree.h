@@ -8,7 +8,7 @@
 //
 // ---- Layout -------------------------------------------------------------------------------------
 // Flat arrays with 32-bit indices (no pointers: the tree can be copied, saved or uploaded, and the
-// indices are half the size of pointers). 28 bytes per node, 40 per triangle.
+// indices are half the size of pointers). 29 bytes per node, 40 per triangle.
 // - Children are contiguous: the children of node n are firstChild(n) .. firstChild(n) +
 //   childCount(n) - 1 (at most kOctreeMaxChildren = 16). Blocks of children are laid out
 //   depth-first, so a subtree's nodes sit close together. A traversal loads the bounds of all of a
@@ -20,13 +20,16 @@
 //   very float expression the queries evaluate, with fused multiply-add disabled). Boxes are
 //   loose by at most one step: 1.5 cm on a 1 km level, 0.15 m at 10 km. That only costs a few
 //   more box tests; every answer still comes from exact triangle tests. 12 bytes per node
-//   instead of 24, stored as six planes (min x, y, z, max x, y, z) so that the boxes of
-//   consecutive children load with one read per plane (bench/micro/RESULTS.md). Overlap
-//   queries go further: they convert their box to grid steps once (octree_grid.h: the grid's
-//   value() is monotone, so this is exactly the float test) and compare 16-bit integers, eight
-//   children at a time; ray casts take their slab distances straight from the steps (one
-//   multiply and one add per plane, with a rigorous margin: RayGridPlanes in
-//   octree_traversal_inl.h); sweeps and closest point dequantize four boxes at a time.
+//   instead of 24, stored as six planes (min x, y, z, max x, y, z) per block of children, the
+//   block's six planes side by side: the boxes of a node's children load with one read per
+//   plane, and all of them lie in one run of 12 x childCount bytes (one to four cache lines)
+//   instead of six runs in six arrays (bench/micro/RESULTS.md). One byte per node says where a
+//   node's planes are, for nodeBounds(). Overlap queries go further: they convert their box to grid
+//   steps once (octree_grid.h: the grid's value() is monotone, so this is exactly the float test)
+//   and compare 16-bit integers, eight children at a time; ray casts take their slab distances
+//   straight from the steps (one multiply and one add per plane, with a rigorous margin:
+//   RayGridPlanes in octree_traversal_inl.h); sweeps and closest point dequantize four boxes at a
+//   time.
 // - Triangles are permuted into depth-first preorder: every node owns one contiguous range of
 //   triangle slots (its own triangles), immediately followed by its children's subtree ranges in
 //   child order, so its whole subtree is one contiguous range too. The renderer orders its index
@@ -140,16 +143,18 @@ static_assert(sizeof(OctreeTriangleBlock) == 144, "OctreeTriangleBlock must stay
 // The baseline kernels, which every query has, use SSE2 on x86-64 (four floats per operation:
 // four child boxes, or four triangles of a block; overlap queries compare node boxes as 16-bit
 // integers, eight per operation) and plain C++ elsewhere (ARM included: no NEON path yet).
-// Ray casts (raycast, not rayAny) also have an AVX2 kernel, eight floats per operation
+// Ray casts (raycast and rayAny) also have an AVX2 kernel, eight floats per operation
 // (octree_query_avx2.cpp). It is compiled only by GCC on x86-64; with Clang or MSVC,
 // octreeSimdAvailable(kAvx2) is false and everything runs on the baseline. The CPU is checked
 // once, on the first query or octreeSimd*() call.
 // Both kernels perform the same IEEE single-precision operations per lane, so they return the
-// same bits (tests/spatial/test_octree_simd.cpp). That, and the exactness of every query,
-// REQUIRES compiling the core with floating-point contraction off (-ffp-contract=off, which the
-// project's CMake sets on its own targets only, cmake/ExactFloat.cmake; the queries are compiled
-// in the library, so a consumer's flags do not matter) and without -ffast-math (refused with
-// #error): a fused multiply-add or a reassociated sum changes the rounding the box tests are
+// same bits (tests/spatial/test_octree_simd.cpp); rayAny's answer is the same too, but its
+// eight-lane walk enters the nearest child first (a hit found early ends it), where the baseline
+// walks in preorder, so its nodes and triangles counted differ. That, and the exactness of every
+// query, REQUIRES compiling the core with floating-point contraction off (-ffp-contract=off, which
+// the project's CMake sets on its own targets only, cmake/ExactFloat.cmake; the queries are
+// compiled in the library, so a consumer's flags do not matter) and without -ffast-math (refused
+// with #error): a fused multiply-add or a reassociated sum changes the rounding the box tests are
 // proved against.
 // Engines normally leave the choice alone (the widest available is taken); octreeUseSimd() is
 // for tests and benchmarks, and applies to the whole process.
@@ -471,6 +476,9 @@ class Octree {
   // octreeSimd() is kAvx2.
   bool raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                    RayHit& outHit, QueryStats* ioStats) const;
+  // rayAny() on the eight-lane kernels, nearest child first (octree_query_avx2.cpp).
+  bool rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
+                  QueryStats* ioStats) const;
   // Nearest-first walk shared by the sweeps (octree_query.cpp).
   template <class SweepTri>
   bool sweepWalk(const glm::vec3& boxCenter, const glm::vec3& boxHalf,
@@ -491,10 +499,19 @@ class Octree {
                                       uint32_t dropped, const OctreeBuildParams& params,
                                       double startMs);
 
-  // Quantized bounds plane k (0..2: min x, y, z; 3..5: max x, y, z) of node i is
-  // qBounds_[k * qStride_ + i]; qStride_ leaves room for a 8-lane load past the last node.
+  // Quantized bounds, stored by block of children (the root is a block of one): the block of
+  // nodes f .. f + c - 1 holds its planes at qBounds_[6 f ..  6 (f + c)), plane k (0..2: min x,
+  // y, z; 3..5: max x, y, z) of node f + i at qBounds_[6 f + k c + i]. Eight trailing entries
+  // leave room for an 8-lane load past the last block.
   std::vector<uint16_t> qBounds_;
-  size_t qStride_ = 0;
+  // Per node: its lane in its block (bits 0-3) and the block's size - 1 (bits 4-7), so that
+  // nodeBounds() finds a node's planes without its parent.
+  std::vector<uint8_t> boundsSlot_;
+  size_t boundsIndex(uint32_t node, uint32_t k) const {
+    const uint32_t lane = boundsSlot_[node] & 0xFu;
+    const uint32_t count = (boundsSlot_[node] >> 4) + 1u;
+    return 6 * static_cast<size_t>(node - lane) + k * count + lane;
+  }
   glm::vec3 qOrigin_{0.0f};  // bounds = qOrigin_ + q * qScale_ (per axis)
   glm::vec3 qScale_{0.0f};
   glm::vec3 qInvScale_{0.0f};                // 1 / qScale_ (0 on a flat axis), for query boxes

@@ -254,7 +254,7 @@ uint32_t partitionTree(const Partitioner& part, const WorkItem& root, uint32_t t
 
 void Octree::clear() {
   qBounds_.clear();
-  qStride_ = 0;
+  boundsSlot_.clear();
   qOrigin_ = glm::vec3(0.0f);
   qScale_ = glm::vec3(0.0f);
   qInvScale_ = glm::vec3(0.0f);
@@ -269,9 +269,10 @@ void Octree::clear() {
 }
 
 size_t Octree::bytes() const {
-  return qBounds_.size() * sizeof(uint16_t) + links_.size() * sizeof(OctreeNodeLinks) +
-         blocks_.size() * sizeof(OctreeTriangleBlock) + degenerateLanes_.size() +
-         originalIndex_.size() * sizeof(uint32_t) + layers_.size() * sizeof(uint32_t);
+  return qBounds_.size() * sizeof(uint16_t) + boundsSlot_.size() +
+         links_.size() * sizeof(OctreeNodeLinks) + blocks_.size() * sizeof(OctreeTriangleBlock) +
+         degenerateLanes_.size() + originalIndex_.size() * sizeof(uint32_t) +
+         layers_.size() * sizeof(uint32_t);
 }
 
 float Octree::dequantize(uint32_t k, uint32_t q) const {
@@ -283,8 +284,8 @@ float Octree::dequantize(uint32_t k, uint32_t q) const {
 Aabb Octree::nodeBounds(uint32_t node) const {
   Aabb b;
   for (uint32_t k = 0; k < 3; ++k) {
-    b.min[static_cast<int>(k)] = dequantize(k, qBounds_[k * qStride_ + node]);
-    b.max[static_cast<int>(k)] = dequantize(k + 3, qBounds_[(k + 3) * qStride_ + node]);
+    b.min[static_cast<int>(k)] = dequantize(k, qBounds_[boundsIndex(node, k)]);
+    b.max[static_cast<int>(k)] = dequantize(k + 3, qBounds_[boundsIndex(node, k + 3)]);
   }
   return b;
 }
@@ -601,8 +602,12 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     l.level = static_cast<uint16_t>(tLevel[p]);
   }
   // Quantized bounds, rounded outward on one grid over the level's box.
-  qStride_ = finalCount > 0 ? finalCount + 8 : 0;  // room for 8-lane loads past the last node
-  qBounds_.assign(6 * qStride_, 0);
+  qBounds_.assign(finalCount > 0 ? 6 * static_cast<size_t>(finalCount) + 8 : 0, 0);
+  boundsSlot_.assign(finalCount, 0);  // the root: lane 0 of a block of one
+  for (const OctreeNodeLinks& l : links_) {
+    for (uint32_t c = 0; c < l.childCount; ++c)
+      boundsSlot_[l.firstChild + c] = static_cast<uint8_t>(c | ((l.childCount - 1u) << 4));
+  }
   if (nodeCount > 0) {
     QuantAxis axes[3];
     for (int k = 0; k < 3; ++k) {
@@ -616,8 +621,8 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
       if (f == kOctreeInvalidIndex) continue;
       for (uint32_t k = 0; k < 3; ++k) {
         const int a = static_cast<int>(k);
-        qBounds_[k * qStride_ + f] = static_cast<uint16_t>(axes[a].down(tBox[i].min[a]));
-        qBounds_[(k + 3) * qStride_ + f] = static_cast<uint16_t>(axes[a].up(tBox[i].max[a]));
+        qBounds_[boundsIndex(f, k)] = static_cast<uint16_t>(axes[a].down(tBox[i].min[a]));
+        qBounds_[boundsIndex(f, k + 3)] = static_cast<uint16_t>(axes[a].up(tBox[i].max[a]));
       }
     }
   }
@@ -733,7 +738,9 @@ bool Octree::validate(std::string* outError) const {
     return true;
   }
   if (n == 0) return fail("nodes without triangles");
-  if (qStride_ < nc + 8 || qBounds_.size() != 6 * qStride_) return fail("bounds planes mis-sized");
+  if (qBounds_.size() != 6 * static_cast<size_t>(nc) + 8 || boundsSlot_.size() != nc)
+    return fail("bounds planes mis-sized");
+  if (boundsSlot_[0] != 0) return fail("root bounds slot is not a block of one");
   if (links_[0].firstTriangle != 0 || subtreeRange(0).count != n || links_[0].level != 0) {
     return fail("root does not cover every slot");
   }
@@ -760,6 +767,8 @@ bool Octree::validate(std::string* outError) const {
       if (parentOf[c] != kOctreeInvalidIndex)
         return fail(at + "child " + std::to_string(c) + " has two parents");
       parentOf[c] = i;
+      if (boundsSlot_[c] != ((c - l.firstChild) | ((l.childCount - 1u) << 4)))
+        return fail(at + "child " + std::to_string(c) + " has a wrong bounds slot");
       if (links_[c].level < l.level) return fail(at + "child level above the parent's");
       if (links_[c].firstTriangle != slot)
         return fail(at + "child ranges do not follow in preorder");
@@ -789,8 +798,8 @@ bool Octree::validate(std::string* outError) const {
     }
     for (uint32_t k = 0; k < 3; ++k) {
       const int a = static_cast<int>(k);
-      if (qBounds_[k * qStride_ + i] != axes[a].down(tight[i].min[a]) ||
-          qBounds_[(k + 3) * qStride_ + i] != axes[a].up(tight[i].max[a])) {
+      if (qBounds_[boundsIndex(i, k)] != axes[a].down(tight[i].min[a]) ||
+          qBounds_[boundsIndex(i, k + 3)] != axes[a].up(tight[i].max[a])) {
         return fail(at + "bounds not as tight as the quantization allows");
       }
     }

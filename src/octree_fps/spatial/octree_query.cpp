@@ -343,13 +343,14 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_,
                            qScale_);
   const Ray4 ray4(origin, dir);
-  const uint16_t* planes = qBounds_.data();
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   RayBest best(tMax);
   st.nodesVisited += nearestFirst<4>(
-      links_.data(), best.t,
-      [&](uint32_t first, float* keys) { return nodes.hit(planes, qStride_, first, best.t, keys); },
+      links_.data(), qBounds_.data(), best.t,
+      [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
+        return nodes.hit(planes, stride, first, best.t, keys);
+      },
       [&](uint32_t node) {
         if (trace != nullptr) trace->add(node);
         const OctreeNodeLinks& l = links_[node];
@@ -367,8 +368,9 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
 
 // ---- Overlap ------------------------------------------------------------------------------------
 
-// Depth-first preorder walk: nodeTest(first) -> lane mask of the nodes first .. first + 7 to
-// enter (lanes past the node's children are ignored);
+// Depth-first preorder walk: nodeTest(planes, stride, first) -> lane mask of the children first
+// .. first + 7 to enter of a block of `stride` children whose bounds planes start at `planes`
+// (nearestFirst's keyOf; lanes past the node's children are ignored);
 // laneTest(block, lanes) -> lane mask of the triangles that may overlap (a SIMD prefilter, or the
 // whole test); triTest(slot) whether such a triangle overlaps; report(slot) returns false to stop.
 // Children are pushed last-first so that nodes, and so triangle slots, come in preorder.
@@ -385,7 +387,7 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
     uint32_t top = 0;
     ++st.nodesVisited;
     uint32_t node = 0;
-    bool more = (nodeTest(0u) & 1u) != 0;
+    bool more = (nodeTest(qBounds_.data(), size_t{1}, 0u) & 1u) != 0;  // the root's block
     while (more) {
       if (trace != nullptr) trace->add(node);
       const OctreeNodeLinks& l = links[node];
@@ -407,7 +409,9 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
       });
       if (!go) break;
       uint32_t mask = 0;
-      for (uint32_t g = 0; g < l.childCount; g += 8) mask |= nodeTest(l.firstChild + g) << g;
+      const uint16_t* planes = qBounds_.data() + 6 * static_cast<size_t>(l.firstChild);
+      for (uint32_t g = 0; g < l.childCount; g += 8)
+        mask |= nodeTest(planes, static_cast<size_t>(l.childCount), g) << g;
       mask &= (1u << l.childCount) - 1u;
       st.nodesVisited += l.childCount;
       if (mask != 0) {
@@ -447,18 +451,21 @@ bool Octree::quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t
 
 bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                     QueryStats* ioStats) const {
+  if (nodeCount() != 0 && layerMask != 0 && tMax >= 0.0f &&
+      !(dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f) && octreeSimd() == OctreeSimd::kAvx2) {
+    return rayAnyAvx2(origin, dir, tMax, layerMask, ioStats);
+  }
   // raycast()'s node test, so both agree.
   const RayNodeTest4 nodes(origin, RayGridPlanes(origin, dir, qOrigin_, qScale_), qOrigin_,
                            qScale_);
   const Ray4 ray4(origin, dir);
-  const uint16_t* planes = qBounds_.data();
   float keys[4];
   bool found = false;
   if (nodeCount() != 0 && tMax >= 0.0f && !(dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)) {
     walkOverlap(
-        [&](uint32_t first) {
-          return nodes.hit(planes, qStride_, first, tMax, keys) |
-                 (nodes.hit(planes, qStride_, first + 4, tMax, keys) << 4);
+        [&](const uint16_t* planes, size_t stride, uint32_t first) {
+          return nodes.hit(planes, stride, first, tMax, keys) |
+                 (nodes.hit(planes, stride, first + 4, tMax, keys) << 4);
         },
         [&](uint32_t bi, uint32_t) {
           float t[4];
@@ -491,8 +498,8 @@ uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t l
   const bool any =
       quantizeQueryBox(center - glm::vec3(padded), center + glm::vec3(padded), qs.lo, qs.hi);
   return walkOverlap(
-      [&](uint32_t first) {
-        return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+      [&](const uint16_t* planes, size_t stride, uint32_t first) {
+        return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
       },
       [&](uint32_t bi, uint32_t lanes) {
         // Prefilter, then the exact test on four lanes at once when any lane passes; degenerate
@@ -519,8 +526,8 @@ uint32_t Octree::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float ra
   QueryBoxSteps qs;
   const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
   return walkOverlap(
-      [&](uint32_t first) {
-        return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+      [&](const uint16_t* planes, size_t stride, uint32_t first) {
+        return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
       },
       [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
       [&](uint32_t s) {
@@ -537,8 +544,8 @@ uint32_t Octree::overlapBox(const Aabb& box, uint32_t layerMask, OctreeTriangleV
   QueryBoxSteps qs;
   const bool any = quantizeQueryBox(box.min, box.max, qs.lo, qs.hi);
   return walkOverlap(
-      [&](uint32_t first) {
-        return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+      [&](const uint16_t* planes, size_t stride, uint32_t first) {
+        return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
       },
       [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
       [&](uint32_t s) { return boxOverlapsTriangle(box, triangle(s)); },
@@ -593,8 +600,8 @@ bool Octree::sphereIntersect(const glm::vec3& center, float radius, uint32_t lay
         QueryBoxSteps qs;
         const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
         walkOverlap(
-            [&](uint32_t first) {
-              return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+            [&](const uint16_t* planes, size_t stride, uint32_t first) {
+              return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
             },
             [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
             [&](uint32_t s) {
@@ -622,8 +629,8 @@ bool Octree::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radi
         QueryBoxSteps qs;
         const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
         walkOverlap(
-            [&](uint32_t first) {
-              return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+            [&](const uint16_t* planes, size_t stride, uint32_t first) {
+              return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
             },
             [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
             [&](uint32_t s) {
@@ -648,8 +655,8 @@ bool Octree::boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushO
         QueryBoxSteps qs;
         const bool any = quantizeQueryBox(b.min, b.max, qs.lo, qs.hi);
         walkOverlap(
-            [&](uint32_t first) {
-              return any ? stepsOverlap8(qBounds_.data(), qStride_, first, qs) : 0u;
+            [&](const uint16_t* planes, size_t stride, uint32_t first) {
+              return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
             },
             [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
             [&](uint32_t s) {
@@ -699,25 +706,26 @@ bool Octree::sweepWalk(const glm::vec3& boxCenter, const glm::vec3& boxHalf,
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   BestSweep best;
   float bound = 1.0f;
-  auto keyOf = [&](uint32_t first, float* keys) {
-    return slab.hit<true>(qBounds_.data(), qStride_, first, grid, 0.0f, bound, keys);
+  auto keyOf = [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
+    return slab.hit<true>(planes, stride, first, grid, 0.0f, bound, keys);
   };
-  st.nodesVisited += nearestFirst<4>(links_.data(), bound, keyOf, [&](uint32_t node) {
-    if (trace != nullptr) trace->add(node);
-    const OctreeNodeLinks& l = links_[node];
-    for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
-      if (!inMask(layers_, s, mask)) continue;
-      ++st.trianglesTested;
-      SweepContact c;
-      float depth = 0.0f;
-      if (sweepTri(s, c, depth) && best.better(c, depth, originalIndex_[s])) {
-        best.contact = c;
-        best.depth = depth;
-        best.triangle = originalIndex_[s];
-        bound = c.toi;
-      }
-    }
-  });
+  st.nodesVisited +=
+      nearestFirst<4>(links_.data(), qBounds_.data(), bound, keyOf, [&](uint32_t node) {
+        if (trace != nullptr) trace->add(node);
+        const OctreeNodeLinks& l = links_[node];
+        for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
+          if (!inMask(layers_, s, mask)) continue;
+          ++st.trianglesTested;
+          SweepContact c;
+          float depth = 0.0f;
+          if (sweepTri(s, c, depth) && best.better(c, depth, originalIndex_[s])) {
+            best.contact = c;
+            best.depth = depth;
+            best.triangle = originalIndex_[s];
+            bound = c.toi;
+          }
+        }
+      });
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;
     ioStats->trianglesTested += st.trianglesTested;
@@ -770,7 +778,6 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
   const uint32_t nc = nodeCount();
   if (nc == 0 || layerMask == 0 || !(maxDistance >= 0.0f)) return false;
   const Grid4 grid(qOrigin_, qScale_);
-  const uint16_t* planes = qBounds_.data();
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   float best2 = maxDistance * maxDistance;
@@ -778,28 +785,29 @@ bool Octree::closestPoint(const glm::vec3& p, float maxDistance, uint32_t layerM
   glm::vec3 bestPoint(0.0f);
   simd::F4 p4[3];
   splat3(p, p4);
-  auto keyOf = [&](uint32_t first, float* keys) {
-    const simd::F4 d2 = distanceSquared4(loadBoxes(planes, qStride_, first, grid), p4);
+  auto keyOf = [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
+    const simd::F4 d2 = distanceSquared4(loadBoxes(planes, stride, first, grid), p4);
     simd::store(keys, d2);
     return simd::lessEqual(d2, simd::splat(best2));
   };
-  st.nodesVisited += nearestFirst<4>(links_.data(), best2, keyOf, [&](uint32_t node) {
-    if (trace != nullptr) trace->add(node);
-    const OctreeNodeLinks& l = links_[node];
-    for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
-      if (!inMask(layers_, s, layerMask)) continue;
-      ++st.trianglesTested;
-      const glm::vec3 cp = closestPointOnTriangle(p, triangle(s));
-      const glm::vec3 d = p - cp;
-      const float d2 = d.x * d.x + d.y * d.y + d.z * d.z;
-      const uint32_t o = originalIndex_[s];
-      if (d2 < best2 || (d2 == best2 && o < bestOrig)) {
-        best2 = d2;
-        bestOrig = o;
-        bestPoint = cp;
-      }
-    }
-  });
+  st.nodesVisited +=
+      nearestFirst<4>(links_.data(), qBounds_.data(), best2, keyOf, [&](uint32_t node) {
+        if (trace != nullptr) trace->add(node);
+        const OctreeNodeLinks& l = links_[node];
+        for (uint32_t s = l.firstTriangle; s < l.ownEnd; ++s) {
+          if (!inMask(layers_, s, layerMask)) continue;
+          ++st.trianglesTested;
+          const glm::vec3 cp = closestPointOnTriangle(p, triangle(s));
+          const glm::vec3 d = p - cp;
+          const float d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+          const uint32_t o = originalIndex_[s];
+          if (d2 < best2 || (d2 == best2 && o < bestOrig)) {
+            best2 = d2;
+            bestOrig = o;
+            bestPoint = cp;
+          }
+        }
+      });
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;
     ioStats->trianglesTested += st.trianglesTested;

@@ -219,14 +219,15 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
                          uint32_t layerMask, RayHit& outHit, QueryStats* ioStats) const {
   const RaySlab8 slab(origin, qOrigin_, qScale_, RayGridPlanes(origin, dir, qOrigin_, qScale_));
   const Ray8 ray8(origin, dir);
-  const uint16_t* planes = qBounds_.data();
   const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   RayBest best(tMax);
   st.nodesVisited += nearestFirst<8>(
-      links_.data(), best.t,
-      [&](uint32_t first, float* keys) { return slab.hit(planes, qStride_, first, best.t, keys); },
+      links_.data(), qBounds_.data(), best.t,
+      [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
+        return slab.hit(planes, stride, first, best.t, keys);
+      },
       [&](uint32_t node) {
         if (trace != nullptr) trace->add(node);
         const OctreeNodeLinks& l = links_[node];
@@ -245,6 +246,41 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
   return best.finish(*this, origin, dir, st, ioStats, outHit);
 }
 
+bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax,
+                        uint32_t layerMask, QueryStats* ioStats) const {
+  const RaySlab8 slab(origin, qOrigin_, qScale_, RayGridPlanes(origin, dir, qOrigin_, qScale_));
+  const Ray8 ray8(origin, dir);
+  const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;
+  QueryStats st;
+  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
+  // A hit sets the bound below every key (keys are >= 0), which ends the walk (rayAny).
+  float bound = tMax;
+  st.nodesVisited += nearestFirst<8>(
+      links_.data(), qBounds_.data(), bound,
+      [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
+        return slab.hit(planes, stride, first, bound, keys);
+      },
+      [&](uint32_t node) {
+        if (trace != nullptr) trace->add(node);
+        const OctreeNodeLinks& l = links_[node];
+        forBlocks<2>(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
+          lanes = laneLayers(b, lanes & 0xFu, layerMask) |
+                  (laneLayers(b + 1, lanes >> 4, layerMask) << 4);
+          st.trianglesTested += bitCount16(lanes);
+          float t[8];
+          const uint32_t b1 = std::min(b + 1, lastBlock);  // as in raycastAvx2
+          if ((rayTriangle8(ray8, blocks_[b], blocks_[b1], tMax, t) & lanes) == 0) return true;
+          bound = -1.0f;
+          return false;
+        });
+      });
+  if (ioStats) {
+    ioStats->nodesVisited += st.nodesVisited;
+    ioStats->trianglesTested += st.trianglesTested;
+  }
+  return bound < 0.0f;
+}
+
 #pragma GCC pop_options
 
 #else
@@ -252,6 +288,10 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
 bool Octree::raycastAvx2(const glm::vec3&, const glm::vec3&, float, uint32_t, RayHit&,
                          QueryStats*) const {
   return false;  // never selected: octreeSimdAvailable(kAvx2) is false in this build
+}
+
+bool Octree::rayAnyAvx2(const glm::vec3&, const glm::vec3&, float, uint32_t, QueryStats*) const {
+  return false;  // never selected, as raycastAvx2
 }
 
 #endif

@@ -122,23 +122,25 @@ struct RayBest {
 };
 
 // Nearest-first traversal (ray, sweeps, closest point), testing kGroup (4 or 8) children at a
-// time. keyOf(first, keys) returns the lanes of nodes first .. first + kGroup - 1 whose key
-// (entry distance, time, squared distance: always >= 0) is within the current bound, and writes
-// their keys to keys[0 .. kGroup - 1]; visit(node) tests the node's own triangles and may lower
-// the bound, which `bound` reads back. Of the children hit, the nearest is entered next without
-// touching the stack; the others are pushed farthest first. Popped entries whose key has fallen
-// beyond the bound are dropped. A stack entry packs a key's bits above its node index: keys are
-// never negative, so the entries order as (key, node) do, and a sort compares one integer.
-// Returns the number of node boxes tested.
+// time. keyOf(planes, stride, first, keys) returns the lanes first .. first + kGroup - 1 of a
+// block of `stride` children whose bounds planes start at `planes` (plane k of child i at
+// planes[k * stride + i]: octree.h "Layout") whose key (entry distance, time, squared distance:
+// always >= 0) is within the current bound, and writes their keys to keys[0 .. kGroup - 1];
+// lanes at or past `stride` read the next block's planes and are ignored; visit(node) tests the
+// node's own triangles and may lower the bound, which `bound` reads back. Of the children hit, the
+// nearest is entered next without touching the stack; the others are pushed farthest first. Popped
+// entries whose key has fallen beyond the bound are dropped. A stack entry packs a key's bits above
+// its node index: keys are never negative, so the entries order as (key, node) do, and a sort
+// compares one integer. Returns the number of node boxes tested.
 template <uint32_t kGroup, class KeyFn, class Visit>
-uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& keyOf,
-                      Visit&& visit) {
+uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* bounds, const float& bound,
+                      KeyFn&& keyOf, Visit&& visit) {
   uint32_t tested = 1;
   {
     float keys[kGroup];
-    if ((keyOf(0u, keys) & 1u) == 0) return tested;
+    if ((keyOf(bounds, size_t{1}, 0u, keys) & 1u) == 0) return tested;  // the root's block
   }
-  uint64_t stack[kOctreeStackSize + 4];  // + room for the network's four unconditional writes
+  uint64_t stack[kOctreeStackSize + 8];  // + room for the networks' unconditional writes
   uint32_t top = 0;
   uint32_t node = 0;
   for (;;) {
@@ -151,8 +153,9 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& 
     visit(node);
     float keys[kOctreeMaxChildren];
     uint32_t mask = 0;
+    const uint16_t* planes = bounds + 6 * static_cast<size_t>(l.firstChild);
     for (uint32_t g = 0; g < l.childCount; g += kGroup)
-      mask |= keyOf(l.firstChild + g, keys + g) << g;
+      mask |= keyOf(planes, static_cast<size_t>(l.childCount), g, keys + g) << g;
     mask &= (1u << l.childCount) - 1u;
     tested += l.childCount;
     if (mask != 0) {
@@ -169,20 +172,31 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const float& bound, KeyFn&& 
         mask &= mask - 1;
         if (mask == 0) break;
       }
+      // Sorting networks (no branches), largest first; the unused entries are 0 and sort
+      // last, so the n entries pushed are the real ones.
+      auto cx = [&](uint32_t a, uint32_t b) {
+        const uint64_t x = hits[a], y = hits[b];
+        hits[a] = x > y ? x : y;
+        hits[b] = x > y ? y : x;
+      };
       if (n <= 4) {
-        // Sorting network (five compare-exchanges, no branches), largest first; the unused
-        // entries are 0 and sort last, so the n entries pushed are the real ones.
-        auto cx = [&](uint32_t a, uint32_t b) {
-          const uint64_t x = hits[a], y = hits[b];
-          hits[a] = x > y ? x : y;
-          hits[b] = x > y ? y : x;
-        };
         cx(0, 1);
         cx(2, 3);
         cx(0, 2);
         cx(1, 3);
         cx(1, 2);
         for (uint32_t i = 0; i < 4; ++i) stack[top + i] = hits[i];
+      } else if (n <= 8) {
+        // A 19-comparator network for eight inputs (the fewest known; it sorts every 0/1
+        // input, hence every input: Knuth, TAOCP vol. 3, 5.3.4, the 0-1 principle). Five to
+        // eight children hit went through the quadratic rank sort before.
+        cx(0, 2), cx(1, 3), cx(4, 6), cx(5, 7);
+        cx(0, 4), cx(1, 5), cx(2, 6), cx(3, 7);
+        cx(0, 1), cx(2, 3), cx(4, 5), cx(6, 7);
+        cx(2, 4), cx(3, 5);
+        cx(1, 4), cx(3, 6);
+        cx(1, 2), cx(3, 4), cx(5, 6);
+        for (uint32_t i = 0; i < 8; ++i) stack[top + i] = hits[i];
       } else {
         // Rank sort: entry i goes to the position given by the number of entries larger than
         // it, so the stack holds them largest first.
