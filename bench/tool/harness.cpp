@@ -498,7 +498,7 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& fileQueries, const RunOptio
     peers[name] = {{"available", false}, {"reason", why}};
   if (opt.compare) j["peers"] = peers;
 
-  // ---- goals (issue 3), evaluated from this run's ratios
+  // ---- goals, evaluated from this run's ratios
   // -------------------------------------------
   if (opt.compare) {
     Json goals;

@@ -1,5 +1,5 @@
 #pragma once
-// Tiling a real level into larger ones for the scaling measurement (issue 3: build time and
+// Tiling a real level into larger ones for the scaling measurement (build time and
 // query time at 10 k, 100 k, 1 M and 10 M triangles).
 
 #include <cstdint>
