@@ -5,27 +5,22 @@
 // Pipeline (each step says what it guards against):
 //   1. Checks before Assimp (preflight.h): options; missing, directory, empty, unreadable;
 //      GLB containers, header counts, the memory budget, glTF extensions -> one clear error.
-//   2. Assimp import (assimp_import.h) with ValidateDataStructure always on (Assimp 5.2.5's Quake 3
-//   importer
-//      segfaults without it), Triangulate, SortByPType (points/lines land in meshes of their
-//      own, counted and dropped), GenNormals (flat, only where normals are missing: hard
-//      level edges stay hard, and it is 10x faster than angle-limited smoothing on 1M
-//      triangles),
-//      FlipUVs (v = 0 at the image's top row). No JoinIdenticalVertices (1.4 s per 1M OBJ
-//      triangles for little gain with flat normals), no FindDegenerates and no
-//      PreTransformVertices: degenerate triangles stay (the octree counts them) and instancing
-//      stays visible as one world-space copy per node.
-//   3. Our own node walk (scene_walk.h): world transform per node, mirror transforms flip winding,
-//   layer and
-//      visibility from names, spawn node.
-//   4. Frame (level_frame.h): options > import settings > the file's own metadata > a heuristic for
-//   formats
-//      that say nothing (OBJ, STL, PLY...). Z-up becomes Y-up by a -90 deg rotation about X,
-//      (x, y, z) -> (x, z, -y): right-handed, never a mirror.
-//   5. Input checks Assimp does not do (mesh_checks.h): non-finite or huge coordinates (triangles
-//   dropped with
-//      a warning naming the mesh and vertex), out-of-range indices, zero-area triangles
-//      (kept, counted), nothing left (error).
+//   2. Assimp import (assimp_import.h) with ValidateDataStructure always on (Assimp 5.2.5's
+//      Quake 3 importer segfaults without it), Triangulate, SortByPType (points/lines land in
+//      meshes of their own, counted and dropped), GenNormals (flat, only where normals are
+//      missing: hard level edges stay hard, and much cheaper than angle-limited smoothing),
+//      FlipUVs (v = 0 at the image's top row). No JoinIdenticalVertices (costly on large OBJs
+//      for little gain with flat normals), no FindDegenerates and no PreTransformVertices:
+//      degenerate triangles stay (the octree counts them) and instancing stays visible as one
+//      world-space copy per node.
+//   3. Our own node walk (scene_walk.h): world transform per node, mirror transforms flip
+//      winding, layer and visibility from names, spawn node.
+//   4. Frame (level_frame.h): options > import settings > the file's own metadata > a
+//      heuristic for formats that say nothing (OBJ, STL, PLY...). Z-up becomes Y-up by a
+//      -90 deg rotation about X, (x, y, z) -> (x, z, -y): right-handed, never a mirror.
+//   5. Input checks Assimp does not do (mesh_checks.h): non-finite or huge coordinates
+//      (triangles dropped with a warning naming the mesh and vertex), out-of-range indices,
+//      zero-area triangles (kept, counted), nothing left (error).
 //   6. Materials and textures (level_materials.h; embedded or beside the file), missing ones
 //      become a checker.
 //   7. The spawn node, the collision soup and bounds, and the user's --up/--scale remembered.
