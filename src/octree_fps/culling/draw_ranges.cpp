@@ -23,22 +23,13 @@ void DrawRanges::build(const Octree& octree, std::span<const uint8_t> drawn) {
 
 namespace {
 
-// Appends a visible slot range to the run list, merging with the last run when they touch
-// (preorder visits ranges in increasing slot order, so that joins every touching pair).
+// A visible slot range appended to the run list (preorder visits ranges in increasing slot
+// order, so merging with the last run joins every touching pair).
 struct RunAppender {
-  const std::vector<uint32_t>* drawnBefore;
+  const DrawRanges* ranges;
   DrawRunList* out;
   void operator()(uint32_t first, uint32_t count) const {
-    const uint32_t a = (*drawnBefore)[first];
-    const uint32_t b = (*drawnBefore)[first + count];
-    if (a == b) return;
-    if (!out->first.empty() && out->first.back() + out->count.back() == a) {
-      out->count.back() += b - a;
-    } else {
-      out->first.push_back(a);
-      out->count.push_back(b - a);
-    }
-    out->triangles += b - a;
+    ranges->appendSlotRun(first, count, out);
   }
 };
 
@@ -48,7 +39,7 @@ void DrawRanges::cull(const Octree& octree, const Frustum& frustum, DrawRunList*
                       CullStats* ioStats) const {
   out->clear();
   if (octree.empty() || drawnBefore_.size() != octree.triangleCount() + 1) return;
-  const RunAppender append{&drawnBefore_, out};
+  const RunAppender append{this, out};
   cullOctree(
       octree, frustum,
       [&append](uint32_t /*node*/, uint32_t first, uint32_t count, bool /*whole*/) {
@@ -63,11 +54,24 @@ uint32_t DrawRanges::cull(const Octree& octree, const Frustum& frustum, const Ha
                           PropsCullStats* ioPropsStats) const {
   out->clear();
   const bool levelOk = !octree.empty() && drawnBefore_.size() == octree.triangleCount() + 1;
-  RunAppender append{&drawnBefore_, out};
+  RunAppender append{this, out};
   CullVisitor visitor = [](void* ctx, uint32_t /*node*/, uint32_t first, uint32_t count,
                            bool /*whole*/) { (*static_cast<RunAppender*>(ctx))(first, count); };
   return cullLevelAndProps(octree, frustum, grid, links, levelOk ? visitor : nullptr, &append,
                            outProps, ioStats, ioPropsStats);
+}
+
+void DrawRanges::appendSlotRun(uint32_t first, uint32_t count, DrawRunList* out) const {
+  const uint32_t a = drawnBefore_[first];
+  const uint32_t b = drawnBefore_[first + count];
+  if (a == b) return;
+  if (!out->first.empty() && out->first.back() + out->count.back() == a) {
+    out->count.back() += b - a;
+  } else {
+    out->first.push_back(a);
+    out->count.push_back(b - a);
+  }
+  out->triangles += b - a;
 }
 
 void DrawRanges::all(DrawRunList* out) const {

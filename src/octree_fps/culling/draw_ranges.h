@@ -50,6 +50,11 @@ class DrawRanges {
   // Drawn-triangle run of a slot range [first, first + count).
   uint32_t drawnBefore(uint32_t slot) const { return drawnBefore_[slot]; }
 
+  // Appends the drawn triangles of the slot range [first, first + count) to *out as a run,
+  // merged into the last run when the two touch. Slot ranges given in increasing order come out
+  // sorted and fully merged (every cull here does so). O(1) amortized.
+  void appendSlotRun(uint32_t first, uint32_t count, DrawRunList* out) const;
+
   // Appends the visible runs (merged where adjacent) to *out, which is cleared first.
   // ioStats receives the traversal's counters (nodes visited, plane tests, ...).
   void cull(const Octree& octree, const Frustum& frustum, DrawRunList* out,

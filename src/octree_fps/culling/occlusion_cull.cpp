@@ -282,18 +282,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
   // DrawRanges::cull does).
   std::sort(runs_.begin(), runs_.end(),
             [](const SlotRun& a, const SlotRun& b) { return a.first < b.first; });
-  for (const SlotRun& r : runs_) {
-    const uint32_t a = ranges.drawnBefore(r.first);
-    const uint32_t b = ranges.drawnBefore(r.first + r.count);
-    if (a == b) continue;
-    if (!out->first.empty() && out->first.back() + out->count.back() == a) {
-      out->count.back() += b - a;
-    } else {
-      out->first.push_back(a);
-      out->count.push_back(b - a);
-    }
-    out->triangles += b - a;
-  }
+  for (const SlotRun& r : runs_) ranges.appendSlotRun(r.first, r.count, out);
   st.trianglesDrawn = out->triangles;
 
   if (ioStats) {
