@@ -8,7 +8,8 @@
 #   scripts/install-deps.sh --peers    also Embree 3 and Bullet for `octree_bench --compare`
 #   scripts/install-deps.sh --ci       also what .ci/run itself uses (debootstrap; clang for the
 #                                      fuzz target)
-#   scripts/install-deps.sh --list     print the required packages and install nothing
+#   scripts/install-deps.sh --list     print the packages and install nothing (with --peers or
+#                                      --ci: those too)
 #
 # The build's packages are checked, not remembered: scripts/derive_deps.py maps every header,
 # library, CMake package and program the build used to its Debian package and fails when one is
@@ -34,20 +35,23 @@ packages=(
   # libGL), and the virtual X server for the no-display path (xvfb-run needs xauth)
   libgl1-mesa-dri xvfb xauth
 )
-case "${1:-}" in
-  --peers) packages+=(libembree-dev libbullet-dev) ;;
-  # CI's bounded fuzz run (tests/fuzz): clang and its libFuzzer/sanitizer runtimes
-  --ci) packages+=(debootstrap clang libclang-rt-14-dev clang-format) ;;
-  --list)
-    printf '%s\n' "${packages[@]}"
-    exit 0
-    ;;
-  "") ;;
-  *)
-    echo "install-deps: unknown option '$1' (use --peers, --ci or --list)" >&2
-    exit 2
-    ;;
-esac
+list_only=0
+for arg in "$@"; do
+  case "$arg" in
+    --peers) packages+=(libembree-dev libbullet-dev) ;;
+    # CI's bounded fuzz run (tests/fuzz): clang and its libFuzzer/sanitizer runtimes
+    --ci) packages+=(debootstrap clang libclang-rt-14-dev clang-format) ;;
+    --list) list_only=1 ;;
+    *)
+      echo "install-deps: unknown option '$arg' (use --peers, --ci and/or --list)" >&2
+      exit 2
+      ;;
+  esac
+done
+if ((list_only)); then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do
