@@ -12,36 +12,12 @@
 #include <filesystem>
 
 #include "app/demo_state.h"
+#include "app/panel_sections.h"
+#include "app/panel_widgets.h"
 #include "scenario/param_edit.h"
 
 namespace ofps::app {
 namespace {
-
-void helpMarker(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-}
-
-// "1 234 567" reads faster than "1234567" beside another big number.
-const char* grouped(uint64_t v, char (&buf)[32]) {
-  char raw[32];
-  std::snprintf(raw, sizeof raw, "%llu", static_cast<unsigned long long>(v));
-  const int len = static_cast<int>(std::strlen(raw));
-  int o = 0;
-  for (int i = 0; i < len; ++i) {
-    if (i > 0 && (len - i) % 3 == 0) buf[o++] = ' ';
-    buf[o++] = raw[i];
-  }
-  buf[o] = '\0';
-  return buf;
-}
 
 // One slider per table row: the table's range and the value in s.params (so a script's `set`
 // shows). Returns true when the row changed; a change the parameters reject is undone and its
@@ -77,21 +53,6 @@ bool paramSliderRow(DemoState& s, const ParamInfo& info) {
     return false;
   }
   return true;
-}
-
-void framePanel(DemoState& s, PanelRequests& out) {
-  const size_t n = s.frame.frameMs.size();
-  const double ms = s.frame.frameMs[(s.frame.frameIndex + n - 1) % n];
-  ImGui::Text("frame %.2f ms (%.0f fps)   CPU work %.3f ms", ms, ms > 0.0 ? 1000.0 / ms : 0.0,
-              s.frame.lastCpuFrameMs);
-  helpMarker("CPU work: controller + culling + building the draw list, this frame.");
-  if (ImGui::Checkbox("vsync", &s.gpu.vsync)) out.vsyncChanged = true;
-  const float peak = *std::max_element(s.frame.frameMs.begin(), s.frame.frameMs.end());
-  const float scale = peak <= 17.0f ? 20.0f : (peak <= 34.0f ? 40.0f : 120.0f);
-  char label[32];
-  std::snprintf(label, sizeof label, "frame ms (0-%.0f)", static_cast<double>(scale));
-  ImGui::PlotLines("##frametime", s.frame.frameMs.data(), static_cast<int>(n),
-                   static_cast<int>(s.frame.frameIndex % n), label, 0.0f, scale, ImVec2(-1, 50));
 }
 
 void octreePanel(DemoState& s, PanelRequests& out) {
@@ -163,53 +124,6 @@ void controllerPanel(DemoState& s, PanelRequests& out) {
     }
     ImGui::TreePop();
   }
-}
-
-void overlayPanel(DemoState& s) {
-  if (!ImGui::CollapsingHeader("Visualization", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::Checkbox("octree boxes (O)", &s.overlay.show);
-  ImGui::SameLine();
-  ImGui::Checkbox("wireframe (T)", &s.gpu.wireframe);
-  const int deepest = static_cast<int>(s.level.session->octreeReport.depth);
-  ImGui::DragIntRange2("depths", &s.overlay.minDepth, &s.overlay.maxDepth, 0.1f, 0, deepest,
-                       "from %d", "to %d");
-  helpMarker("Only nodes at these depths are drawn; [ and ] move the range.");
-  ImGui::Checkbox("only nodes in view", &s.overlay.visibleOnly);
-  ImGui::SameLine();
-  ImGui::Checkbox("leaves only", &s.overlay.leavesOnly);
-  ImGui::Checkbox("only what the character's queries touched (Q)", &s.overlay.queryNodes);
-  helpMarker(
-      "The octree nodes this frame's controller queries entered (boxes by depth) and "
-      "the triangles in them that were tested (magenta).");
-  if (s.overlay.queryNodes) {
-    ImGui::Text("%u node entries this frame, %zu distinct nodes shown", s.queries.trace.entered,
-                s.queries.shownNodes.size());
-  }
-  ImGui::Text("%zu lines", s.gpu.lines.lineCount());
-}
-
-void loaderPanel(DemoState& s, PanelRequests& out) {
-  if (!ImGui::CollapsingHeader("Level")) return;
-  ImGui::TextWrapped("%s", s.level.session->level.path.c_str());
-  ImGui::InputText("path", s.level.pathField.data(), s.level.pathField.size());
-  ImGui::SameLine();
-  if (ImGui::Button("Load")) out.loadLevel = s.level.pathField.data();
-  helpMarker("Any file Assimp reads. You can also drop a file onto the window.");
-  if (!s.level.assetLevels.empty() && ImGui::TreeNode("assets/")) {
-    for (const std::string& p : s.level.assetLevels) {
-      if (ImGui::Selectable(std::filesystem::path(p).filename().string().c_str())) {
-        out.loadLevel = p;
-      }
-    }
-    ImGui::TreePop();
-  }
-  if (!s.level.recentFiles.empty() && ImGui::TreeNode("recent")) {
-    for (const std::string& p : s.level.recentFiles) {
-      if (ImGui::Selectable(p.c_str())) out.loadLevel = p;
-    }
-    ImGui::TreePop();
-  }
-  for (const std::string& w : s.level.loadWarnings) ImGui::TextDisabled("warning: %s", w.c_str());
 }
 
 }  // namespace

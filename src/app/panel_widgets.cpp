@@ -1,0 +1,36 @@
+// The panel's shared widgets (panel_widgets.h).
+#include "app/panel_widgets.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace ofps::app {
+
+void helpMarker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+const char* grouped(uint64_t v, char (&buf)[32]) {
+  char raw[32];
+  std::snprintf(raw, sizeof raw, "%llu", static_cast<unsigned long long>(v));
+  const int len = static_cast<int>(std::strlen(raw));
+  int o = 0;
+  for (int i = 0; i < len; ++i) {
+    if (i > 0 && (len - i) % 3 == 0) buf[o++] = ' ';
+    buf[o++] = raw[i];
+  }
+  buf[o] = '\0';
+  return buf;
+}
+
+}  // namespace ofps::app
