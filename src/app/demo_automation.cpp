@@ -2,10 +2,13 @@
 // (--swap-to), the frame limit (--frames), the trace files when a script ends, the screenshot
 // of the last frame (--screenshot) or of F12, and the files written when the run ends (--props,
 // --stats-json).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "app/demo_parts.h"
 #include "app/stats_json.h"
@@ -41,6 +44,18 @@ nlohmann::json cullingStats(const DemoState& s) {
           {"draw_calls", s.gpu.renderer.drawCallsLastFrame()},
           {"occlusion", occlusionStats(s.culling.enabled && s.occlusion.enabled, s.occlusion.stats,
                                        s.occlusion.propsOccluded, s.occlusion.cpuMs)}};
+}
+
+// The q-quantile (nearest rank) of the frame times still in the panel's graph (the last 240
+// frames, fewer in a short run).
+double recentFramePercentile(const FrameState& f, double q) {
+  const size_t n = std::min(f.frameIndex, f.frameMs.size());
+  if (n == 0) return 0.0;
+  std::vector<float> ms(f.frameMs.begin(), f.frameMs.begin() + static_cast<std::ptrdiff_t>(n));
+  const size_t rank =
+      std::min(n - 1, static_cast<size_t>(std::ceil(q * static_cast<double>(n))) - 1);
+  std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(rank), ms.end());
+  return ms[rank];
 }
 
 }  // namespace
@@ -97,6 +112,7 @@ int writeRunOutputs(const DemoState& s, int status) {
   stats["culling"] = cullingStats(s);
   stats["controller"] =
       controllerStats(s.sim.controller(), s.sim.steps(), s.sim.simulatedSeconds());
+  stats["controller"]["jumps"] = s.sim.jumps();
   PropsCullFrame propsFrame;
   propsFrame.visible = static_cast<uint32_t>(s.props.visibleIds.size());
   propsFrame.cull = s.props.cullStats;
@@ -118,6 +134,8 @@ int writeRunOutputs(const DemoState& s, int status) {
   stats["run"] = {{"mode", "window"},
                   {"frames", frames},
                   {"mean_frame_ms", frames > 0 ? s.frame.totalMs / frames : 0.0},
+                  {"max_frame_ms", s.frame.maxMs},
+                  {"p95_frame_ms_recent", recentFramePercentile(s.frame, 0.95)},
                   {"cpu_frame_ms", s.frame.lastCpuFrameMs},
                   {"mean_cpu_frame_ms", frames > 0 ? s.frame.totalCpuFrameMs / frames : 0.0},
                   {"gl_errors", gl::errorCount()},

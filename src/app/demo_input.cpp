@@ -25,10 +25,29 @@ void setMouseCapture(DemoState& s, bool captured) {
                    captured ? GLFW_CURSOR_DISABLED : GLFW_CURSOR_NORMAL);
 }
 
+// A press and its release inside one poll leave the key up when the frame looks: remember the
+// tap so ImGui (deliverKeyTaps) and the character (Simulation::latchJump) still see it.
+void recordTap(InputState& in, int key, int action) {
+  if (key < 0 || key >= static_cast<int>(in.pressedSincePoll.size())) return;
+  if (action == GLFW_PRESS) {
+    in.pressedSincePoll[key] = 1;
+  } else if (action == GLFW_RELEASE && in.pressedSincePoll[key] != 0 &&
+             in.tapCount < static_cast<int>(in.taps.size())) {
+    in.taps[in.tapCount++] = key;
+  }
+}
+
 void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
   DemoState* s = stateOf(window);
-  if (s == nullptr || action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
+  if (s == nullptr) return;
+  recordTap(s->input, key, action);
+  if (action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
   switch (key) {
+    case GLFW_KEY_SPACE:
+      // Jump is the one edge-triggered character key: a tap counts for the next step even when
+      // it is over before the frame reads the keys.
+      s->sim.latchJump();
+      break;
     case GLFW_KEY_TAB:
       setMouseCapture(*s, !s->input.mouseCaptured);
       break;
@@ -118,8 +137,26 @@ void installInputCallbacks(DemoState& s) {
   glfwSetDropCallback(s.input.window, onDrop);
 }
 
+void deliverKeyTaps(DemoState& s) {
+  InputState& in = s.input;
+  ImGuiIO& io = ImGui::GetIO();
+  for (int i = 0; i < in.tapCount; ++i) io.KeysDown[in.taps[i]] = true;
+  in.tapsShown = in.tapCount;
+  in.tapCount = 0;
+  in.pressedSincePoll.fill(0);
+}
+
 CharacterInput readInput(DemoState& s) {
   GLFWwindow* w = s.input.window;
+  {
+    // ImGui's new frame has seen the taps down; let them up unless the key went down again.
+    ImGuiIO& io = ImGui::GetIO();
+    for (int i = 0; i < s.input.tapsShown; ++i) {
+      const int key = s.input.taps[i];
+      io.KeysDown[key] = glfwGetKey(w, key) == GLFW_PRESS;
+    }
+    s.input.tapsShown = 0;
+  }
   if (s.input.mouseCaptured) {
     double x = 0.0, y = 0.0;
     glfwGetCursorPos(w, &x, &y);

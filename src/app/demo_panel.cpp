@@ -147,6 +147,7 @@ PanelRequests drawPanel(DemoState& s) {
   octreePanel(s, out);
   cullingPanel(s);
   controllerPanel(s, out);
+  workPlotsPanel(s);
   propsPanel(s);
   overlayPanel(s);
   loaderPanel(s, out);

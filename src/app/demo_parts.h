@@ -31,6 +31,10 @@ void applyOctreeParams(DemoState& s);
 
 // demo_input.cpp: GLFW callbacks on s.input.window, and the keys held now.
 void installInputCallbacks(DemoState& s);
+// After glfwPollEvents, before ImGui's new frame: keys tapped within the poll are shown to ImGui
+// as down for this one frame (ImGui 1.86 reads key state, so it would miss them); readInput lets
+// them up again.
+void deliverKeyTaps(DemoState& s);
 CharacterInput readInput(DemoState& s);
 
 // demo_frame.cpp: one frame (simulate, cull, overlay, panel and its requests, draw); dt in

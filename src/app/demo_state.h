@@ -53,6 +53,13 @@ struct InputState {
   bool mouseCaptured = false;
   bool firstMouse = true;
   double lastMouseX = 0.0, lastMouseY = 0.0;
+  // Key taps (pressed and released between two polls), which polling the key state would miss
+  // at a low frame rate (demo_input.cpp): keys pressed since the last poll, and the taps shown to
+  // ImGui as held for one frame. GLFW key codes below 512 (ImGui 1.86's KeysDown size).
+  std::array<uint8_t, 512> pressedSincePoll{};
+  std::array<int, 16> taps{};
+  int tapCount = 0;   // taps seen in the callback since the last poll
+  int tapsShown = 0;  // of taps, those set down in ImGui for this frame
 };
 
 struct OctreeOverlay {
@@ -108,6 +115,11 @@ struct PropsView {
   float teamsCellSize = 2.0f;
   float teamsRadius = 2.0f;
   int teamsPerTeam = 1000;
+  // The last cost-against-cell-size sweep (teams_plot.cpp), and the R and team size it was
+  // measured with (a change measures again).
+  std::vector<CellSizeCost> teamsCosts;
+  float teamsCostsRadius = 0.0f;
+  uint32_t teamsCostsPerTeam = 0;
 };
 
 struct GpuState {
@@ -130,6 +142,19 @@ struct FrameState {
   double totalCpuFrameMs = 0.0;  // the same, summed over every frame
   float lastAspect = 1.0f;       // framebuffer width / height of the last frame (--stats-json)
   int width = 0, height = 0;     // framebuffer size, pixels, this frame
+  double maxMs = 0.0;            // the longest frame so far, wall ms
+};
+
+// The last kFrames frames' work, for the panel's log-scale plots (work_plots.cpp). Raw counts;
+// slot frame % kFrames.
+struct WorkHistory {
+  static constexpr size_t kFrames = 240;
+  using Series = std::array<float, kFrames>;
+  Series queryTriangles{}, queryNodes{}, queryBrute{};     // the character's last step
+  Series cullNodes{}, cullPlaneTests{}, cullBruteNodes{};  // the level's frustum cull
+  Series trianglesDrawn{}, trianglesTotal{};
+  size_t next = 0;    // slot of the next sample
+  size_t filled = 0;  // samples stored, up to kFrames
 };
 
 // What the run's automation (demo_automation.cpp) remembers between frames.
@@ -157,6 +182,7 @@ struct DemoState {
   OctreeOverlay overlay;
   GpuState gpu;
   FrameState frame;
+  WorkHistory work;
   AutomationState automation;
   UiState ui;
 };

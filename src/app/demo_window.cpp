@@ -4,10 +4,10 @@
 // All collision, culling and movement math lives in the core library.
 #include <GLFW/glfw3.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 #include "app/demo_parts.h"
 #include "app/run_modes.h"
@@ -35,11 +35,20 @@ int runWindowed(const DemoOptions& options) {
 
   int status = startDemo(s, std::move(first));
   auto last = std::chrono::steady_clock::now();
+  // --max-fps: each frame starts no earlier than this far after the previous one.
+  const auto minFrame = options.maxFps > 0
+                            ? std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  std::chrono::duration<double>(1.0 / options.maxFps))
+                            : std::chrono::nanoseconds(0);
   while (status == 0 && !glfwWindowShouldClose(s.input.window)) {
+    std::this_thread::sleep_until(last + minFrame);
     glfwPollEvents();
+    deliverKeyTaps(s);
     pollLoader(s);
     const auto now = std::chrono::steady_clock::now();
-    const float dt = std::min(std::chrono::duration<float>(now - last).count(), 0.1f);
+    // The real wall time: the panel and --stats-json show it as it is. The fixed-step clock
+    // bounds how many steps a slow frame may run (FixedStep's maxStepsPerFrame).
+    const float dt = std::chrono::duration<float>(now - last).count();
     last = now;
     runFrame(s, dt);
     ++s.frame.count;

@@ -13,16 +13,25 @@ namespace ofps::app {
 void framePanel(DemoState& s, PanelRequests& out) {
   const size_t n = s.frame.frameMs.size();
   const double ms = s.frame.frameMs[(s.frame.frameIndex + n - 1) % n];
-  ImGui::Text("frame %.2f ms (%.0f fps)   CPU work %.3f ms", ms, ms > 0.0 ? 1000.0 / ms : 0.0,
+  ImGui::Text("frame %.2f ms (%.1f fps)   CPU work %.3f ms", ms, ms > 0.0 ? 1000.0 / ms : 0.0,
               s.frame.lastCpuFrameMs);
-  helpMarker("CPU work: controller + culling + building the draw list, this frame.");
+  helpMarker(
+      "Frame: wall time since the previous frame, as measured (a slow frame is shown as slow; "
+      "only the simulation's catch-up is bounded). CPU work: controller + culling + building "
+      "the draw list, this frame.");
   if (ImGui::Checkbox("vsync", &s.gpu.vsync)) out.vsyncChanged = true;
   const float peak = *std::max_element(s.frame.frameMs.begin(), s.frame.frameMs.end());
-  const float scale = peak <= 17.0f ? 20.0f : (peak <= 34.0f ? 40.0f : 120.0f);
+  // Doubling steps from 20 ms, so a 60 Hz frame fills the graph and a 700 ms one still fits.
+  float scale = 20.0f;
+  while (scale < peak && scale < 1.0e6f) scale *= 2.0f;
+  ImGui::SameLine();
+  ImGui::TextDisabled("slowest of the last %zu: %.1f ms", n, static_cast<double>(peak));
   char label[32];
   std::snprintf(label, sizeof label, "frame ms (0-%.0f)", static_cast<double>(scale));
+  // An explicit width: ImGui 1.86's PlotLines takes a negative width as a 1-pixel sliver here.
+  const float width = ImGui::GetContentRegionAvail().x;
   ImGui::PlotLines("##frametime", s.frame.frameMs.data(), static_cast<int>(n),
-                   static_cast<int>(s.frame.frameIndex % n), label, 0.0f, scale, ImVec2(-1, 50));
+                   static_cast<int>(s.frame.frameIndex % n), label, 0.0f, scale, ImVec2(width, 50));
 }
 
 }  // namespace ofps::app

@@ -63,6 +63,7 @@ int runHeadless(const DemoOptions& options) {
     stats["octree"] = octreeStats(*session);
     stats["culling"] = nullptr;  // no view: nothing is culled or drawn
     stats["controller"] = controllerStats(sim.controller(), sim.steps(), sim.simulatedSeconds());
+    stats["controller"]["jumps"] = sim.jumps();
     stats["props"] = propsStats(sim.props(), nullptr);
     if (options.teams) {
       // The two-teams grid mode without drawing: N frames at 60 Hz over the level's footprint.

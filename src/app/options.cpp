@@ -60,6 +60,10 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   cli.add_option("--height", o.height, "Window height in pixels")->check(CLI::Range(64, 16384));
   bool noVsync = false;
   cli.add_flag("--no-vsync", noVsync, "Do not wait for the display's refresh");
+  cli.add_option("--max-fps", o.maxFps,
+                 "Cap the frame rate at N frames per second by sleeping (0: no cap); shows how "
+                 "the demo behaves on a slow machine")
+      ->check(CLI::Range(0, 10000));
   std::string up;
   cli.add_option("--up", up, "The file's up axis, overriding file metadata and import settings")
       ->check(CLI::IsMember({"y", "z"}));

@@ -22,6 +22,7 @@ struct DemoOptions {
   int width = 1280;
   int height = 720;
   bool vsync = true;
+  int maxFps = 0;  // --max-fps N: sleep so frames start at most N times a second (0: no cap)
   std::optional<char> upAxis;  // --up y|z
   std::optional<float> scale;  // --scale S (metres per file unit)
   bool allSolid = false;

@@ -8,5 +8,11 @@ namespace ofps::app {
 void framePanel(DemoState& s, PanelRequests& out);   // frame_panel.cpp
 void overlayPanel(DemoState& s);                     // overlay_panel.cpp
 void loaderPanel(DemoState& s, PanelRequests& out);  // loader_panel.cpp
+// work_plots.cpp: "Work per frame", rolling log-scale plots of the octree's work beside brute
+// force's; sampleWork records this frame's figures (once per frame, after the cull).
+void sampleWork(DemoState& s);
+void workPlotsPanel(DemoState& s);
+// teams_plot.cpp: the two-teams mode's grid cost against cell size (inside the Props section).
+void teamsCostPlot(DemoState& s);
 
 }  // namespace ofps::app

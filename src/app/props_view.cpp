@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/demo_state.h"
+#include "app/panel_sections.h"
 #include "app/stats_json.h"
 #include "octree_fps/culling/frustum.h"
 
@@ -96,6 +97,12 @@ void propsPanel(DemoState& s) {
   ImGui::Text("%u props, %zu visible, %u resting, %u grid cells", world.liveCount(),
               v.visibleIds.size(), world.restingCount(), world.grid().occupiedCells());
   using ull = unsigned long long;
+  if (world.size() > 0) {
+    // Every prop added is live or removed; the removed ones are said, not silently dropped.
+    ImGui::TextWrapped("removed: %u of %u added since Clear (fell below the kill plane, y %.1f m)",
+                       world.removedCount(), world.size(),
+                       static_cast<double>(world.params().killPlaneY));
+  }
   // The marker goes first: after a wrapped line, SameLine would put it past the window's edge
   // (it follows the item's first line), where it was clipped away.
   ImGui::TextDisabled("(?)");
@@ -148,6 +155,7 @@ void propsPanel(DemoState& s) {
     ImGui::Text("brute force: %llu checks (N x M)",
                 static_cast<unsigned long long>(t.grid.bruteForceChecks));
     ImGui::Text("%llu enemy pairs within R", static_cast<unsigned long long>(t.enemyPairsInRange));
+    teamsCostPlot(s);
   }
 }
 

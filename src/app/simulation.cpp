@@ -33,6 +33,8 @@ void Simulation::reset(const LevelSession& session, const ScenarioParams& params
   lastInput_.yaw = session.spawnYaw;
   trace_.clear();
   steps_ = 0;
+  jumpLatched_ = false;
+  jumps_ = 0;
 }
 
 void Simulation::attachScript(const LevelSession& session, const Script& script,
@@ -49,6 +51,8 @@ void Simulation::attachScript(const LevelSession& session, const Script& script,
   trace_.clear();
   propsTrace_ = recordPropsTrace ? propsTraceCsvHeader() : "";
   steps_ = 0;
+  jumpLatched_ = false;
+  jumps_ = 0;
   if (recordTrace_) {
     trace_ = traceCsvHeader();
     appendTraceCsvRow(trace_, runner_->initialRow());
@@ -56,6 +60,7 @@ void Simulation::attachScript(const LevelSession& session, const Script& script,
 }
 
 void Simulation::step(const LevelSession& session, const CharacterInput& liveInput) {
+  const float vyBefore = controller().velocity().y;
   if (runner_) {
     if (runner_->finished()) return;
     const PropsObstacles obstacles(props_);
@@ -65,12 +70,19 @@ void Simulation::step(const LevelSession& session, const CharacterInput& liveInp
                                   recordPropsTrace_ ? &propsTrace_ : nullptr);
   } else {
     lastInput_ = liveInput;
+    if (jumpLatched_) lastInput_.jump = true;
+    jumpLatched_ = false;
     const float dt = controller_.params().tickSeconds();
     const PropsObstacles obstacles(props_);
-    controller_.step(session.octree, liveInput, dt, &obstacles);
+    controller_.step(session.octree, lastInput_, dt, &obstacles);
     const CharacterCapsule capsule = characterCapsule(controller_);
     props_.step(session.octree, dt, &capsule);
   }
+  // A take-off: the vertical speed crosses half the jump speed upward in one step (gravity
+  // alone never raises it; the jump sets it to the full jump speed).
+  const CharacterController& c = controller();
+  const float takeOff = 0.5f * c.params().jumpSpeed;
+  if (!c.flying() && !c.grounded() && vyBefore < takeOff && c.velocity().y >= takeOff) ++jumps_;
   ++steps_;
 }
 

@@ -33,6 +33,12 @@ class Simulation {
   // One fixed step: the script's input when scripted, else `liveInput`; then the props, with
   // the character's capsule pushing them.
   void step(const LevelSession& session, const CharacterInput& liveInput);
+  // A jump key press seen between frames (the key callback): the next live step gets jump held
+  // even if the key is up again by then, so a tap jumps at any frame rate. Scripts ignore it.
+  void latchJump() { jumpLatched_ = true; }
+  // Take-offs since reset: steps on which the controller left the ground upward at jump speed
+  // (a jump, live or scripted; flying does not count).
+  uint64_t jumps() const { return jumps_; }
   // A click: a sphere from the eye along the view, as the script's `throw` does.
   void throwFromEye();
   // New parameters for the running controller and the next throws (a slider moved).
@@ -65,6 +71,8 @@ class Simulation {
   bool recordPropsTrace_ = false;
   bool recordTrace_ = false;
   uint64_t steps_ = 0;
+  bool jumpLatched_ = false;
+  uint64_t jumps_ = 0;
 };
 
 // Reads --script, applies its `set` lines to *ioParams (the one copy of each parameter struct)

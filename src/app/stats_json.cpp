@@ -55,6 +55,7 @@ nlohmann::json propsStats(const PropsWorld& props, const PropsCullFrame* visible
   nlohmann::json j{{"total", props.liveCount()},
                    {"added", props.size()},
                    {"resting", props.restingCount()},
+                   {"removed", props.removedCount()},
                    {"grid_cells_occupied", props.grid().occupiedCells()},
                    {"step",
                     {{"awake", st.awake},

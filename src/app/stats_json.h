@@ -19,7 +19,8 @@ nlohmann::json octreeStats(const LevelSession& session);
 // Final feet, velocity, grounded and the last step's query work.
 nlohmann::json controllerStats(const CharacterController& c, uint64_t steps, double seconds);
 
-// total, visible, resting, grid cells occupied, the last step's broad phase and, under "cull",
+// total, visible, resting, removed (props that fell below the kill plane since the last spawn
+// or clear), grid cells occupied, the last step's broad phase and, under "cull",
 // the last frame's props cull through the level's octree (culling/props_cull.h): nodes_visited,
 // cells_tested, cells_occupied, props_tested, visible, brute_force_checks. visibleCull: that
 // frame's cull (null headless: nothing is drawn, "visible" is null).

@@ -1,6 +1,7 @@
 // Two teams asking for enemies within R (contracts in teams_demo.h).
 #include "scenario/teams_demo.h"
 
+#include <chrono>
 #include <cmath>
 
 #include "octree_fps/geometry/splitmix.h"
@@ -85,6 +86,44 @@ uint64_t TeamsDemo::bruteForce(std::span<uint32_t> out) const {
     if (i < out.size()) out[i] = n;
   }
   return checks;
+}
+
+CellSizeCost TeamsDemo::measureCellSize(float cellSize) {
+  for (uint32_t team = 0; team < 2; ++team) {
+    scratch_[team].clear();
+    scratch_[team].setCellSize(cellSize);
+  }
+  for (uint32_t i = 0; i < agentCount(); ++i) {
+    scratch_[teamOf(i)].insertSphere(i - teamOf(i) * params_.perTeam, position_[i], 0.0f);
+  }
+  CellSizeCost out;
+  out.cellSize = cellSize;
+  const auto start = std::chrono::steady_clock::now();
+  for (uint32_t i = 0; i < agentCount(); ++i) {
+    scratch_[1u - teamOf(i)].queryRadius(
+        position_[i], params_.radius, [](uint32_t) {}, &out.grid);
+  }
+  out.ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+std::vector<float> logSpacedCellSizes(float lo, float hi, uint32_t count) {
+  std::vector<float> sizes(count);
+  const double ratio = count > 1 ? std::log(static_cast<double>(hi) / lo) / (count - 1) : 0.0;
+  for (uint32_t i = 0; i < count; ++i) {
+    sizes[i] = static_cast<float>(lo * std::exp(ratio * i));
+  }
+  if (count > 1) sizes.back() = hi;  // exactly, not exp's rounding of it
+  return sizes;
+}
+
+size_t cheapestCellSize(std::span<const CellSizeCost> costs) {
+  size_t best = 0;
+  for (size_t i = 1; i < costs.size(); ++i) {
+    if (costs[i].cost() < costs[best].cost()) best = i;
+  }
+  return best;
 }
 
 }  // namespace ofps

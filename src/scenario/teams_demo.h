@@ -35,6 +35,21 @@ struct TeamsFrameStats {
   uint64_t enemyPairsInRange = 0;  // hits / 2: each close pair is seen from both sides
 };
 
+// The grid's cost of one frame's queries at one cell size (TeamsDemo::measureCellSize).
+struct CellSizeCost {
+  float cellSize = 0.0f;  // m
+  GridQueryStats grid;    // every agent's query, as TeamsFrameStats::grid
+  double ms = 0.0;        // wall time of those queries (not counting the re-bucketing)
+  // The grid's checks: a hash lookup per cell visited plus an exact test per candidate, the
+  // figure the panel sets against brute force's N_A x N_B tests per team.
+  uint64_t cost() const { return grid.cellsVisited + grid.candidates; }
+};
+
+// count cell sizes spaced evenly in log from lo to hi (m, 0 < lo <= hi), lo and hi included.
+std::vector<float> logSpacedCellSizes(float lo, float hi, uint32_t count);
+// The index of the lowest cost() in costs (the first of equal ones); 0 when empty.
+size_t cheapestCellSize(std::span<const CellSizeCost> costs);
+
 class TeamsDemo {
  public:
   explicit TeamsDemo(const TeamsParams& params = {});
@@ -61,6 +76,11 @@ class TeamsDemo {
   // Writes one count per agent; returns the checks made.
   uint64_t bruteForce(std::span<uint32_t> outEnemiesNear) const;
 
+  // The frame's queries (every agent, radius R, current positions) on grids of cellSize > 0
+  // built for the purpose: the demo's own grids, cell size and stats are left as they were.
+  // O(agents) to bucket plus the queries; allocates the scratch grids on first use.
+  CellSizeCost measureCellSize(float cellSize);
+
  private:
   TeamsParams params_;
   HashGrid grids_[2];
@@ -68,6 +88,7 @@ class TeamsDemo {
   std::vector<glm::vec3> velocity_;
   std::vector<uint32_t> enemiesNear_;
   TeamsFrameStats stats_;
+  HashGrid scratch_[2];  // measureCellSize's grids
 };
 
 }  // namespace ofps

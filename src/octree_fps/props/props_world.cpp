@@ -206,6 +206,17 @@ void PropsWorld::clear() {
   stats_ = {};
 }
 
+bool PropsWorld::hasFloorBelow(const Octree& octree, const glm::vec3& point, float lowestY) const {
+  // Over open sky or a hole the prop would fall to the kill plane; over a wall's top edge or a
+  // steep slope it would slide off. The ray's hit normal faces the ray's origin, so it points up
+  // whichever way the triangle is wound.
+  RayHit hit;
+  const float depth = point.y - lowestY;
+  return depth > 0.0f &&
+         octree.raycast(point, glm::vec3(0.0f, -1.0f, 0.0f), depth, params_.layerMask, hit) &&
+         hit.normal.y >= kPropFloorMinNormalY;
+}
+
 uint32_t PropsWorld::spawnRandom(uint32_t count, const Octree& octree, const Aabb& bounds,
                                  uint64_t seed) {
   assert(count <= kPropMaxSpawn && "PropsWorld::spawnRandom: at most kPropMaxSpawn per call");
@@ -227,7 +238,7 @@ uint32_t PropsWorld::spawnRandom(uint32_t count, const Octree& octree, const Aab
     } else {
       half = glm::vec3(rng.uniform(0.1f, 0.4f), rng.uniform(0.1f, 0.4f), rng.uniform(0.1f, 0.4f));
     }
-    for (int attempt = 0; attempt < 8; ++attempt) {
+    for (uint32_t attempt = 0; attempt < kPropSpawnAttempts; ++attempt) {
       const glm::vec3 c(
           rng.uniform(bounds.min.x, bounds.max.x),
           rng.uniform(bounds.min.y + 0.3f * (bounds.max.y - bounds.min.y), bounds.max.y),
@@ -235,7 +246,7 @@ uint32_t PropsWorld::spawnRandom(uint32_t count, const Octree& octree, const Aab
       const bool hitsLevel = sphere ? octree.collectSphere(c, half.x, params_.layerMask, {}) > 0
                                     : octree.collectBox(Aabb::fromCenterHalfExtents(c, half),
                                                         params_.layerMask, {}) > 0;
-      if (hitsLevel) continue;
+      if (hitsLevel || !hasFloorBelow(octree, c, bounds.min.y)) continue;
       if (sphere) {
         addSphere(c, half.x);
       } else {

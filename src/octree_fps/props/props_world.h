@@ -77,6 +77,12 @@ enum class PropShape : uint8_t { Sphere = 0, Box = 1 };
 inline constexpr uint32_t kPropInvalid = 0xFFFFFFFFu;
 inline constexpr uint32_t kPropMaxSweeps = 4;      // level sweeps per prop per step
 inline constexpr uint32_t kPropMaxSpawn = 100000;  // spawnRandom's limit per call
+// spawnRandom's tries per prop before it skips that prop (each try: one overlap test and at most
+// one downward ray, so a spawn costs at most this many of each per prop).
+inline constexpr uint32_t kPropSpawnAttempts = 32;
+// The floor a spawned prop needs under its centre: a surface whose upward normal has at least
+// this y component (slopes up to 60 degrees).
+inline constexpr float kPropFloorMinNormalY = 0.5f;
 
 struct PropsParams {
   float gravity = 20.0f;          // m/s², downward (the controller's default)
@@ -149,9 +155,12 @@ class PropsWorld {
   }
   // count (<= kPropMaxSpawn) props at random over bounds (x and z uniform; y in the upper 70 %
   // of the box), 70 % spheres of radius 0.1, 0.15, 0.25 or 0.4 m and 30 % boxes with
-  // half-extents in [0.1, 0.4] m, at rest. Positions whose shape would overlap the level are
-  // redrawn (up to 8 times, then the prop is skipped). Deterministic for a seed on every platform
-  // (own generator). Returns the number added.
+  // half-extents in [0.1, 0.4] m, at rest. A position is redrawn when the shape would overlap the
+  // level or when there is no floor under its centre: a ray straight down, within bounds, must
+  // first hit a surface no steeper than kPropFloorMinNormalY allows (otherwise the prop falls
+  // out of the level). After kPropSpawnAttempts draws the prop is skipped, so a level with
+  // little floor in bounds gets fewer props. Deterministic for a seed on every platform (own
+  // generator). Returns the number added.
   uint32_t spawnRandom(uint32_t count, const Octree& octree, const Aabb& bounds, uint64_t seed);
   // Removes every prop (ids restart at 0).
   void clear();
@@ -206,6 +215,8 @@ class PropsWorld {
   uint32_t size() const { return static_cast<uint32_t>(position_.size()); }  // ids ever added
   uint32_t liveCount() const { return grid_.objectCount(); }                 // not removed
   uint32_t restingCount() const { return restingCount_; }
+  // Props removed by the kill plane since the last clear() (removed() counts 1).
+  uint32_t removedCount() const { return size() - liveCount(); }
   std::span<const glm::vec3> positions() const { return position_; }   // centres, m
   std::span<const glm::vec3> velocities() const { return velocity_; }  // m/s
   std::span<const glm::vec3> halfExtents() const { return half_; }     // sphere: (r, r, r)
@@ -222,6 +233,8 @@ class PropsWorld {
   bool validate(std::string* outError = nullptr) const;
 
  private:
+  // spawnRandom's floor test: a walkable surface under point, above lowestY.
+  bool hasFloorBelow(const Octree& octree, const glm::vec3& point, float lowestY) const;
   struct Contact {
     uint32_t a, b;  // a < b
   };
