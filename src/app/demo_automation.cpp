@@ -131,6 +131,8 @@ int writeRunOutputs(const DemoState& s, int status) {
                       {"brute_force_checks", t.grid.bruteForceChecks},
                       {"enemy_pairs_in_range", t.enemyPairsInRange}};
   }
+  // The panel's editable state a test types into (tests/app/check_input.py).
+  stats["ui"] = {{"path_field", std::string(s.level.pathField.data())}};
   stats["run"] = {{"mode", "window"},
                   {"frames", frames},
                   {"mean_frame_ms", frames > 0 ? s.frame.totalMs / frames : 0.0},

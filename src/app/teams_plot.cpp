@@ -74,7 +74,8 @@ void teamsCostPlot(DemoState& s) {
     return left + (right - left) * (std::log10(cellSize) - x0) / std::max(x1 - x0, 1e-6f);
   };
   const auto yOf = [&](double count) {
-    return bottom - (bottom - top) * std::min(log10Count(count) / static_cast<float>(decades), 1.0f);
+    return bottom -
+           (bottom - top) * std::min(log10Count(count) / static_cast<float>(decades), 1.0f);
   };
   const ImU32 grid = IM_COL32(255, 255, 255, 40), text = IM_COL32(200, 200, 200, 255);
   const int labelEvery = decades > 4 ? 2 : 1;
@@ -84,8 +85,7 @@ void teamsCostPlot(DemoState& s) {
     if (k % labelEvery != 0) continue;
     char buf[16];
     const char* label = powerOfTenLabel(k, buf);
-    draw->AddText(ImVec2(left - 4.0f - ImGui::CalcTextSize(label).x, y - line * 0.5f), text,
-                  label);
+    draw->AddText(ImVec2(left - 4.0f - ImGui::CalcTextSize(label).x, y - line * 0.5f), text, label);
   }
   // x labels: the smallest, R and the largest size.
   const float r = v.teams.params().radius;
@@ -98,8 +98,8 @@ void teamsCostPlot(DemoState& s) {
   }
   const ImU32 bruteColor = IM_COL32(240, 110, 80, 255);
   draw->AddLine(ImVec2(left, yOf(brute)), ImVec2(right, yOf(brute)), bruteColor, 1.5f);
-  draw->AddText(ImVec2(right - ImGui::CalcTextSize("brute force").x, yOf(brute) + 1.0f),
-                bruteColor, "brute force");
+  draw->AddText(ImVec2(right - ImGui::CalcTextSize("brute force").x, yOf(brute) + 1.0f), bruteColor,
+                "brute force");
   ImVec2 points[kSweepSizes];
   const size_t n = std::min<size_t>(costs.size(), kSweepSizes);
   for (size_t i = 0; i < n; ++i) {
@@ -113,7 +113,7 @@ void teamsCostPlot(DemoState& s) {
   // The slider's cell size: a vertical line (it may fall between two measured sizes).
   const float xc = xOf(v.teams.params().cellSize);
   draw->AddLine(ImVec2(xc, top), ImVec2(xc, bottom), IM_COL32(120, 170, 255, 220), 1.5f);
-  draw->AddText(ImVec2(std::min(xc + 3.0f, right - ImGui::CalcTextSize("cell").x), top), 
+  draw->AddText(ImVec2(std::min(xc + 3.0f, right - ImGui::CalcTextSize("cell").x), top),
                 IM_COL32(120, 170, 255, 255), "cell");
   ImGui::EndChild();
 }

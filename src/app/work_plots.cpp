@@ -90,8 +90,8 @@ void logPlot(const char* title, const WorkHistory& h, std::initializer_list<Line
   const float x0 = right - dx * static_cast<float>(h.filled > 0 ? h.filled - 1 : 0);
   for (const Line& line : lines) {
     for (size_t i = 0; i < h.filled; ++i) {
-      points[i] = ImVec2(x0 + dx * static_cast<float>(i),
-                         yOf(log10Count((*line.values)[slot(h, i)])));
+      points[i] =
+          ImVec2(x0 + dx * static_cast<float>(i), yOf(log10Count((*line.values)[slot(h, i)])));
     }
     if (h.filled >= 2) {
       draw->AddPolyline(points.data(), static_cast<int>(h.filled), line.color, 0, 1.5f);

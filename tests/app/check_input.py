@@ -8,13 +8,16 @@ xvfb-run so that it sends its events inside the same virtual display as the demo
 """
 import ctypes
 import ctypes.util
+import glob
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 demo, case, source_dir = sys.argv[1:4]
 
@@ -54,10 +57,12 @@ xlib.XFlush.argtypes = [ctypes.c_void_p]
 xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong]
 xtest.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                                        ctypes.c_ulong]
+xtest.XTestFakeButtonEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
+                                       ctypes.c_ulong]
 display = xlib.XOpenDisplay(None)
 expect(display, "cannot open the virtual display")
 
-XK_SPACE, XK_ESCAPE = 0x0020, 0xFF1B
+XK_SPACE, XK_ESCAPE, XK_BACKSPACE, XK_RETURN, XK_CONTROL_L = 0x0020, 0xFF1B, 0xFF08, 0xFF0D, 0xFFE3
 
 
 def key(keysym, down):
@@ -73,9 +78,106 @@ def tap(keysym, hold_s):
     key(keysym, False)
 
 
-def start_demo(args):
+def move(x, y):
+    xtest.XTestFakeMotionEvent(display, -1, x, y, 0)
+    xlib.XFlush(display)
+
+
+def button(number):
+    """A click of an X pointer button (1 left; 4 and 5 are the wheel, up and down)."""
+    xtest.XTestFakeButtonEvent(display, number, 1, 0)
+    xtest.XTestFakeButtonEvent(display, number, 0, 0)
+    xlib.XFlush(display)
+
+
+def type_fast(text):
+    """Every character pressed and released with no pause: at 10 fps a whole word arrives
+    between two frames. Lowercase letters, digits, '/' and '.' map to their keysyms directly."""
+    for ch in text:
+        key(ord(ch), True)
+        key(ord(ch), False)
+
+
+def read_png(path):
+    """(width, height, rows of RGBA bytes) of an 8-bit RGBA PNG, decoded here with zlib."""
+    with open(path, "rb") as f:
+        data = f.read()
+    pos, idat = 8, b""
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            expect(depth == 8 and colour == 6, f"{path} is not 8-bit RGBA")
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride, rows = zlib.decompress(idat), width * 4, []
+    above = bytes(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, row = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            left = row[i - 4] if i >= 4 else 0
+            up, corner = above[i], (above[i - 4] if i >= 4 else 0)
+            if kind == 1:
+                row[i] = (row[i] + left) & 255
+            elif kind == 2:
+                row[i] = (row[i] + up) & 255
+            elif kind == 3:
+                row[i] = (row[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                guess = left + up - corner
+                dl, du, dc = abs(guess - left), abs(guess - up), abs(guess - corner)
+                row[i] = (row[i] + (left if dl <= du and dl <= dc else up if du <= dc else corner)) & 255
+        rows.append(bytes(row))
+        above = row
+    return width, height, rows
+
+
+def f12_screenshot(folder, previous):
+    """F12 makes the demo write screenshots/octree-fps-TIME.png in its working folder; returns
+    the new file's pixels once it is complete."""
+    key(0xFFC9, True)  # XK_F12
+    key(0xFFC9, False)
+    for _ in range(100):
+        time.sleep(0.2)
+        new = sorted(set(glob.glob(os.path.join(folder, "screenshots", "*.png"))) - previous)
+        if new:
+            time.sleep(0.5)  # written in one go after the frame; let it finish
+            previous.add(new[0])
+            return read_png(new[0])
+    expect(False, "F12 wrote no screenshot")
+
+
+def bands(image, test, xs):
+    """(first, last) row ranges where every column in xs passes test(r, g, b)."""
+    width, height, rows = image
+    out, start = [], None
+    for y in range(height):
+        hit = all(test(*rows[y][x * 4:x * 4 + 3]) for x in xs)
+        if hit and start is None:
+            start = y
+        elif not hit and start is not None:
+            out.append((start, y - 1))
+            start = None
+    return out
+
+
+# Dear ImGui's dark style over the panel's background: a collapsing header is a blue band
+# across the whole panel; a text field's frame is a darker blue band that stops before its
+# label.
+def is_header(r, g, b):
+    return 30 <= r <= 50 and 55 <= g <= 85 and 85 <= b <= 130 and b - r >= 45
+
+
+def is_frame(r, g, b):
+    return 25 <= r <= 45 and 42 <= g <= 65 and 65 <= b <= 95 and b - r >= 35
+
+
+def start_demo(args, cwd=None):
     proc = subprocess.Popen([demo, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env=_env)
+                            text=True, env=_env, cwd=cwd)
     seen = []
     # The demo loads the level, then opens the window and says which OpenGL it got.
     for line in proc.stdout:
@@ -87,8 +189,13 @@ def start_demo(args):
 
 
 def close_demo(proc, seen):
-    key(XK_ESCAPE, True)  # the mouse is not captured, so Esc closes the window
-    key(XK_ESCAPE, False)
+    # The mouse is not captured, so Esc closes the window; a second one in case the first only
+    # left a text field that was still active. Held over several frames, so that a build that
+    # loses taps still closes and reports what it got.
+    for _ in range(2):
+        if proc.poll() is None:
+            tap(XK_ESCAPE, 0.4)
+            time.sleep(0.8)
     try:
         out, _ = proc.communicate(timeout=120)
     except subprocess.TimeoutExpired:
@@ -128,6 +235,65 @@ if case == "space_tap_low_fps":
            "did not slow the frames", json.dumps(run))
     expect(jumps == taps, f"{jumps} jumps for {taps} taps of 3 ms at 10 fps", json.dumps(stats))
     print(f"{taps} taps, {jumps} jumps; mean frame {run['mean_frame_ms']:.1f} ms")
+elif case == "path_field_typing_low_fps":
+    # Text typed into the panel's Level path field at 10 fps arrives whole: characters typed
+    # faster than the frames, a Ctrl+A tap (select all, so the typing replaces the path) and a
+    # Backspace tap that are over between two frames. The field's text goes to --stats-json.
+    level = os.path.join(source_dir, "assets", "arena.glb")
+    with tempfile.TemporaryDirectory() as tmp:
+        sj = os.path.join(tmp, "stats.json")
+        proc, seen = start_demo([level, "--max-fps", "10", "--no-vsync", "--width", "800",
+                                 "--height", "600", "--frames", "100000", "--stats-json", sj],
+                                cwd=tmp)
+        time.sleep(2.5)
+        move(200, 300)  # over the panel
+        time.sleep(0.5)
+        for _ in range(80):  # to the panel's end, where the Level section is
+            button(5)
+        time.sleep(1.0)
+        shots = set()
+        image = f12_screenshot(tmp, shots)
+        headers = bands(image, is_header, (30, 200, 400))
+        expect(headers, "no collapsing header found in the screenshot")
+        first, last = headers[-1]  # "Level" is the panel's last section
+        move(100, (first + last) // 2)
+        time.sleep(0.3)
+        button(1)
+        time.sleep(1.0)
+        move(200, 300)
+        for _ in range(80):
+            button(5)
+        time.sleep(1.0)
+        image = f12_screenshot(tmp, shots)
+        level_header = bands(image, is_header, (30, 200, 400))[-1]
+        fields = [f for f in bands(image, is_frame, (30, 150)) if f[0] > level_header[1]]
+        expect(fields, "no text field under the Level header")
+        first, last = fields[0]
+        move(100, (first + last) // 2)
+        time.sleep(0.3)
+        button(1)  # into the path field
+        time.sleep(1.0)
+        key(XK_CONTROL_L, True)
+        time.sleep(0.4)
+        tap(ord("a"), 0.003)  # Ctrl+A: select the current path
+        time.sleep(0.4)
+        key(XK_CONTROL_L, False)
+        time.sleep(0.4)
+        wanted = "/tmp/typed9/level.glb"
+        type_fast("/tmp/typed9/levelq")
+        time.sleep(0.6)
+        tap(XK_BACKSPACE, 0.003)  # takes the q back
+        time.sleep(0.6)
+        type_fast(".glb")
+        time.sleep(0.6)
+        tap(XK_RETURN, 0.003)  # leaves the field (Esc would restore the old text)
+        time.sleep(0.6)
+        out = close_demo(proc, seen)
+        with open(sj) as f:
+            stats = json.load(f)
+    typed = stats["ui"]["path_field"]
+    expect(typed == wanted, f"path field '{typed}', typed '{wanted}'", out)
+    print(f"path field: {typed}")
 else:
     print(f"unknown case {case}")
     sys.exit(2)

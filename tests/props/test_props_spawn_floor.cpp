@@ -28,9 +28,9 @@ uint32_t propsWithoutFloor(const PropsWorld& w, const BruteForce& brute, float l
   for (uint32_t i = 0; i < w.size(); ++i) {
     const glm::vec3 c = w.positions()[i];
     RayHit hit;
-    const bool floor = brute.raycast(c, glm::vec3(0.0f, -1.0f, 0.0f), c.y - lowestY, layerMask,
-                                     hit) &&
-                       hit.normal.y >= 0.5f;
+    const bool floor =
+        brute.raycast(c, glm::vec3(0.0f, -1.0f, 0.0f), c.y - lowestY, layerMask, hit) &&
+        hit.normal.y >= 0.5f;
     missing += floor ? 0u : 1u;
   }
   return missing;
