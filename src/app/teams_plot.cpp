@@ -35,7 +35,10 @@ void teamsCostPlot(DemoState& s) {
   PropsView& v = s.props;
   const bool stale = v.teamsCosts.empty() || v.teamsCostsRadius != v.teams.params().radius ||
                      v.teamsCostsPerTeam != v.teams.params().perTeam;
-  if (ImGui::Button("measure cost vs cell size") || stale) measureSweep(v);
+  // A stale sweep is measured again once no slider is held: a sweep runs every agent's query
+  // 12 times, too much for every frame of a drag at thousands of agents.
+  const bool pressed = ImGui::Button("measure cost vs cell size");
+  if (pressed || (stale && !ImGui::IsAnyItemActive())) measureSweep(v);
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
