@@ -114,6 +114,7 @@ void runFrame(DemoState& s, float dt) {
           .count();
   s.frame.totalCpuFrameMs += s.frame.lastCpuFrameMs;
   buildOctreeOverlay(s);
+  buildProbeOverlay(s);
   applyPanelRequests(s, drawPanel(s));
   ImGui::Render();
   draw(s, viewProj);
