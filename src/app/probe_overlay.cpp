@@ -16,8 +16,8 @@ namespace {
 // Tested and found must never share a colour: found reads at a glance, tested is context.
 const glm::vec4 kTested(0.15f, 0.80f, 0.85f, 1.0f);
 const glm::vec4 kFound(1.00f, 0.90f, 0.10f, 1.0f);
-const glm::vec4 kEntered(0.55f, 0.55f, 0.60f, 1.0f);
-const glm::vec4 kRay(1.0f, 1.0f, 1.0f, 1.0f);
+const glm::vec4 kEntered(0.80f, 0.80f, 0.90f, 1.0f);
+// The probe itself, ray or shape.
 const glm::vec4 kShape(1.00f, 0.50f, 0.10f, 1.0f);
 const glm::vec4 kPushed(0.25f, 1.00f, 0.35f, 1.0f);
 
@@ -35,12 +35,12 @@ void outline(gl::LineRenderer& lines, const Triangle& t, const glm::vec4& color)
   lines.line(t.v2, t.v0, color);
 }
 
-// Outline plus lines across the triangle about every 10 cm, so a found triangle reads as
+// Outline plus lines across the triangle about every 20 cm, so a found triangle reads as
 // filled whatever its size.
 void hatched(gl::LineRenderer& lines, const Triangle& t, const glm::vec4& color) {
   outline(lines, t, color);
   const float span = std::max(glm::length(t.v1 - t.v0), glm::length(t.v2 - t.v0));
-  const int strokes = std::clamp(static_cast<int>(span / 0.1f), 8, 400);
+  const int strokes = std::clamp(static_cast<int>(span / 0.2f), 6, 200);
   for (int i = 1; i < strokes; ++i) {
     const float f = static_cast<float>(i) / static_cast<float>(strokes);
     lines.line(t.v0 + (t.v1 - t.v0) * f, t.v0 + (t.v2 - t.v0) * f, color);
@@ -116,12 +116,13 @@ void drawShape(gl::LineRenderer& lines, const ProbeState& p, const glm::vec3& c,
   }
 }
 
-// The entered nodes' boxes (grey) and their own triangles, which the query tested (cyan).
-void enteredNodes(gl::LineRenderer& lines, const Octree& octree,
-                  const std::vector<uint32_t>& nodes) {
+// The entered nodes' boxes and their own triangles, which the query tested (cyan). A ray's
+// boxes are plain (its path is drawn by depth over them); a shape's are coloured by depth.
+void enteredNodes(gl::LineRenderer& lines, const Octree& octree, const std::vector<uint32_t>& nodes,
+                  bool byDepth) {
   for (const uint32_t node : nodes) {
     if (node >= octree.nodeCount()) continue;  // recorded before a rebuild
-    lines.box(octree.nodeBounds(node), kEntered);
+    lines.box(octree.nodeBounds(node), byDepth ? pathColor(octree.nodeLevel(node)) : kEntered);
     const TriangleRange own = octree.ownRange(node);
     for (uint32_t slot = own.first; slot < own.first + own.count; ++slot) {
       outline(lines, octree.triangle(slot), kTested);
@@ -137,7 +138,7 @@ void buildProbeOverlay(DemoState& s) {
   const Octree& octree = s.level.session->octree;
   gl::LineRenderer& lines = s.gpu.lines;
   if (p.hasShape) {
-    enteredNodes(lines, octree, p.shapeNodes);
+    enteredNodes(lines, octree, p.shapeNodes, true);
     for (const Triangle& t : p.overlappingTriangles) hatched(lines, t, kFound);
     drawShape(lines, p, p.center, kShape);
     if (p.touching && p.pushOut.depth > 0.0f) {
@@ -147,16 +148,25 @@ void buildProbeOverlay(DemoState& s) {
     }
     return;
   }
-  enteredNodes(lines, octree, p.rayNodes);
+  enteredNodes(lines, octree, p.rayNodes, false);
   for (size_t i = 0; i < p.path.size(); ++i) {
     if (p.path[i] >= octree.nodeCount()) continue;
     lines.box(octree.nodeBounds(p.path[i]), pathColor(static_cast<uint32_t>(i)));
   }
   if (!p.hit) {
-    lines.line(p.origin, p.origin + p.dir * 100.0f, kRay);
+    lines.line(p.origin, p.origin + p.dir * 100.0f, kShape);
     return;
   }
-  lines.line(p.origin, p.rayHit.point, kRay);
+  if (!p.path.empty() && p.path.back() < octree.nodeCount()) {
+    // Lines are one pixel wide: two more boxes just outside make the leaf stand out.
+    const Aabb leaf = octree.nodeBounds(p.path.back());
+    const glm::vec4 color = pathColor(static_cast<uint32_t>(p.path.size() - 1));
+    for (const float grow : {0.01f, 0.02f}) {
+      const glm::vec3 pad = leaf.size() * grow;
+      lines.box({leaf.min - pad, leaf.max + pad}, color);
+    }
+  }
+  lines.line(p.origin, p.rayHit.point, kShape);
   hatched(lines, p.hitTriangle, kFound);
   arrow(lines, p.rayHit.point, p.rayHit.point + p.rayHit.normal * 0.75f, kPushed);
 }

@@ -10,7 +10,9 @@ namespace ofps::app {
 namespace {
 
 // printf's variadic arguments promote floats; saying so keeps -Wdouble-promotion quiet.
-double D(float v) { return static_cast<double>(v); }
+double D(float v) {
+  return static_cast<double>(v);
+}
 
 void workLines(const ProbeWork& w, const Octree& octree, const char* what) {
   char a[32], b[32];
@@ -54,7 +56,9 @@ bool sizeSliders(ProbeState& p) {
       return false;
   }
   changed |= ImGui::SliderFloat("lift along normal (m)", &p.lift, -2.0f, 2.0f, "%.2f");
-  helpMarker("Moves the shape from the clicked point along the surface normal.");
+  helpMarker(
+      "The shape is placed half sunk into the clicked surface; this moves it along the surface "
+      "normal from there.");
   return changed;
 }
 
@@ -117,10 +121,11 @@ void probePanel(DemoState& s) {
   workLines(p.rayWork, octree, "ray");
   if (!p.hasShape) return;
   ImGui::Separator();
-  ImGui::Text("%zu triangles overlap the %s", p.overlapping.size(),
+  ImGui::Text("overlapping the %s: %zu triangles",
               p.shape == ProbeShape::kSphere    ? "sphere"
               : p.shape == ProbeShape::kCapsule ? "capsule"
-                                                : "box");
+                                                : "box",
+              p.overlapping.size());
   workLines(p.shapeWork, octree, "overlap");
   if (p.touching) {
     ImGui::Text("push-out %.3f m along (%.2f %.2f %.2f), %u rounds%s", D(p.pushOut.depth),

@@ -170,10 +170,16 @@ void updateProbeShape(DemoState& s) {
   }
   const Octree& octree = s.level.session->octree;
   const BruteForce& brute = bruteForceOf(p, *s.level.session);
-  p.center = p.anchor + p.anchorNormal * p.lift;
-  const glm::vec3 c = p.center;
   const float r = p.radius;
   const glm::vec3 axis(0.0f, std::max(0.0f, p.capsuleHeight * 0.5f - r), 0.0f);
+  // Sunk halfway into the clicked surface, so that on a flat patch the push-out is half the
+  // shape's reach along the normal, back out along it.
+  const glm::vec3 n = p.anchorNormal;
+  const float reach = p.shape == ProbeShape::kSphere    ? r
+                      : p.shape == ProbeShape::kCapsule ? r + std::abs(glm::dot(n, axis))
+                                                        : glm::dot(glm::abs(n), p.boxHalf);
+  p.center = p.anchor + n * (0.5f * reach + p.lift);
+  const glm::vec3 c = p.center;
   const Aabb box = Aabb::fromCenterHalfExtents(c, p.boxHalf);
   QueryTrace trace = freshTrace(p);
   ProbeWork w;
@@ -210,9 +216,9 @@ void updateProbeShape(DemoState& s) {
   p.overlappingTriangles.clear();
   for (const uint32_t t : p.overlapping) {
     const uint32_t* i = &level.collisionIndices[3 * static_cast<size_t>(t)];
-    p.overlappingTriangles.push_back(
-        {level.collisionPositions[i[0]], level.collisionPositions[i[1]],
-         level.collisionPositions[i[2]]});
+    p.overlappingTriangles.push_back({level.collisionPositions[i[0]],
+                                      level.collisionPositions[i[1]],
+                                      level.collisionPositions[i[2]]});
   }
   std::vector<uint32_t> sorted = p.overlapping;
   std::sort(sorted.begin(), sorted.end());
@@ -226,8 +232,8 @@ void updateProbeShape(DemoState& s) {
       p.touching = octree.sphereIntersect(c, r, kProbeLayers, p.pushOut, &p.pushOutStats);
       break;
     case ProbeShape::kCapsule:
-      p.touching = octree.capsuleIntersect(c - axis, c + axis, r, kProbeLayers, p.pushOut,
-                                           &p.pushOutStats);
+      p.touching =
+          octree.capsuleIntersect(c - axis, c + axis, r, kProbeLayers, p.pushOut, &p.pushOutStats);
       break;
     default:
       p.touching = octree.boxIntersect(box, kProbeLayers, p.pushOut, &p.pushOutStats);
@@ -262,8 +268,7 @@ nlohmann::json probeStats(const ProbeState& p) {
     j["t"] = p.rayHit.t;
     j["point"] = vec(p.rayHit.point);
     j["normal"] = vec(p.rayHit.normal);
-    j["triangle_vertices"] = {vec(p.hitTriangle.v0), vec(p.hitTriangle.v1),
-                              vec(p.hitTriangle.v2)};
+    j["triangle_vertices"] = {vec(p.hitTriangle.v0), vec(p.hitTriangle.v1), vec(p.hitTriangle.v2)};
     j["path"] = p.path;
   }
   if (p.hasShape) {

@@ -8,8 +8,8 @@
 // Frame and units: world space, metres, Y up. Main thread only; owned by DemoState.
 #include <glm/vec3.hpp>
 #include <memory>
-#include <string>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "octree_fps/spatial/brute_force.h"
@@ -33,14 +33,14 @@ struct ProbeWork {
 };
 
 struct ProbeState {
-  bool active = false;  // P: mouse free, left click probes
+  bool active = false;          // P: mouse free, left click probes
   bool panelOpenedFor = false;  // the `active` the panel last opened or closed its section for
   ProbeShape shape = ProbeShape::kRay;
-  float radius = 0.5f;              // sphere and capsule radius, metres
-  float capsuleHeight = 1.8f;       // capsule, end to end along Y, metres
-  glm::vec3 boxHalf{0.5f};          // box half extents, metres
-  float missDistance = 4.0f;        // a shape goes this far in front of the eye on a miss
-  float lift = 0.0f;                // moves the shape along the hit normal, metres
+  float radius = 0.5f;         // sphere and capsule radius, metres
+  float capsuleHeight = 1.8f;  // capsule, end to end along Y, metres
+  glm::vec3 boxHalf{0.5f};     // box half extents, metres
+  float missDistance = 4.0f;   // a shape goes this far in front of the eye on a miss
+  float lift = 0.0f;           // moves the shape along the hit normal from half sunk, metres
 
   // The last click's ray. Pixel (x, y) from the top left of the window; the ray goes through
   // the pixel's centre.
@@ -58,9 +58,9 @@ struct ProbeState {
   bool hasShape = false;
   glm::vec3 anchor{0.0f}, anchorNormal{0.0f, 1.0f, 0.0f};  // where the click placed it
   glm::vec3 center{0.0f};
-  std::vector<uint32_t> overlapping;          // original indices
+  std::vector<uint32_t> overlapping;           // original indices
   std::vector<Triangle> overlappingTriangles;  // their vertices, for drawing
-  std::vector<uint32_t> shapeNodes;   // nodes the overlap query entered
+  std::vector<uint32_t> shapeNodes;            // nodes the overlap query entered
   ProbeWork shapeWork;
   bool touching = false;
   PushOut pushOut;
