@@ -273,6 +273,7 @@ nlohmann::json probeStats(const ProbeState& p) {
   }
   if (p.hasShape) {
     j["probe_shape"] = {{"center", vec(p.center)},
+                        {"radius", p.radius},
                         {"overlapping", p.overlapping.size()},
                         {"nodes_entered", p.shapeNodes.size()},
                         {"work", work(p.shapeWork)},

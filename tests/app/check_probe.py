@@ -175,6 +175,29 @@ def pixel_ray(eye, yaw_deg, pitch_deg, fov_rad, width, height, px, py):
                            for i in range(3)))
 
 
+def point_triangle_distance(p, tri):
+    """Distance from p to the closed triangle: the nearest of the interior (when p projects
+    inside) and the three edges."""
+    a, b, c = tri
+    nrm = cross(sub(b, a), sub(c, a))
+    nn = dot(nrm, nrm)
+    best = float("inf")
+    if nn > 0.0:
+        s = dot(sub(p, a), nrm) / nn
+        q = tuple(p[i] - nrm[i] * s for i in range(3))
+        inside = all(dot(cross(sub(v1, v0), sub(q, v0)), nrm) >= 0.0
+                     for v0, v1 in ((a, b), (b, c), (c, a)))
+        if inside:
+            best = abs(s) * math.sqrt(nn)
+    for v0, v1 in ((a, b), (b, c), (c, a)):
+        e = sub(v1, v0)
+        ee = dot(e, e)
+        u = 0.0 if ee == 0.0 else max(0.0, min(1.0, dot(sub(p, v0), e) / ee))
+        q = tuple(v0[i] + e[i] * u for i in range(3))
+        best = min(best, math.sqrt(dot(sub(p, q), sub(p, q))))
+    return best
+
+
 def close(a, b, tol):
     return all(abs(x - y) <= tol for x, y in zip(a, b))
 
@@ -260,6 +283,78 @@ if case == "click_hits_triangle":
     # Meaningful: the two clicks hit different places.
     expect(not close(probes[0][2]["probe"]["point"], probes[1][2]["probe"]["point"], 0.5),
            "both clicks hit the same point")
+elif case == "sphere_overlap_push_out":
+    # The sphere probe: a real click in --probe sphere mode places a sphere half sunk at the hit
+    # (centre = hit + normal * radius / 2). Every triangle the script finds within the radius
+    # must be reported, and the push-out must end clear of the level and touching it.
+    source = os.path.join(shared_dir, "levels", "collision-world", "collision-world.obj")
+    if not os.path.exists(source):
+        print(f"no {source}: skipped")
+        sys.exit(77)
+    width, height = 640, 360
+    eye, yaw, pitch = (-6.0, 10.5, -29.0), 15.0, -20.0  # above a flight of steps
+    px, py = 384, 224  # a step's edge: ten faces within the radius, six of them near its rim
+    radius = 0.5  # ProbeState's default radius
+    triangles = obj_triangles(source)
+    with tempfile.TemporaryDirectory() as tmp:
+        level = os.path.join(tmp, "collision-world.obj")
+        shutil.copyfile(source, level)
+        sj = os.path.join(tmp, "stats.json")
+
+        def actions():
+            move(width // 2, height // 2)
+            time.sleep(0.5)
+            move(px, py)
+            time.sleep(0.3)
+            click()
+            time.sleep(1.0)
+
+        code, out = run_demo([level, "--probe", "sphere", "--camera",
+                              f"{eye[0]},{eye[1]},{eye[2]},{yaw},{pitch}", "--no-vsync",
+                              "--no-panel", "--width", str(width), "--height", str(height),
+                              "--frames", "20000", "--stats-json", sj], actions)
+        expect(code == 0, f"exit {code}", out)
+        with open(sj) as f:
+            stats = json.load(f)
+    p = stats.get("probe")
+    expect(p is not None and p["shape"] == "sphere" and "probe_shape" in p,
+           "no sphere probe in the stats (the click did not probe)", json.dumps(stats))
+    d = pixel_ray(eye, yaw, pitch, 1.2, width, height, px, py)
+    hits = [(t, tri) for tri in triangles if (t := ray_triangle(eye, d, tri)) is not None]
+    expect(hits, "the script's ray misses the level; choose another pixel")
+    t_min, tri = min(hits, key=lambda h: h[0])
+    n = normalize(cross(sub(tri[1], tri[0]), sub(tri[2], tri[0])))
+    if dot(n, d) > 0:
+        n = (-n[0], -n[1], -n[2])  # the side the ray came from
+    want_center = tuple(eye[i] + d[i] * t_min + n[i] * radius / 2 for i in range(3))
+    shape = p["probe_shape"]
+    expect(shape["radius"] == radius, f"radius {shape['radius']}")
+    expect(close(shape["center"], want_center, 1e-3),
+           f"sphere centre {shape['center']}, the script places it at {want_center}")
+    center = shape["center"]
+    distances = [point_triangle_distance(center, t) for t in triangles]
+    near_edge = [x for x in distances if abs(x - radius) < 1e-4]
+    expect(not near_edge, f"a triangle lies within 1e-4 of the sphere's surface: {near_edge}")
+    want_overlap = sum(1 for x in distances if x <= radius)
+    # Meaningful: faces near the rim, so a sphere tested a little too small would miss some.
+    rim = sum(1 for x in distances if 0.8 * radius <= x <= radius)
+    expect(want_overlap >= 3 and rim >= 2,
+           f"{want_overlap} triangles overlap, {rim} near the rim: choose a busier pixel")
+    expect(shape["overlapping"] == want_overlap,
+           f"{shape['overlapping']} overlapping triangles reported, the script finds {want_overlap}")
+    expect(shape["touching"] and shape["push_out_depth"] > 0.0, "push-out", json.dumps(shape))
+    pushed = tuple(center[i] + shape["push_out_normal"][i] * shape["push_out_depth"]
+                   for i in range(3))
+    clearance = min(point_triangle_distance(pushed, t) for t in triangles)
+    # Pushed out, not flung away: clear of every triangle and still touching the nearest.
+    expect(radius - 1e-3 <= clearance <= radius + 1e-3,
+           f"after the push-out the nearest triangle is {clearance} m from the centre "
+           f"(radius {radius})", json.dumps(shape))
+    work = shape["work"]
+    expect(0 < work["triangles_tested"] < len(triangles) // 4 and work["agrees_with_brute_force"],
+           "overlap work", json.dumps(work))
+    print(f"sphere at {center}: {want_overlap} triangles overlap, pushed out "
+          f"{shape['push_out_depth']:.3f} m, clearance {clearance:.4f} m")
 else:
     print(f"unknown case {case}")
     sys.exit(2)
