@@ -162,6 +162,23 @@ void probeAtPixel(DemoState& s, double x, double y) {
   updateProbeShape(s);
 }
 
+void forgetProbe(ProbeState& p) {
+  p.hasRay = p.hit = p.hasShape = false;
+  p.path.clear();
+  p.rayNodes.clear();
+  p.shapeNodes.clear();
+  p.overlapping.clear();
+  p.overlappingTriangles.clear();
+  p.brute.reset();
+  p.bruteLevel = nullptr;
+}
+
+void refreshProbe(DemoState& s) {
+  if (!s.probe.hasRay || !s.level.session || s.level.session->octree.empty()) return;
+  castRay(s.probe, *s.level.session);
+  updateProbeShape(s);
+}
+
 void updateProbeShape(DemoState& s) {
   ProbeState& p = s.probe;
   if (!p.hasShape || p.shape == ProbeShape::kRay || !s.level.session) {

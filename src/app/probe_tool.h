@@ -81,6 +81,10 @@ void startProbe(ProbeState& p, const std::string& shapeName);
 void toggleProbe(DemoState& s);
 // Casts from the camera through window pixel (x, y) and places the shape; what a click does.
 void probeAtPixel(DemoState& s, double x, double y);
+// A new level: the last probe's results and the brute-force copy go.
+void forgetProbe(ProbeState& p);
+// A rebuilt octree: the same ray and shape again, so the path and the work follow the new tree.
+void refreshProbe(DemoState& s);
 // Re-runs the shape's queries at its place (after a size or shape change).
 void updateProbeShape(DemoState& s);
 // probe_overlay.cpp: adds the probe's lines to s.gpu.lines (after buildOctreeOverlay).
