@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <glm/geometric.hpp>
+#include <limits>
 
 #include "app/demo_state.h"
 #include "level/level.h"
@@ -17,6 +18,8 @@
 namespace ofps::app {
 namespace {
 
+// Indexed by ProbeShape: --probe's values and --stats-json's names.
+const char* const kShapeNames[] = {"ray", "sphere", "capsule", "box"};
 // The probe sees what the character collides with.
 constexpr uint32_t kProbeLayers = kLayerSolid;
 // A single query takes about a microsecond: repeat until this much time has passed.
@@ -101,9 +104,8 @@ void castRay(ProbeState& p, const LevelSession& session) {
 }  // namespace
 
 void startProbe(ProbeState& p, const std::string& shapeName) {
-  static const char* const kNames[] = {"ray", "sphere", "capsule", "box"};
   for (int i = 0; i < 4; ++i) {
-    if (shapeName == kNames[i]) {
+    if (shapeName == kShapeNames[i]) {
       p.active = true;
       p.shape = static_cast<ProbeShape>(i);
     }
@@ -260,7 +262,6 @@ void updateProbeShape(DemoState& s) {
 
 nlohmann::json probeStats(const ProbeState& p) {
   if (!p.hasRay) return nullptr;
-  static const char* const kShapeNames[] = {"ray", "sphere", "capsule", "box"};
   const auto vec = [](const glm::vec3& v) { return nlohmann::json{v.x, v.y, v.z}; };
   const auto work = [](const ProbeWork& w) {
     return nlohmann::json{{"nodes_visited", w.octree.nodesVisited},
