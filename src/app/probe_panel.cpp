@@ -19,7 +19,7 @@ void workLines(const ProbeWork& w, const Octree& octree, const char* what) {
   ImGui::Text("%s: %u of %u nodes visited, %s triangles tested", what, w.octree.nodesVisited,
               octree.nodeCount(), grouped(w.octree.trianglesTested, a));
   ImGui::Text("brute force: %s triangles tested", grouped(w.brute.trianglesTested, b));
-  ImGui::Text("%.2f us per query, brute force %.1f us (%.0fx)", w.octreeUs, w.bruteUs,
+  ImGui::Text("%.2f us per query, brute force %.1f us (%.1fx)", w.octreeUs, w.bruteUs,
               w.octreeUs > 0.0 ? w.bruteUs / w.octreeUs : 0.0);
   if (!w.agrees) {
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "brute force disagrees");
