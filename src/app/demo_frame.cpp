@@ -118,6 +118,7 @@ void runFrame(DemoState& s, float dt) {
   s.frame.totalCpuFrameMs += s.frame.lastCpuFrameMs;
   sampleWork(s);
   buildOctreeOverlay(s);
+  buildProbeOverlay(s);
   applyPanelRequests(s, drawPanel(s));
   ImGui::Render();
   draw(s, viewProj);

@@ -88,6 +88,9 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
     case GLFW_KEY_F:
       s->sim.controller().setFlying(!s->sim.controller().flying());
       break;
+    case GLFW_KEY_P:
+      toggleProbe(*s);
+      break;
     case GLFW_KEY_Q:
       s->overlay.queryNodes = !s->overlay.queryNodes;
       break;
@@ -115,6 +118,7 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
 void onMouseButton(GLFWwindow* window, int button, int action, int /*mods*/) {
   DemoState* s = stateOf(window);
   if (s == nullptr || ImGui::GetIO().WantCaptureMouse) return;
+  if (probeClick(*s, button, action)) return;
   if (button != GLFW_MOUSE_BUTTON_LEFT || action != GLFW_PRESS) return;
   if (!s->input.mouseCaptured) {
     setMouseCapture(*s, true);

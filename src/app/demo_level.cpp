@@ -47,6 +47,7 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
   placeCharacter(s, useOptionCamera);
   s.sim.props().linkToLevel(l.octree);  // props cells to the new level's nodes
   resetTeams(s);
+  forgetProbe(s.probe);
   rememberRecentFile(s.level.recentFiles, l.level.path);
   std::snprintf(s.level.pathField.data(), s.level.pathField.size(), "%s", l.level.path.c_str());
 }
@@ -85,6 +86,7 @@ void applyOctreeParams(DemoState& s) {
   }
   s.gpu.renderer.setDrawOrder(l.level, l.drawRanges.drawOrder());
   s.sim.props().linkToLevel(l.octree);  // new nodes: relink every props cell
+  refreshProbe(s);
   const int deepest = static_cast<int>(l.octreeReport.depth);
   s.overlay.maxDepth = std::min(s.overlay.maxDepth, deepest);
   s.overlay.minDepth = std::min(s.overlay.minDepth, s.overlay.maxDepth);

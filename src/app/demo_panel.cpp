@@ -135,6 +135,7 @@ PanelRequests drawPanel(DemoState& s) {
   ImGui::SetNextWindowSize(ImVec2(450, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("octree-fps", &s.ui.showPanel);
   framePanel(s, out);
+  probePanel(s);  // first: it is the tool being used when open
   if (s.level.loader.busy()) {
     ImGui::ProgressBar(s.level.loader.progress(), ImVec2(-1, 0), s.level.loader.stage());
     ImGui::TextWrapped("loading %s", s.level.loader.path().c_str());
@@ -158,6 +159,7 @@ PanelRequests drawPanel(DemoState& s) {
   ImGui::TextDisabled("click: mouse look, then throw  Tab/Esc release  G spawn N props");
   ImGui::TextDisabled("O octree  [ ] depths  Q query nodes  C cull  X occlusion");
   ImGui::TextDisabled("V freeze frustum  T wireframe  H panel  F12 screenshot  Esc quit");
+  ImGui::TextDisabled("P probe: click casts a ray, or places a sphere/capsule/box");
   ImGui::End();
   return out;
 }

@@ -23,6 +23,7 @@
 #include "app/async_loader.h"
 #include "app/level_session.h"
 #include "app/options.h"
+#include "app/probe_tool.h"
 #include "app/simulation.h"
 #include "app/view_camera.h"
 #include "octree_fps/controller/fixed_step.h"
@@ -180,6 +181,7 @@ struct DemoState {
   OcclusionView occlusion;
   PropsView props;
   OctreeOverlay overlay;
+  ProbeState probe;  // P: picking and the shape probes (probe_tool.h)
   GpuState gpu;
   FrameState frame;
   WorkHistory work;

@@ -19,6 +19,7 @@ int runWindowed(const DemoOptions& options) {
   s.options = options;
   s.ui.showPanel = !options.hidePanel;
   s.overlay.queryNodes = options.queryOverlay;
+  startProbe(s.probe, options.probeShape);
   s.occlusion.enabled = options.occlusion;
   if (options.overlayDepths) {
     s.overlay.show = true;

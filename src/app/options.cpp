@@ -102,6 +102,9 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   cli.add_option("--swap-to", o.swapTo,
                  "After frame 5, load this level in the background as the UI's loader does "
                  "(a failed load keeps the current level)");
+  cli.add_option("--probe", o.probeShape,
+                 "Start in probe mode (P) with this probe: a click casts a ray or places the shape")
+      ->check(CLI::IsMember({"ray", "sphere", "capsule", "box"}));
   cli.add_flag("--query-overlay", o.queryOverlay,
                "Start showing the nodes and triangles the character's queries touch (Q)");
   cli.add_option(

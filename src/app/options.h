@@ -38,6 +38,7 @@ struct DemoOptions {
   std::string propsTracePath;  // --props-trace OUT.csv: every prop after every step
   uint32_t spawnProps = 0;     // --spawn-props N: N random props over the level at start
   bool teams = false;          // --teams: start in the two-teams grid mode
+  std::string probeShape;      // --probe ray|sphere|capsule|box: start in probe mode (P)
   bool occlusion = true;       // false with --no-occlusion: the frustum cull alone (X toggles)
 };
 

@@ -121,6 +121,9 @@ inline constexpr uint32_t kOctreeAllLayers = 0xFFFFFFFFu;
 inline constexpr uint32_t kOctreeMaxChildren = 16;
 // Traversals push at most kOctreeMaxChildren - 1 siblings per level plus one.
 inline constexpr uint32_t kOctreeStackSize = kOctreeMaxChildren * (kOctreeMaxLevel + 1);
+// Longest root-to-leaf path (Octree::pathToSlot): an inner node's children are deeper than it,
+// except its leaf of kept triangles, which has its level and ends the path.
+inline constexpr uint32_t kOctreeMaxPathLength = kOctreeMaxLevel + 2;
 
 // Structure of one node (its bounds are stored apart, quantized: Octree::nodeBounds). 16 bytes.
 struct OctreeNodeLinks {
@@ -428,6 +431,20 @@ class Octree {
   // O(depth): follows the last child down to the end of the subtree's slot range.
   TriangleRange subtreeRange(uint32_t node) const;
   uint32_t nodeLevel(uint32_t node) const { return links_[node].level; }  // root = 0
+
+  // ---- Where a triangle lives (picking, debug drawing, tools; no query uses these) -----------
+  // The slot holding original triangle `triangle`, or kOctreeInvalidIndex when it is not stored
+  // (index out of range, or a zero-area triangle the build dropped). O(n): a scan of
+  // triangleOrder(), because no inverse permutation is kept (4 bytes per triangle that no query
+  // needs). Meant for one pick per click, not per frame.
+  uint32_t slotOfTriangle(uint32_t triangle) const;
+  // The nodes from the root down to the node that owns `slot` (the node whose ownRange() holds
+  // it; in the final form always a leaf), root first, into the caller's outPath. Returns the
+  // path's length (the root alone: 1), 0 when slot >= triangleCount(); when it exceeds
+  // outPath.size() only the first outPath.size() nodes are written. kOctreeMaxPathLength
+  // entries always suffice. O(depth x kOctreeMaxChildren): one descent that picks the child
+  // whose subtree slot range holds the slot; no allocation.
+  uint32_t pathToSlot(uint32_t slot, std::span<uint32_t> outPath) const;
   // Bounds of the whole level: the exact min/max of the stored vertices (empty box when empty).
   Aabb bounds() const { return rootBounds_; }
   const OctreeBuildParams& params() const { return params_; }
