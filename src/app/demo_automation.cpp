@@ -115,6 +115,7 @@ int writeRunOutputs(const DemoState& s, int status) {
                       {"brute_force_checks", t.grid.bruteForceChecks},
                       {"enemy_pairs_in_range", t.enemyPairsInRange}};
   }
+  stats["view"] = viewStats(s);
   stats["run"] = {{"mode", "window"},
                   {"frames", frames},
                   {"mean_frame_ms", frames > 0 ? s.frame.totalMs / frames : 0.0},

@@ -114,6 +114,8 @@ void runFrame(DemoState& s, float dt) {
           .count();
   s.frame.totalCpuFrameMs += s.frame.lastCpuFrameMs;
   buildOctreeOverlay(s);
+  buildGridOverlay(s);
+  drawViewLegends(s);
   applyPanelRequests(s, drawPanel(s));
   ImGui::Render();
   draw(s, viewProj);

@@ -38,6 +38,7 @@ struct DemoOptions {
   uint32_t spawnProps = 0;     // --spawn-props N: N random props over the level at start
   bool teams = false;          // --teams: start in the two-teams grid mode
   bool occlusion = true;       // false with --no-occlusion: the frustum cull alone (X toggles)
+  bool noSettings = false;     // --no-settings: neither read nor write the saved view settings
 };
 
 // Default level: assets/arena.glb from the source tree (or $OCTREE_FPS_ASSET_DIR).

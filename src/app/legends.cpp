@@ -1,0 +1,58 @@
+#include "app/legends.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdarg>
+
+#include "app/overlay_colors.h"
+
+namespace ofps::app {
+
+void legendRow(const glm::vec4& color, const char* fmt, ...) {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  // Opaque swatch: the lines are drawn half transparent, but their hue is what identifies them.
+  ImGui::GetWindowDrawList()->AddRectFilled(
+      ImVec2(at.x, at.y + h * 0.15f), ImVec2(at.x + h * 1.4f, at.y + h * 0.85f),
+      ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, 1.0f)));
+  ImGui::Dummy(ImVec2(h * 1.4f, h));
+  ImGui::SameLine();
+  va_list args;
+  va_start(args, fmt);
+  ImGui::TextV(fmt, args);
+  va_end(args);
+}
+
+void octreeDepthLegend(const DemoState& s) {
+  const std::vector<uint32_t>& perDepth = s.overlay.nodesPerDepth;
+  const int last = std::min(s.overlay.maxDepth, static_cast<int>(perDepth.size()) - 1);
+  // Past one full turn of the ramp the colours repeat; say so instead of listing them all.
+  const int shown = std::min(last, s.overlay.minDepth + static_cast<int>(kDepthColorCount) - 1);
+  for (int d = s.overlay.minDepth; d <= shown; ++d) {
+    legendRow(octreeDepthColor(static_cast<uint32_t>(d)), "depth %d: %u nodes", d,
+              perDepth[static_cast<size_t>(d)]);
+  }
+  if (shown < last) {
+    ImGui::TextDisabled("depths %d-%d repeat these colours", shown + 1, last);
+  }
+}
+
+void queryViewLegend(const DemoState& s) {
+  ImGui::TextUnformatted("boxes: nodes entered, by depth");
+  legendRow(kTestedTriangleColor, "triangles tested");
+  legendRow(kContactTriangleColor, "triangles in contact (%zu)", s.queries.contacts.size());
+  legendRow(kCapsuleColor, "the character's capsule");
+}
+
+void gridLegend(const DemoState& s) {
+  legendRow(gridOccupancyColor(1), "cell with 1 object");
+  legendRow(gridOccupancyColor(kGridOccupancyTop / 2), "%u objects", kGridOccupancyTop / 2);
+  legendRow(gridOccupancyColor(kGridOccupancyTop), "%u or more", kGridOccupancyTop);
+  if (s.grid.showQuery) {
+    legendRow(kGridVisitedColor, "tested by the query (r %.1f m)",
+              static_cast<double>(s.grid.queryRadius));
+  }
+}
+
+}  // namespace ofps::app
