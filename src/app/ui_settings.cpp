@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
@@ -12,8 +13,8 @@ namespace ofps::app {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr float kMinPanelWidth = 200.0f, kMaxPanelWidth = 4096.0f;  // px
-constexpr float kMinQueryRadius = 0.25f, kMaxQueryRadius = 20.0f;   // m, the slider's range
+constexpr double kMinPanelWidth = 200.0, kMaxPanelWidth = 4096.0;  // px
+constexpr double kMinQueryRadius = 0.25, kMaxQueryRadius = 20.0;   // m, the slider's range
 
 // One table of every field, so parsing and writing cannot drift apart.
 template <class Visit>
@@ -56,7 +57,7 @@ UiSettings parseUiSettings(const std::string& text, std::string* warning) {
   }
   UiSettings out;
   std::string problem;
-  auto field = [&](const char* key, auto& value, float lo = 0.0f, float hi = 0.0f) {
+  auto field = [&](const char* key, auto& value, double lo = 0.0, double hi = 0.0) {
     const auto it = j.find(key);
     if (it == j.end() || !problem.empty()) return;
     using T = std::remove_reference_t<decltype(value)>;
@@ -67,7 +68,8 @@ UiSettings parseUiSettings(const std::string& text, std::string* warning) {
       }
       value = it->template get<bool>();
     } else {
-      const double v = it->is_number() ? it->template get<double>() : NAN;
+      const double v =
+          it->is_number() ? it->template get<double>() : std::numeric_limits<double>::quiet_NaN();
       if (!std::isfinite(v) || v < lo || v > hi) {
         std::ostringstream m;
         m << "\"" << key << "\" should be a number from " << lo << " to " << hi;
@@ -89,7 +91,7 @@ std::string serializeUiSettings(const UiSettings& settings) {
   nlohmann::json j = nlohmann::json::object();
   UiSettings copy = settings;
   eachField(copy,
-            [&](const char* key, auto& value, float = 0.0f, float = 0.0f) { j[key] = value; });
+            [&](const char* key, auto& value, double = 0.0, double = 0.0) { j[key] = value; });
   return j.dump(2) + "\n";
 }
 

@@ -28,8 +28,8 @@ namespace ofps::gl {
 struct FrameParams {
   glm::mat4 viewProj{1.0f};
   glm::vec3 cameraPos{0.0f};
-  glm::vec3 lightDir{-0.4f, -1.0f, -0.3f};  // direction the light travels, world space
-  glm::vec3 fogColor{0.50f, 0.58f, 0.68f};  // linear
+  glm::vec3 lightDir{-0.55f, -0.8f, -0.35f};  // direction the light travels, world space
+  glm::vec3 fogColor{0.50f, 0.58f, 0.68f};    // linear
   // Linear fog from fogStart to fogEnd (m); negative: from the uploaded level's size (see
   // LevelRenderer::fogRange), so a small arena and a 400 m outdoor map both keep their depth.
   float fogStart = -1.0f;

@@ -24,17 +24,17 @@ float grownCellDistance(const HashGrid& grid, const GridCell& cell, const glm::v
   return std::sqrt(distanceSquared(box, p));
 }
 
-struct Setup {
+struct CloudSetup {
   float cellSize;
   float extent;
   uint32_t count;
   uint32_t seed;
 };
 
-class GridQueryCells : public ::testing::TestWithParam<Setup> {};
+class GridQueryCells : public ::testing::TestWithParam<CloudSetup> {};
 
 TEST_P(GridQueryCells, MatchesBruteForceOverOccupiedCells) {
-  const Setup setup = GetParam();
+  const CloudSetup setup = GetParam();
   std::mt19937 rng(setup.seed);
   std::uniform_real_distribution<float> pos(-setup.extent, setup.extent);
   std::uniform_real_distribution<float> size(0.05f, 0.5f);
@@ -112,8 +112,9 @@ TEST(GridQueryCells, WritesOnlyWhatFitsAndCountsAll) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Clouds, GridQueryCells,
-                         ::testing::Values(Setup{1.0f, 10.0f, 800, 1}, Setup{2.0f, 30.0f, 2000, 2},
-                                           Setup{0.5f, 4.0f, 1500, 3}));
+                         ::testing::Values(CloudSetup{1.0f, 10.0f, 800, 1},
+                                           CloudSetup{2.0f, 30.0f, 2000, 2},
+                                           CloudSetup{0.5f, 4.0f, 1500, 3}));
 
 }  // namespace
 }  // namespace ofps::test
