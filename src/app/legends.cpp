@@ -13,9 +13,12 @@ void legendRow(const glm::vec4& color, const char* fmt, ...) {
   const float h = ImGui::GetTextLineHeight();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   // Opaque swatch: the lines are drawn half transparent, but their hue is what identifies them.
-  ImGui::GetWindowDrawList()->AddRectFilled(
-      ImVec2(at.x, at.y + h * 0.15f), ImVec2(at.x + h * 1.4f, at.y + h * 0.85f),
-      ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, 1.0f)));
+  const ImVec2 lo(at.x, at.y + h * 0.15f), hi(at.x + h * 1.4f, at.y + h * 0.85f);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(lo, hi,
+                    ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, 1.0f)));
+  // A light frame, so a dark swatch (the contacts' black) shows on the dark window.
+  dl->AddRect(lo, hi, IM_COL32(200, 200, 200, 255));
   ImGui::Dummy(ImVec2(h * 1.4f, h));
   ImGui::SameLine();
   va_list args;
@@ -39,9 +42,10 @@ void octreeDepthLegend(const DemoState& s) {
 }
 
 void queryViewLegend(const DemoState& s) {
-  ImGui::TextUnformatted("boxes: nodes entered, by depth");
+  ImGui::TextUnformatted("faint boxes: nodes entered, by depth");
   legendRow(kTestedTriangleColor, "triangles tested");
-  legendRow(kContactTriangleColor, "triangles in contact (%zu)", s.queries.contacts.size());
+  legendRow(kContactTriangleColor, "triangles in contact, hatched (%zu)",
+            s.queries.contacts.size());
   legendRow(kCapsuleColor, "the character's capsule");
 }
 

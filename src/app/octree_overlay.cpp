@@ -42,7 +42,9 @@ void buildQueryView(DemoState& s, const Octree& octree) {
   // those in contact are drawn after, so they stay on top.
   for (const uint32_t node : q.shownNodes) {
     if (node >= octree.nodeCount()) continue;  // recorded before a rebuild
-    s.gpu.lines.box(octree.nodeBounds(node), octreeDepthColor(octree.nodeLevel(node)));
+    glm::vec4 color = octreeDepthColor(octree.nodeLevel(node));
+    color.a = kQueryBoxAlpha;
+    s.gpu.lines.box(octree.nodeBounds(node), color);
     const TriangleRange own = octree.ownRange(node);
     for (uint32_t slot = own.first; slot < own.first + own.count; ++slot) {
       if (std::binary_search(q.contacts.begin(), q.contacts.end(), octree.triangleOrder()[slot])) {
@@ -57,8 +59,12 @@ void buildQueryView(DemoState& s, const Octree& octree) {
     if (base + 2 >= level.collisionIndices.size()) continue;  // recorded before a load
     const auto& p = level.collisionPositions;
     const auto& idx = level.collisionIndices;
-    outlineTriangle(s.gpu.lines, Triangle{p[idx[base]], p[idx[base + 1]], p[idx[base + 2]]},
-                    kContactTriangleColor);
+    const Triangle t{p[idx[base]], p[idx[base + 1]], p[idx[base + 2]]};
+    outlineTriangle(s.gpu.lines, t, kContactTriangleColor);
+    // Hatched with the medians: a contact reads as a filled shape, not one more outline.
+    s.gpu.lines.line(t.v0, (t.v1 + t.v2) * 0.5f, kContactTriangleColor);
+    s.gpu.lines.line(t.v1, (t.v2 + t.v0) * 0.5f, kContactTriangleColor);
+    s.gpu.lines.line(t.v2, (t.v0 + t.v1) * 0.5f, kContactTriangleColor);
   }
   if (q.capsuleRadius > 0.0f) {
     s.gpu.lines.capsule(q.capsuleA, q.capsuleB, q.capsuleRadius, kCapsuleColor);

@@ -25,10 +25,14 @@ inline constexpr int kDefaultDepthSpan = 3;
 inline constexpr uint64_t kDefaultBoxBudget = 1500;
 DepthRange defaultOverlayDepths(std::span<const uint32_t> nodesPerDepth);
 
-// The Q view's colours: triangles the queries tested, and those the character touched.
+// The Q view's colours: triangles the queries tested, those the character touches, and its
+// capsule. The depth ramp spans the hues, so the Q view draws its node boxes faint
+// (kQueryBoxAlpha) and the contacts black (hatched), which no depth uses and which stands out on
+// the light floors the character mostly touches.
 inline constexpr glm::vec4 kTestedTriangleColor{0.95f, 0.25f, 0.90f, 1.0f};
-inline constexpr glm::vec4 kContactTriangleColor{1.00f, 0.95f, 0.10f, 1.0f};
+inline constexpr glm::vec4 kContactTriangleColor{0.02f, 0.02f, 0.02f, 1.0f};
 inline constexpr glm::vec4 kCapsuleColor{0.20f, 1.00f, 0.45f, 1.0f};
+inline constexpr float kQueryBoxAlpha = 0.3f;
 
 // The props grid view: an occupied cell coloured by how many objects it holds (1 -> cool,
 // kGridOccupancyTop or more -> hot), and the cells a radius query visited.

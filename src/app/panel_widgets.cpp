@@ -10,7 +10,12 @@ namespace ofps::app {
 
 void helpMarker(const char* text) {
   ImGui::SameLine();
+  // The panel wraps its text: a marker that does not fit after the item goes to the next line
+  // whole instead of being wrapped a character at a time.
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize("(?)").x) ImGui::NewLine();
+  ImGui::PushTextWrapPos(-1.0f);
   ImGui::TextDisabled("(?)");
+  ImGui::PopTextWrapPos();
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
