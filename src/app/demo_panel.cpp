@@ -142,6 +142,8 @@ PanelRequests drawPanel(DemoState& s) {
   ImGui::Begin("octree-fps", &s.ui.showPanel);
   s.ui.panelWidth = ImGui::GetWindowWidth();
   ImGui::PushTextWrapPos(0.0f);
+  // Half the width for a slider that sets none, so the buttons after it (Spawn N, Clear) fit.
+  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
   framePanel(s, out);
   if (s.level.loader.busy()) {
     ImGui::ProgressBar(s.level.loader.progress(), ImVec2(-1, 0), s.level.loader.stage());
@@ -173,6 +175,7 @@ PanelRequests drawPanel(DemoState& s) {
   ImGui::TextDisabled("click: mouse look, then throw  Tab/Esc release  G spawn N props");
   ImGui::TextDisabled("O octree  [ ] depths  Q query nodes  B grid cells  C cull  X occlusion");
   ImGui::TextDisabled("V freeze frustum  T wireframe  H panel  F12 screenshot  Esc quit");
+  ImGui::PopItemWidth();
   ImGui::PopTextWrapPos();
   ImGui::End();
   return out;
