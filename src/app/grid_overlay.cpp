@@ -84,8 +84,6 @@ void gridPanel(DemoState& s) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
     ImGui::SliderFloat("radius (m)", &g.queryRadius, 0.25f, 20.0f, "%.2f",
                        ImGuiSliderFlags_Logarithmic);
-    ImGui::Text("%u cells tested, %u objects tested, %u within r; brute force tests %u",
-                g.cellsTested, g.objectsTested, g.hits, g.bruteForce);
   }
   gridLegend(s);
 }

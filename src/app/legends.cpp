@@ -54,8 +54,12 @@ void gridLegend(const DemoState& s) {
   legendRow(gridOccupancyColor(kGridOccupancyTop / 2), "%u objects", kGridOccupancyTop / 2);
   legendRow(gridOccupancyColor(kGridOccupancyTop), "%u or more", kGridOccupancyTop);
   if (s.grid.showQuery) {
+    const GridView& g = s.grid;
     legendRow(kGridVisitedColor, "tested by the query (r %.1f m)",
-              static_cast<double>(s.grid.queryRadius));
+              static_cast<double>(g.queryRadius));
+    ImGui::Text("query: %u cells, %u objects tested, %u within r", g.cellsTested, g.objectsTested,
+                g.hits);
+    ImGui::Text("brute force: %u objects tested", g.bruteForce);
   }
 }
 
