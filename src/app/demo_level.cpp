@@ -39,7 +39,7 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
   LevelSession& l = *s.level.session;
   s.gpu.renderer.upload(l.level);
   s.gpu.renderer.setDrawOrder(l.level, l.drawRanges.drawOrder());
-  resetOverlayDepths(s);
+  resetOverlays(s);
   placeCharacter(s, useOptionCamera);
   s.sim.props().linkToLevel(l.octree);  // props cells to the new level's nodes
   resetTeams(s);
@@ -81,7 +81,7 @@ void applyOctreeParams(DemoState& s) {
   }
   s.gpu.renderer.setDrawOrder(l.level, l.drawRanges.drawOrder());
   s.sim.props().linkToLevel(l.octree);  // new nodes: relink every props cell
-  resetOverlayDepths(s);
+  resetOverlays(s);
 }
 
 }  // namespace ofps::app

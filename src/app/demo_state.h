@@ -206,9 +206,10 @@ struct PanelRequests {
 // UI and overlay pieces, each in its own file.
 PanelRequests drawPanel(DemoState& s);  // demo_panel.cpp
 void buildOctreeOverlay(DemoState& s);  // octree_overlay.cpp: fills s.gpu.lines
-// octree_overlay.cpp: the overlay's depth range for a new octree (--octree-overlay's, clamped, or
-// a few depths around the tree's middle).
-void resetOverlayDepths(DemoState& s);
+// octree_overlay.cpp: the overlays for a new octree (a load or a rebuild): the depth range
+// (--octree-overlay's, clamped, or a few depths around the tree's middle) and the nodes per
+// depth for the legend; the Q view's record of the old tree is dropped.
+void resetOverlays(DemoState& s);
 void buildGridOverlay(DemoState& s);  // grid_overlay.cpp: adds the grid's cells to s.gpu.lines
 void gridPanel(DemoState& s);         // grid_overlay.cpp: its part of the Visualization section
 // ui_settings_apply.cpp: the saved view settings (ui_settings.h) in and out of the demo.

@@ -73,7 +73,11 @@ void buildQueryView(DemoState& s, const Octree& octree) {
 
 }  // namespace
 
-void resetOverlayDepths(DemoState& s) {
+void resetOverlays(DemoState& s) {
+  // The Q view's record names nodes and triangles of the tree it was made on.
+  s.queries.shownNodes.clear();
+  s.queries.contacts.clear();
+  s.queries.capsuleRadius = 0.0f;
   const Octree& octree = s.level.session->octree;
   const int deepest = static_cast<int>(s.level.session->octreeReport.depth);
   std::vector<uint32_t>& perDepth = s.overlay.nodesPerDepth;
