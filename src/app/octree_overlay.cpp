@@ -15,13 +15,14 @@ namespace {
 
 // The capsule and the triangles it touches, at the frame the queries ran (flying runs none, and
 // the record stays where it was so you can fly out and look at it). "Touches" is within the
-// gap the controller keeps (it rests about one skin above what supports it) plus a millimetre.
+// largest gap the controller leaves to what stops it (restGap: the skin and under a millimetre)
+// plus a millimetre for rounding.
 void recordCapsule(DemoState& s) {
   const CharacterController& c = s.sim.controller();
   QueryView& q = s.queries;
   c.capsule(q.capsuleA, q.capsuleB);
   q.capsuleRadius = s.params.controller.radius;
-  const float reach = q.capsuleRadius + 2.0f * s.params.controller.skin + 0.001f;
+  const float reach = q.capsuleRadius + restGap(s.params.controller.skin) + 0.001f;
   q.contacts.clear();
   s.level.session->octree.overlapCapsule(
       q.capsuleA, q.capsuleB, reach, s.params.controller.layerMask,

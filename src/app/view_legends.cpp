@@ -49,7 +49,7 @@ void drawViewLegends(DemoState& s) {
     }
     if (s.grid.show) {
       if (octree || s.overlay.queryNodes) ImGui::Separator();
-      ImGui::TextUnformatted("props grid (B)");
+      ImGui::TextUnformatted(s.props.teamsMode ? "team A's grid (B)" : "props grid (B)");
       gridLegend(s);
     }
   }

@@ -209,6 +209,19 @@ with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
                     else:
                         far += 1
         expect(near >= 16 and far == 0, f"{near} pixels differ at the centre, {far} elsewhere")
+    elif case == "query_view_contacts":
+        # Walking on the arena's floor with the Q view on: the queries entered nodes, the capsule
+        # (the controller's default radius, 0.35 m) touches at least the floor it stands on.
+        script = os.path.join(config, "walk.script")
+        with open(script, "w") as f:
+            f.write("at 0 hold forward\nend 1\n")
+        code, out, st = run(config, [arena, "--script", script, "--query-overlay", *SMALL])
+        expect(code == 0 and st, f"exit {code}", out)
+        q = st["view"]["query_view"]
+        expect(st["controller"]["grounded"], "the walk ends on the ground", json.dumps(st))
+        expect(q["shown"] and q["nodes"] > 0, f"nodes entered {q}")
+        expect(q["contacts"] >= 1, f"the floor under the feet is a contact {q}")
+        expect(abs(q["capsule_radius"] - 0.35) < 1e-6, f"capsule radius {q}")
     elif case == "settings_saved_on_exit":
         # B (grid view) and O (octree boxes) pressed in a running window, then Esc: the file
         # holds both, and the next start shows them. Keys go through the X server's XTEST
