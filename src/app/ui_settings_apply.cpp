@@ -1,7 +1,7 @@
 // The saved view settings (ui_settings.h) in the running demo: read at start, unless
 // --no-settings or $OCTREE_FPS_NO_SETTINGS, with the command line winning over the file; written
-// at exit, except by runs that end themselves (--frames: tests and screenshots), so automation
-// never changes what a user finds next time.
+// at exit, except by runs that end themselves (--frames, --script: tests, screenshots, replays),
+// so automation never changes what a user finds next time.
 #include <cstdio>
 #include <cstdlib>
 
@@ -97,7 +97,7 @@ void resetUiSettings(DemoState& s) {
 
 void saveSettingsAtExit(const DemoState& s) {
   const SettingsState& st = s.ui.settings;
-  if (st.path.empty() || s.options.frames > 0) return;
+  if (st.path.empty() || s.options.frames > 0 || !s.options.scriptPath.empty()) return;
   UiSettings u = currentUiSettings(s);
   keepFileWhereForced(s.options, st.atStart, st.file, u);
   std::string error;

@@ -108,9 +108,9 @@ with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
     if case == "settings_file_and_overrides":
         # A saved file turns views on; --no-settings and the environment variable ignore it;
         # a flag beats it for the run.
-        write_settings(config, json.dumps({"grid_view": True, "octree_boxes": True,
-                                           "wireframe": True, "show_panel": True,
-                                           "crosshair": False}))
+        written = json.dumps({"grid_view": True, "octree_boxes": True, "wireframe": True,
+                              "show_panel": True, "crosshair": False})
+        write_settings(config, written)
         base = [arena, "--frames", "3", *SMALL]
         code, out, st = run(config, base)
         expect(code == 0 and st, f"exit {code}", out)
@@ -132,9 +132,14 @@ with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
         expect(code == 0 and st and not st["view"]["panel_shown"], "--no-panel beats the file",
                out)
         expect(st["view"]["grid"]["shown"], "the rest of the file still applies", out)
-        # Automated runs (--frames) never write the file: it is as we wrote it.
+        # Runs that end themselves never write the file: it is as we wrote it.
+        script = os.path.join(config, "idle.script")
+        with open(script, "w") as f:
+            f.write("at 0 fly on\nend 0.1\n")
+        code, out, st = run(config, [arena, "--script", script, "--no-panel", *SMALL])
+        expect(code == 0, f"script run: exit {code}", out)
         with open(os.path.join(config, "octree-fps", "settings.json")) as f:
-            expect(json.load(f)["crosshair"] is False, "the file was left alone")
+            expect(f.read() == written, "the file was left alone (byte for byte)")
     elif case == "malformed_settings_warn_once":
         for text in ("{\"grid_view\": tru", "[1, 2]", "{\"panel_width\": \"wide\"}"):
             path = write_settings(config, text)
