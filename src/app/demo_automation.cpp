@@ -134,6 +134,7 @@ int writeRunOutputs(const DemoState& s, int status) {
   // The panel's editable state a test types into (tests/app/check_input.py).
   stats["ui"] = {{"path_field", std::string(s.level.pathField.data())}};
   stats["probe"] = probeStats(s.probe);
+  stats["view"] = viewStats(s);
   stats["run"] = {{"mode", "window"},
                   {"frames", frames},
                   {"mean_frame_ms", frames > 0 ? s.frame.totalMs / frames : 0.0},

@@ -119,6 +119,8 @@ void runFrame(DemoState& s, float dt) {
   sampleWork(s);
   buildOctreeOverlay(s);
   buildProbeOverlay(s);
+  buildGridOverlay(s);
+  drawViewLegends(s);
   applyPanelRequests(s, drawPanel(s));
   ImGui::Render();
   draw(s, viewProj);

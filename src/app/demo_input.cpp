@@ -94,6 +94,9 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
     case GLFW_KEY_Q:
       s->overlay.queryNodes = !s->overlay.queryNodes;
       break;
+    case GLFW_KEY_B:
+      s->grid.show = !s->grid.show;
+      break;
     case GLFW_KEY_G:
       if (s->level.session) {
         const Octree& octree = s->level.session->octree;

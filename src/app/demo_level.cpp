@@ -39,11 +39,7 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
   LevelSession& l = *s.level.session;
   s.gpu.renderer.upload(l.level);
   s.gpu.renderer.setDrawOrder(l.level, l.drawRanges.drawOrder());
-  s.overlay.maxDepth = static_cast<int>(l.octreeReport.depth);
-  if (useOptionCamera && s.options.overlayDepths) {
-    s.overlay.maxDepth = std::min(s.overlay.maxDepth, s.options.overlayDepths->second);
-  }
-  s.overlay.minDepth = std::min(s.overlay.minDepth, s.overlay.maxDepth);
+  resetOverlays(s);
   placeCharacter(s, useOptionCamera);
   s.sim.props().linkToLevel(l.octree);  // props cells to the new level's nodes
   resetTeams(s);
@@ -87,9 +83,7 @@ void applyOctreeParams(DemoState& s) {
   s.gpu.renderer.setDrawOrder(l.level, l.drawRanges.drawOrder());
   s.sim.props().linkToLevel(l.octree);  // new nodes: relink every props cell
   refreshProbe(s);
-  const int deepest = static_cast<int>(l.octreeReport.depth);
-  s.overlay.maxDepth = std::min(s.overlay.maxDepth, deepest);
-  s.overlay.minDepth = std::min(s.overlay.minDepth, s.overlay.maxDepth);
+  resetOverlays(s);
 }
 
 }  // namespace ofps::app

@@ -131,9 +131,19 @@ void controllerPanel(DemoState& s, PanelRequests& out) {
 PanelRequests drawPanel(DemoState& s) {
   PanelRequests out;
   if (!s.ui.showPanel || !s.level.session) return out;
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(450, 0), ImGuiCond_FirstUseEver);
+  // Narrow enough to leave most of the view free; the user may drag it wider (or narrower, down
+  // to the minimum where the sliders still fit), and long lines wrap instead of clipping.
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const ImGuiCond place = s.ui.panelResetPending ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  s.ui.panelResetPending = false;
+  ImGui::SetNextWindowPos(ImVec2(10, 10), place);
+  ImGui::SetNextWindowSize(ImVec2(s.ui.panelWidth, vp->Size.y - 20.0f), place);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(260.0f, 120.0f), ImVec2(vp->Size.x, vp->Size.y));
   ImGui::Begin("octree-fps", &s.ui.showPanel);
+  s.ui.panelWidth = ImGui::GetWindowWidth();
+  ImGui::PushTextWrapPos(0.0f);
+  // Half the width for a slider that sets none, so the buttons after it (Spawn N, Clear) fit.
+  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
   framePanel(s, out);
   probePanel(s);  // first: it is the tool being used when open
   if (s.level.loader.busy()) {
@@ -154,12 +164,22 @@ PanelRequests drawPanel(DemoState& s) {
   loaderPanel(s, out);
   ImGui::Separator();
   if (ImGui::Button("Screenshot (F12)")) out.screenshot = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Reset settings")) {
+    resetUiSettings(s);
+    out.vsyncChanged = true;
+  }
+  helpMarker(
+      "View toggles and the panel's width are saved at exit and come back at the next start; "
+      "this puts the defaults back. --no-settings runs without the saved file.");
   if (!s.ui.statusLine.empty()) ImGui::TextWrapped("%s", s.ui.statusLine.c_str());
   ImGui::TextDisabled("WASD move  Space jump  Shift sprint  Ctrl crouch  F fly  R respawn");
   ImGui::TextDisabled("click: mouse look, then throw  Tab/Esc release  G spawn N props");
-  ImGui::TextDisabled("O octree  [ ] depths  Q query nodes  C cull  X occlusion");
+  ImGui::TextDisabled("O octree  [ ] depths  Q query nodes  B grid cells  C cull  X occlusion");
   ImGui::TextDisabled("V freeze frustum  T wireframe  H panel  F12 screenshot  Esc quit");
   ImGui::TextDisabled("P probe: click casts a ray, or places a sphere/capsule/box");
+  ImGui::PopItemWidth();
+  ImGui::PopTextWrapPos();
   ImGui::End();
   return out;
 }

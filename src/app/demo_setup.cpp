@@ -25,6 +25,7 @@ void onGlfwError(int code, const char* description) {
 
 bool openWindow(DemoState& s) {
   const DemoOptions& options = s.options;
+  loadSettingsAtStart(s);  // before the window: it holds the vsync and panel choices
   glfwSetErrorCallback(onGlfwError);
   if (glfwInit() != GLFW_TRUE) {
     std::fprintf(stderr,
@@ -51,7 +52,6 @@ bool openWindow(DemoState& s) {
     glfwTerminate();
     return false;
   }
-  s.gpu.vsync = options.vsync;
   glfwSwapInterval(s.gpu.vsync ? 1 : 0);
   gl::installDebugOutput();
   std::fprintf(stderr, "OpenGL %s on %s\n", reinterpret_cast<const char*>(glGetString(GL_VERSION)),
@@ -112,6 +112,7 @@ int startDemo(DemoState& s, std::unique_ptr<LevelSession> first) {
 }
 
 void closeWindow(DemoState& s) {
+  saveSettingsAtExit(s);
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -15,7 +15,9 @@
 //   ui         panel visibility, status line, screenshot request (the panel, the keys)
 #include <array>
 #include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "app/options.h"
 #include "app/probe_tool.h"
 #include "app/simulation.h"
+#include "app/ui_settings.h"
 #include "app/view_camera.h"
 #include "octree_fps/controller/fixed_step.h"
 #include "octree_fps/culling/draw_ranges.h"
@@ -69,8 +72,9 @@ struct OctreeOverlay {
   int maxDepth = 24;
   bool visibleOnly = true;  // only nodes the culling pass reached
   bool leavesOnly = false;
-  bool queryNodes = false;  // Q: only the nodes and triangles this frame's character
-                            // queries touched
+  bool queryNodes = false;              // Q: only the nodes and triangles this frame's character
+                                        // queries touched
+  std::vector<uint32_t> nodesPerDepth;  // of the current octree (the legend's counts)
 };
 
 // What the character's queries entered (the Q view).
@@ -80,6 +84,22 @@ struct QueryView {
   // The last frame that ran queries (flying runs none: its record stays, so you can fly out
   // and look at it): unique node indices, sorted.
   std::vector<uint32_t> shownNodes;
+  // Of that frame: the character's capsule (segment and radius) and the level triangles it
+  // touched (original indices, sorted), drawn apart from the merely tested ones.
+  glm::vec3 capsuleA{0.0f}, capsuleB{0.0f};
+  float capsuleRadius = 0.0f;
+  std::vector<uint32_t> contacts;
+};
+
+// The props' sparse hash grid made visible (grid_overlay.cpp): occupied cells coloured by
+// occupancy, and the cells one radius query around the character's eye tests.
+struct GridView {
+  bool show = false;         // B: draw the grid's occupied cells
+  bool showQuery = true;     // highlight the cells the radius query tests
+  float queryRadius = 3.0f;  // m
+  uint32_t cellsTested = 0, objectsTested = 0, hits = 0, bruteForce = 0;  // last frame's query
+  uint32_t occupiedCells = 0, objects = 0;
+  std::vector<uint32_t> queryCells;  // dense cell indices, reused
 };
 
 struct CullingView {
@@ -163,8 +183,20 @@ struct AutomationState {
   bool scriptWritten = false;  // --trace written once the script finished
 };
 
+// The saved view settings (ui_settings_apply.cpp).
+struct SettingsState {
+  bool enabled = false;  // false: --no-settings or $OCTREE_FPS_NO_SETTINGS
+  std::string path;      // the file; empty: nothing read or written
+  UiSettings file;       // as read from the file (defaults when there was none)
+  UiSettings atStart;    // the file's, with the command line's overrides: what the run began with
+};
+
 struct UiState {
+  SettingsState settings;
+  bool panelResetPending = false;  // "Reset settings": the panel's size and place next frame
   bool showPanel = true;
+  float panelWidth = 340.0f;  // px; the panel's last width (saved with the settings)
+  bool crosshair = true;
   std::string statusLine;
   bool screenshotRequested = false;
 };
@@ -182,6 +214,7 @@ struct DemoState {
   PropsView props;
   OctreeOverlay overlay;
   ProbeState probe;  // P: picking and the shape probes (probe_tool.h)
+  GridView grid;
   GpuState gpu;
   FrameState frame;
   WorkHistory work;
@@ -201,7 +234,23 @@ struct PanelRequests {
 // UI and overlay pieces, each in its own file.
 PanelRequests drawPanel(DemoState& s);  // demo_panel.cpp
 void buildOctreeOverlay(DemoState& s);  // octree_overlay.cpp: fills s.gpu.lines
-void resetTeams(DemoState& s);          // props_view.cpp: new agents over the level
+// octree_overlay.cpp: the overlays for a new octree (a load or a rebuild): the depth range
+// (--octree-overlay's, clamped, or a few depths around the tree's middle) and the nodes per
+// depth for the legend; the Q view's record of the old tree is dropped.
+void resetOverlays(DemoState& s);
+void buildGridOverlay(DemoState& s);  // grid_overlay.cpp: adds the grid's cells to s.gpu.lines
+void gridPanel(DemoState& s);         // grid_overlay.cpp: its part of the Visualization section
+// ui_settings_apply.cpp: the saved view settings (ui_settings.h) in and out of the demo.
+UiSettings currentUiSettings(const DemoState& s);
+void applyUiSettings(DemoState& s, const UiSettings& settings);
+void loadSettingsAtStart(DemoState& s);  // then the command line's overrides
+void resetUiSettings(DemoState& s);      // the defaults (and the command line's overrides)
+void saveSettingsAtExit(const DemoState& s);
+// view_stats.cpp: --stats-json's "view" (overlays shown, their numbers, the settings file).
+nlohmann::json viewStats(const DemoState& s);
+// view_legends.cpp: the crosshair and the legends of the overlays shown, over the view.
+void drawViewLegends(DemoState& s);
+void resetTeams(DemoState& s);  // props_view.cpp: new agents over the level
 // props_view.cpp: one traversal of the level's octree culls the level (s.culling.runs and
 // stats; every triangle when culling is off) and the props (s.props), then the instance lists.
 void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds);

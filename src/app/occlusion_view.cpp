@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "app/demo_state.h"
+#include "app/panel_widgets.h"
 
 namespace ofps::app {
 namespace {
@@ -77,8 +78,7 @@ void occlusionCull(DemoState& s, const glm::mat4& cullViewProj) {
 void occlusionPanel(DemoState& s) {
   OcclusionView& o = s.occlusion;
   ImGui::Checkbox("occlusion culling (X)", &o.enabled);
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
+  markerAfterItem();
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
         "Walks the octree nearest first, drawing the opaque triangles of visible nodes into a\n"
@@ -107,8 +107,7 @@ void occlusionPanel(DemoState& s) {
               c.occluderPixels);
   ImGui::Text("props: %u of %u in the frustum occluded", o.propsOccluded, o.propsTested);
   ImGui::Text("occlusion pass %.3f ms CPU", o.cpuMs);
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
+  markerAfterItem();
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
         "Wall time of this frame's pass on the main thread: the level's traversal with its\n"
@@ -117,8 +116,7 @@ void occlusionPanel(DemoState& s) {
   const LevelSession& l = *s.level.session;
   ImGui::Text("%u of %u drawn triangles may occlude", l.occluderTriangles,
               l.drawRanges.drawnTriangles());
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
+  markerAfterItem();
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
         "Triangles of cut-out materials (texels the level shader discards, or alpha close\n"

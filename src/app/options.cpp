@@ -99,6 +99,8 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   cli.add_flag("--no-occlusion", noOcclusion,
                "Start with occlusion culling off: draw everything in the frustum (X toggles it)")
       ->disable_flag_override();
+  cli.add_flag("--no-settings", o.noSettings,
+               "Neither read nor write the saved view settings (also: OCTREE_FPS_NO_SETTINGS=1)");
   cli.add_option("--swap-to", o.swapTo,
                  "After frame 5, load this level in the background as the UI's loader does "
                  "(a failed load keeps the current level)");

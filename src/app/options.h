@@ -40,6 +40,7 @@ struct DemoOptions {
   bool teams = false;          // --teams: start in the two-teams grid mode
   std::string probeShape;      // --probe ray|sphere|capsule|box: start in probe mode (P)
   bool occlusion = true;       // false with --no-occlusion: the frustum cull alone (X toggles)
+  bool noSettings = false;     // --no-settings: neither read nor write the saved view settings
 };
 
 // Default level: assets/arena.glb from the source tree (or $OCTREE_FPS_ASSET_DIR).

@@ -8,9 +8,18 @@
 
 namespace ofps::app {
 
-void helpMarker(const char* text) {
+void markerAfterItem() {
   ImGui::SameLine();
+  // The panel wraps its text: a marker that does not fit after the item goes to the next line
+  // whole instead of being wrapped a character at a time.
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize("(?)").x) ImGui::NewLine();
+  ImGui::PushTextWrapPos(-1.0f);
   ImGui::TextDisabled("(?)");
+  ImGui::PopTextWrapPos();
+}
+
+void helpMarker(const char* text) {
+  markerAfterItem();
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);

@@ -9,6 +9,7 @@
 
 #include "app/demo_state.h"
 #include "app/panel_sections.h"
+#include "app/panel_widgets.h"
 #include "app/stats_json.h"
 #include "octree_fps/culling/frustum.h"
 
@@ -141,8 +142,7 @@ void propsPanel(DemoState& s) {
                            ImGuiSliderFlags_Logarithmic)) {
       v.teams.setCellSize(v.teamsCellSize);
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled("(?)");
+    markerAfterItem();
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
           "The grid's checks are lowest near cell size = R: smaller cells mean\n"

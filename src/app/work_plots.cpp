@@ -46,7 +46,7 @@ void legend(const WorkHistory& h, std::initializer_list<Line> lines) {
     ImGui::Dummy(ImVec2(side, side));
     ImGui::SameLine();
     char buf[32];
-    const double v = h.filled > 0 ? (*line.values)[newest] : 0.0;
+    const double v = h.filled > 0 ? static_cast<double>((*line.values)[newest]) : 0.0;
     ImGui::Text("%s %s", line.name, grouped(static_cast<uint64_t>(v), buf));
   }
 }

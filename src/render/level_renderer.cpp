@@ -95,6 +95,10 @@ void LevelRenderer::upload(const Level& level) {
   glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_WRAP_T, GL_REPEAT);
   gpuBytes_ += static_cast<size_t>(size) * size * 4 * static_cast<size_t>(layers) * 4 / 3;
 
+  const float diagonal = glm::length(level.boundsMax - level.boundsMin);
+  fogStart_ = std::max(40.0f, 0.5f * diagonal);
+  fogEnd_ = std::max(120.0f, 2.5f * diagonal);
+
   // Vertices of every mesh, visible or not, in collision-soup order.
   std::vector<Vertex> vertices;
   vertices.reserve(level.collisionPositions.size());
@@ -174,7 +178,8 @@ void LevelRenderer::draw(const FrameParams& frame, const DrawRunList& runs) {
   program_.set("uCameraPos", frame.cameraPos);
   program_.set("uLightDir", glm::normalize(frame.lightDir));
   program_.set("uFogColor", frame.fogColor);
-  program_.set("uFogDensity", frame.fogDensity);
+  program_.set("uFogStart", frame.fogStart >= 0.0f ? frame.fogStart : fogStart_);
+  program_.set("uFogEnd", frame.fogEnd >= 0.0f ? frame.fogEnd : fogEnd_);
   program_.set("uGrid", frame.gridOnUntextured ? 1 : 0);
   program_.set("uAlphaCutoff", kAlphaCutoff);
   program_.set("uTint", frame.tint);

@@ -4,8 +4,9 @@
 // the visible runs drawn with a single glMultiDrawElements. Materials live in the vertices
 // (base colour factor + texture-array layer), so culling never splits a run by material.
 //
-// Shading: a directional light with hemispheric ambient, base colour x texture, and a
-// world-space metre grid on untextured surfaces so distances read.
+// Shading (shaders/level.frag): a directional key light, a weak fill and hemispheric ambient,
+// base colour x texture; untextured surfaces get a tint by orientation and a world-space metre
+// grid (fading with distance) so distances and slopes read; fog scaled by the level's size.
 //
 // Ownership: owns the GL buffers and textures it uploads; upload() replaces the previous level.
 // Needs a current GL 3.3 core context on the calling thread for every call.
@@ -27,9 +28,12 @@ namespace ofps::gl {
 struct FrameParams {
   glm::mat4 viewProj{1.0f};
   glm::vec3 cameraPos{0.0f};
-  glm::vec3 lightDir{-0.4f, -1.0f, -0.3f};  // direction the light travels, world space
-  glm::vec3 fogColor{0.50f, 0.58f, 0.68f};  // linear
-  float fogDensity = 0.0025f;               // per metre
+  glm::vec3 lightDir{-0.55f, -0.8f, -0.35f};  // direction the light travels, world space
+  glm::vec3 fogColor{0.50f, 0.58f, 0.68f};    // linear
+  // Linear fog from fogStart to fogEnd (m); negative: from the uploaded level's size (see
+  // LevelRenderer::fogRange), so a small arena and a 400 m outdoor map both keep their depth.
+  float fogStart = -1.0f;
+  float fogEnd = -1.0f;
   bool gridOnUntextured = true;
   bool wireframe = false;
   // Debug colouring: rgb (linear) mixed into every drawn fragment by a (0 = none, 1 = flat).
@@ -57,6 +61,10 @@ class LevelRenderer {
   // Frees every GL object (shaders included); call while the context is still current.
   void shutdown();
 
+  // The fog's start and end (m) for the uploaded level: from about half its diagonal to a
+  // few diagonals (at least 40 m and 120 m, so a small arena is not fogged at all).
+  float fogStart() const { return fogStart_; }
+  float fogEnd() const { return fogEnd_; }
   uint32_t drawCallsLastFrame() const { return drawCalls_; }
   size_t gpuBytes() const { return gpuBytes_; }
 
@@ -66,6 +74,7 @@ class LevelRenderer {
   ShaderProgram program_;
   unsigned vao_ = 0, vbo_ = 0, ibo_ = 0, textureArray_ = 0;
   uint32_t indexCount_ = 0;
+  float fogStart_ = 40.0f, fogEnd_ = 120.0f;
   uint32_t drawCalls_ = 0;
   size_t gpuBytes_ = 0;
   // Scratch for glMultiDrawElements, kept between frames so drawing does not allocate.

@@ -3,7 +3,9 @@
 #include <glad/gl.h>
 
 #include <array>
+#include <cmath>
 #include <cstddef>
+#include <glm/geometric.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/vec4.hpp>
 
@@ -57,6 +59,49 @@ void LineRenderer::box(const Aabb& b, const glm::vec4& color) {
     line(c[i], c[(i + 1) % 4], color);
     line(c[4 + i], c[4 + (i + 1) % 4], color);
     line(c[i], c[4 + i], color);
+  }
+}
+
+void LineRenderer::capsule(const glm::vec3& a, const glm::vec3& b, float radius,
+                           const glm::vec4& color) {
+  constexpr int kSegments = 24;  // per full circle
+  constexpr float kTwoPi = 6.28318530718f;
+  const glm::vec3 ab = b - a;
+  const float length = glm::length(ab);
+  const glm::vec3 axis = length > 1e-6f ? ab / length : glm::vec3(0.0f, 1.0f, 0.0f);
+  // Any two unit vectors perpendicular to the axis and to each other.
+  const glm::vec3 helper =
+      std::abs(axis.y) < 0.9f ? glm::vec3(0.0f, 1.0f, 0.0f) : glm::vec3(1.0f, 0.0f, 0.0f);
+  const glm::vec3 u = glm::normalize(glm::cross(axis, helper));
+  const glm::vec3 v = glm::cross(axis, u);
+  const auto ring = [&](const glm::vec3& centre, float r) {
+    for (int i = 0; i < kSegments; ++i) {
+      const float t0 = kTwoPi * static_cast<float>(i) / kSegments;
+      const float t1 = kTwoPi * static_cast<float>(i + 1) / kSegments;
+      line(centre + r * (std::cos(t0) * u + std::sin(t0) * v),
+           centre + r * (std::cos(t1) * u + std::sin(t1) * v), color);
+    }
+  };
+  ring(a, radius);
+  ring(b, radius);
+  for (const float lat : {0.5f, 0.866f}) {  // 30 and 60 degrees up each hemisphere
+    const float r = radius * std::sqrt(1.0f - lat * lat);
+    ring(a - axis * (radius * lat), r);
+    ring(b + axis * (radius * lat), r);
+  }
+  // Four meridians: straight along the cylinder, half circles over the caps.
+  for (int m = 0; m < 4; ++m) {
+    const float phi = kTwoPi * static_cast<float>(m) / 4.0f;
+    const glm::vec3 side = std::cos(phi) * u + std::sin(phi) * v;
+    line(a + side * radius, b + side * radius, color);
+    for (int i = 0; i < kSegments / 4; ++i) {
+      const float t0 = (kTwoPi / 4.0f) * static_cast<float>(i) / (kSegments / 4);
+      const float t1 = (kTwoPi / 4.0f) * static_cast<float>(i + 1) / (kSegments / 4);
+      line(b + radius * (std::cos(t0) * side + std::sin(t0) * axis),
+           b + radius * (std::cos(t1) * side + std::sin(t1) * axis), color);
+      line(a + radius * (std::cos(t0) * side - std::sin(t0) * axis),
+           a + radius * (std::cos(t1) * side - std::sin(t1) * axis), color);
+    }
   }
 }
 

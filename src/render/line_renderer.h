@@ -27,6 +27,10 @@ class LineRenderer {
   void clear() { vertices_.clear(); }
   void line(const glm::vec3& a, const glm::vec3& b, const glm::vec4& color);
   void box(const Aabb& box, const glm::vec4& color);
+  // A capsule (segment a-b grown by radius) as wire: rings around the segment at both ends and
+  // through each hemisphere, and meridians over the whole length. The segment need not be
+  // vertical.
+  void capsule(const glm::vec3& a, const glm::vec3& b, float radius, const glm::vec4& color);
   // The 12 edges of the frustum whose inverse view-projection is given.
   void frustum(const glm::mat4& inverseViewProj, const glm::vec4& color);
   // Draws everything collected since clear(). depthTest false draws on top of the level.

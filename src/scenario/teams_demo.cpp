@@ -110,9 +110,10 @@ CellSizeCost TeamsDemo::measureCellSize(float cellSize) {
 
 std::vector<float> logSpacedCellSizes(float lo, float hi, uint32_t count) {
   std::vector<float> sizes(count);
-  const double ratio = count > 1 ? std::log(static_cast<double>(hi) / lo) / (count - 1) : 0.0;
+  const double ratio =
+      count > 1 ? std::log(static_cast<double>(hi) / static_cast<double>(lo)) / (count - 1) : 0.0;
   for (uint32_t i = 0; i < count; ++i) {
-    sizes[i] = static_cast<float>(lo * std::exp(ratio * i));
+    sizes[i] = static_cast<float>(static_cast<double>(lo) * std::exp(ratio * i));
   }
   if (count > 1) sizes.back() = hi;  // exactly, not exp's rounding of it
   return sizes;

@@ -27,6 +27,11 @@ struct CollectInto {
   }
 };
 
+// The radius query's cell hook when nobody watches (compiles away).
+struct NoCellTap {
+  void operator()(const GridCell&) const {}
+};
+
 // Pool entry: the id, with the top bit set for a box (ids are below 2^31, see the header).
 constexpr uint32_t kPoolBoxBit = 0x80000000u;
 constexpr uint32_t kPoolIdMask = kGridPoolIdMask;
@@ -860,8 +865,8 @@ bool HashGrid::scanCell(const GridCell& cell, Filter&& filter, Exact&& exact, Em
   return true;
 }
 
-template <class Emit>
-uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit,
+template <class Emit, class OnCell>
+uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit, OnCell&& onCell,
                               GridQueryStats* ioStats) const {
   GridQueryStats st;
   st.bruteForceChecks = objectCount_;
@@ -888,6 +893,7 @@ uint32_t HashGrid::radiusImpl(const glm::vec3& center, float radius, Emit&& emit
       return g * g;
     };
     auto cellHits = [&](const GridCell& cell) -> bool {
+      onCell(cell);
       st.candidates += cell.count;
       const uint32_t first = cell.head, n = cell.count;
       if (fast) {
@@ -981,7 +987,7 @@ uint32_t HashGrid::aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStat
 uint32_t HashGrid::queryRadius(const glm::vec3& center, float radius, GridVisitor visitor,
                                void* context, GridQueryStats* ioStats) const {
   return radiusImpl(
-      center, radius, [&](uint32_t id) { return visitor(context, id); }, ioStats);
+      center, radius, [&](uint32_t id) { return visitor(context, id); }, NoCellTap{}, ioStats);
 }
 
 uint32_t HashGrid::queryAabb(const Aabb& box, GridVisitor visitor, void* context,
@@ -993,8 +999,21 @@ uint32_t HashGrid::queryAabb(const Aabb& box, GridVisitor visitor, void* context
 uint32_t HashGrid::collectRadius(const glm::vec3& center, float radius, std::span<uint32_t> out,
                                  GridQueryStats* ioStats) const {
   CollectInto collect{out};
-  radiusImpl(center, radius, collect, ioStats);
+  radiusImpl(center, radius, collect, NoCellTap{}, ioStats);
   return collect.count;
+}
+
+uint32_t HashGrid::radiusQueryCells(const glm::vec3& center, float radius, std::span<uint32_t> out,
+                                    GridQueryStats* ioStats) const {
+  uint32_t count = 0;
+  radiusImpl(
+      center, radius, [](uint32_t) { return true; },
+      [&](const GridCell& cell) {
+        if (count < out.size()) out[count] = static_cast<uint32_t>(&cell - cells_.data());
+        ++count;
+      },
+      ioStats);
+  return count;
 }
 
 uint32_t HashGrid::collectAabb(const Aabb& box, std::span<uint32_t> out,

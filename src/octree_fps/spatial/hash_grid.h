@@ -241,6 +241,12 @@ class HashGrid {
                          GridQueryStats* ioStats = nullptr) const;
   uint32_t collectAabb(const Aabb& box, std::span<uint32_t> out,
                        GridQueryStats* ioStats = nullptr) const;
+  // The occupied cells queryRadius(center, radius) gives the exact test (their objects are its
+  // candidates), as dense cell indices (into cells()) in visiting order, each once: what a debug
+  // view shows of a query. Writes up to out.size(), returns the total; adds the same stats as
+  // queryRadius.
+  uint32_t radiusQueryCells(const glm::vec3& center, float radius, std::span<uint32_t> out,
+                            GridQueryStats* ioStats = nullptr) const;
   // Lambda forms: f(uint32_t id) returning bool (false stops) or void.
   template <class F>
   requires std::invocable<F&, uint32_t> uint32_t queryRadius(const glm::vec3& center, float radius,
@@ -425,8 +431,9 @@ class HashGrid {
                 uint32_t& hits) const;
   template <class Emit>
   uint32_t cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats* ioStats) const;
-  template <class Emit>
-  uint32_t radiusImpl(const glm::vec3& center, float radius, Emit&& emit,
+  // onCell(cell) runs for every occupied cell given the exact test, before its objects.
+  template <class Emit, class OnCell>
+  uint32_t radiusImpl(const glm::vec3& center, float radius, Emit&& emit, OnCell&& onCell,
                       GridQueryStats* ioStats) const;
   template <class Emit>
   uint32_t aabbImpl(const Aabb& box, Emit&& emit, GridQueryStats* ioStats) const;

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""End-to-end checks of the demo's view (overlays, legends, crosshair, saved settings) under a
+virtual X server, run by CTest as app.view.<case>.
+
+Usage: check_view.py DEMO CASE SOURCE_DIR [SHARED_DIR]
+Skipped (exit 77) where xvfb-run is not installed. Every run gets its own XDG_CONFIG_HOME, so a
+user's saved settings never reach these tests. Expected values are worked out here from the
+rules the README states, never read back from the program.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+demo, case, source_dir = sys.argv[1:4]
+shared_dir = os.environ.get("OCTREE_FPS_SHARED_DIR",
+                            sys.argv[4] if len(sys.argv) > 4 else os.path.join(source_dir, "..", "shared"))
+if shutil.which("xvfb-run") is None:
+    print("xvfb-run not found: skipped")
+    sys.exit(77)
+
+arena = os.path.join(source_dir, "assets", "arena.glb")
+SMALL = ["--no-vsync", "--width", "480", "--height", "270"]
+
+
+def expect(cond, message, output=""):
+    if not cond:
+        print(f"FAIL [{case}]: {message}\n--- output ---\n{output}")
+        sys.exit(1)
+
+
+def env_with(config, **extra):
+    env = dict(os.environ, XDG_CONFIG_HOME=config, **extra)
+    env.pop("OCTREE_FPS_NO_SETTINGS", None)
+    env.update(extra)
+    return env
+
+
+def run(config, args, env_extra=None, screen="800x600x24"):
+    """Runs the demo for a few frames; returns (exit code, output, stats)."""
+    stats_path = os.path.join(config, "stats.json")
+    if os.path.exists(stats_path):
+        os.remove(stats_path)
+    p = subprocess.run(["xvfb-run", "-a", "-s", f"-screen 0 {screen}", demo, *args,
+                        "--stats-json", stats_path],
+                       capture_output=True, text=True, timeout=300,
+                       env=env_with(config, **(env_extra or {})))
+    out = p.stdout + p.stderr
+    stats = None
+    if os.path.exists(stats_path):
+        with open(stats_path) as f:
+            stats = json.load(f)
+    return p.returncode, out, stats
+
+
+def write_settings(config, text):
+    folder = os.path.join(config, "octree-fps")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "settings.json")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def png_rows(path):
+    """(width, height, rows of RGBA bytes) of an 8-bit RGBA, non-interlaced PNG."""
+    with open(path, "rb") as f:
+        data = f.read()
+    expect(data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is a PNG")
+    chunks, pos = {}, 8
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        chunks[kind] = chunks.get(kind, b"") + data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    w, h = int.from_bytes(chunks[b"IHDR"][0:4], "big"), int.from_bytes(chunks[b"IHDR"][4:8], "big")
+    expect(chunks[b"IHDR"][8:10] == bytes([8, 6]), f"{path}: 8-bit RGBA")
+    raw, stride, rows = zlib.decompress(chunks[b"IDAT"]), w * 4, []
+    above = bytearray(stride)
+    for y in range(h):
+        f, cur = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = cur[i - 4] if i >= 4 else 0
+            up, corner = above[i], above[i - 4] if i >= 4 else 0
+            if f == 1:
+                pred = left
+            elif f == 2:
+                pred = up
+            elif f == 3:
+                pred = (left + up) >> 1
+            elif f == 4:
+                est = left + up - corner
+                da, db, dc = abs(est - left), abs(est - up), abs(est - corner)
+                pred = left if da <= db and da <= dc else (up if db <= dc else corner)
+            else:
+                pred = 0
+            cur[i] = (cur[i] + pred) & 0xFF
+        rows.append(bytes(cur))
+        above = cur
+    return w, h, rows
+
+
+with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
+    if case == "settings_file_and_overrides":
+        # A saved file turns views on; --no-settings and the environment variable ignore it;
+        # a flag beats it for the run.
+        written = json.dumps({"grid_view": True, "octree_boxes": True, "wireframe": True,
+                              "show_panel": True, "crosshair": False})
+        write_settings(config, written)
+        base = [arena, "--frames", "3", *SMALL]
+        code, out, st = run(config, base)
+        expect(code == 0 and st, f"exit {code}", out)
+        v = st["view"]
+        expect(v["grid"]["shown"] and v["octree_boxes"]["shown"] and v["wireframe"],
+               "the file's views are on", json.dumps(v))
+        expect(not v["crosshair"] and v["panel_shown"], "crosshair off, panel on", json.dumps(v))
+        expect(v["settings_file"] == os.path.join(config, "octree-fps", "settings.json"),
+               "the file under XDG_CONFIG_HOME", json.dumps(v))
+        for name, args, extra in (("--no-settings", base + ["--no-settings"], None),
+                                  ("env", base, {"OCTREE_FPS_NO_SETTINGS": "1"})):
+            code, out, st = run(config, args, extra)
+            expect(code == 0 and st, f"{name}: exit {code}", out)
+            v = st["view"]
+            expect(not v["grid"]["shown"] and not v["octree_boxes"]["shown"] and
+                   not v["wireframe"] and v["crosshair"] and v["settings_file"] == "",
+                   f"{name}: defaults, no file", json.dumps(v))
+        code, out, st = run(config, base + ["--no-panel"])
+        expect(code == 0 and st and not st["view"]["panel_shown"], "--no-panel beats the file",
+               out)
+        expect(st["view"]["grid"]["shown"], "the rest of the file still applies", out)
+        # Runs that end themselves never write the file: it is as we wrote it.
+        script = os.path.join(config, "idle.script")
+        with open(script, "w") as f:
+            f.write("at 0 fly on\nend 0.1\n")
+        code, out, st = run(config, [arena, "--script", script, "--no-panel", *SMALL])
+        expect(code == 0, f"script run: exit {code}", out)
+        with open(os.path.join(config, "octree-fps", "settings.json")) as f:
+            expect(f.read() == written, "the file was left alone (byte for byte)")
+    elif case == "malformed_settings_warn_once":
+        for text in ("{\"grid_view\": tru", "[1, 2]", "{\"panel_width\": \"wide\"}"):
+            path = write_settings(config, text)
+            code, out, st = run(config, [arena, "--frames", "3", *SMALL])
+            expect(code == 0 and st, f"{text!r}: exit {code} (no crash)", out)
+            warnings = [l for l in out.splitlines() if "warning" in l and path in l]
+            expect(len(warnings) == 1, f"{text!r}: one warning naming the file", out)
+            v = st["view"]
+            expect(not v["grid"]["shown"] and v["crosshair"] and v["panel_shown"],
+                   f"{text!r}: defaults", json.dumps(v))
+    elif case == "default_depth_range":
+        # After a load the boxes show three depths around the middle of the tree (README);
+        # the arena's tree is small, so nothing moves it shallower.
+        write_settings(config, json.dumps({"octree_boxes": True, "octree_visible_only": False}))
+        code, out, st = run(config, [arena, "--frames", "3", *SMALL])
+        expect(code == 0 and st, f"exit {code}", out)
+        depth = st["octree"]["depth"]
+        expect(depth >= 4, f"arena tree depth {depth}: too shallow for this check", out)
+        o = st["view"]["octree_boxes"]
+        want = (depth // 2 - 1, depth // 2 + 1)
+        expect((o["min_depth"], o["max_depth"]) == want, f"range {o}, want {want}", json.dumps(st))
+        expect(st["view"]["lines"] > 0, "boxes drawn", json.dumps(st["view"]))
+        # --octree-overlay keeps the user's range.
+        code, out, st = run(config, [arena, "--frames", "3", "--octree-overlay", "1:2", *SMALL])
+        o = st["view"]["octree_boxes"]
+        expect(code == 0 and (o["min_depth"], o["max_depth"]) == (1, 2), f"range {o}", out)
+        # A large real level: the range holds at most 1500 boxes (all nodes drawn here).
+        dm5 = os.path.join(shared_dir, "levels", "oa_dm5", "oa_dm5.obj")
+        if os.path.exists(dm5):
+            level = os.path.join(config, "oa_dm5.obj")
+            shutil.copyfile(dm5, level)
+            code, out, st = run(config, [level, "--up", "z", "--scale", "0.0254", "--frames", "3",
+                                         *SMALL])
+            o = st["view"]["octree_boxes"]
+            expect(code == 0 and o["max_depth"] - o["min_depth"] == 2, f"three depths {o}", out)
+            expect(o["max_depth"] <= st["octree"]["depth"] // 2 + 1, f"not deeper than the middle "
+                   f"{o}, depth {st['octree']['depth']}", out)
+            expect(st["view"]["lines"] <= 1500 * 12, f"{st['view']['lines']} lines", out)
+        else:
+            print(f"note: no oa_dm5 under {shared_dir}/levels; the arena only")
+    elif case == "grid_view_query":
+        # The grid view on a level with props: the query's work is at most brute force's, and
+        # it tests a few cells, not all of them.
+        write_settings(config, json.dumps({"grid_view": True, "grid_query_radius": 4.0}))
+        code, out, st = run(config, [arena, "--frames", "3", "--spawn-props", "3000",
+                                     "--camera", "0,6,0,0,-60", *SMALL])
+        expect(code == 0 and st, f"exit {code}", out)
+        g = st["view"]["grid"]
+        expect(g["shown"] and 0 < g["objects"] <= 3000, f"objects {g}", json.dumps(st["props"]))
+        expect(0 < g["occupied_cells"] <= g["objects"], f"cells {g}")
+        expect(g["brute_force_checks"] == g["objects"], f"brute force tests every object {g}")
+        expect(g["hits"] <= g["objects_tested"] <= g["brute_force_checks"], f"work {g}")
+        expect(0 < g["cells_tested"] < g["occupied_cells"], f"a few cells tested {g}")
+        expect(st["view"]["lines"] >= 12 * g["occupied_cells"], f"a box per cell {st['view']}")
+    elif case == "crosshair_pixels":
+        # The crosshair changes pixels near the view's centre and nowhere else.
+        shots = []
+        for crosshair in (True, False):
+            write_settings(config, json.dumps({"crosshair": crosshair}))
+            shot = os.path.join(config, f"shot{int(crosshair)}.png")
+            code, out, st = run(config, [arena, "--frames", "3", "--no-panel",
+                                         "--camera", "0,3,0,30,-5", "--screenshot", shot, *SMALL])
+            expect(code == 0, f"exit {code}", out)
+            shots.append(png_rows(shot))
+        (w, h, a), (_, _, b) = shots
+        near = far = 0
+        for y in range(h):
+            for x in range(w):
+                if a[y][x * 4:x * 4 + 3] != b[y][x * 4:x * 4 + 3]:
+                    if abs(x - w / 2) <= 12 and abs(y - h / 2) <= 12:
+                        near += 1
+                    else:
+                        far += 1
+        expect(near >= 16 and far == 0, f"{near} pixels differ at the centre, {far} elsewhere")
+    elif case == "query_view_contacts":
+        # Walking on the arena's floor with the Q view on: the queries entered nodes, the capsule
+        # (the controller's default radius, 0.35 m) touches at least the floor it stands on.
+        script = os.path.join(config, "walk.script")
+        with open(script, "w") as f:
+            f.write("at 0 hold forward\nend 1\n")
+        code, out, st = run(config, [arena, "--script", script, "--query-overlay", *SMALL])
+        expect(code == 0 and st, f"exit {code}", out)
+        q = st["view"]["query_view"]
+        expect(st["controller"]["grounded"], "the walk ends on the ground", json.dumps(st))
+        expect(q["shown"] and q["nodes"] > 0, f"nodes entered {q}")
+        expect(q["contacts"] >= 1, f"the floor under the feet is a contact {q}")
+        expect(abs(q["capsule_radius"] - 0.35) < 1e-6, f"capsule radius {q}")
+    elif case == "settings_saved_on_exit":
+        # B (grid view) and O (octree boxes) pressed in a running window, then Esc: the file
+        # holds both, and the next start shows them. Keys go through the X server's XTEST
+        # extension from inside the same virtual display (this script re-runs itself there).
+        if os.environ.get("VIEW_KEYS_INNER") is None:
+            p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", sys.executable,
+                                os.path.abspath(__file__), demo, case, source_dir],
+                               capture_output=True, text=True, timeout=300,
+                               env=dict(os.environ, VIEW_KEYS_INNER="1"))
+            print(p.stdout + p.stderr)
+            sys.exit(p.returncode)
+        import ctypes
+        import ctypes.util
+        x11, xtst = ctypes.util.find_library("X11"), ctypes.util.find_library("Xtst")
+        if x11 is None or xtst is None:
+            print("libX11 or libXtst not found: skipped")
+            sys.exit(77)
+        xlib, xtest = ctypes.CDLL(x11), ctypes.CDLL(xtst)
+        xlib.XOpenDisplay.restype = ctypes.c_void_p
+        xlib.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        xlib.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+        xlib.XFlush.argtypes = [ctypes.c_void_p]
+        xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
+                                            ctypes.c_ulong]
+        xtest.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                                               ctypes.c_int, ctypes.c_ulong]
+        display = xlib.XOpenDisplay(None)
+        expect(display, "cannot open the virtual display")
+
+        def press(keysym):
+            code = xlib.XKeysymToKeycode(display, keysym)
+            xtest.XTestFakeKeyEvent(display, code, 1, 0)
+            xtest.XTestFakeKeyEvent(display, code, 0, 0)
+            xlib.XFlush(display)
+            time.sleep(0.4)
+
+        proc = subprocess.Popen([demo, arena, "--no-panel", *SMALL], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, env=env_with(config))
+        seen = []
+        for line in proc.stdout:
+            seen.append(line)
+            if line.startswith("OpenGL"):
+                break
+        expect(any(l.startswith("OpenGL") for l in seen), "no window", "".join(seen))
+        time.sleep(2)
+        xtest.XTestFakeMotionEvent(display, -1, 100, 90, 0)  # keys go to the window under it
+        xlib.XFlush(display)
+        time.sleep(0.5)
+        press(0x0062)  # XK_b
+        press(0x006F)  # XK_o
+        press(0xFF1B)  # XK_Escape
+        try:
+            out, _ = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+        out = "".join(seen) + out
+        expect(proc.returncode == 0, f"exit {proc.returncode}", out)
+        path = os.path.join(config, "octree-fps", "settings.json")
+        expect(os.path.exists(path), "settings written at exit", out)
+        with open(path) as f:
+            saved = json.load(f)
+        expect(saved["grid_view"] is True and saved["octree_boxes"] is True,
+               f"B and O saved: {saved}")
+        # --no-panel was a flag: the file keeps the panel as it was (shown).
+        expect(saved["show_panel"] is True, f"the flag's value not saved: {saved}")
+        code, out, st = run(config, [arena, "--frames", "3", *SMALL])
+        v = st["view"] if st else {}
+        expect(code == 0 and v["grid"]["shown"] and v["octree_boxes"]["shown"],
+               "the next start shows them", out)
+    else:
+        print(f"unknown case {case}")
+        sys.exit(2)
+print(f"ok [{case}]")
