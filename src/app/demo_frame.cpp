@@ -60,7 +60,7 @@ void applyPanelRequests(DemoState& s, const PanelRequests& r) {
     s.sim.setParams(s.params);
     s.frame.clock.setTickHz(s.params.controller.tickHz);
   }
-  if (r.loadLevel) requestLevelLoad(s, *r.loadLevel);
+  if (r.loadLevel) requestLevelLoad(s, *r.loadLevel, r.reimport);
   if (r.screenshot) s.ui.screenshotRequested = true;
 }
 
@@ -115,6 +115,7 @@ void runFrame(DemoState& s, float dt) {
   s.frame.totalCpuFrameMs += s.frame.lastCpuFrameMs;
   buildOctreeOverlay(s);
   applyPanelRequests(s, drawPanel(s));
+  drawLevelToast(s);
   ImGui::Render();
   draw(s, viewProj);
 }

@@ -135,15 +135,6 @@ PanelRequests drawPanel(DemoState& s) {
   ImGui::SetNextWindowSize(ImVec2(450, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("octree-fps", &s.ui.showPanel);
   framePanel(s, out);
-  if (s.level.loader.busy()) {
-    ImGui::ProgressBar(s.level.loader.progress(), ImVec2(-1, 0), s.level.loader.stage());
-    ImGui::TextWrapped("loading %s", s.level.loader.path().c_str());
-  }
-  if (!s.level.loadError.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("load failed, kept the current level: %s", s.level.loadError.c_str());
-    ImGui::PopStyleColor();
-  }
   octreePanel(s, out);
   cullingPanel(s);
   controllerPanel(s, out);
@@ -157,6 +148,7 @@ PanelRequests drawPanel(DemoState& s) {
   ImGui::TextDisabled("click: mouse look, then throw  Tab/Esc release  G spawn N props");
   ImGui::TextDisabled("O octree  [ ] depths  Q query nodes  C cull  X occlusion");
   ImGui::TextDisabled("V freeze frustum  T wireframe  H panel  F12 screenshot  Esc quit");
+  s.ui.panelRight = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
   ImGui::End();
   return out;
 }

@@ -95,9 +95,13 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   cli.add_flag("--no-occlusion", noOcclusion,
                "Start with occlusion culling off: draw everything in the frustum (X toggles it)")
       ->disable_flag_override();
-  cli.add_option("--swap-to", o.swapTo,
+  std::vector<std::string> swaps;
+  cli.add_option("--swap-to", swaps,
                  "After frame 5, load this level in the background as the UI's loader does "
-                 "(a failed load keeps the current level)");
+                 "(a failed load keeps the current level); given again, each further level "
+                 "loads once the one before has finished")
+      ->take_all()
+      ->allow_extra_args(false);
   cli.add_flag("--query-overlay", o.queryOverlay,
                "Start showing the nodes and triangles the character's queries touch (Q)");
   cli.add_option(
@@ -118,6 +122,10 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
     const int code = cli.exit(e);
     *exitCode = code == 0 ? 0 : 2;
     return std::nullopt;
+  }
+  if (!swaps.empty()) {
+    o.swapTo = swaps.front();
+    o.swapMore.assign(swaps.begin() + 1, swaps.end());
   }
   o.vsync = !noVsync;
   o.occlusion = !noOcclusion;
