@@ -98,7 +98,8 @@ FileFrame frameFromFile(const aiScene& scene, const std::string& ext,
 // Area decides when it is clear (one axis has kAreaClear times the other's): the extent is
 // fooled by a level that is long and narrow (a Quake map 8,048 units long, taller in Z than
 // deep in Y came out Y-up when both had to agree). Otherwise the extent decides when it is
-// clear, else the level is ambiguous and Y-up (the glTF convention) is assumed.
+// clear, else both leaning the same way, else the level is ambiguous and Y-up (the glTF
+// convention) is assumed.
 // Units, from how wide the level is (horizontally, in the chosen frame):
 //   - Z-up and wider than 300 units: Quake units (1 u = 1 inch = 0.0254 m; a 56 u player is
 //     1.42 m). A Z-up metre level that size would be 300 m across;
@@ -147,7 +148,8 @@ GuessEvidence gatherEvidence(const std::vector<MeshBuild>& meshes) {
   return e;
 }
 
-// 'z', 'y', or 0 when the ratio a/b is within `clear` of 1 either way.
+// 'z' or 'y' for the larger of the two when it is more than `clear` times the other, else 0
+// (clear = 1: whichever is larger, 0 on a tie).
 char clearWinner(double z, double y, double clear) {
   if (z > clear * y) return 'z';
   if (y > clear * z) return 'y';
@@ -174,6 +176,9 @@ FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
     if (byExtent != 0 && byExtent != byArea) evidence += "; the area outweighs the extent";
   } else if (byExtent != 0) {
     g.up = byExtent;
+  } else if (const char lean = clearWinner(e.areaZ, e.areaY, 1.0);
+             lean != 0 && lean == clearWinner(ext.y, ext.z, 1.0)) {
+    g.up = lean;  // neither is clear, but both lean the same way
   } else {
     g.up = 'y';
     g.ambiguous = true;
@@ -247,8 +252,8 @@ LevelImportFrame chooseFrame(const aiScene& scene, const std::string& path, cons
                                                  : "its units";
     warnings->push_back(
         path + ": the file does not say " + what + "; " + needGuess().why +
-        ". If that is wrong, load it once with --up y|z and --scale S (metres per unit); the"
-        " choice is remembered in " +
+        ". If that is wrong, load it once with --up y|z and --scale S (metres per unit), or pick"
+        " them in the demo's Level section and press Reload; the choice is remembered in " +
         importSettingsPathBeside(path) +
         " (or in ~/.config/octree-fps/import-settings/ when that folder is read-only)");
   }
