@@ -105,7 +105,8 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
     // Loading is 90% of the bar, the octree build the rest.
     if (progress != nullptr) {
       progress->fraction.store(0.9f * fraction);
-      progress->stage.store("loading");
+      // The loader passes static strings ("reading file", ...), so keeping the pointer is safe.
+      progress->stage.store(stage != nullptr ? stage : "loading");
     }
     const int decile = static_cast<int>(fraction * 10.0f);
     if (decile != lastDecile) {  // console progress in 10% steps keeps logs short
