@@ -16,6 +16,19 @@ namespace {
 
 constexpr float kDegToRad = 3.14159265358979f / 180.0f;
 
+// The toast of a successful load: the level, how its frame was decided, its warnings' count.
+void showLoadedToast(DemoState& s) {
+  const LevelSession& l = *s.level.session;
+  std::string detail = frameSummary(l.level);
+  if (!l.warnings.empty()) {
+    detail += "\n" + std::to_string(l.warnings.size()) +
+              (l.warnings.size() == 1 ? " warning" : " warnings") + " in the Level section";
+  }
+  showToast(s.ui.toast, Toast::Kind::Success,
+            "Loaded " + std::filesystem::path(l.level.path).filename().string(), detail,
+            ImGui::GetTime());
+}
+
 }  // namespace
 
 void placeCharacter(DemoState& s, bool useOptionCamera) {
@@ -69,18 +82,13 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
   rememberRecentFile(s.level.recentFiles, l.level.path);
   std::snprintf(s.level.pathField.data(), s.level.pathField.size(), "%s", l.level.path.c_str());
   syncFrameControls(s.level);
-  if (useOptionCamera && l.level.frame.guessed) {
-    // The first level's frame was guessed: say so on the view, not only on stderr.
-    showToast(s.ui.toast, Toast::Kind::Success,
-              "Loaded " + std::filesystem::path(l.level.path).filename().string(),
-              frameSummary(l.level), ImGui::GetTime());
-  }
+  // The first level's guessed frame is said on the view too, not only on stderr.
+  if (useOptionCamera && l.level.frame.guessed) showLoadedToast(s);
 }
 
 void pollLoader(DemoState& s) {
   auto result = s.level.loader.take();
   if (!result) return;
-  const double now = ImGui::GetTime();
   if (!result->session) {
     // A failed load keeps the current level and its warnings; the error stays beside the Load
     // button and on the view until the next successful load.
@@ -91,20 +99,13 @@ void pollLoader(DemoState& s) {
     std::fprintf(stderr, "error: %s (kept %s)\n", result->error.c_str(), kept.c_str());
     showToast(s.ui.toast, Toast::Kind::Error,
               "Load failed, kept " + std::filesystem::path(kept).filename().string(), result->error,
-              now);
+              ImGui::GetTime());
     return;
   }
   s.level.loadError.clear();
   s.level.failedLoadWarnings.clear();
   adoptSession(s, std::move(result->session), false);
-  const LevelSession& l = *s.level.session;
-  std::string detail = frameSummary(l.level);
-  if (!l.warnings.empty()) {
-    detail += "\n" + std::to_string(l.warnings.size()) +
-              (l.warnings.size() == 1 ? " warning" : " warnings") + " in the Level section";
-  }
-  showToast(s.ui.toast, Toast::Kind::Success,
-            "Loaded " + std::filesystem::path(l.level.path).filename().string(), detail, now);
+  showLoadedToast(s);
 }
 
 void requestLevelLoad(DemoState& s, const std::string& path,

@@ -44,7 +44,9 @@ std::string frameSummary(const Level& level) {
   const LevelImportFrame& f = level.frame;
   std::string how;
   if (f.guessed) {
-    how = "guessed";
+    // The loader says "assumed" when nothing pointed either way: the user should check it.
+    how = startsWith(f.upSource, "assumed") || startsWith(f.scaleSource, "assumed") ? "assumed"
+                                                                                    : "guessed";
   } else if (startsWith(f.upSource, "options") || startsWith(f.scaleSource, "options")) {
     how = "chosen";
   } else if (startsWith(f.upSource, "settings") || startsWith(f.scaleSource, "settings")) {
