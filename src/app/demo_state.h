@@ -142,8 +142,9 @@ struct FrameState {
 
 // What the run's automation (demo_automation.cpp) remembers between frames.
 struct AutomationState {
-  bool scriptWritten = false;   // --trace written once the script finished
-  size_t swapsMoreStarted = 0;  // of options.swapMore
+  bool scriptWritten = false;  // --trace written once the script finished
+  // How many of options.swapMore have been started.
+  size_t swapsMoreStarted = 0;
 };
 
 struct UiState {

@@ -30,16 +30,17 @@ struct DemoOptions {
   std::optional<CameraPose> camera;        // --camera X,Y,Z,YAW,PITCH
   std::optional<std::pair<int, int>> overlayDepths;  // --octree-overlay MIN:MAX (shows boxes)
   bool hidePanel = false;                            // --no-panel
-  bool queryOverlay = false;          // --query-overlay: show what the character's queries touch
-  std::string swapTo;                 // --swap-to PATH: load PATH in the background after frame 5
-  std::vector<std::string> swapMore;  // further --swap-to PATHs, each after the one before
-  std::string scriptPath;             // --script FILE (docs/script-format.md)
-  std::string tracePath;              // --trace OUT.csv
-  std::string propsPath;              // --props OUT.csv: every prop's final state
-  std::string propsTracePath;         // --props-trace OUT.csv: every prop after every step
-  uint32_t spawnProps = 0;            // --spawn-props N: N random props over the level at start
-  bool teams = false;                 // --teams: start in the two-teams grid mode
-  bool occlusion = true;  // false with --no-occlusion: the frustum cull alone (X toggles)
+  bool queryOverlay = false;   // --query-overlay: show what the character's queries touch
+  std::string swapTo;          // --swap-to PATH: load PATH in the background after frame 5
+  std::string scriptPath;      // --script FILE (docs/script-format.md)
+  std::string tracePath;       // --trace OUT.csv
+  std::string propsPath;       // --props OUT.csv: every prop's final state
+  std::string propsTracePath;  // --props-trace OUT.csv: every prop after every step
+  uint32_t spawnProps = 0;     // --spawn-props N: N random props over the level at start
+  bool teams = false;          // --teams: start in the two-teams grid mode
+  bool occlusion = true;       // false with --no-occlusion: the frustum cull alone (X toggles)
+  // Further --swap-to PATHs, each loaded once the one before has finished.
+  std::vector<std::string> swapMore;
 };
 
 // Default level: assets/arena.glb from the source tree (or $OCTREE_FPS_ASSET_DIR).
