@@ -41,8 +41,8 @@ void frameControls(DemoState& s, PanelRequests& out) {
       "How the file was brought into Y-up metres. Files that say nothing about it (OBJ, STL, "
       "PLY...) are guessed from which way most flat area faces and how big the level is. "
       "Pick the up axis and units and press Reload if the guess is wrong; the choice is "
-      "remembered in LEVEL.import.json beside the level. auto: what the file says, else the "
-      "guess.");
+      "remembered in a file beside the level (LEVEL.EXT.import.json). auto: what the file "
+      "says, else the guess; auto for both forgets a remembered choice.");
   const char* ups[] = {"auto", "+Y", "+Z"};
   const char* scales[] = {"auto", "metres", "centimetres", "inches (Quake, 0.0254)", "custom"};
   const float width = ImGui::GetFontSize() * 7.0f;
