@@ -10,15 +10,17 @@ AsyncLevelLoader::~AsyncLevelLoader() {
 }
 
 bool AsyncLevelLoader::start(const std::string& path, const DemoOptions& options,
-                             const OctreeBuildParams& octreeParams) {
+                             const OctreeBuildParams& octreeParams,
+                             const std::optional<FrameChoice>& reimport) {
   if (busy()) return false;
   path_ = path;
   progress_ = std::make_unique<LoadProgress>();
   LoadProgress* progress = progress_.get();
-  future_ = std::async(std::launch::async, [path, options, octreeParams, progress]() {
+  future_ = std::async(std::launch::async, [path, options, octreeParams, progress, reimport]() {
     Result r;
     r.path = path;
-    r.session = loadLevelSession(path, options, octreeParams, &r.error, &r.warnings, progress);
+    r.session = loadLevelSession(path, options, octreeParams, &r.error, &r.warnings, progress,
+                                 reimport ? &*reimport : nullptr);
     return r;
   });
   return true;

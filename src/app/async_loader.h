@@ -3,6 +3,7 @@
 // the main thread polls take() each frame and adopts the result (GL upload happens there).
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,11 @@ class AsyncLevelLoader {
 
   ~AsyncLevelLoader();
 
-  // Starts loading `path`; false when a load is already running.
+  // Starts loading `path` (with `reimport`: the Level section's Reload, see FrameChoice); false
+  // when a load is already running.
   bool start(const std::string& path, const DemoOptions& options,
-             const OctreeBuildParams& octreeParams);
+             const OctreeBuildParams& octreeParams,
+             const std::optional<FrameChoice>& reimport = std::nullopt);
   bool busy() const { return future_.valid(); }
   const std::string& path() const { return path_; }
   float progress() const { return progress_ ? progress_->fraction.load() : 0.0f; }

@@ -65,8 +65,13 @@ bool endOfFrame(DemoState& s, int* ioStatus) {
   const int frame = s.frame.count;
   std::string error;
   if (frame == kSwapFrame && !options.swapTo.empty()) requestLevelLoad(s, options.swapTo);
-  // A frame limit waits for a requested swap to finish, so the run reports its outcome.
-  bool lastFrame = options.frames > 0 && frame >= options.frames && !s.level.loader.busy();
+  size_t& more = s.automation.swapsMoreStarted;
+  if (frame > kSwapFrame && more < options.swapMore.size() && !s.level.loader.busy()) {
+    requestLevelLoad(s, options.swapMore[more++]);
+  }
+  // A frame limit waits for the requested swaps to finish, so the run reports their outcome.
+  bool lastFrame = options.frames > 0 && frame >= options.frames && !s.level.loader.busy() &&
+                   more == options.swapMore.size();
   if (s.sim.scriptFinished() && !s.automation.scriptWritten) {
     // The script is over: write its trace; without --frames the demo quits here.
     s.automation.scriptWritten = true;
@@ -108,6 +113,7 @@ int writeRunOutputs(const DemoState& s, int status) {
   const int frames = s.frame.count;
   nlohmann::json stats;
   stats["level"] = levelStats(*s.level.session);
+  stats["level"]["load_error"] = s.level.loadError;  // the last failed load, until one succeeds
   stats["octree"] = octreeStats(*s.level.session);
   stats["culling"] = cullingStats(s);
   stats["controller"] =

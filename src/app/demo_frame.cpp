@@ -61,7 +61,7 @@ void applyPanelRequests(DemoState& s, const PanelRequests& r) {
     s.sim.setParams(s.params);
     s.frame.clock.setTickHz(s.params.controller.tickHz);
   }
-  if (r.loadLevel) requestLevelLoad(s, *r.loadLevel);
+  if (r.loadLevel) requestLevelLoad(s, *r.loadLevel, r.reimport);
   if (r.screenshot) s.ui.screenshotRequested = true;
 }
 
@@ -122,6 +122,7 @@ void runFrame(DemoState& s, float dt) {
   buildGridOverlay(s);
   drawViewLegends(s);
   applyPanelRequests(s, drawPanel(s));
+  drawLevelToast(s);
   ImGui::Render();
   draw(s, viewProj);
 }

@@ -146,15 +146,6 @@ PanelRequests drawPanel(DemoState& s) {
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
   framePanel(s, out);
   probePanel(s);  // first: it is the tool being used when open
-  if (s.level.loader.busy()) {
-    ImGui::ProgressBar(s.level.loader.progress(), ImVec2(-1, 0), s.level.loader.stage());
-    ImGui::TextWrapped("loading %s", s.level.loader.path().c_str());
-  }
-  if (!s.level.loadError.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("load failed, kept the current level: %s", s.level.loadError.c_str());
-    ImGui::PopStyleColor();
-  }
   octreePanel(s, out);
   cullingPanel(s);
   controllerPanel(s, out);
@@ -180,6 +171,7 @@ PanelRequests drawPanel(DemoState& s) {
   ImGui::TextDisabled("P probe: click casts a ray, or places a sphere/capsule/box");
   ImGui::PopItemWidth();
   ImGui::PopTextWrapPos();
+  s.ui.panelRight = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
   ImGui::End();
   return out;
 }

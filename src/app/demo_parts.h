@@ -3,6 +3,7 @@
 // Main thread only. Everything but writeRunOutputs and placeCharacter calls GLFW or GL, and
 // needs the window's context current (after openWindow).
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/demo_state.h"
@@ -24,8 +25,12 @@ void placeCharacter(DemoState& s, bool useOptionCamera);
 void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useOptionCamera);
 // Takes a finished background load: adopts it, or keeps the level and shows the error.
 void pollLoader(DemoState& s);
-// Starts loading `path` in the background with params.octree (busy: says so, loads nothing).
-void requestLevelLoad(DemoState& s, const std::string& path);
+// Starts loading `path` in the background with params.octree (busy: says so, loads nothing);
+// `reimport` is the Level section's Reload with its up axis and scale.
+void requestLevelLoad(DemoState& s, const std::string& path,
+                      const std::optional<FrameChoice>& reimport = std::nullopt);
+// The load's toast over the view (progress, outcome), panel shown or not.
+void drawLevelToast(DemoState& s);
 // Rebuilds the octree from params.octree and re-uploads the draw order.
 void applyOctreeParams(DemoState& s);
 

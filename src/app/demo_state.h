@@ -27,6 +27,7 @@
 #include "app/options.h"
 #include "app/probe_tool.h"
 #include "app/simulation.h"
+#include "app/toast.h"
 #include "app/ui_settings.h"
 #include "app/view_camera.h"
 #include "octree_fps/controller/fixed_step.h"
@@ -45,8 +46,15 @@ namespace ofps::app {
 struct LevelState {
   std::unique_ptr<LevelSession> session;
   AsyncLevelLoader loader;
-  std::string loadError;  // last failed load, shown until the next load
-  std::vector<std::string> loadWarnings;
+  std::string loadError;  // last failed load, shown until the next successful one
+  // The failed load's own warnings (the level's are session->warnings, kept with it).
+  std::vector<std::string> failedLoadWarnings;
+  bool revealSection = false;  // open and scroll to the Level section once (a load started/failed)
+  // The Level section's up axis and scale controls (loader_panel.cpp), set from each adopted
+  // level's frame: 0 = auto; up 1 = +Y, 2 = +Z; scale 1 m, 2 cm, 3 inch, 4 customScale.
+  int upChoice = 0;
+  int scaleChoice = 0;
+  float customScale = 1.0f;
   std::vector<std::string> recentFiles;
   std::vector<std::string> assetLevels;
   std::array<char, 1024> pathField{};
@@ -181,6 +189,8 @@ struct WorkHistory {
 // What the run's automation (demo_automation.cpp) remembers between frames.
 struct AutomationState {
   bool scriptWritten = false;  // --trace written once the script finished
+  // How many of options.swapMore have been started.
+  size_t swapsMoreStarted = 0;
 };
 
 // The saved view settings (ui_settings_apply.cpp).
@@ -199,6 +209,8 @@ struct UiState {
   bool crosshair = true;
   std::string statusLine;
   bool screenshotRequested = false;
+  Toast toast;              // over the view: the last load's outcome (toast.h)
+  float panelRight = 0.0f;  // the panel's right edge this frame (0: hidden); the toast avoids it
 };
 
 struct DemoState {
@@ -225,6 +237,7 @@ struct DemoState {
 // What the panel asks of the window this frame; the frame carries them out (demo_frame.cpp).
 struct PanelRequests {
   std::optional<std::string> loadLevel;  // start loading this level
+  std::optional<FrameChoice> reimport;   // with loadLevel: the Level section's Reload
   bool rebuildOctree = false;            // params.octree changed
   bool paramsChanged = false;            // params.controller or params.throwing changed
   bool vsyncChanged = false;             // gpu.vsync toggled

@@ -26,8 +26,7 @@ int runWindowed(const DemoOptions& options) {
     s.overlay.minDepth = options.overlayDepths->first;
   }
   std::string error;
-  auto first =
-      loadLevelSession(options.levelPath, options, s.params.octree, &error, &s.level.loadWarnings);
+  auto first = loadLevelSession(options.levelPath, options, s.params.octree, &error);
   if (!first) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return 1;

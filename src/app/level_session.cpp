@@ -1,6 +1,8 @@
 #include "app/level_session.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "level/level_loader.h"
@@ -8,6 +10,59 @@
 #include "render/material_opacity.h"
 
 namespace ofps::app {
+namespace {
+
+// 8048 -> "8,048": the summary's widths are read, not parsed.
+std::string withCommas(double v) {
+  const std::string raw = std::to_string(static_cast<long long>(std::llround(v)));
+  std::string out;
+  const size_t sign = raw[0] == '-' ? 1 : 0;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (i > sign && (raw.size() - i) % 3 == 0) out += ',';
+    out += raw[i];
+  }
+  return out;
+}
+
+std::string unitsName(float scale) {
+  if (scale == 1.0f) return "metres";
+  if (scale == 0.01f) return "centimetres";
+  if (scale == 0.001f) return "millimetres";
+  if (scale == 0.0254f) return "Quake units (0.0254 m)";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "units of %g m", static_cast<double>(scale));
+  return buf;
+}
+
+bool startsWith(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+}  // namespace
+
+std::string frameSummary(const Level& level) {
+  const LevelImportFrame& f = level.frame;
+  std::string how;
+  if (f.guessed) {
+    // The loader says "assumed" when nothing pointed either way: the user should check it.
+    how = startsWith(f.upSource, "assumed") || startsWith(f.scaleSource, "assumed") ? "assumed"
+                                                                                    : "guessed";
+  } else if (startsWith(f.upSource, "options") || startsWith(f.scaleSource, "options")) {
+    how = "chosen";
+  } else if (startsWith(f.upSource, "settings") || startsWith(f.scaleSource, "settings")) {
+    how = "remembered";
+  } else {
+    how = "file says";
+  }
+  // Bounds are in metres after the import: back to file units by the scale.
+  const glm::vec3 size = level.boundsMax - level.boundsMin;
+  const double metres = std::max(size.x, size.z);
+  std::string s =
+      how + " " + (f.upAxis == 'z' ? "Z-up" : "Y-up") + ", " + unitsName(f.scale) + ": ";
+  if (f.scale == 1.0f) return s + withCommas(metres) + " m wide";
+  return s + withCommas(metres / static_cast<double>(f.scale)) + " units wide -> " +
+         withCommas(metres) + " m";
+}
 
 bool LevelSession::rebuildOctree(const OctreeBuildParams& params, std::string* error) {
   if (!octree.empty()) {  // the octree keeps its triangles: no need for the level's arrays
@@ -35,10 +90,16 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
                                                const OctreeBuildParams& octreeParams,
                                                std::string* error,
                                                std::vector<std::string>* warnings,
-                                               LoadProgress* progress) {
+                                               LoadProgress* progress,
+                                               const FrameChoice* reimport) {
   LevelLoadOptions lo;
   lo.upAxis = options.upAxis;
   lo.scale = options.scale;
+  if (reimport != nullptr) {
+    lo.upAxis = reimport->up;
+    lo.scale = reimport->scale;
+    lo.ignoreStoredSettings = true;
+  }
   lo.allSolid = options.allSolid;
   if (options.memoryBudgetMb) lo.memoryBudgetBytes = *options.memoryBudgetMb * 1000000ull;
   int lastDecile = -1;
@@ -46,7 +107,8 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
     // Loading is 90% of the bar, the octree build the rest.
     if (progress != nullptr) {
       progress->fraction.store(0.9f * fraction);
-      progress->stage.store("loading");
+      // The loader passes static strings ("reading file", ...), so keeping the pointer is safe.
+      progress->stage.store(stage != nullptr ? stage : "loading");
     }
     const int decile = static_cast<int>(fraction * 10.0f);
     if (decile != lastDecile) {  // console progress in 10% steps keeps logs short
@@ -66,6 +128,7 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
   }
   auto session = std::make_unique<LevelSession>();
   session->level = std::move(*result.level);
+  session->warnings = std::move(result.warnings);
   const Level& level = session->level;
   session->drawn.assign(level.triangleCount(), 0);
   size_t tri = 0;

@@ -5,6 +5,7 @@
 // run on a loader thread; the GL upload happens when the main thread adopts it.
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct LevelSession {
   glm::vec3 spawn{0.0f};
   float spawnYaw = 0.0f;
   std::string spawnSource;  // "node NAME", "search" or "fallback"
+  // The loader's warnings for this level. They belong to the level: a later load that fails
+  // has warnings of its own and leaves these as they are.
+  std::vector<std::string> warnings;
 
   // Rebuilds the octree with new parameters (the slider path), the draw ranges and the
   // occlusion culler after it.
@@ -48,13 +52,28 @@ struct LoadProgress {
   std::atomic<const char*> stage{"starting"};  // points at a string literal
 };
 
+// The up axis and scale the Level section's controls ask for when re-importing a level: unset
+// means "auto" (what the file says, else the loader's guess). Settings remembered beside the
+// level are ignored, since the controls show them; auto for both forgets them.
+struct FrameChoice {
+  std::optional<char> up;      // 'y' or 'z'
+  std::optional<float> scale;  // metres per file unit
+};
+
+// How the level was brought into Y-up metres, for people: "guessed Z-up, Quake units
+// (0.0254 m): 8,048 units wide -> 204 m" (ASCII arrow: the panel's font has no U+2192).
+std::string frameSummary(const Level& level);
+
 // Loads `path` with the options' --up/--scale/--all-solid and builds the octree. Warnings go to
-// stderr (and to *warnings when given). Returns nullptr and sets *error when the level cannot be
-// used. Thread-safe: touches no global state except stderr.
+// stderr, to the session, and to *warnings when given (the way to see a failed load's warnings).
+// `reimport` (the Level section's Reload) replaces --up/--scale and the remembered settings.
+// Returns nullptr and sets *error when the level cannot be used. Thread-safe: touches no global
+// state except stderr.
 std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const DemoOptions& options,
                                                const OctreeBuildParams& octreeParams,
                                                std::string* error,
                                                std::vector<std::string>* warnings = nullptr,
-                                               LoadProgress* progress = nullptr);
+                                               LoadProgress* progress = nullptr,
+                                               const FrameChoice* reimport = nullptr);
 
 }  // namespace ofps::app

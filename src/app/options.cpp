@@ -101,9 +101,13 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
       ->disable_flag_override();
   cli.add_flag("--no-settings", o.noSettings,
                "Neither read nor write the saved view settings (also: OCTREE_FPS_NO_SETTINGS=1)");
-  cli.add_option("--swap-to", o.swapTo,
+  std::vector<std::string> swaps;
+  cli.add_option("--swap-to", swaps,
                  "After frame 5, load this level in the background as the UI's loader does "
-                 "(a failed load keeps the current level)");
+                 "(a failed load keeps the current level); given again, each further level "
+                 "loads once the one before has finished")
+      ->take_all()
+      ->allow_extra_args(false);
   cli.add_option("--probe", o.probeShape,
                  "Start in probe mode (P) with this probe: a click casts a ray or places the shape")
       ->check(CLI::IsMember({"ray", "sphere", "capsule", "box"}));
@@ -127,6 +131,10 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
     const int code = cli.exit(e);
     *exitCode = code == 0 ? 0 : 2;
     return std::nullopt;
+  }
+  if (!swaps.empty()) {
+    o.swapTo = swaps.front();
+    o.swapMore.assign(swaps.begin() + 1, swaps.end());
   }
   o.vsync = !noVsync;
   o.occlusion = !noOcclusion;

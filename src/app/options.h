@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ofps::app {
 
@@ -41,6 +42,8 @@ struct DemoOptions {
   std::string probeShape;      // --probe ray|sphere|capsule|box: start in probe mode (P)
   bool occlusion = true;       // false with --no-occlusion: the frustum cull alone (X toggles)
   bool noSettings = false;     // --no-settings: neither read nor write the saved view settings
+  // Further --swap-to PATHs, each loaded once the one before has finished.
+  std::vector<std::string> swapMore;
 };
 
 // Default level: assets/arena.glb from the source tree (or $OCTREE_FPS_ASSET_DIR).

@@ -16,6 +16,13 @@ nlohmann::json levelStats(const LevelSession& session) {
   j["spawn"] = {session.spawn.x, session.spawn.y, session.spawn.z};
   j["spawn_source"] = session.spawnSource;
   j["kill_plane_y"] = killPlaneY(l);
+  j["warnings"] = session.warnings;
+  j["frame_guess"] = frameSummary(l);
+  j["frame"] = {{"up", std::string(1, l.frame.upAxis)},
+                {"scale", l.frame.scale},
+                {"up_source", l.frame.upSource},
+                {"scale_source", l.frame.scaleSource},
+                {"guessed", l.frame.guessed}};
   return j;
 }
 

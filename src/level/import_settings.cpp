@@ -286,4 +286,16 @@ std::string writeImportSettings(const std::string& levelPath, const ImportSettin
   return {};
 }
 
+void forgetImportSettings(const std::string& levelPath, std::string* warning) {
+  for (const std::string& path :
+       {importSettingsPathBeside(levelPath), importSettingsPathPerUser(levelPath)}) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) continue;
+    if (!fs::remove(path, ec) && warning != nullptr) {
+      *warning = "cannot delete import settings " + path + " (" + ec.message() +
+                 "); the level will keep loading with them";
+    }
+  }
+}
+
 }  // namespace ofps

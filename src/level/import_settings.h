@@ -47,4 +47,8 @@ std::optional<LoadedImportSettings> readImportSettings(const std::string& levelP
 std::string writeImportSettings(const std::string& levelPath, const ImportSettings& settings,
                                 std::string* warning);
 
+// Deletes the level's settings (beside it and per user), so its next load decides the frame
+// again. Missing files are fine; *warning names a file that exists and could not be deleted.
+void forgetImportSettings(const std::string& levelPath, std::string* warning);
+
 }  // namespace ofps

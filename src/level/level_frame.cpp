@@ -91,22 +91,36 @@ FileFrame frameFromFile(const aiScene& scene, const std::string& ext,
   return f;
 }
 
-// Heuristic for files that carry no frame (OBJ, STL, PLY, ...). Two signals must agree for Z-up:
-//   - area: more triangle area faces +-Z than +-Y (floors and ceilings face the up axis; walls
-//     face sideways, and a level is usually wider than it is tall so there is more floor than
-//     wall facing any one horizontal axis);
-//   - extent: the level is shallower along Z than along Y (levels are wider than tall).
-// A Z-up level wider than 300 units is taken to be in Quake units (1 u = 1 inch = 0.0254 m; a
-// 56 u player is 1.42 m): a Z-up metre level that size would be 300 m across.
-struct FrameGuess {
-  char up = 'y';
-  float scale = 1.0f;
-  std::string why;
+// Heuristic for files that carry no frame (OBJ, STL, PLY, ...). Two signals for the up axis:
+//   - area: floors and ceilings face the up axis, walls face sideways. A storey adds floor
+//     area, and a level is wider than it is tall, so more area faces up than any one side;
+//   - extent: levels are wider than tall, so the up axis is the shallower of Y and Z.
+// Area decides when it is clear (one axis has kAreaClear times the other's): the extent is
+// fooled by a level that is long and narrow (a Quake map 8,048 units long, taller in Z than
+// deep in Y came out Y-up when both had to agree). Otherwise the extent decides when it is
+// clear, else both leaning the same way, else the level is ambiguous and Y-up (the glTF
+// convention) is assumed.
+// Units, from how wide the level is (horizontally, in the chosen frame):
+//   - Z-up and wider than 300 units: Quake units (1 u = 1 inch = 0.0254 m; a 56 u player is
+//     1.42 m). A Z-up metre level that size would be 300 m across;
+//   - Y-up, thousands of units wide (kBrushWide) and built of boxes (kBrushAligned of the area
+//     on axis-aligned planes, as a map compiled from brushes is): inches as well, because a
+//     boxy building kilometres across is not plausible. Organic terrain that size (a racing
+//     track in metres) has far less of its area on axis-aligned planes and stays metres.
+constexpr double kAreaClear = 1.25;
+constexpr double kExtentClear = 1.25;
+constexpr double kQuakeZWide = 300.0;
+constexpr double kBrushWide = 2000.0;
+constexpr double kBrushAligned = 0.7;
+
+struct GuessEvidence {
+  double areaX = 0.0, areaY = 0.0, areaZ = 0.0;  // triangle area facing +-X, +-Y, +-Z
+  double areaTotal = 0.0;
+  glm::dvec3 lo{1e300}, hi{-1e300};
 };
 
-FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
-  double areaY = 0.0, areaZ = 0.0;
-  glm::dvec3 lo(1e300), hi(-1e300);
+GuessEvidence gatherEvidence(const std::vector<MeshBuild>& meshes) {
+  GuessEvidence e;
   for (const MeshBuild& b : meshes) {
     const auto& p = b.mesh.positions;
     for (size_t t = 0; t + 2 < b.mesh.indices.size(); t += 3) {
@@ -119,43 +133,71 @@ FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
       }
       if (!good) continue;
       for (const glm::dvec3* q : {&a, &bb, &c}) {
-        lo = glm::min(lo, *q);
-        hi = glm::max(hi, *q);
+        e.lo = glm::min(e.lo, *q);
+        e.hi = glm::max(e.hi, *q);
       }
       const glm::dvec3 n = glm::cross(bb - a, c - a);
       const double len = glm::length(n);
       if (len <= 0.0) continue;
-      if (std::abs(n.y) > 0.95 * len) areaY += 0.5 * len;
-      if (std::abs(n.z) > 0.95 * len) areaZ += 0.5 * len;
+      e.areaTotal += 0.5 * len;
+      if (std::abs(n.x) > 0.95 * len) e.areaX += 0.5 * len;
+      if (std::abs(n.y) > 0.95 * len) e.areaY += 0.5 * len;
+      if (std::abs(n.z) > 0.95 * len) e.areaZ += 0.5 * len;
     }
   }
-  FrameGuess g;
-  if (hi.x < lo.x) {
-    g.why = "assumed Y-up metres (no triangle with finite coordinates to guess from)";
-    return g;
-  }
-  const glm::dvec3 ext = hi - lo;
-  const bool areaSaysZ = areaZ > areaY;
-  const bool extentSaysZ = ext.z < ext.y;
-  const std::string evidence = "facing +-Z/+-Y area " + fmtFloat(areaZ / std::max(areaY, 1e-30)) +
-                               "x, extent Y " + fmtFloat(ext.y) + " Z " + fmtFloat(ext.z);
-  if (areaSaysZ && extentSaysZ) {
-    g.up = 'z';
-    const double width = std::max(ext.x, ext.y);
-    if (width > 300.0) {
-      g.scale = 0.0254f;
-      g.why = "guessed Z-up in Quake units (0.0254 m) (" + evidence + ", " + fmtFloat(width) +
-              " units wide)";
-    } else {
-      g.why = "guessed Z-up metres (" + evidence + ")";
-    }
-  } else {
-    g.why = "guessed Y-up metres (" + evidence + ")";
-  }
-  return g;
+  return e;
+}
+
+// 'z' or 'y' for the larger of the two when it is more than `clear` times the other, else 0
+// (clear = 1: whichever is larger, 0 on a tie).
+char clearWinner(double z, double y, double clear) {
+  if (z > clear * y) return 'z';
+  if (y > clear * z) return 'y';
+  return 0;
 }
 
 }  // namespace
+
+FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
+  const GuessEvidence e = gatherEvidence(meshes);
+  FrameGuess g;
+  if (e.hi.x < e.lo.x) {
+    g.why = "assumed Y-up metres (no triangle with finite coordinates to guess from)";
+    return g;
+  }
+  const glm::dvec3 ext = e.hi - e.lo;
+  const char byArea = clearWinner(e.areaZ, e.areaY, kAreaClear);
+  // The up axis is the shallower one: Z "wins" the extent when Y is the larger.
+  const char byExtent = clearWinner(ext.y, ext.z, kExtentClear);
+  std::string evidence = "facing +-Z/+-Y area " + fmtFloat(e.areaZ / std::max(e.areaY, 1e-30)) +
+                         "x, extent Y " + fmtFloat(ext.y) + " Z " + fmtFloat(ext.z);
+  if (byArea != 0) {
+    g.up = byArea;
+    if (byExtent != 0 && byExtent != byArea) evidence += "; the area outweighs the extent";
+  } else if (byExtent != 0) {
+    g.up = byExtent;
+  } else if (const char lean = clearWinner(e.areaZ, e.areaY, 1.0);
+             lean != 0 && lean == clearWinner(ext.y, ext.z, 1.0)) {
+    g.up = lean;  // neither is clear, but both lean the same way
+  } else {
+    g.up = 'y';
+    g.ambiguous = true;
+    evidence += "; neither is clear, so the default";
+  }
+  g.width = g.up == 'z' ? std::max(ext.x, ext.y) : std::max(ext.x, ext.z);
+  const double aligned = (e.areaX + e.areaY + e.areaZ) / std::max(e.areaTotal, 1e-30);
+  const char* upName = g.up == 'z' ? "Z-up" : "Y-up";
+  if (g.up == 'z' && g.width > kQuakeZWide) {
+    g.scale = 0.0254f;
+  } else if (g.up == 'y' && g.width > kBrushWide && aligned >= kBrushAligned) {
+    g.scale = 0.0254f;
+    evidence += ", " + fmtFloat(aligned * 100.0) + "% of the area on axis-aligned planes";
+  }
+  const std::string units = g.scale == 1.0f ? " metres" : " in Quake units (0.0254 m)";
+  g.why = std::string(g.ambiguous ? "assumed " : "guessed ") + upName + units + " (" + evidence +
+          ", " + fmtFloat(g.width) + " units wide)";
+  return g;
+}
 
 LevelImportFrame chooseFrame(const aiScene& scene, const std::string& path, const std::string& ext,
                              const std::vector<MeshBuild>& meshes, std::optional<char> optUp,
@@ -210,8 +252,8 @@ LevelImportFrame chooseFrame(const aiScene& scene, const std::string& path, cons
                                                  : "its units";
     warnings->push_back(
         path + ": the file does not say " + what + "; " + needGuess().why +
-        ". If that is wrong, load it once with --up y|z and --scale S (metres per unit); the"
-        " choice is remembered in " +
+        ". If that is wrong, load it once with --up y|z and --scale S (metres per unit), or pick"
+        " them in the demo's Level section and press Reload; the choice is remembered in " +
         importSettingsPathBeside(path) +
         " (or in ~/.config/octree-fps/import-settings/ when that folder is read-only)");
   }

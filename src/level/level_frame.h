@@ -17,6 +17,17 @@ struct aiScene;
 
 namespace ofps::loader {
 
+// The loader's guess for a file that says nothing about its frame (see level_frame.cpp for the
+// evidence and the thresholds). `why` says what was guessed from what, for the warning.
+struct FrameGuess {
+  char up = 'y';
+  float scale = 1.0f;      // metres per file unit
+  double width = 0.0;      // the level's horizontal size in file units, in the guessed frame
+  bool ambiguous = false;  // no clear evidence: Y-up assumed
+  std::string why;
+};
+FrameGuess guessFrame(const std::vector<MeshBuild>& meshes);
+
 // Picks the frame (level.h's LevelImportFrame: axis, scale, where each came from, guessed or
 // not) for a walked scene; a guess adds a warning that says how to override it. ext is the
 // lower-case extension without the dot; `stored` what readImportSettings found.

@@ -107,7 +107,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   Level level;
   level.path = path;
   std::string settingsWarning;
-  const auto stored = readImportSettings(path, &settingsWarning);
+  const auto stored =
+      options.ignoreStoredSettings ? std::nullopt : readImportSettings(path, &settingsWarning);
   if (!settingsWarning.empty()) result.warnings.push_back(settingsWarning);
   level.frame = chooseFrame(*scene, path, pre.ext, walk.meshes, optUp, options.scale, stored,
                             &result.warnings);
@@ -191,6 +192,10 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
       writeImportSettings(path, s, &w);
       if (!w.empty()) result.warnings.push_back(w);
     }
+  } else if (options.rememberSettings && options.ignoreStoredSettings) {
+    std::string w;
+    forgetImportSettings(path, &w);
+    if (!w.empty()) result.warnings.push_back(w);
   }
 
   progress(1.0f, "done");

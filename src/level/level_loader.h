@@ -46,6 +46,10 @@ struct LevelLoadOptions {
   // that folder is read-only, to the per-user location; see level/import_settings.h) so the
   // next load needs no flags. Nothing is written when neither is set.
   bool rememberSettings = true;
+  // Re-import with exactly upAxis and scale (unset = from the file, else guessed): settings
+  // remembered beside the level are not read. With rememberSettings and neither set, they are
+  // forgotten (deleted), so the next plain load guesses again. The demo's Reload button.
+  bool ignoreStoredSettings = false;
   // The loader's memory budget in bytes (--memory-budget-mb): an import whose estimated peak
   // memory is larger is refused with an error before Assimp runs (see level/memory_budget.h for
   // the estimate). Unset = defaultLevelMemoryBudget(), half the physical memory.

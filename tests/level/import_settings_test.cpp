@@ -198,5 +198,41 @@ TEST(ImportSettings, GuessExplainsItselfAndHowToOverride) {
   EXPECT_NE(r.warnings[0].find("tower.obj.import.json"), std::string::npos) << r.warnings[0];
 }
 
+// The demo's Reload: the controls say exactly what to use, so remembered settings are not read;
+// an explicit choice replaces them, and "auto" for both forgets them so the guess is back.
+TEST(ImportSettings, ReimportReplacesOrForgetsRememberedSettings) {
+  TempDir dir, config;
+  ScopedXdg xdg(config.path());
+  const std::string level = dir.file("tower.obj");
+  writeTower(level);
+  const std::string beside = level + ".import.json";
+  writeFile(beside, R"({"up": "z", "scale": 0.0254})");
+
+  LevelLoadOptions chosen;
+  chosen.ignoreStoredSettings = true;
+  chosen.upAxis = 'y';
+  chosen.scale = 0.01f;
+  LevelLoadResult r = loadLevel(level, chosen);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.level->frame.upAxis, 'y');
+  EXPECT_FLOAT_EQ(r.level->frame.scale, 0.01f);
+  auto stored = readImportSettings(level, nullptr);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->settings.upAxis, 'y');
+  EXPECT_EQ(stored->settings.scale, 0.01f);
+
+  LevelLoadOptions automatic;
+  automatic.ignoreStoredSettings = true;
+  r = loadLevel(level, automatic);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(r.level->frame.guessed);  // the settings file (Y-up cm) was not used
+  EXPECT_FLOAT_EQ(r.level->frame.scale, 1.0f);
+  EXPECT_FALSE(std::filesystem::exists(beside));
+  // The next plain load guesses again.
+  r = loadLevel(level);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(r.level->frame.guessed);
+}
+
 }  // namespace
 }  // namespace ofps

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""End-to-end checks of where the windowed octree_demo tells the user how a load went: the
+failed load's error (kept level, kept warnings), the toast on the view, the guessed frame, and
+the error cleared by the next successful load. Run by CTest under a virtual X server.
+
+Usage: check_feedback.py DEMO CASE SOURCE_DIR
+Skipped (exit 77) where xvfb-run is not installed. Expected values are written out here from
+what the generated levels are, never read back from the program.
+"""
+import atexit
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+demo, case, source_dir = sys.argv[1:4]
+if shutil.which("xvfb-run") is None:
+    print("xvfb-run not found: skipped")
+    sys.exit(77)
+
+# Recent files go under XDG_CONFIG_HOME: keep the test out of the user's configuration.
+_config = tempfile.mkdtemp(prefix="octree-fps-test-config-")
+_env = dict(os.environ, XDG_CONFIG_HOME=_config)
+atexit.register(shutil.rmtree, _config, True)
+tmp = tempfile.mkdtemp(prefix="octree-fps-feedback-")
+atexit.register(shutil.rmtree, tmp, True)
+
+# What a person says of the hall below: Z-up, Quake units, 8,048 u = 204.4 m.
+HALL_GUESS = "guessed Z-up, Quake units (0.0254 m): 8,048 units wide -> 204 m"
+
+
+def expect(cond, message, output=""):
+    if not cond:
+        print(f"FAIL [{case}]: {message}\n--- output ---\n{output}")
+        sys.exit(1)
+
+
+def run_window(args, timeout=300):
+    p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", demo, "--no-vsync",
+                        "--width", "800", "--height", "600", *args],
+                       capture_output=True, text=True, timeout=timeout, env=_env)
+    return p.returncode, p.stdout + p.stderr
+
+
+def box(lo, hi):
+    """The six faces of an axis-aligned box as OBJ quads (v lines, f lines, 1-based)."""
+    (x0, y0, z0), (x1, y1, z1) = lo, hi
+    v = [(x0, y0, z0), (x1, y0, z0), (x1, y1, z0), (x0, y1, z0),
+         (x0, y0, z1), (x1, y0, z1), (x1, y1, z1), (x0, y1, z1)]
+    f = [(1, 4, 3, 2), (5, 6, 7, 8), (1, 2, 6, 5), (4, 8, 7, 3), (1, 5, 8, 4), (2, 3, 7, 6)]
+    return v, f
+
+
+def write_hall(path):
+    """A Quake-style hall: 8,048 u long, 400 deep (Y), 600 high (Z) with storey floors at 200
+    and 400: taller in Z than deep in Y, the shape the loader used to call Y-up metres."""
+    lines, base = [], 0
+    for lo, hi in (((0, 0, 0), (8048, 400, 600)), ((0, 0, 196), (7000, 400, 200)),
+                   ((0, 0, 396), (7000, 400, 400))):
+        v, f = box(lo, hi)
+        lines += [f"v {x} {y} {z}" for x, y, z in v]
+        lines += ["f " + " ".join(str(base + i) for i in q) for q in f]
+        base += len(v)
+    with open(path, "w") as out:
+        out.write("\n".join(lines) + "\n")
+
+
+def write_broken(path):
+    # Faces that point at vertices the file does not have: the loader must refuse it.
+    with open(path, "w") as out:
+        out.write("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n")
+
+
+def png_pixels(path):
+    """RGBA rows of the demo's 8-bit RGBA screenshot, decoded here."""
+    with open(path, "rb") as f:
+        data = f.read()
+    expect(data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is a PNG")
+    pos, idat, width, height = 8, b"", 0, 0
+    while pos < len(data):
+        length = struct.unpack(">I", data[pos:pos + 4])[0]
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", body[:10])
+            expect(depth == 8 and color == 6, f"{path}: 8-bit RGBA")
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride, rows, prev = zlib.decompress(idat), width * 4, [], bytearray(width * 4)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - 4] if i >= 4 else 0
+            b, c = prev[i], prev[i - 4] if i >= 4 else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, rows
+
+
+def error_red_pixels(path, x0, x1, y0, y1):
+    """Pixels in the box close to the error text's colour (1.0, 0.45, 0.4): red, not grey."""
+    width, height, rows = png_pixels(path)
+    n = 0
+    for y in range(y0, min(y1, height)):
+        row = rows[y]
+        for x in range(x0, min(x1, width)):
+            r, g, b = row[4 * x], row[4 * x + 1], row[4 * x + 2]
+            n += r > 180 and 70 < g < 150 and 60 < b < 140 and r - g > 80
+    return n
+
+
+hall = os.path.join(tmp, "hall.obj")
+broken = os.path.join(tmp, "broken.obj")
+write_hall(hall)
+write_broken(broken)
+stats_path = os.path.join(tmp, "stats.json")
+
+if case == "failed_swap_keeps_level_and_warnings":
+    # The hall loads with one warning (its frame was guessed); the swap to a broken file fails.
+    # The hall must stay, with its own warning, and the error must be reported. The panel is
+    # hidden: the error must still be on the view (the toast), in its red, at the top centre.
+    shot = os.path.join(tmp, "shot.png")
+    rc, out = run_window([hall, "--frames", "30", "--swap-to", broken, "--no-panel",
+                          "--stats-json", stats_path, "--screenshot", shot])
+    expect(rc == 0, f"exit {rc}", out)
+    with open(stats_path) as f:
+        level = json.load(f)["level"]
+    expect(level["path"] == hall, "the hall is still the level", out)
+    expect("broken.obj" in level["load_error"], "the error names the broken file", out)
+    expect(len(level["warnings"]) == 1 and "does not say" in level["warnings"][0],
+           f"the hall's one warning (its guessed frame) is kept: {level['warnings']}", out)
+    expect(level["frame_guess"] == HALL_GUESS, f"frame_guess: {level['frame_guess']!r}", out)
+    red = error_red_pixels(shot, 200, 600, 0, 150)
+    expect(red > 40, f"the error's red text at the top centre of the view ({red} pixels)", out)
+
+elif case == "successful_swap_clears_error":
+    # arena.glb, then the broken file (fails), then the hall (loads): the error is gone, the
+    # hall is current with its own warning, and the toast of the success is not red.
+    arena = os.path.join(tmp, "arena.glb")
+    shutil.copy(os.path.join(source_dir, "assets", "arena.glb"), arena)
+    shot = os.path.join(tmp, "shot.png")
+    rc, out = run_window([arena, "--frames", "30", "--swap-to", broken, "--swap-to", hall,
+                          "--no-panel", "--stats-json", stats_path, "--screenshot", shot])
+    expect(rc == 0, f"exit {rc}", out)
+    expect("broken.obj" in out and "kept" in out, "the broken file failed on the way", out)
+    with open(stats_path) as f:
+        stats = json.load(f)
+    level = stats["level"]
+    expect(level["path"] == hall, "the hall is the level", out)
+    expect(level["load_error"] == "" and stats["run"]["last_load_error"] == "",
+           "the error is cleared by the successful load", out)
+    expect(len(level["warnings"]) == 1 and "does not say" in level["warnings"][0],
+           f"the hall's own warning: {level['warnings']}", out)
+    expect(level["frame_guess"] == HALL_GUESS, f"frame_guess: {level['frame_guess']!r}", out)
+    expect(level["frame"]["up"] == "z" and abs(level["frame"]["scale"] - 0.0254) < 1e-7,
+           "Z-up inches", out)
+    red = error_red_pixels(shot, 200, 600, 0, 150)
+    expect(red < 10, f"no error's red at the top centre after the success ({red} pixels)", out)
+
+elif case == "dismiss_hides_toast_not_error":
+    # The error toast stays until dismissed: find its button in a screenshot (F12), click it
+    # with the X server's XTEST extension, and the red is gone from the view while the error
+    # stays reported. Re-runs itself inside xvfb-run so the clicks reach the demo's display.
+    if os.environ.get("FEEDBACK_INNER") is None:
+        p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", sys.executable,
+                            os.path.abspath(__file__), demo, case, source_dir],
+                           capture_output=True, text=True, timeout=300,
+                           env=dict(_env, FEEDBACK_INNER="1"))
+        print(p.stdout + p.stderr)
+        sys.exit(p.returncode)
+    import ctypes
+    import ctypes.util
+    import glob
+    import time
+    x11, xtst = ctypes.util.find_library("X11"), ctypes.util.find_library("Xtst")
+    if x11 is None or xtst is None:
+        print("libX11 or libXtst not found: skipped")
+        sys.exit(77)
+    xlib, xtest = ctypes.CDLL(x11), ctypes.CDLL(xtst)
+    xlib.XOpenDisplay.restype = ctypes.c_void_p
+    xlib.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    xlib.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+    xlib.XFlush.argtypes = [ctypes.c_void_p]
+    xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
+                                        ctypes.c_ulong]
+    xtest.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                                           ctypes.c_int, ctypes.c_ulong]
+    xtest.XTestFakeButtonEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
+                                           ctypes.c_ulong]
+    display = xlib.XOpenDisplay(None)
+    expect(display, "cannot open the virtual display")
+
+    def press(keysym):
+        code = xlib.XKeysymToKeycode(display, keysym)
+        xtest.XTestFakeKeyEvent(display, code, 1, 0)
+        xtest.XTestFakeKeyEvent(display, code, 0, 0)
+        xlib.XFlush(display)
+
+    def move(x, y):
+        xtest.XTestFakeMotionEvent(display, -1, x, y, 0)
+        xlib.XFlush(display)
+
+    lines = []
+
+    def screenshot():
+        """F12, then the path of the PNG the demo says it wrote."""
+        press(0xFFC9)
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("screenshot written to "):
+                return os.path.join(tmp, line.split("screenshot written to ", 1)[1].strip())
+        expect(False, "no screenshot written", "".join(lines))
+
+    proc = subprocess.Popen([demo, hall, "--swap-to", broken, "--no-panel", "--no-vsync",
+                             "--width", "800", "--height", "600", "--frames", "100000",
+                             "--stats-json", stats_path], cwd=tmp, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=_env)
+    # A demo that stops answering (no screenshot line) is killed, so the reads below end.
+    import threading
+    watchdog = threading.Timer(150, proc.kill)
+    watchdog.daemon = True  # never keeps the check alive itself
+    watchdog.start()
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("error: ") and "broken.obj" in line:
+            break
+    expect(any("broken.obj" in l for l in lines), "the broken swap failed", "".join(lines))
+    move(780, 580)  # away from the toast; nothing is under the pointer
+    time.sleep(1.5)  # the toast is drawn (auto-sized windows show from their second frame)
+    before = screenshot()
+    expect(error_red_pixels(before, 100, 700, 0, 150) > 40, "the error toast is shown",
+           "".join(lines))
+    # The dismiss button: the toast's only blue (ImGui's button colour) at the top centre.
+    width, height, rows = png_pixels(before)
+    blue = [(x, y) for y in range(0, 150) for x in range(100, 700)
+            if rows[y][4 * x + 2] > rows[y][4 * x] + 50 and rows[y][4 * x + 2] > 90]
+    expect(len(blue) > 50, f"the dismiss button is visible ({len(blue)} blue pixels)")
+    bx = (min(x for x, _ in blue) + max(x for x, _ in blue)) // 2
+    by = (min(y for _, y in blue) + max(y for _, y in blue)) // 2
+    move(bx, by)
+    time.sleep(0.5)
+    xtest.XTestFakeButtonEvent(display, 1, 1, 0)
+    xlib.XFlush(display)
+    time.sleep(0.5)
+
+    xtest.XTestFakeButtonEvent(display, 1, 0, 0)
+    xlib.XFlush(display)
+    time.sleep(0.5)  # Dear ImGui 1.86 reads the pointer each frame: release over the button
+    move(780, 580)
+    time.sleep(1.0)
+    after = screenshot()
+    red = error_red_pixels(after, 100, 700, 0, 150)
+    expect(red == 0, f"the toast is gone after dismiss ({red} red pixels)", "".join(lines))
+    press(0xFF1B)  # Esc: the mouse is not captured (the click landed on the toast), so quit
+    try:
+        out, _ = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+    expect(proc.returncode == 0, f"exit {proc.returncode}", "".join(lines) + out)
+    with open(stats_path) as f:
+        level = json.load(f)["level"]
+    expect(level["path"] == hall and "broken.obj" in level["load_error"],
+           "dismissing hides the toast; the error is still reported", "".join(lines) + out)
+
+else:
+    expect(False, f"unknown case {case}")
+print(f"ok [{case}]")
