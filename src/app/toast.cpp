@@ -44,10 +44,12 @@ void drawToast(Toast& toast, double now, const ToastProgress* progress, float le
   ImGui::SetNextWindowSize(ImVec2(width, 0.0f), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::PushStyleVar(ImGuiStyleVar_Alpha, progress != nullptr ? 1.0f : alpha);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoNav |
-                                 ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_AlwaysAutoResize;
+  ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoNav |
+                           ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_AlwaysAutoResize;
+  // Only an error has a button; any other toast lets clicks through to the view (mouse look,
+  // throws, the probe), so a message over the view never swallows a click aimed at the level.
+  if (toast.kind != Toast::Kind::Error) flags |= ImGuiWindowFlags_NoInputs;
   if (ImGui::Begin("##toast", nullptr, flags)) {
     if (progress != nullptr) {
       ImGui::TextWrapped("loading %s", progress->path.c_str());
