@@ -19,7 +19,9 @@ void workLines(const ProbeWork& w, const Octree& octree, const char* what) {
   ImGui::Text("%s: %u of %u nodes visited, %s triangles tested", what, w.octree.nodesVisited,
               octree.nodeCount(), grouped(w.octree.trianglesTested, a));
   ImGui::Text("brute force: %s triangles tested", grouped(w.brute.trianglesTested, b));
-  ImGui::Text("%.2f us per query, brute force %.1f us (%.1fx)", w.octreeUs, w.bruteUs,
+  // Short lines: the panel wraps at '.', which would split a number.
+  ImGui::Text("%.2f us per query", w.octreeUs);
+  ImGui::Text("brute force %.1f us (%.0fx)", w.bruteUs,
               w.octreeUs > 0.0 ? w.bruteUs / w.octreeUs : 0.0);
   if (!w.agrees) {
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "brute force disagrees");
@@ -99,17 +101,17 @@ void probePanel(DemoState& s) {
   }
   const Octree& octree = s.level.session->octree;
   legend();
-  ImGui::Text("pixel (%d, %d): ray from (%.2f %.2f %.2f)", p.clickX, p.clickY, D(p.origin.x),
-              D(p.origin.y), D(p.origin.z));
-  ImGui::Text("  along (%.3f %.3f %.3f)", D(p.dir.x), D(p.dir.y), D(p.dir.z));
+  ImGui::Text("pixel %d, %d", p.clickX, p.clickY);
+  ImGui::Text("ray from %.2f %.2f %.2f", D(p.origin.x), D(p.origin.y), D(p.origin.z));
+  ImGui::Text("  along %.3f %.3f %.3f", D(p.dir.x), D(p.dir.y), D(p.dir.z));
   if (p.hit) {
     const RayHit& h = p.rayHit;
-    ImGui::Text("hit triangle %u at %.3f m, normal (%.2f %.2f %.2f)", h.triangle, D(h.t),
-                D(h.normal.x), D(h.normal.y), D(h.normal.z));
+    ImGui::Text("hit triangle %u at %.3f m", h.triangle, D(h.t));
+    ImGui::Text("  normal %.2f %.2f %.2f", D(h.normal.x), D(h.normal.y), D(h.normal.z));
     const Triangle& t = p.hitTriangle;
-    ImGui::Text("  v0 (%.2f %.2f %.2f)  v1 (%.2f %.2f %.2f)", D(t.v0.x), D(t.v0.y), D(t.v0.z),
-                D(t.v1.x), D(t.v1.y), D(t.v1.z));
-    ImGui::Text("  v2 (%.2f %.2f %.2f)", D(t.v2.x), D(t.v2.y), D(t.v2.z));
+    ImGui::Text("  v0 %.2f %.2f %.2f", D(t.v0.x), D(t.v0.y), D(t.v0.z));
+    ImGui::Text("  v1 %.2f %.2f %.2f", D(t.v1.x), D(t.v1.y), D(t.v1.z));
+    ImGui::Text("  v2 %.2f %.2f %.2f", D(t.v2.x), D(t.v2.y), D(t.v2.z));
     if (!p.path.empty()) {
       const uint32_t leaf = p.path.back();
       ImGui::Text("leaf %u (level %u, %u triangles), %zu nodes from the root", leaf,
@@ -128,9 +130,10 @@ void probePanel(DemoState& s) {
               p.overlapping.size());
   workLines(p.shapeWork, octree, "overlap");
   if (p.touching) {
-    ImGui::Text("push-out %.3f m along (%.2f %.2f %.2f), %u rounds%s", D(p.pushOut.depth),
-                D(p.pushOut.normal.x), D(p.pushOut.normal.y), D(p.pushOut.normal.z),
-                p.pushOut.iterations, p.pushOut.resolved ? "" : " (unresolved)");
+    ImGui::Text("push-out %.3f m, %u rounds%s", D(p.pushOut.depth), p.pushOut.iterations,
+                p.pushOut.resolved ? "" : " (unresolved)");
+    ImGui::Text("  along %.2f %.2f %.2f", D(p.pushOut.normal.x), D(p.pushOut.normal.y),
+                D(p.pushOut.normal.z));
   } else {
     ImGui::Text("no contact: nothing to push out of");
   }
