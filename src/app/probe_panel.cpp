@@ -23,7 +23,10 @@ void workLines(const ProbeWork& w, const Octree& octree, const char* what) {
   ImGui::Text("%.2f us per query", w.octreeUs);
   ImGui::Text("brute force %.1f us (%.0fx)", w.bruteUs,
               w.octreeUs > 0.0 ? w.bruteUs / w.octreeUs : 0.0);
-  if (!w.agrees) {
+  // Said either way: the check is the point of showing brute force beside the octree.
+  if (w.agrees) {
+    ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1.0f), "brute force: same answer");
+  } else {
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "brute force disagrees");
   }
 }
@@ -114,7 +117,9 @@ void probePanel(DemoState& s) {
     ImGui::Text("  v2 %.2f %.2f %.2f", D(t.v2.x), D(t.v2.y), D(t.v2.z));
     if (!p.path.empty()) {
       const uint32_t leaf = p.path.back();
-      ImGui::Text("leaf %u (level %u, %u triangles), %zu nodes from the root", leaf,
+      // A node's own triangles sit in a leaf at the node's level, so the path can hold two nodes
+      // of one level: say the path's length and the leaf's level apart.
+      ImGui::Text("leaf %u: level %u, %u triangles; path root..leaf: %zu nodes", leaf,
                   octree.nodeLevel(leaf), octree.ownRange(leaf).count, p.path.size());
     }
   } else {
@@ -130,7 +135,7 @@ void probePanel(DemoState& s) {
               p.overlapping.size());
   workLines(p.shapeWork, octree, "overlap");
   if (p.touching) {
-    ImGui::Text("push-out %.3f m, %u rounds%s", D(p.pushOut.depth), p.pushOut.iterations,
+    ImGui::Text("push-out %.3f m, %u round(s)%s", D(p.pushOut.depth), p.pushOut.iterations,
                 p.pushOut.resolved ? "" : " (unresolved)");
     ImGui::Text("  along %.2f %.2f %.2f", D(p.pushOut.normal.x), D(p.pushOut.normal.y),
                 D(p.pushOut.normal.z));

@@ -95,7 +95,8 @@ void propsPanel(DemoState& s) {
   PropsView& v = s.props;
   PropsWorld& world = s.sim.props();
   const PropsStepStats& st = world.lastStepStats();
-  ImGui::Text("%u props, %zu visible, %u resting, %u grid cells", world.liveCount(),
+  // "drawn": after the frustum and occlusion culls; the cull line below counts the frustum's.
+  ImGui::Text("%u props, %zu drawn, %u resting, %u grid cells", world.liveCount(),
               v.visibleIds.size(), world.restingCount(), world.grid().occupiedCells());
   using ull = unsigned long long;
   if (world.size() > 0) {
@@ -132,7 +133,7 @@ void propsPanel(DemoState& s) {
   if (ImGui::Button("Clear")) world.clear();
   ImGui::TextDisabled("click (mouse captured) throws a ball; G spawns N");
 
-  ImGui::Checkbox("two teams: enemies within R (grid vs brute force)", &v.teamsMode);
+  ImGui::Checkbox("two teams (grid vs brute force)", &v.teamsMode);
   if (v.teamsMode) {
     bool changed = ImGui::SliderInt("per team", &v.teamsPerTeam, 10, 20000, "%d",
                                     ImGuiSliderFlags_Logarithmic);

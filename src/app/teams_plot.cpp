@@ -57,6 +57,12 @@ void teamsCostPlot(DemoState& s) {
               static_cast<double>(costs[best].cellSize / v.teams.params().radius),
               static_cast<unsigned long long>(costs[best].cost()), costs[best].ms);
   ImGui::Text("brute force: %llu checks", static_cast<unsigned long long>(brute));
+  if (best == 0 || best + 1 == costs.size()) {
+    // The minimum on the sweep's edge is only the cheapest measured: the curve may still fall.
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f),
+                       "cheapest at the sweep's %s end: the sweet spot may lie beyond it",
+                       best == 0 ? "small" : "large");
+  }
 
   double peak = brute;
   for (const CellSizeCost& c : costs) peak = std::max(peak, static_cast<double>(c.cost()));

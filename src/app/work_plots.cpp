@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <initializer_list>
 
 #include "app/demo_state.h"
@@ -36,18 +37,26 @@ void legend(const WorkHistory& h, std::initializer_list<Line> lines) {
   const size_t newest = (h.next + WorkHistory::kFrames - 1) % WorkHistory::kFrames;
   bool first = true;
   for (const Line& line : lines) {
-    if (!first) ImGui::SameLine();
+    const float side = ImGui::GetTextLineHeight() * 0.7f;
+    char buf[32];
+    const double v = h.filled > 0 ? static_cast<double>((*line.values)[newest]) : 0.0;
+    char text[96];
+    std::snprintf(text, sizeof text, "%s %s", line.name, grouped(static_cast<uint64_t>(v), buf));
+    // An entry that does not fit after the previous one starts a line (never wrapped inside).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width = side + style.ItemSpacing.x + ImGui::CalcTextSize(text).x;
+    if (!first) {
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+    }
     first = false;
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float side = ImGui::GetTextLineHeight() * 0.7f;
     const float pad = (ImGui::GetTextLineHeight() - side) * 0.5f;
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad),
                                               ImVec2(p.x + side, p.y + pad + side), line.color);
     ImGui::Dummy(ImVec2(side, side));
     ImGui::SameLine();
-    char buf[32];
-    const double v = h.filled > 0 ? static_cast<double>((*line.values)[newest]) : 0.0;
-    ImGui::Text("%s %s", line.name, grouped(static_cast<uint64_t>(v), buf));
+    ImGui::TextUnformatted(text);
   }
 }
 
