@@ -562,21 +562,29 @@ bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, co
   const uint32_t y1 = static_cast<uint32_t>(std::min(fy1, h - 1));
   // The hull's nearest depth as 1 / w, nudged nearer (larger) past rounding, then rounded up.
   const float boxInvW = floatAbove(maxInvW * (1.0 + 1e-9));
+  const simd::F4 depth4 = simd::splat(boxInvW);
+  static_assert(kOcclusionTileSize == 8, "the pixel scan reads a tile row as two groups of four");
 
   for (uint32_t ty = y0 / kOcclusionTileSize; ty <= y1 / kOcclusionTileSize; ++ty) {
     for (uint32_t tx = x0 / kOcclusionTileSize; tx <= x1 / kOcclusionTileSize; ++tx) {
       const uint32_t tile = ty * tilesX_ + tx;
       if (tileDirty_[tile]) refreshTile(tile);
       if (tileMin_[tile] > boxInvW) continue;  // every pixel of the tile is nearer
-      const uint32_t px0 = std::max(x0, tx * kOcclusionTileSize);
-      const uint32_t px1 = std::min(x1, tx * kOcclusionTileSize + kOcclusionTileSize - 1);
+      // The tile's pixels under the rectangle, one tile row (eight pixels, two loads) at a
+      // time: a lane passes when its pixel is strictly nearer (a comparison is exact, and a NaN
+      // pixel would fail it, the safe answer); the row passes when every column of the
+      // rectangle does. columns: bit c set for tile column c inside [x0, x1].
+      const uint32_t left = tx * kOcclusionTileSize;
+      const uint32_t c0 = std::max(x0, left) - left;
+      const uint32_t c1 = std::min(x1, left + kOcclusionTileSize - 1) - left;
+      const uint32_t columns = (2u << c1) - (1u << c0);
       const uint32_t py0 = std::max(y0, ty * kOcclusionTileSize);
       const uint32_t py1 = std::min(y1, ty * kOcclusionTileSize + kOcclusionTileSize - 1);
       for (uint32_t y = py0; y <= py1; ++y) {
-        const float* row = &pixels_[static_cast<size_t>(y) * width_];
-        for (uint32_t x = px0; x <= px1; ++x) {
-          if (!(row[x] > boxInvW)) return false;
-        }
+        const float* row = &pixels_[static_cast<size_t>(y) * width_ + left];
+        const uint32_t nearer =
+            simd::less(depth4, simd::load(row)) | (simd::less(depth4, simd::load(row + 4)) << 4);
+        if ((nearer & columns) != columns) return false;
       }
     }
   }
