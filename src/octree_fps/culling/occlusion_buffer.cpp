@@ -146,6 +146,14 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
   }
   uint32_t covered = 0;
   bool started = false;
+  // Tiles to mark dirty, gathered over the rows of one tile row and marked once per tile row
+  // (their column range is the hull of those rows' spans: marking a clean tile too only costs a
+  // later refresh).
+  uint32_t dirtyRow = 0, dirtyLo = 1, dirtyHi = 0;  // empty
+  const auto markDirty = [&] {
+    for (uint32_t t = dirtyLo; t <= dirtyHi; ++t)
+      target.tileDirty[dirtyRow * target.tilesX + t] = 1;
+  };
   for (int32_t j = y0; j <= y1; ++j) {
     // Each function's pixels on this row form a half-line; intersect them.
     int32_t lo = x0, hi = x1;
@@ -211,11 +219,19 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
     }
     covered += static_cast<uint32_t>(hi - lo + 1);
     const uint32_t tileRow = static_cast<uint32_t>(j) / kOcclusionTileSize;
-    for (uint32_t t = static_cast<uint32_t>(lo) / kOcclusionTileSize;
-         t <= static_cast<uint32_t>(hi) / kOcclusionTileSize; ++t) {
-      target.tileDirty[tileRow * target.tilesX + t] = 1;
+    const uint32_t tileLo = static_cast<uint32_t>(lo) / kOcclusionTileSize;
+    const uint32_t tileHi = static_cast<uint32_t>(hi) / kOcclusionTileSize;
+    if (tileRow != dirtyRow || dirtyLo > dirtyHi) {
+      markDirty();
+      dirtyRow = tileRow;
+      dirtyLo = tileLo;
+      dirtyHi = tileHi;
+    } else {
+      dirtyLo = std::min(dirtyLo, tileLo);
+      dirtyHi = std::max(dirtyHi, tileHi);
     }
   }
+  markDirty();
   return covered;
 }
 
