@@ -151,8 +151,9 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
   // later refresh).
   uint32_t dirtyRow = 0, dirtyLo = 1, dirtyHi = 0;  // empty
   const auto markDirty = [&] {
-    for (uint32_t t = dirtyLo; t <= dirtyHi; ++t)
+    for (uint32_t t = dirtyLo; t <= dirtyHi; ++t) {
       target.tileDirty[dirtyRow * target.tilesX + t] = 1;
+    }
   };
   for (int32_t j = y0; j <= y1; ++j) {
     // Each function's pixels on this row form a half-line; intersect them.

@@ -104,8 +104,9 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
   }
   const uint32_t nodes = octree.nodeCount();
   uint32_t largestNode = 0;
-  for (uint32_t n = 0; n < nodes; ++n)
+  for (uint32_t n = 0; n < nodes; ++n) {
     largestNode = std::max(largestNode, octree.ownRange(n).count);
+  }
   nodeClip_.resize(largestNode);
   subtreeEnd_.resize(nodes);
   for (uint32_t n = 0; n < nodes; ++n) {
