@@ -24,9 +24,7 @@ constexpr double kMinConditioning = 1e-6;
 // Relative widening of each row's span bounds past the rounding of their two operations.
 constexpr double kSpanSlack = 1e-12;
 
-struct Clip {
-  double x, y, z, w;
-};
+using Clip = OcclusionBuffer::ClipPoint;
 
 struct Vec3d {
   double x, y, z;
@@ -148,6 +146,15 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
   }
   uint32_t covered = 0;
   bool started = false;
+  // Tiles to mark dirty, gathered over the rows of one tile row and marked once per tile row
+  // (their column range is the hull of those rows' spans: marking a clean tile too only costs a
+  // later refresh).
+  uint32_t dirtyRow = 0, dirtyLo = 1, dirtyHi = 0;  // empty
+  const auto markDirty = [&] {
+    for (uint32_t t = dirtyLo; t <= dirtyHi; ++t) {
+      target.tileDirty[dirtyRow * target.tilesX + t] = 1;
+    }
+  };
   for (int32_t j = y0; j <= y1; ++j) {
     // Each function's pixels on this row form a half-line; intersect them.
     int32_t lo = x0, hi = x1;
@@ -213,11 +220,19 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
     }
     covered += static_cast<uint32_t>(hi - lo + 1);
     const uint32_t tileRow = static_cast<uint32_t>(j) / kOcclusionTileSize;
-    for (uint32_t t = static_cast<uint32_t>(lo) / kOcclusionTileSize;
-         t <= static_cast<uint32_t>(hi) / kOcclusionTileSize; ++t) {
-      target.tileDirty[tileRow * target.tilesX + t] = 1;
+    const uint32_t tileLo = static_cast<uint32_t>(lo) / kOcclusionTileSize;
+    const uint32_t tileHi = static_cast<uint32_t>(hi) / kOcclusionTileSize;
+    if (tileRow != dirtyRow || dirtyLo > dirtyHi) {
+      markDirty();
+      dirtyRow = tileRow;
+      dirtyLo = tileLo;
+      dirtyHi = tileHi;
+    } else {
+      dirtyLo = std::min(dirtyLo, tileLo);
+      dirtyHi = std::max(dirtyHi, tileHi);
     }
   }
+  markDirty();
   return covered;
 }
 
@@ -269,20 +284,26 @@ void OcclusionBuffer::begin(const glm::mat4& viewProjection) {
   std::fill(tileDirty_.begin(), tileDirty_.end(), uint8_t{0});
 }
 
+OcclusionBuffer::ClipPoint OcclusionBuffer::clipOf(const glm::vec3& p) const {
+  // In double: a float times a float is exact in double, so the only rounding is in the
+  // four-term sums, always added in this order (boxHidden's shared products give the same bits).
+  Clip out;
+  double* o = &out.x;
+  for (int row = 0; row < 4; ++row) {
+    o[row] = vp_[row][0] * static_cast<double>(p.x) + vp_[row][1] * static_cast<double>(p.y) +
+             vp_[row][2] * static_cast<double>(p.z) + vp_[row][3];
+  }
+  return out;
+}
+
 uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3& b,
                                             const glm::vec3& c) {
-  // Clip coordinates in double: a float times a float is exact in double, so the only rounding
-  // is in the four-term sums.
-  Clip v[3];
-  const glm::vec3* p[3] = {&a, &b, &c};
-  for (int i = 0; i < 3; ++i) {
-    double* out = &v[i].x;
-    for (int row = 0; row < 4; ++row) {
-      out[row] = vp_[row][0] * static_cast<double>(p[i]->x) +
-                 vp_[row][1] * static_cast<double>(p[i]->y) +
-                 vp_[row][2] * static_cast<double>(p[i]->z) + vp_[row][3];
-    }
-  }
+  return rasterizeClipTriangle(clipOf(a), clipOf(b), clipOf(c));
+}
+
+uint32_t OcclusionBuffer::rasterizeClipTriangle(const ClipPoint& a, const ClipPoint& b,
+                                                const ClipPoint& c) {
+  const Clip v[3] = {a, b, c};
   // Trivial rejections: all three vertices beyond one clip plane (near, or a screen side).
   const auto allOut = [&](auto&& outside) {
     return outside(v[0]) && outside(v[1]) && outside(v[2]);
@@ -399,19 +420,15 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
 
 uint32_t OcclusionBuffer::rasterizeTrianglePair(const glm::vec3& p, const glm::vec3& q,
                                                 const glm::vec3& s, const glm::vec3& r) {
+  return rasterizeClipTrianglePair(clipOf(p), clipOf(q), clipOf(s), clipOf(r));
+}
+
+uint32_t OcclusionBuffer::rasterizeClipTrianglePair(const ClipPoint& p, const ClipPoint& q,
+                                                    const ClipPoint& s, const ClipPoint& r) {
   // Corners in the quad's order p, q, s, r: the triangles are (p, q, r) and (q, s, r).
-  const glm::vec3* points[4] = {&p, &q, &s, &r};
-  Clip v[4];
+  const Clip v[4] = {p, q, s, r};
   bool simple = true;
-  for (int i = 0; i < 4; ++i) {
-    double* out = &v[i].x;
-    for (int row = 0; row < 4; ++row) {
-      out[row] = vp_[row][0] * static_cast<double>(points[i]->x) +
-                 vp_[row][1] * static_cast<double>(points[i]->y) +
-                 vp_[row][2] * static_cast<double>(points[i]->z) + vp_[row][3];
-    }
-    simple = simple && v[i].z + v[i].w > 0.0 && v[i].w > 0.0;
-  }
+  for (int i = 0; i < 4; ++i) simple = simple && v[i].z + v[i].w > 0.0 && v[i].w > 0.0;
   // The union is the quad only when the quad is strictly convex on screen (then the diagonal
   // q-r splits it into exactly the two triangles): every three consecutive corners turn the same
   // way, clearly (relative to the corners' magnitudes). Otherwise, or when a corner is not beyond
@@ -434,7 +451,7 @@ uint32_t OcclusionBuffer::rasterizeTrianglePair(const glm::vec3& p, const glm::v
   const double width = width_, height = height_;
   simple = simple && inverseDepthFunction({h[0], h[1], h[3]}, width, height, &depths[0]) &&
            inverseDepthFunction({h[1], h[2], h[3]}, width, height, &depths[1]);
-  if (!simple) return rasterizeTriangle(p, q, r) + rasterizeTriangle(q, s, r);
+  if (!simple) return rasterizeClipTriangle(p, q, r) + rasterizeClipTriangle(q, s, r);
 
   double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
   for (const Clip& c : v) {
@@ -486,7 +503,7 @@ bool OcclusionBuffer::boxHidden(const Aabb& box) {
   // The corners' clip coordinates from shared products: per matrix row, the six products of the
   // row with min and max of each axis (exact in double: float times float), then the sums in
   // the order a point's transform adds them, ((x + y) + z) + translation, sharing the partial
-  // sums. Every corner gets the very bits hullHidden's own transform would give it.
+  // sums. Every corner gets the very bits clipOf would give it.
   double clip[4][8];
   bool beyondNear = true;
   for (int row = 0; row < 4; ++row) {
@@ -511,26 +528,24 @@ bool OcclusionBuffer::boxHidden(const Aabb& box) {
 }
 
 bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
-  const glm::vec3 points[3] = {a, b, c};
-  return hullHidden(points, 3);
+  ClipPoint clip[3];
+  return triangleHidden(a, b, c, clip);
 }
 
-bool OcclusionBuffer::hullHidden(const glm::vec3* points, int count) {
-  // Three passes over at most eight points, so that the transforms and the divisions of
-  // different points overlap instead of waiting behind the near-plane branch.
-  double cx[8], cy[8], cw[8];
+bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                                     ClipPoint (&out)[3]) {
+  out[0] = clipOf(a);
+  out[1] = clipOf(b);
+  out[2] = clipOf(c);
+  double cx[3], cy[3], cw[3];
   bool beyondNear = true;
-  for (int k = 0; k < count; ++k) {
-    const double px = static_cast<double>(points[k].x);
-    const double py = static_cast<double>(points[k].y);
-    const double pz = static_cast<double>(points[k].z);
-    cx[k] = vp_[0][0] * px + vp_[0][1] * py + vp_[0][2] * pz + vp_[0][3];
-    cy[k] = vp_[1][0] * px + vp_[1][1] * py + vp_[1][2] * pz + vp_[1][3];
-    const double z = vp_[2][0] * px + vp_[2][1] * py + vp_[2][2] * pz + vp_[2][3];
-    cw[k] = vp_[3][0] * px + vp_[3][1] * py + vp_[3][2] * pz + vp_[3][3];
-    beyondNear = beyondNear && z + cw[k] > 0.0 && cw[k] > 0.0;
+  for (int k = 0; k < 3; ++k) {
+    cx[k] = out[k].x;
+    cy[k] = out[k].y;
+    cw[k] = out[k].w;
+    beyondNear = beyondNear && out[k].z + out[k].w > 0.0 && out[k].w > 0.0;
   }
-  return beyondNear && projectedHullHidden(cx, cy, cw, count);
+  return beyondNear && projectedHullHidden(cx, cy, cw, 3);
 }
 
 bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, const double* cw,
@@ -562,21 +577,29 @@ bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, co
   const uint32_t y1 = static_cast<uint32_t>(std::min(fy1, h - 1));
   // The hull's nearest depth as 1 / w, nudged nearer (larger) past rounding, then rounded up.
   const float boxInvW = floatAbove(maxInvW * (1.0 + 1e-9));
+  const simd::F4 depth4 = simd::splat(boxInvW);
+  static_assert(kOcclusionTileSize == 8, "the pixel scan reads a tile row as two groups of four");
 
   for (uint32_t ty = y0 / kOcclusionTileSize; ty <= y1 / kOcclusionTileSize; ++ty) {
     for (uint32_t tx = x0 / kOcclusionTileSize; tx <= x1 / kOcclusionTileSize; ++tx) {
       const uint32_t tile = ty * tilesX_ + tx;
       if (tileDirty_[tile]) refreshTile(tile);
       if (tileMin_[tile] > boxInvW) continue;  // every pixel of the tile is nearer
-      const uint32_t px0 = std::max(x0, tx * kOcclusionTileSize);
-      const uint32_t px1 = std::min(x1, tx * kOcclusionTileSize + kOcclusionTileSize - 1);
+      // The tile's pixels under the rectangle, one tile row (eight pixels, two loads) at a
+      // time: a lane passes when its pixel is strictly nearer (a comparison is exact, and a NaN
+      // pixel would fail it, the safe answer); the row passes when every column of the
+      // rectangle does. columns: bit c set for tile column c inside [x0, x1].
+      const uint32_t left = tx * kOcclusionTileSize;
+      const uint32_t c0 = std::max(x0, left) - left;
+      const uint32_t c1 = std::min(x1, left + kOcclusionTileSize - 1) - left;
+      const uint32_t columns = (2u << c1) - (1u << c0);
       const uint32_t py0 = std::max(y0, ty * kOcclusionTileSize);
       const uint32_t py1 = std::min(y1, ty * kOcclusionTileSize + kOcclusionTileSize - 1);
       for (uint32_t y = py0; y <= py1; ++y) {
-        const float* row = &pixels_[static_cast<size_t>(y) * width_];
-        for (uint32_t x = px0; x <= px1; ++x) {
-          if (!(row[x] > boxInvW)) return false;
-        }
+        const float* row = &pixels_[static_cast<size_t>(y) * width_ + left];
+        const uint32_t nearer =
+            simd::less(depth4, simd::load(row)) | (simd::less(depth4, simd::load(row + 4)) << 4);
+        if ((nearer & columns) != columns) return false;
       }
     }
   }

@@ -122,6 +122,21 @@ class OcclusionBuffer {
   // vertex), so the argument above holds unchanged.
   bool triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c);
 
+  // The same three operations on points already transformed: clip coordinates as the buffer
+  // computes them (double; x, y, z, w of the view-projection rows, bit for bit what the
+  // world-space forms above compute), so that a triangle tested and then rasterized in the same
+  // frame is transformed once. clipOf() is that transform, for the current begin() camera.
+  struct ClipPoint {
+    double x, y, z, w;
+  };
+  ClipPoint clipOf(const glm::vec3& p) const;
+  // triangleHidden, also storing the vertices' clip coordinates in out (a, b, c).
+  bool triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                      ClipPoint (&out)[3]);
+  uint32_t rasterizeClipTriangle(const ClipPoint& a, const ClipPoint& b, const ClipPoint& c);
+  uint32_t rasterizeClipTrianglePair(const ClipPoint& p, const ClipPoint& q, const ClipPoint& s,
+                                     const ClipPoint& r);
+
   // Occluder selection: triangles (wholly in front of the near plane) whose screen-space
   // inscribed circle has a radius below this many pixels are not rasterized. Below 0.5 nothing
   // changes (such a triangle cannot hold a whole pixel); larger values trade occlusion for
@@ -136,10 +151,8 @@ class OcclusionBuffer {
 
  private:
   void refreshTile(uint32_t tile);
-  // Hidden test of the convex hull of `count` world points (the box and triangle tests).
-  bool hullHidden(const glm::vec3* points, int count);
-  // The rest of the test, from the clip x, y and w of `count` points (at most eight), all
-  // already known to be beyond the near plane (a point on or behind it is never hidden).
+  // The box and triangle hidden tests from the clip x, y and w of `count` points (at most eight),
+  // all already known to be beyond the near plane (a point on or behind it is never hidden).
   bool projectedHullHidden(const double* cx, const double* cy, const double* cw, int count);
 
   uint32_t width_ = 0;

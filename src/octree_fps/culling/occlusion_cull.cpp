@@ -103,6 +103,11 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
     }
   }
   const uint32_t nodes = octree.nodeCount();
+  uint32_t largestNode = 0;
+  for (uint32_t n = 0; n < nodes; ++n) {
+    largestNode = std::max(largestNode, octree.ownRange(n).count);
+  }
+  nodeClip_.resize(largestNode);
   subtreeEnd_.resize(nodes);
   for (uint32_t n = 0; n < nodes; ++n) {
     const TriangleRange r = octree.subtreeRange(n);
@@ -145,7 +150,8 @@ uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const DrawR
 }
 
 void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
-                                        const OcclusionCullParams& params, OcclusionCullStats* st) {
+                                        const OcclusionCullParams& params, OcclusionCullStats* st,
+                                        const TriangleClip* clip, uint32_t clipFirst) {
   if ((slotFlags_[slot] & kSlotPairDone) != 0) {  // went in with its pair's first triangle
     slotFlags_[slot] &= static_cast<uint8_t>(~kSlotPairDone);
     return;
@@ -153,24 +159,37 @@ void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
   if ((slotFlags_[slot] & kSlotOccluder) == 0 || st->occludersRasterized >= params.maxOccluders) {
     return;
   }
-  const Triangle t = octree.triangle(slot);
+  // The vertices' clip coordinates: from this node's hidden tests when they ran (bit for bit
+  // what transforming them here would give), else transformed now.
+  using ClipPoint = OcclusionBuffer::ClipPoint;
+  const auto clipOfSlot = [&](uint32_t s, ClipPoint(&out)[3]) {
+    if (clip != nullptr) {
+      for (int k = 0; k < 3; ++k) out[k] = clip[s - clipFirst].v[k];
+      return;
+    }
+    const Triangle t = octree.triangle(s);
+    out[0] = buffer_.clipOf(t.v0);
+    out[1] = buffer_.clipOf(t.v1);
+    out[2] = buffer_.clipOf(t.v2);
+  };
+  ClipPoint a[3];
+  clipOfSlot(slot, a);
   const uint32_t partner = pairPartner_[slot];
   // The partner is later in the same node: its kSlotHidden bit (set by this node's tests, if it
   // is hidden) is still there.
   if (partner != kOctreeInvalidIndex && (slotFlags_[partner] & kSlotHidden) == 0 &&
       st->occludersRasterized + 1 < params.maxOccluders) {
-    const Triangle u = octree.triangle(partner);
-    const glm::vec3 a[3] = {t.v0, t.v1, t.v2};
-    const glm::vec3 b[3] = {u.v0, u.v1, u.v2};
+    ClipPoint b[3];
+    clipOfSlot(partner, b);
     const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
     slotFlags_[partner] |= kSlotPairDone;
     st->occludersRasterized += 2;
     st->occluderPixels +=
-        buffer_.rasterizeTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
+        buffer_.rasterizeClipTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
     return;
   }
   ++st->occludersRasterized;
-  st->occluderPixels += buffer_.rasterizeTriangle(t.v0, t.v1, t.v2);
+  st->occluderPixels += buffer_.rasterizeClipTriangle(a[0], a[1], a[2]);
 }
 
 void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
@@ -189,17 +208,20 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
   buffer_.begin(viewProjection);
   const glm::dvec3 eye = eyeOf(viewProjection);
 
+  // Each entry carries its node's bounds: the parent already computed them to order its
+  // children, and nodeBounds() (dequantizing six planes) is not free.
   struct Entry {
     uint32_t node, mask;
+    Aabb box;
   };
   // Depth-first, nearest child first: pending siblings plus children never exceed
   // kOctreeMaxChildren per level (as in cullOctree).
   Entry stack[kOctreeStackSize];
   uint32_t top = 0;
-  stack[top++] = {0, kFrustumAllPlanes};
+  stack[top++] = {0, kFrustumAllPlanes, octree.nodeBounds(0)};
   while (top > 0) {
     const Entry e = stack[--top];
-    const Aabb box = octree.nodeBounds(e.node);
+    const Aabb& box = e.box;
     ++st.nodesTested;
     uint32_t mask = e.mask;
     if (classifyAabb(frustum, box, mask) == Containment::Outside) {
@@ -228,7 +250,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         for (uint32_t s = own.first; s < end; ++s) {
           if ((slotFlags_[s] & kSlotDrawn) == 0) continue;
           const Triangle t = octree.triangle(s);
-          if (buffer_.triangleHidden(t.v0, t.v1, t.v2)) {
+          if (buffer_.triangleHidden(t.v0, t.v1, t.v2, nodeClip_[s - own.first].v)) {
             slotFlags_[s] |= kSlotHidden;
             ++st.trianglesOccluded;
           }
@@ -241,13 +263,13 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
           }
           const uint32_t runFirst = s;
           for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
-            rasterizeOccluder(octree, s, params, &st);
+            rasterizeOccluder(octree, s, params, &st, nodeClip_.data(), own.first);
           }
           runs_.push_back({runFirst, s - runFirst});
         }
       } else {
         for (uint32_t s = own.first; s < end; ++s) {
-          rasterizeOccluder(octree, s, params, &st);
+          rasterizeOccluder(octree, s, params, &st, nullptr, 0);
         }
         runs_.push_back({own.first, own.count});
       }
@@ -260,10 +282,12 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
     struct Keyed {
       double key;
       uint32_t node;
+      Aabb box;
     };
     Keyed children[kOctreeMaxChildren];
     for (uint32_t i = 0; i < n; ++i) {
-      children[i] = {squaredDistance(eye, octree.nodeBounds(first + i)), first + i};
+      const Aabb childBox = octree.nodeBounds(first + i);
+      children[i] = {squaredDistance(eye, childBox), first + i, childBox};
     }
     for (uint32_t i = 1; i < n; ++i) {  // insertion sort: at most 16, usually 8 or fewer
       const Keyed k = children[i];
@@ -275,7 +299,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
       }
       children[j] = k;
     }
-    for (uint32_t i = 0; i < n; ++i) stack[top++] = {children[i].node, mask};
+    for (uint32_t i = 0; i < n; ++i) stack[top++] = {children[i].node, mask, children[i].box};
   }
 
   // Index-buffer order: sort the visible slot runs and merge those that touch (as

@@ -118,9 +118,14 @@ class OcclusionCuller {
     uint32_t first, count;  // triangle slots
   };
   static constexpr uint8_t kSlotDrawn = 1, kSlotOccluder = 2, kSlotHidden = 4, kSlotPairDone = 8;
-  // Rasterizes the occluder in `slot` (with its pair partner when both are visible).
+  // Rasterizes the occluder in `slot` (with its pair partner when both are visible). clip: the
+  // clip coordinates of the node's tested triangles, indexed by slot - clipFirst (the tests
+  // computed them; the node's pair partners are in the node too), or null to transform here.
+  struct TriangleClip {
+    OcclusionBuffer::ClipPoint v[3];
+  };
   void rasterizeOccluder(const Octree& octree, uint32_t slot, const OcclusionCullParams& params,
-                         OcclusionCullStats* st);
+                         OcclusionCullStats* st, const TriangleClip* clip, uint32_t clipFirst);
   std::vector<uint8_t> slotFlags_;  // per triangle slot: kSlot* bits (kSlotHidden: scratch)
   // Occluder pairs (OcclusionBuffer::rasterizeTrianglePair): on the first slot of a pair, the
   // second slot, and which edge of the first (bits 0-1) and which corner of the second (bits
@@ -128,8 +133,12 @@ class OcclusionCuller {
   std::vector<uint32_t> pairPartner_;
   std::vector<uint8_t> pairCode_;
   std::vector<uint32_t> subtreeEnd_;  // per node: one past the last slot of its subtree
-  std::vector<uint32_t> visible_;     // nodes drawn by the last cull, visit order
-  std::vector<SlotRun> runs_;         // scratch: visible slot runs of the last cull
+  // Scratch, as many entries as the largest node's own triangles (sized by build, so that cull
+  // never allocates): the clip coordinates of the current node's triangles, computed by their
+  // hidden tests and reused to rasterize the visible ones.
+  std::vector<TriangleClip> nodeClip_;
+  std::vector<uint32_t> visible_;  // nodes drawn by the last cull, visit order
+  std::vector<SlotRun> runs_;      // scratch: visible slot runs of the last cull
 };
 
 // The runs of `all` that are not in `part` (drawn-triangle units, sorted and merged, as
