@@ -255,7 +255,7 @@ bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMa
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   // A hit sets the bound below every key (keys are >= 0), which ends the walk (rayAny).
   float bound = tMax;
-  st.nodesVisited += nearestFirst<8>(
+  st.nodesVisited += nearestFirst<8, false>(
       links_.data(), qBounds_.data(), bound,
       [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
         return slab.hit(planes, stride, first, bound, keys);
