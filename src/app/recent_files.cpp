@@ -1,9 +1,10 @@
 #include "app/recent_files.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+
+#include "app/config_dir.h"
 
 namespace ofps::app {
 namespace fs = std::filesystem;
@@ -11,15 +12,8 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path recentPath() {
-  fs::path base;
-  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg != nullptr && *xdg != '\0') {
-    base = xdg;
-  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    base = fs::path(home) / ".config";
-  } else {
-    return {};
-  }
-  return base / "octree-fps" / "recent.txt";
+  const fs::path dir = userConfigDir();
+  return dir.empty() ? fs::path() : dir / "recent.txt";
 }
 
 constexpr size_t kMaxRecent = 10;

@@ -1,13 +1,14 @@
 #include "app/ui_settings.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
+
+#include "app/config_dir.h"
 
 namespace ofps::app {
 namespace fs = std::filesystem;
@@ -38,15 +39,8 @@ void eachField(UiSettings& s, Visit&& visit) {
 }  // namespace
 
 std::string settingsPath() {
-  fs::path base;
-  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg != nullptr && *xdg != '\0') {
-    base = xdg;
-  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    base = fs::path(home) / ".config";
-  } else {
-    return {};
-  }
-  return (base / "octree-fps" / "settings.json").string();
+  const fs::path dir = userConfigDir();
+  return dir.empty() ? std::string() : (dir / "settings.json").string();
 }
 
 UiSettings parseUiSettings(const std::string& text, std::string* warning) {
