@@ -11,11 +11,11 @@ import atexit
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
-import zlib
+
+from png_rgba import read_png_rgba  # beside this script
 
 demo, case, source_dir = sys.argv[1:4]
 if shutil.which("xvfb-run") is None:
@@ -76,39 +76,11 @@ def write_broken(path):
 
 
 def png_pixels(path):
-    """RGBA rows of the demo's 8-bit RGBA screenshot, decoded here."""
-    with open(path, "rb") as f:
-        data = f.read()
-    expect(data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is a PNG")
-    pos, idat, width, height = 8, b"", 0, 0
-    while pos < len(data):
-        length = struct.unpack(">I", data[pos:pos + 4])[0]
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, color = struct.unpack(">IIBB", body[:10])
-            expect(depth == 8 and color == 6, f"{path}: 8-bit RGBA")
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw, stride, rows, prev = zlib.decompress(idat), width * 4, [], bytearray(width * 4)
-    for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - 4] if i >= 4 else 0
-            b, c = prev[i], prev[i - 4] if i >= 4 else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 255
-            elif kind == 2:
-                line[i] = (line[i] + b) & 255
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
-        rows.append(bytes(line))
-        prev = line
-    return width, height, rows
+    """(width, height, rows of RGBA bytes) of one of the demo's screenshots (png_rgba.py)."""
+    try:
+        return read_png_rgba(path)
+    except ValueError as e:
+        expect(False, str(e))
 
 
 def error_red_pixels(path, x0, x1, y0, y1):

@@ -12,12 +12,12 @@ import glob
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
 import time
-import zlib
+
+from png_rgba import read_png_rgba  # beside this script
 
 demo, case, source_dir = sys.argv[1:4]
 
@@ -99,40 +99,11 @@ def type_fast(text):
 
 
 def read_png(path):
-    """(width, height, rows of RGBA bytes) of an 8-bit RGBA PNG, decoded here with zlib."""
-    with open(path, "rb") as f:
-        data = f.read()
-    pos, idat = 8, b""
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            expect(depth == 8 and colour == 6, f"{path} is not 8-bit RGBA")
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw, stride, rows = zlib.decompress(idat), width * 4, []
-    above = bytes(stride)
-    for y in range(height):
-        start = y * (stride + 1)
-        kind, row = raw[start], bytearray(raw[start + 1:start + 1 + stride])
-        for i in range(stride):
-            left = row[i - 4] if i >= 4 else 0
-            up, corner = above[i], (above[i - 4] if i >= 4 else 0)
-            if kind == 1:
-                row[i] = (row[i] + left) & 255
-            elif kind == 2:
-                row[i] = (row[i] + up) & 255
-            elif kind == 3:
-                row[i] = (row[i] + (left + up) // 2) & 255
-            elif kind == 4:
-                guess = left + up - corner
-                dl, du, dc = abs(guess - left), abs(guess - up), abs(guess - corner)
-                row[i] = (row[i] + (left if dl <= du and dl <= dc else up if du <= dc else corner)) & 255
-        rows.append(bytes(row))
-        above = row
-    return width, height, rows
+    """(width, height, rows of RGBA bytes) of one of the demo's screenshots (png_rgba.py)."""
+    try:
+        return read_png_rgba(path)
+    except ValueError as e:
+        expect(False, str(e))
 
 
 def f12_screenshot(folder, previous):

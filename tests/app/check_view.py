@@ -14,7 +14,8 @@ import subprocess
 import sys
 import tempfile
 import time
-import zlib
+
+from png_rgba import read_png_rgba  # beside this script
 
 demo, case, source_dir = sys.argv[1:4]
 shared_dir = os.environ.get("OCTREE_FPS_SHARED_DIR",
@@ -67,41 +68,11 @@ def write_settings(config, text):
 
 
 def png_rows(path):
-    """(width, height, rows of RGBA bytes) of an 8-bit RGBA, non-interlaced PNG."""
-    with open(path, "rb") as f:
-        data = f.read()
-    expect(data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is a PNG")
-    chunks, pos = {}, 8
-    while pos < len(data):
-        n = int.from_bytes(data[pos:pos + 4], "big")
-        kind = data[pos + 4:pos + 8]
-        chunks[kind] = chunks.get(kind, b"") + data[pos + 8:pos + 8 + n]
-        pos += 12 + n
-    w, h = int.from_bytes(chunks[b"IHDR"][0:4], "big"), int.from_bytes(chunks[b"IHDR"][4:8], "big")
-    expect(chunks[b"IHDR"][8:10] == bytes([8, 6]), f"{path}: 8-bit RGBA")
-    raw, stride, rows = zlib.decompress(chunks[b"IDAT"]), w * 4, []
-    above = bytearray(stride)
-    for y in range(h):
-        f, cur = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            left = cur[i - 4] if i >= 4 else 0
-            up, corner = above[i], above[i - 4] if i >= 4 else 0
-            if f == 1:
-                pred = left
-            elif f == 2:
-                pred = up
-            elif f == 3:
-                pred = (left + up) >> 1
-            elif f == 4:
-                est = left + up - corner
-                da, db, dc = abs(est - left), abs(est - up), abs(est - corner)
-                pred = left if da <= db and da <= dc else (up if db <= dc else corner)
-            else:
-                pred = 0
-            cur[i] = (cur[i] + pred) & 0xFF
-        rows.append(bytes(cur))
-        above = cur
-    return w, h, rows
+    """(width, height, rows of RGBA bytes) of one of the demo's screenshots (png_rgba.py)."""
+    try:
+        return read_png_rgba(path)
+    except ValueError as e:
+        expect(False, str(e))
 
 
 with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
