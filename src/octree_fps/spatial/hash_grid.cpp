@@ -158,8 +158,7 @@ uint32_t HashGrid::findOrAddCell(int32_t x, int32_t y, int32_t z) {
   return c;
 }
 
-void HashGrid::removeCell(uint32_t c) {
-  detachCellGroup(c);
+void HashGrid::eraseTableSlot(uint32_t c) {
   const uint64_t mask = table_.size() - 1;
   // Find the slot and delete it by backward shift (no tombstones).
   uint64_t i = mixKey(cells_[c].key) & mask;
@@ -176,6 +175,12 @@ void HashGrid::removeCell(uint32_t c) {
     i = j;
   }
   table_[i] = Slot{0, kGridInvalidIndex, 0};
+}
+
+void HashGrid::removeCell(uint32_t c) {
+  detachCellGroup(c);
+  eraseTableSlot(c);
+  const uint64_t mask = table_.size() - 1;
   freeBlock(cells_[c].head, cells_[c].capacity);
   // Move the last dense cell into the hole.
   const uint32_t last = static_cast<uint32_t>(cells_.size() - 1);
@@ -528,7 +533,47 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
   packsFresh_ = false;
   moveScratch_.clear();
   // Pass 1: every centre, and the early out (streams the centres, keys and cells by id).
-  for (uint32_t id = 0; id < n; ++id) {
+  uint32_t id0 = 0;
+#if defined(OFPS_SIMD4_SSE2)
+  // Four centres at a time: coord()'s clamp and floor as lane operations (the same results:
+  // max/min give -limit for NaN and clamp as its compares do; truncation then one step down
+  // where the truncated value lies above t is floor for |t| < 2^21).
+  {
+    const __m128 inv = _mm_set1_ps(invCellSize_);
+    const __m128 lo = _mm_set1_ps(-static_cast<float>(kGridCoordLimit));
+    const __m128 hi = _mm_set1_ps(static_cast<float>(kGridCoordLimit));
+    alignas(16) int32_t cx[4], cy[4], cz[4];
+    auto cellCoords = [&](__m128 v, int32_t* out) {
+      const __m128 t = _mm_min_ps(_mm_max_ps(_mm_mul_ps(v, inv), lo), hi);
+      const __m128i i = _mm_cvttps_epi32(t);
+      const __m128i above = _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(i), t));
+      _mm_store_si128(reinterpret_cast<__m128i*>(out), _mm_add_epi32(i, above));
+    };
+    for (; id0 + 4 <= n; id0 += 4) {
+      const float* p = &centers[id0].x;  // x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3
+      const __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8);
+      // _mm_shuffle_ps(A, B, _MM_SHUFFLE(d, c, b, a)) = (A[a], A[b], B[c], B[d]).
+      const __m128 x23 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 1, 2, 2));  // x2 x2 x3 x3
+      const __m128 y01 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1));  // y0 y0 y1 y1
+      const __m128 y23 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3));  // y2 y2 y3 y3
+      const __m128 z01 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2));  // z0 z0 z1 z1
+      const __m128 z23 = _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 3, 0, 0));  // z2 z2 z3 z3
+      cellCoords(_mm_shuffle_ps(a, x23, _MM_SHUFFLE(2, 0, 3, 0)), cx);
+      cellCoords(_mm_shuffle_ps(y01, y23, _MM_SHUFFLE(2, 0, 2, 0)), cy);
+      cellCoords(_mm_shuffle_ps(z01, z23, _MM_SHUFFLE(2, 0, 2, 0)), cz);
+      for (uint32_t k = 0; k < 4; ++k) {
+        const uint32_t id = id0 + k;
+        if (cell_[id] == kGridInvalidIndex) continue;
+        assert(std::isfinite(centers[id].x) && std::isfinite(centers[id].y) &&
+               std::isfinite(centers[id].z) && "HashGrid::moveCenters: non-finite centre");
+        objects_[id].center = centers[id];
+        const uint64_t key = packGridKey(cx[k], cy[k], cz[k]);
+        if (key != key_[id]) moveScratch_.push_back({key, id, cx[k], cy[k], cz[k]});
+      }
+    }
+  }
+#endif
+  for (uint32_t id = id0; id < n; ++id) {
     if (cell_[id] == kGridInvalidIndex) continue;
     const glm::vec3& c = centers[id];
     assert(std::isfinite(c.x) && std::isfinite(c.y) && std::isfinite(c.z) &&
@@ -609,19 +654,63 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
   return static_cast<uint32_t>(m);
 }
 
+void HashGrid::relocateCell(uint32_t c, int32_t x, int32_t y, int32_t z, uint64_t key) {
+  eraseTableSlot(c);
+  const uint64_t mask = table_.size() - 1;
+  uint64_t i = mixKey(key) & mask;
+  while (table_[i].cell != kGridInvalidIndex) i = (i + 1) & mask;
+  table_[i] = {key, c, 0};
+  GridCell& cell = cells_[c];
+  cell.key = key;
+  cell.x = x;
+  cell.y = y;
+  cell.z = z;
+  if (!groupsOn()) return;
+  const uint32_t from = cellGroup_[c];
+  if (groupMap_.empty()) {
+    // As a new cell: pending, remembering the group its object came from.
+    detachCellGroup(c);
+    attachCellGroup(c, kGridNoGroup);
+    cellHint_[c] = from;
+    return;
+  }
+  const uint32_t to = isBorderCell(cell) ? mapOutside_ : mappedGroup(x, y, z);
+  if (to != from) {
+    detachCellGroup(c);
+    attachCellGroup(c, to);
+    return;
+  }
+  // Same group (most moves: neighbouring cells share their octree node): only the coordinates.
+  GridGroupEntry& e = groupEntry(c);
+  e.x = x;
+  e.y = y;
+  e.z = z;
+}
+
 void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key) {
   // Two chains of cache misses (old cell -> its block; new cell's table slot -> cell -> block):
   // start the new cell's probe while the old one is unlinked.
   simd::prefetch(&table_[mixKey(key) & (table_.size() - 1)]);
+  const uint32_t c = cell_[id];
+  if (cells_[c].count == 1 && findKey(key) == kGridInvalidIndex) {
+    // The sole object of its cell moves to an empty cell (most changes when cells hold about
+    // one object): the cell itself moves, keeping its dense index, id block and group entry,
+    // instead of a removal (table delete, block freed, the last cell swapped into the hole with
+    // its table slot, objects and group entry rewritten) and a creation (table insert, block
+    // allocated, group entry appended): a few cache misses instead of about fifteen.
+    relocateCell(c, x, y, z, key);
+    key_[id] = key;
+    return;
+  }
   // Without a group map a new cell waits as pending: remember where its object was (a place to
   // start looking for its group). With a map (or no groups) there is nothing to remember.
   const bool hint = groupsOn() && groupMap_.empty();
-  const uint32_t from = hint ? cellGroup_[cell_[id]] : kGridNoGroup;
+  const uint32_t from = hint ? cellGroup_[c] : kGridNoGroup;
   unlink(id);
   link(id, x, y, z);
   if (hint) {
-    const uint32_t c = cell_[id];
-    if (cells_[c].count == 1) cellHint_[c] = from;
+    const uint32_t nc = cell_[id];
+    if (cells_[nc].count == 1) cellHint_[nc] = from;
   }
 }
 

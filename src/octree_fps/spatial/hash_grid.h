@@ -402,6 +402,10 @@ class HashGrid {
   uint32_t findOrAddCell(int32_t x, int32_t y, int32_t z);
   uint32_t findKey(uint64_t key) const;
   void removeCell(uint32_t cellIndex);
+  void eraseTableSlot(uint32_t cellIndex);  // backward-shift deletion of the cell's table slot
+  // Gives an occupied cell new coordinates (key absent from the table): table slot, cell and
+  // group entry (and group, when the new coordinates map elsewhere).
+  void relocateCell(uint32_t cellIndex, int32_t x, int32_t y, int32_t z, uint64_t key);
   void rehash(uint32_t capacity);
   // Cell groups: the block of a group (the pending block is the last); take a cell out of its
   // group's block (and its occupied-subtree counts); append it to a group's block; every cell
