@@ -442,7 +442,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   const float extent = grid.groupExtent();
   const uint32_t nc = octree.nodeCount();
   auto acceptCell = [&](const GridGroupEntry& e) {
-    for (uint32_t i = e.count; i-- > 0;) sink(grid.entryObject(e, i));
+    for (uint32_t i = e.count; i-- > 0;) sink(grid.entryObject(e, i));  // i = 0: from the entry
   };
   // The props of one cell whose loose bounds were classified Intersecting (or could not be: a
   // border cell), each with the planes left.
@@ -477,8 +477,11 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   // A group's cells are one contiguous array of entries: fetch the id block of the cell kAhead
   // ahead so that the misses overlap instead of queueing one after another.
   constexpr size_t kAhead = 8;
+  // (A cell of one object needs no pool read: the entry holds its id.)
   auto prefetch = [&](std::span<const GridGroupEntry> list, size_t i) {
-    if (i + kAhead < list.size()) simd::prefetch(grid.poolData(list[i + kAhead].head));
+    if (i + kAhead < list.size() && list[i + kAhead].count > 1) {
+      simd::prefetch(grid.poolData(list[i + kAhead].head));
+    }
   };
   auto testGroup = [&](uint32_t group, uint32_t mask) {
     const std::span<const GridGroupEntry> list = grid.groupCells(group);
@@ -524,7 +527,9 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
       for (; i + 4 <= n; i += 4) {
         const GridGroupEntry* c4 = &list[i];
         if (i + 8 <= n) {
-          for (uint32_t l = 4; l < 8; ++l) simd::prefetch(grid.poolData(c4[l].head));
+          for (uint32_t l = 4; l < 8; ++l) {
+            if (c4[l].count > 1) simd::prefetch(grid.poolData(c4[l].head));
+          }
         }
         const F4 fx = simd::fromInts(c4[0].x, c4[1].x, c4[2].x, c4[3].x);
         const F4 fy = simd::fromInts(c4[0].y, c4[1].y, c4[2].y, c4[3].y);

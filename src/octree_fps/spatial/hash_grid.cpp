@@ -265,7 +265,8 @@ void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
   cellGroup_[c] = g;
   cellSlot_[c] = blk.count;
   const GridCell& cell = cells_[c];
-  groupPool_[blk.first + blk.count] = {c, cell.x, cell.y, cell.z, cell.head, cell.count};
+  groupPool_[blk.first + blk.count] = {
+      c, cell.x, cell.y, cell.z, cell.head, cell.count, cell.count > 0 ? pool_[cell.head] : 0u};
   ++blk.count;
   if (g == kGridNoGroup) {
     ++pendingCount_;
@@ -423,6 +424,7 @@ void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
     GridGroupEntry& e = groupEntry(c);
     e.head = cell.head;
     e.count = cell.count;
+    e.first = pool_[cell.head];
   }
 }
 
@@ -439,7 +441,9 @@ void HashGrid::unlink(uint32_t id) {
   if (--cell.count == 0) {
     removeCell(c);
   } else if (groupsOn()) {
-    groupEntry(c).count = cell.count;
+    GridGroupEntry& e = groupEntry(c);
+    e.count = cell.count;
+    e.first = pool[cell.head];  // changes when the first object left
   }
 }
 
@@ -499,7 +503,12 @@ bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3&
   const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
   const uint64_t key = packGridKey(x, y, z);
   if (key == key_[id]) {  // early out: same cell
-    if (wasSphere != o.isSphere) pool_[poolSlot(id)] = id | (sphere ? 0u : kPoolBoxBit);
+    if (wasSphere != o.isSphere) {
+      const uint32_t slot = poolSlot(id);
+      pool_[slot] = id | (sphere ? 0u : kPoolBoxBit);
+      const uint32_t c = cell_[id];
+      if (groupsOn() && slot == cells_[c].head) groupEntry(c).first = pool_[slot];
+    }
     return false;
   }
   relink(id, x, y, z, key);
@@ -1411,7 +1420,7 @@ bool HashGrid::validateCellGroups(std::string* outError) const {
       if (c >= nc) return fail("group block holds a cell index out of range");
       const GridCell& cell = cells_[c];
       if (e.x != cell.x || e.y != cell.y || e.z != cell.z || e.head != cell.head ||
-          e.count != cell.count) {
+          e.count != cell.count || (cell.count > 0 && e.first != pool_[cell.head])) {
         return fail("group entry of cell " + std::to_string(c) + " is stale");
       }
       if (seen[c]) return fail("cell " + std::to_string(c) + " listed twice");
