@@ -396,3 +396,81 @@ void BM_PropsRelinkAll(benchmark::State& state) {
 BENCHMARK(BM_PropsRelinkAll)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
+
+namespace {
+
+// ---- The cell size ----------------------------------------------------------------------------
+// The frame above uses 2 m cells, as grid_bench's 100k frame does; there, 100,000 props in a
+// 100 x 20 x 100 m box hold about 4 per occupied cell. Spread over ons-reborn they hold about 1.1
+// per 2 m cell, so nearly every cell change is a cell born and one dying. These measure the frame
+// (and a neighbour query, the props' other use of the grid) against the cell size.
+
+Setup& setupWithCell(uint32_t n, float cell) {
+  static std::map<std::pair<uint32_t, float>, std::unique_ptr<Setup>> cache;
+  auto& s = cache[{n, cell}];
+  if (!s) {
+    s = std::make_unique<Setup>();
+    const Level& l = onsReborn();
+    s->props = makeProps(l, n);
+    s->grid.setCellSize(cell);
+    for (uint32_t i = 0; i < n; ++i) s->grid.insertSphere(i, s->props.pos[i], s->props.radius[i]);
+    s->links.relink(s->grid, l.octree);
+    s->visible.resize(n);
+  }
+  return *s;
+}
+
+// arg 0: props; arg 1: the cell edge in tenths of a metre. One frame: moveCenters + sync + cull.
+void BM_PropsFrameCellSize(benchmark::State& state) {
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const Level& l = *lp;
+  const uint32_t n = static_cast<uint32_t>(state.range(0));
+  Setup& s = setupWithCell(n, static_cast<float>(state.range(1)) * 0.1f);
+  ofps::PropsCullStats st;
+  uint64_t tris = 0, frames = 0, changed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    advance(s.props, 1.0f / 60.0f);
+    state.ResumeTiming();
+    changed += s.grid.moveCenters(s.props.pos);
+    const Frustum& f = l.views[frames++ % l.views.size()];
+    s.links.sync(s.grid, l.octree);
+    benchmark::DoNotOptimize(ofps::cullLevelAndProps(l.octree, f, s.grid, s.links, countRange,
+                                                     &tris, s.visible, nullptr, &st));
+  }
+  report(state, st, frames);
+  state.counters["cellChanges"] = static_cast<double>(changed) / static_cast<double>(frames);
+  state.counters["propsPerCell"] =
+      static_cast<double>(n) / static_cast<double>(s.grid.occupiedCells());
+}
+BENCHMARK(BM_PropsFrameCellSize)
+    ->ArgsProduct({{100000}, {20, 30, 40, 60, 80}})
+    ->Unit(benchmark::kMillisecond);
+
+// A prop asking for its neighbours within 1 m (contacts, avoidance), at every 64th prop, per
+// query; arg 1 as above. The grid's other job, to weigh the cell size by.
+void BM_PropsNeighboursCellSize(benchmark::State& state) {
+  const Level* lp = levelOrSkip(state);
+  if (lp == nullptr) return;
+  const uint32_t n = static_cast<uint32_t>(state.range(0));
+  Setup& s = setupWithCell(n, static_cast<float>(state.range(1)) * 0.1f);
+  ofps::GridQueryStats st;
+  uint32_t out[256];
+  uint32_t q = 0;
+  uint64_t queries = 0;
+  for (auto _ : state) {
+    q = (q + 64) % n;
+    benchmark::DoNotOptimize(s.grid.collectRadius(s.props.pos[q], 1.0f, out, &st));
+    ++queries;
+  }
+  const double nq = static_cast<double>(queries);
+  state.counters["cellsVisited"] = static_cast<double>(st.cellsVisited) / nq;
+  state.counters["candidates"] = static_cast<double>(st.candidates) / nq;
+  state.counters["hits"] = static_cast<double>(st.hits) / nq;
+}
+BENCHMARK(BM_PropsNeighboursCellSize)
+    ->ArgsProduct({{100000}, {20, 30, 40, 60, 80}})
+    ->Unit(benchmark::kNanosecond);
+
+}  // namespace

@@ -386,6 +386,58 @@ TEST_P(PropsCullLevels, RebuildsAndSwapsKeepLinksRight) {
   }
 }
 
+// The link map's memory follows the occupied cells: props added in doubling batches (the map
+// grows finer as they come), then removed down to a few (it shrinks back), synced after each
+// step. After every sync the map holds at most 4 x max(kMinMapEntries, kMapEntriesPerCell x
+// occupied cells) entries (the budget, times the shrink hysteresis), the links are valid and the
+// cull equals brute force; the map is rebuilt only a logarithmic number of times.
+TEST_P(PropsCullLevels, LinkMapFollowsTheOccupiedCells) {
+  Octree octree;
+  Level level;
+  if (!load(&octree, &level)) GTEST_SKIP() << skipReason_;
+  const std::string name = GetParam().name;
+  std::mt19937 rng(31);
+  const Aabb bounds = octree.bounds();
+  const float diagonal = glm::length(bounds.max - bounds.min);
+  HashGrid grid(0.5f);  // small cells: many cells per prop count, so the budget matters
+  Cloud cloud = makeCloud(rng, bounds, 32000, Spread::Uniform, 0.2f);
+  OctreeCellLinks links;
+  links.relink(grid, octree);  // no props yet: the smallest map
+  EXPECT_LE(links.mapEntries(), OctreeCellLinks::kMinMapEntries) << name;
+  const uint32_t coarsest = links.mapShift();
+  uint32_t finest = coarsest, rebuilds = 0;
+  uint64_t lastEntries = links.mapEntries();
+  auto step = [&](const std::string& where) {
+    links.sync(grid, octree);
+    const uint64_t bound =
+        4 * std::max<uint64_t>(OctreeCellLinks::kMinMapEntries,
+                               OctreeCellLinks::kMapEntriesPerCell * grid.occupiedCells());
+    EXPECT_LE(links.mapEntries(), bound) << where << ": " << grid.occupiedCells() << " cells";
+    if (links.mapEntries() != lastEntries) ++rebuilds;
+    lastEntries = links.mapEntries();
+    finest = std::min(finest, links.mapShift());
+    expectValid(grid, octree, links, where);
+    checkFrame(octree, grid, links, randomFrustum(rng, bounds, diagonal), nullptr, where);
+  };
+  uint32_t n = 0;
+  for (uint32_t batch = 125; n < cloud.pos.size(); batch *= 2) {
+    const uint32_t end = std::min<uint32_t>(n + batch, static_cast<uint32_t>(cloud.pos.size()));
+    for (; n < end; ++n) insert(grid, cloud, n);
+    step(name + " after adding up to " + std::to_string(n) + " props");
+  }
+  // The level's cell box at 0.5 m is far larger than kMinMapEntries blocks on every level, so
+  // 32,000 props (tens of thousands of cells) must have made the blocks finer.
+  EXPECT_LT(finest, coarsest) << name << ": the map never grew finer";
+  const uint64_t grown = links.mapEntries();
+  for (uint32_t keep = n / 2; keep >= 100; keep /= 2) {
+    for (; n > keep; --n) grid.remove(n - 1);
+    step(name + " after removing down to " + std::to_string(n) + " props");
+  }
+  EXPECT_LT(links.mapEntries(), grown) << name << ": the map never shrank";
+  // 9 batches up and 8 halvings down: a rebuild per doubling or quartering at most.
+  EXPECT_LE(rebuilds, 17u) << name;
+}
+
 INSTANTIATE_TEST_SUITE_P(Levels, PropsCullLevels, ::testing::ValuesIn(kLevels),
                          [](const ::testing::TestParamInfo<LevelCase>& p) {
                            return std::string(p.param.name);

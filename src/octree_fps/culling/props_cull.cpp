@@ -145,6 +145,7 @@ void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
       mapDim_[a] = dims[a];
     }
     mapShift_ = 0;
+    finerMapEntries_ = 0;
     grid.setGroupMap(lo, dims, 0, map, outside);
     return;
   }
@@ -158,14 +159,18 @@ void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
     lo[a] = std::max(lo[a] - 1, -kGridCoordLimit);
     hi[a] = std::min(hi[a] + 1, kGridCoordLimit);
   }
-  // Blocks of 2^shift cells per axis: the finest whose table fits the budget.
+  // Blocks of 2^shift cells per axis: the finest whose table fits the budget, which follows
+  // the occupied cells (so the map's memory does) up to maxMapEntries().
   auto blocks = [&](uint32_t s, int a) { return ((hi[a] - lo[a]) >> s) + 1; };
+  auto entries = [&](uint32_t s) {
+    return static_cast<uint64_t>(blocks(s, 0)) * static_cast<uint64_t>(blocks(s, 1)) *
+           static_cast<uint64_t>(blocks(s, 2));
+  };
+  const uint64_t budget = mapBudget(grid.occupiedCells());
   for (;; ++shift) {
-    const uint64_t n = static_cast<uint64_t>(blocks(shift, 0)) *
-                       static_cast<uint64_t>(blocks(shift, 1)) *
-                       static_cast<uint64_t>(blocks(shift, 2));
-    if (n <= std::max<uint32_t>(maxMapEntries_, 1u) || shift >= 20) break;
+    if (entries(shift) <= budget || shift >= 20) break;
   }
+  finerMapEntries_ = shift > 0 ? entries(shift - 1) : 0;
   for (int a = 0; a < 3; ++a) dims[a] = blocks(shift, a);
   const int32_t side = 1 << shift;
   map.assign(
@@ -318,8 +323,24 @@ void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
   grid.setGroupMap(lo, dims, shift, map, outside);
 }
 
+uint64_t OctreeCellLinks::mapBudget(uint32_t occupiedCells) const {
+  const uint64_t perCells = kMapEntriesPerCell * static_cast<uint64_t>(occupiedCells);
+  return std::min<uint64_t>(std::max<uint32_t>(maxMapEntries_, 1u),
+                            std::max<uint64_t>(kMinMapEntries, perCells));
+}
+
+bool OctreeCellLinks::mapOutgrown(const HashGrid& grid) const {
+  const uint64_t budget = mapBudget(grid.occupiedCells());
+  // Finer blocks fit now (the cells grew), or the map holds more than four times what the
+  // cells would get (they shrank): both need the cells to have changed by a factor, so the
+  // relinks are amortized over that many cell creations or removals.
+  const bool grew = finerMapEntries_ != 0 && finerMapEntries_ <= budget;
+  const bool shrank = mapEntries() > kMinMapEntries && mapEntries() > 4 * budget;
+  return grew || shrank;
+}
+
 void OctreeCellLinks::sync(HashGrid& grid, const Octree& octree) {
-  if (!linked(grid, octree)) {
+  if (!linked(grid, octree) || mapOutgrown(grid)) {
     relink(grid, octree);
     return;
   }

@@ -58,8 +58,9 @@
 // is not Outside (monotone float arithmetic: a box inside another is never further out).
 // Cost: O(nodes the level's cull visits + chunks of intersecting nodes + cells of intersecting
 // chunks + their props + visible props + outside and pending cells).
-// Memory: per occupied cell, the grid's group entry; per relink, the map (4 bytes per block, at
-// most maxMapEntries()), 24 bytes per chunk and 4 per node. relink() is O(blocks x depth +
+// Memory: per occupied cell, the grid's group entry; per relink, the map (4 bytes per block: at
+// most 8 blocks per occupied cell, see setMaxMapEntries, and at most maxMapEntries()), 24 bytes
+// per chunk (at most one per block) and 4 per node. relink() is O(blocks x depth +
 // cells x depth) (for the octree slider and level swaps, not per frame; its time at 100k props
 // is in bench/micro/GRID_RESULTS.md).
 //
@@ -114,8 +115,9 @@ class OctreeCellLinks {
   // every cell in the outside group.
   void relink(HashGrid& grid, const Octree& octree);
   // Links the grid's pending cells (created since the last sync); relinks everything when the
-  // octree is not the one linked (another build: node count, parameters or bounds differ) or
-  // the grid dropped its groups (a larger object arrived). O(pending cells x a few nodes).
+  // octree is not the one linked (another build: node count, parameters or bounds differ), the
+  // grid dropped its groups (a larger object arrived) or the map no longer fits the occupied
+  // cells (see setMaxMapEntries). O(pending cells x a few nodes), O(1) to check.
   void sync(HashGrid& grid, const Octree& octree);
   // True when the grid's groups were made by this object for this octree and still hold
   // (pending cells may exist: they are culled one by one).
@@ -138,11 +140,23 @@ class OctreeCellLinks {
   static Aabb looseBlockBounds(const HashGrid& grid, int32_t x, int32_t y, int32_t z, int32_t cells,
                                float extent);
 
-  // Budget of the link map (entries of 4 bytes; default 2^20 = 4 MiB): the map's blocks are
-  // the smallest power-of-two cubes of cells for which the level's cell box fits. Takes effect
-  // at the next relink. Smaller blocks link cells deeper (fewer cells tested per view).
+  // Budget of the link map: kMapEntriesPerCell entries (4 bytes each) per occupied cell at the
+  // relink, at least kMinMapEntries, at most maxMapEntries() (default 2^20 = 4 MiB). The map's
+  // blocks are the smallest power-of-two cubes of cells for which the level's cell box fits
+  // the budget; smaller blocks link cells deeper (fewer cells tested per view). sync() relinks
+  // when the occupied cells grew enough for finer blocks to fit, or shrank to a quarter of
+  // what the map was made for, so the map's memory stays proportional to the occupied cells
+  // (amortized: a relink per doubling or quartering). Takes effect at the next relink.
+  static constexpr uint64_t kMapEntriesPerCell = 8;
+  static constexpr uint64_t kMinMapEntries = 4096;
   void setMaxMapEntries(uint32_t entries) { maxMapEntries_ = entries; }
   uint32_t maxMapEntries() const { return maxMapEntries_; }
+  // Entries of the current map (0 before the first relink).
+  uint64_t mapEntries() const {
+    return static_cast<uint64_t>(mapDim_[0]) * static_cast<uint64_t>(mapDim_[1]) *
+           static_cast<uint64_t>(mapDim_[2]);
+  }
+  uint32_t mapShift() const { return mapShift_; }
   // Edge of a chunk in cells (rounded up to a power of two, at least one map block; default 8).
   // Takes effect at the next relink.
   void setChunkCells(uint32_t cells) { chunkCells_ = cells; }
@@ -167,6 +181,8 @@ class OctreeCellLinks {
   bool sameOctree(const Octree& octree) const;
   void linkPending(HashGrid& grid, const Octree& octree);
   void buildMap(HashGrid& grid, const Octree& octree);
+  uint64_t mapBudget(uint32_t occupiedCells) const;
+  bool mapOutgrown(const HashGrid& grid) const;
 
   // Fingerprint of the octree linked (its address, node and triangle counts, parameters,
   // bounds): a rebuild with other parameters or another level changes it.
@@ -181,6 +197,7 @@ class OctreeCellLinks {
   uint32_t maxMapEntries_ = 1u << 20;
   int32_t mapLo_[3] = {0, 0, 0}, mapDim_[3] = {0, 0, 0};  // the map's box (cells) and blocks
   uint32_t mapShift_ = 0;                                 // blocks of 2^mapShift_ cells
+  uint64_t finerMapEntries_ = 0;  // entries the next finer blocks would need (0: none finer)
   uint32_t chunkCells_ = 8;
   uint32_t chunkShift_ = 0;               // chunks of 2^chunkShift_ blocks a side
   std::vector<uint32_t> nodeChunkFirst_;  // by node (+1): first chunk of the node
