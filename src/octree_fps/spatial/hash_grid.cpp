@@ -485,6 +485,7 @@ void HashGrid::remove(uint32_t id) {
   if (!contains(id)) return;
   packsFresh_ = false;
   unlink(id);
+  key_[id] = 0;  // no packed key is 0: moveCenters' four-wide early out relies on it
   --objectCount_;
 }
 
@@ -546,18 +547,23 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
 #if defined(OFPS_SIMD4_SSE2)
   // Four centres at a time: coord()'s clamp and floor as lane operations (the same results:
   // max/min give -limit for NaN and clamp as its compares do; truncation then one step down
-  // where the truncated value lies above t is floor for |t| < 2^21).
+  // where the truncated value lies above t is floor for |t| < 2^21), then packGridKey's two
+  // 32-bit halves, compared with the four stored keys at once. When all four stay in their
+  // cells (most frames, for most props) only their centres are written. An id not in the grid
+  // has key 0, which no packed key equals (every biased coordinate is at least 1), so it never
+  // passes as unchanged.
   {
     const __m128 inv = _mm_set1_ps(invCellSize_);
     const __m128 lo = _mm_set1_ps(-static_cast<float>(kGridCoordLimit));
     const __m128 hi = _mm_set1_ps(static_cast<float>(kGridCoordLimit));
-    alignas(16) int32_t cx[4], cy[4], cz[4];
-    auto cellCoords = [&](__m128 v, int32_t* out) {
+    const __m128i bias = _mm_set1_epi32(kGridCoordLimit + 1);
+    auto cellCoords = [&](__m128 v) {
       const __m128 t = _mm_min_ps(_mm_max_ps(_mm_mul_ps(v, inv), lo), hi);
       const __m128i i = _mm_cvttps_epi32(t);
       const __m128i above = _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(i), t));
-      _mm_store_si128(reinterpret_cast<__m128i*>(out), _mm_add_epi32(i, above));
+      return _mm_add_epi32(i, above);
     };
+    alignas(16) int32_t cx[4], cy[4], cz[4];
     for (; id0 + 4 <= n; id0 += 4) {
       const float* p = &centers[id0].x;  // x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3
       const __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8);
@@ -567,17 +573,34 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
       const __m128 y23 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3));  // y2 y2 y3 y3
       const __m128 z01 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2));  // z0 z0 z1 z1
       const __m128 z23 = _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 3, 0, 0));  // z2 z2 z3 z3
-      cellCoords(_mm_shuffle_ps(a, x23, _MM_SHUFFLE(2, 0, 3, 0)), cx);
-      cellCoords(_mm_shuffle_ps(y01, y23, _MM_SHUFFLE(2, 0, 2, 0)), cy);
-      cellCoords(_mm_shuffle_ps(z01, z23, _MM_SHUFFLE(2, 0, 2, 0)), cz);
+      const __m128i ix = cellCoords(_mm_shuffle_ps(a, x23, _MM_SHUFFLE(2, 0, 3, 0)));
+      const __m128i iy = cellCoords(_mm_shuffle_ps(y01, y23, _MM_SHUFFLE(2, 0, 2, 0)));
+      const __m128i iz = cellCoords(_mm_shuffle_ps(z01, z23, _MM_SHUFFLE(2, 0, 2, 0)));
+      // packGridKey of biased coordinates X, Y, Z < 2^21: (X << 42) | (Y << 21) | Z, whose low
+      // word is (Y << 21) | Z (Y's top bits shifted out) and high word (X << 10) | (Y >> 11).
+      const __m128i bx = _mm_add_epi32(ix, bias), by = _mm_add_epi32(iy, bias);
+      const __m128i bz = _mm_add_epi32(iz, bias);
+      const __m128i klo = _mm_or_si128(_mm_slli_epi32(by, 21), bz);
+      const __m128i khi = _mm_or_si128(_mm_slli_epi32(bx, 10), _mm_srli_epi32(by, 11));
+      const __m128i k01 = _mm_unpacklo_epi32(klo, khi), k23 = _mm_unpackhi_epi32(klo, khi);
+      const __m128i* stored = reinterpret_cast<const __m128i*>(key_.data() + id0);
+      const int same = _mm_movemask_epi8(_mm_cmpeq_epi32(k01, _mm_loadu_si128(stored))) |
+                       (_mm_movemask_epi8(_mm_cmpeq_epi32(k23, _mm_loadu_si128(stored + 1))) << 16);
+      if (same == -1) {  // all four present and staying in their cells
+        for (uint32_t k = 0; k < 4; ++k) objects_[id0 + k].center = centers[id0 + k];
+        continue;
+      }
+      _mm_store_si128(reinterpret_cast<__m128i*>(cx), ix);
+      _mm_store_si128(reinterpret_cast<__m128i*>(cy), iy);
+      _mm_store_si128(reinterpret_cast<__m128i*>(cz), iz);
       for (uint32_t k = 0; k < 4; ++k) {
         const uint32_t id = id0 + k;
         if (cell_[id] == kGridInvalidIndex) continue;
         assert(std::isfinite(centers[id].x) && std::isfinite(centers[id].y) &&
                std::isfinite(centers[id].z) && "HashGrid::moveCenters: non-finite centre");
         objects_[id].center = centers[id];
-        const uint64_t key = packGridKey(cx[k], cy[k], cz[k]);
-        if (key != key_[id]) moveScratch_.push_back({key, id, cx[k], cy[k], cz[k]});
+        if (((same >> (8 * k)) & 0xFF) == 0xFF) continue;  // both halves of lane k's key equal
+        moveScratch_.push_back({packGridKey(cx[k], cy[k], cz[k]), id, cx[k], cy[k], cz[k]});
       }
     }
   }
@@ -1308,6 +1331,11 @@ bool HashGrid::validate(std::string* outError) const {
     return fail("table capacity is not a power of two");
   }
   if (cells_.size() * 2 > table_.size() && !cells_.empty()) return fail("table load above 1/2");
+  for (uint32_t id = 0; id < cell_.size(); ++id) {
+    if (cell_[id] == kGridInvalidIndex && key_[id] != 0) {
+      return fail("id " + std::to_string(id) + " is not in the grid but keeps a key");
+    }
+  }
   std::vector<uint32_t> owner(pool_.size(), kGridInvalidIndex);  // cell owning each pool slot
   uint64_t listed = 0;
   for (uint32_t c = 0; c < cells_.size(); ++c) {
