@@ -106,7 +106,7 @@ class Cloudy {
   void fill() {
     for (uint32_t i = 0; i < s_.count; ++i) add(i);
   }
-  // Moves 30 % (small steps and long jumps), removes 2 %, re-adds removed ones.
+  // Moves 30 % (small steps, long jumps, shape flips), removes 2 %, re-adds removed ones.
   void churn() {
     for (uint32_t id = 0; id < bodies_.size(); ++id) {
       Body& b = bodies_[id];
@@ -122,7 +122,14 @@ class Cloudy {
         b.center += glm::vec3(u(-1, 1), u(-1, 1), u(-1, 1)) * s_.cellSize * 0.7f;
         grid_.move(id, b.center);
       } else if (x < 0.32f) {
-        b.center = position();
+        // 0.22-0.24: the shape flips in place (sphere <-> box, its cell kept); 0.24-0.26: it
+        // flips and jumps (the box bit must follow the object to its new cell); then jumps.
+        const bool flip = x < 0.26f;
+        if (x >= 0.24f) b.center = position();
+        if (flip) {
+          b.sphere = !b.sphere;
+          b.half = b.sphere ? glm::vec3(b.half.x) : glm::vec3(b.half.x, 0.5f * b.half.x, b.half.x);
+        }
         if (b.sphere) {
           grid_.moveSphere(id, b.center, b.half.x);
         } else {

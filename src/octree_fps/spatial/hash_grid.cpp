@@ -400,7 +400,7 @@ uint32_t HashGrid::poolSlot(uint32_t id) const {
   return s;
 }
 
-void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
+void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z, uint32_t entry) {
   const uint32_t c = findOrAddCell(x, y, z);
   if (cells_[c].capacity == 0) {
     cells_[c].head = allocBlock(4);
@@ -418,7 +418,7 @@ void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
   GridCell& cell = cells_[c];
   cell_[id] = c;
   key_[id] = cell.key;
-  pool_[cell.head + cell.count] = id | (objects_[id].isSphere ? 0u : kPoolBoxBit);
+  pool_[cell.head + cell.count] = entry;
   ++cell.count;
   if (groupsOn()) {
     GridGroupEntry& e = groupEntry(c);
@@ -428,9 +428,10 @@ void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z) {
   }
 }
 
-void HashGrid::unlink(uint32_t id) {
+uint32_t HashGrid::unlink(uint32_t id) {
   const uint32_t c = cell_[id];
   const uint32_t s = poolSlot(id);
+  const uint32_t entry = pool_[s];
   GridCell& cell = cells_[c];
   // Keep link order: shift the later objects down by one.
   const uint32_t end = cell.head + cell.count;
@@ -445,6 +446,7 @@ void HashGrid::unlink(uint32_t id) {
     e.count = cell.count;
     e.first = pool[cell.head];  // changes when the first object left
   }
+  return entry;
 }
 
 void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
@@ -467,7 +469,7 @@ void HashGrid::insertObject(uint32_t id, const glm::vec3& center, const glm::vec
   o.radius = radius;
   o.isSphere = sphere ? 1u : 0u;
   growExtent(radius);
-  link(id, coord(center.x), coord(center.y), coord(center.z));
+  link(id, coord(center.x), coord(center.y), coord(center.z), poolEntry(id, sphere));
   ++objectCount_;
 }
 
@@ -503,17 +505,15 @@ bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3&
   growExtent(radius);
   const int32_t x = coord(center.x), y = coord(center.y), z = coord(center.z);
   const uint64_t key = packGridKey(x, y, z);
-  if (key == key_[id]) {  // early out: same cell
-    if (wasSphere != o.isSphere) {
-      const uint32_t slot = poolSlot(id);
-      pool_[slot] = id | (sphere ? 0u : kPoolBoxBit);
-      const uint32_t c = cell_[id];
-      if (groupsOn() && slot == cells_[c].head) groupEntry(c).first = pool_[slot];
-    }
-    return false;
+  const bool changed = key != key_[id];   // else the early out: same cell
+  if (changed) relink(id, x, y, z, key);  // carries the old box bit
+  if (wasSphere != o.isSphere) {
+    const uint32_t slot = poolSlot(id);
+    pool_[slot] = poolEntry(id, sphere);
+    const uint32_t c = cell_[id];
+    if (groupsOn() && slot == cells_[c].head) groupEntry(c).first = pool_[slot];
   }
-  relink(id, x, y, z, key);
-  return true;
+  return changed;
 }
 
 bool HashGrid::moveSphere(uint32_t id, const glm::vec3& center, float radius) {
@@ -595,7 +595,7 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
       _mm_store_si128(reinterpret_cast<__m128i*>(cz), iz);
       for (uint32_t k = 0; k < 4; ++k) {
         const uint32_t id = id0 + k;
-        if (cell_[id] == kGridInvalidIndex) continue;
+        if (key_[id] == 0) continue;  // not in the grid (key 0; cell_ would be a cache miss)
         assert(std::isfinite(centers[id].x) && std::isfinite(centers[id].y) &&
                std::isfinite(centers[id].z) && "HashGrid::moveCenters: non-finite centre");
         objects_[id].center = centers[id];
@@ -618,11 +618,11 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
   // Pass 2: the changes in id order (as move() one by one would make them), with the cache
   // misses of each change started a few changes ahead, in stages whose addresses come from lines
   // the stage before fetched: kFar ahead the new cell's table slot, the old cell, its group slot
-  // and the object (and the new cell's map entry); kBlock ahead both groups' block records; kMid
-  // ahead the old cell's id block and table slot, the new cell and its block when the slot
-  // already holds it, and the group entries a detach swaps and an attach appends; kNear ahead
-  // the slot record of the entry a detach moves. Only hints: a cell moved or removed meanwhile
-  // costs a miss, nothing else.
+  // (and the new cell's map entry; the object itself is never read: its pool entry moves); kBlock
+  // ahead both groups' block records; kMid ahead the old cell's id block and table slot, the new
+  // cell and its block when the slot already holds it, and the group entries a detach swaps and an
+  // attach appends; kNear ahead the slot record of the entry a detach moves. Only hints: a cell
+  // moved or removed meanwhile costs a miss, nothing else.
   constexpr size_t kFar = 32, kBlock = 20, kMid = 12, kNear = 4;
   const size_t m = moveScratch_.size();
   const bool groups = groupsOn();
@@ -636,7 +636,6 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
       const uint32_t oc = cell_[f.id];
       simd::prefetch(&table_[mixKey(f.key) & tmask]);
       simd::prefetch(&cells_[oc]);
-      simd::prefetch(&objects_[f.id]);
       if (groups) {
         simd::prefetch(&cellGroup_[oc]);
         simd::prefetch(&cellSlot_[oc]);
@@ -738,8 +737,9 @@ void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key
   // start looking for its group). With a map (or no groups) there is nothing to remember.
   const bool hint = groupsOn() && groupMap_.empty();
   const uint32_t from = hint ? cellGroup_[c] : kGridNoGroup;
-  unlink(id);
-  link(id, x, y, z);
+  // The pool entry (id and box bit) moves as it is: no read of the object.
+  const uint32_t entry = unlink(id);
+  link(id, x, y, z, entry);
   if (hint) {
     const uint32_t nc = cell_[id];
     if (cells_[nc].count == 1) cellHint_[nc] = from;
@@ -794,7 +794,8 @@ void HashGrid::setCellSize(float cellSize) {
     const uint32_t id = live[i];
     const GridObject& o = objects_[id];
     growExtent(o.radius);
-    link(id, coord(o.center.x), coord(o.center.y), coord(o.center.z));
+    link(id, coord(o.center.x), coord(o.center.y), coord(o.center.z),
+         poolEntry(id, o.isSphere != 0));
   }
 }
 

@@ -399,8 +399,13 @@ class HashGrid {
                     float radius, bool sphere);
   bool moveObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents, float radius,
                   bool sphere);
-  void link(uint32_t id, int32_t x, int32_t y, int32_t z);
-  void unlink(uint32_t id);
+  // Appends the pool entry (id, box bit on top) to the cell (x, y, z), creating it.
+  void link(uint32_t id, int32_t x, int32_t y, int32_t z, uint32_t entry);
+  // Takes id out of its cell (removing the cell when it empties); returns its pool entry.
+  uint32_t unlink(uint32_t id);
+  static uint32_t poolEntry(uint32_t id, bool sphere) {
+    return id | (sphere ? 0u : 0x80000000u);  // the top bit marks a box
+  }
   void relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key);  // to another cell
   uint32_t findOrAddCell(int32_t x, int32_t y, int32_t z);
   uint32_t findKey(uint64_t key) const;
