@@ -439,7 +439,7 @@ void BM_PropsFrameCellSize(benchmark::State& state) {
     benchmark::DoNotOptimize(ofps::cullLevelAndProps(l.octree, f, s.grid, s.links, countRange,
                                                      &tris, s.visible, nullptr, &st));
   }
-  report(state, st, frames);
+  viewCounters(state, l, s);  // the cull's counters over the 16 views, and the worst view
   state.counters["cellChanges"] = static_cast<double>(changed) / static_cast<double>(frames);
   state.counters["propsPerCell"] =
       static_cast<double>(n) / static_cast<double>(s.grid.occupiedCells());
