@@ -128,8 +128,9 @@ struct OcclusionView {
   DrawRunList occludedRuns;    // frustumRuns minus the drawn runs, while frozen (V)
   uint32_t propsTested = 0;    // props in the frustum tested against the buffer
   uint32_t propsOccluded = 0;  // of those, hidden (not drawn)
-  double cpuMs = 0.0;          // last frame's occlusion pass (level and props), wall ms
-  std::vector<uint8_t> bufferRgba;  // the buffer's debug image, reused
+  std::vector<uint32_t> occludedPropIds;  // those props' ids, while frozen (V): drawn in red
+  double cpuMs = 0.0;                     // last frame's occlusion pass (level and props), wall ms
+  std::vector<uint8_t> bufferRgba;        // the buffer's debug image, reused
 };
 
 struct PropsView {

@@ -43,6 +43,7 @@ void occlusionCull(DemoState& s, const glm::mat4& cullViewProj) {
   OcclusionView& o = s.occlusion;
   o.stats = {};
   o.propsTested = o.propsOccluded = 0;
+  o.occludedPropIds.clear();
   o.cpuMs = 0.0;
   o.occludedRuns.clear();
   if (!s.culling.enabled || !o.enabled) {
@@ -61,8 +62,11 @@ void occlusionCull(DemoState& s, const glm::mat4& cullViewProj) {
   const auto positions = s.sim.props().positions();
   const auto half = s.sim.props().halfExtents();
   o.propsTested = static_cast<uint32_t>(ids.size());
+  // (remove_if asks once per id, so the frozen view's list gets each hidden prop once.)
   const auto hidden = [&](uint32_t id) {
-    return l.occlusion.boxHidden(Aabb::fromCenterHalfExtents(positions[id], half[id]));
+    const bool h = l.occlusion.boxHidden(Aabb::fromCenterHalfExtents(positions[id], half[id]));
+    if (h && s.culling.frozen) o.occludedPropIds.push_back(id);
+    return h;
   };
   // No node tested: the cull returned before starting its buffer (an empty octree after a
   // failed rebuild), which then still holds an older frame's depths.

@@ -71,6 +71,12 @@ void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) 
     if (resting[id] != 0) color = glm::vec4(glm::vec3(color) * 0.55f, 1.0f);
     (sphere ? v.spheres : v.boxes).push_back({positions[id], half[id], color});
   }
+  // Frozen view (V): the props occlusion hid, in the red of the level's occluded triangles.
+  for (uint32_t id : s.occlusion.occludedPropIds) {
+    const bool sphere = shapes[id] == PropShape::Sphere;
+    (sphere ? v.spheres : v.boxes)
+        .push_back({positions[id], half[id], glm::vec4(1.0f, 0.08f, 0.05f, 1.0f)});
+  }
   if (v.teamsMode) {
     v.teams.step(frameSeconds);
     v.teams.query();
