@@ -6,118 +6,49 @@ Usage: check_input.py DEMO CASE SOURCE_DIR [SHARED_DIR]
 Skipped (exit 77) where xvfb-run, libX11 or libXtst is missing. The script re-runs itself under
 xvfb-run so that it sends its events inside the same virtual display as the demo.
 """
-import ctypes
-import ctypes.util
 import glob
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
-from png_rgba import read_png_rgba  # beside this script
+from window_harness import (XK_ESCAPE, XK_F12, expect, finish_demo, isolated_env, open_xtest,
+                            read_screenshot, require_xvfb_run, rerun_in_xvfb, script_args,
+                            start_demo)  # beside this script
 
-demo, case, source_dir = sys.argv[1:4]
-
-if shutil.which("xvfb-run") is None:
-    print("xvfb-run not found: skipped")
-    sys.exit(77)
-
-_config = tempfile.mkdtemp(prefix="octree-fps-input-config-")
+demo, case, source_dir, _ = script_args()
+require_xvfb_run()
 # Recent files go under XDG_CONFIG_HOME: keep the test out of the user's configuration.
-_env = dict(os.environ, XDG_CONFIG_HOME=_config)
+_env = isolated_env(prefix="octree-fps-input-config-")
+# The re-run's own limit (600 s) is above CTest's TIMEOUT (300 s), which ends the test first.
+rerun_in_xvfb(_env, timeout=600)
 
-if os.environ.get("OCTREE_INPUT_INNER") is None:
-    p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", sys.executable,
-                        os.path.abspath(__file__), *sys.argv[1:]],
-                       capture_output=True, text=True, timeout=600,
-                       env=dict(_env, OCTREE_INPUT_INNER="1"))
-    print(p.stdout + p.stderr)
-    shutil.rmtree(_config, True)
-    sys.exit(p.returncode)
+xt = open_xtest()
 
-
-def expect(cond, message, output=""):
-    if not cond:
-        print(f"FAIL [{case}]: {message}\n--- output ---\n{output}")
-        sys.exit(1)
-
-
-x11, xtst = ctypes.util.find_library("X11"), ctypes.util.find_library("Xtst")
-if x11 is None or xtst is None:
-    print("libX11 or libXtst not found: skipped")
-    sys.exit(77)
-xlib, xtest = ctypes.CDLL(x11), ctypes.CDLL(xtst)
-xlib.XOpenDisplay.restype = ctypes.c_void_p
-xlib.XOpenDisplay.argtypes = [ctypes.c_char_p]
-xlib.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-xlib.XFlush.argtypes = [ctypes.c_void_p]
-xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong]
-xtest.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                                       ctypes.c_ulong]
-xtest.XTestFakeButtonEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
-                                       ctypes.c_ulong]
-display = xlib.XOpenDisplay(None)
-expect(display, "cannot open the virtual display")
-
-XK_SPACE, XK_ESCAPE, XK_BACKSPACE, XK_RETURN, XK_CONTROL_L = 0x0020, 0xFF1B, 0xFF08, 0xFF0D, 0xFFE3
-
-
-def key(keysym, down):
-    xtest.XTestFakeKeyEvent(display, xlib.XKeysymToKeycode(display, keysym), 1 if down else 0, 0)
-    xlib.XFlush(display)
-
-
-def tap(keysym, hold_s):
-    """Press and release, `hold_s` apart: shorter than a frame, the key is up again before the
-    demo's next frame looks."""
-    key(keysym, True)
-    time.sleep(hold_s)
-    key(keysym, False)
-
-
-def move(x, y):
-    xtest.XTestFakeMotionEvent(display, -1, x, y, 0)
-    xlib.XFlush(display)
-
-
-def button(number):
-    """A click of an X pointer button (1 left; 4 and 5 are the wheel, up and down)."""
-    xtest.XTestFakeButtonEvent(display, number, 1, 0)
-    xtest.XTestFakeButtonEvent(display, number, 0, 0)
-    xlib.XFlush(display)
+XK_SPACE, XK_BACKSPACE, XK_RETURN, XK_CONTROL_L = 0x0020, 0xFF08, 0xFF0D, 0xFFE3
 
 
 def type_fast(text):
     """Every character pressed and released with no pause: at 10 fps a whole word arrives
     between two frames. Lowercase letters, digits, '/' and '.' map to their keysyms directly."""
     for ch in text:
-        key(ord(ch), True)
-        key(ord(ch), False)
-
-
-def read_png(path):
-    """(width, height, rows of RGBA bytes) of one of the demo's screenshots (png_rgba.py)."""
-    try:
-        return read_png_rgba(path)
-    except ValueError as e:
-        expect(False, str(e))
+        xt.key(ord(ch), True)
+        xt.key(ord(ch), False)
 
 
 def f12_screenshot(folder, previous):
     """F12 makes the demo write screenshots/octree-fps-TIME.png in its working folder; returns
     the new file's pixels once it is complete."""
-    key(0xFFC9, True)  # XK_F12
-    key(0xFFC9, False)
+    xt.key(XK_F12, True)
+    xt.key(XK_F12, False)
     for _ in range(100):
         time.sleep(0.2)
         new = sorted(set(glob.glob(os.path.join(folder, "screenshots", "*.png"))) - previous)
         if new:
             time.sleep(0.5)  # written in one go after the frame; let it finish
             previous.add(new[0])
-            return read_png(new[0])
+            return read_screenshot(new[0])
     expect(False, "F12 wrote no screenshot")
 
 
@@ -146,34 +77,16 @@ def is_frame(r, g, b):
     return 25 <= r <= 45 and 42 <= g <= 65 and 65 <= b <= 95 and b - r >= 35
 
 
-def start_demo(args, cwd=None):
-    proc = subprocess.Popen([demo, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env=_env, cwd=cwd)
-    seen = []
-    # The demo loads the level, then opens the window and says which OpenGL it got.
-    for line in proc.stdout:
-        seen.append(line)
-        if line.startswith("OpenGL"):
-            break
-    expect(any(l.startswith("OpenGL") for l in seen), "no window", "".join(seen))
-    return proc, seen
-
-
 def close_demo(proc, seen):
     # The mouse is not captured, so Esc closes the window; a second one in case the first only
     # left a text field that was still active. Held over several frames, so that a build that
     # loses taps still closes and reports what it got.
     for _ in range(2):
         if proc.poll() is None:
-            tap(XK_ESCAPE, 0.4)
+            xt.tap(XK_ESCAPE, 0.4)
             time.sleep(0.8)
-    try:
-        out, _ = proc.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-    out = "".join(seen) + out
-    expect(proc.returncode == 0, f"exit {proc.returncode}", out)
+    code, out = finish_demo(proc, seen)
+    expect(code == 0, f"exit {code}", out)
     return out
 
 
@@ -184,16 +97,15 @@ if case == "space_tap_low_fps":
     level = os.path.join(source_dir, "assets", "arena.glb")
     with tempfile.TemporaryDirectory() as tmp:
         sj = os.path.join(tmp, "stats.json")
-        proc, seen = start_demo([level, "--max-fps", "10", "--no-vsync", "--no-panel", "--width",
-                                 "320", "--height", "180", "--frames", "100000",
-                                 "--stats-json", sj])
+        proc, seen = start_demo(demo, [level, "--max-fps", "10", "--no-vsync", "--no-panel",
+                                       "--width", "320", "--height", "180", "--frames",
+                                       "100000", "--stats-json", sj], _env)
         time.sleep(2.5)  # the window is mapped and the character stands on the floor
         # Without a window manager, keys go to the window under the pointer.
-        xtest.XTestFakeMotionEvent(display, -1, 100, 90, 0)
-        xlib.XFlush(display)
+        xt.move(100, 90)
         time.sleep(0.5)
         for _ in range(taps):
-            tap(XK_SPACE, 0.003)
+            xt.tap(XK_SPACE, 0.003)
             # Long enough to land again: a 1.2 m jump takes 0.7 s of simulated time, and at
             # 10 fps the fixed-step clock runs at most 8 steps of 1/120 s a frame (2/3 speed;
             # slower still on a loaded machine).
@@ -214,14 +126,14 @@ elif case == "path_field_typing_low_fps":
     level = os.path.join(source_dir, "assets", "arena.glb")
     with tempfile.TemporaryDirectory() as tmp:
         sj = os.path.join(tmp, "stats.json")
-        proc, seen = start_demo([level, "--max-fps", "10", "--no-vsync", "--width", "800",
-                                 "--height", "600", "--frames", "100000", "--stats-json", sj],
-                                cwd=tmp)
+        proc, seen = start_demo(demo, [level, "--max-fps", "10", "--no-vsync", "--width", "800",
+                                       "--height", "600", "--frames", "100000", "--stats-json",
+                                       sj], _env, cwd=tmp)
         time.sleep(2.5)
-        move(200, 300)  # over the panel
+        xt.move(200, 300)  # over the panel
         time.sleep(0.5)
         for _ in range(80):  # to the panel's end, where the Level section is
-            button(5)
+            xt.click(5)
         time.sleep(1.0)
         shots = set()
         image = f12_screenshot(tmp, shots)
@@ -232,37 +144,37 @@ elif case == "path_field_typing_low_fps":
         level_header = headers[-1]  # "Level" is the panel's last section
         fields = [f for f in bands(image, is_frame, (30, 150)) if f[0] > level_header[1]]
         if not fields:  # the section is closed: open it and scroll to the end again
-            move(100, (level_header[0] + level_header[1]) // 2)
+            xt.move(100, (level_header[0] + level_header[1]) // 2)
             time.sleep(0.3)
-            button(1)
+            xt.click(1)
             time.sleep(1.0)
-            move(200, 300)
+            xt.move(200, 300)
             for _ in range(80):
-                button(5)
+                xt.click(5)
             time.sleep(1.0)
             image = f12_screenshot(tmp, shots)
             level_header = bands(image, is_header, header_xs)[-1]
             fields = [f for f in bands(image, is_frame, (30, 150)) if f[0] > level_header[1]]
         expect(fields, "no text field under the Level header")
         first, last = fields[0]
-        move(100, (first + last) // 2)
+        xt.move(100, (first + last) // 2)
         time.sleep(0.3)
-        button(1)  # into the path field
+        xt.click(1)  # into the path field
         time.sleep(1.0)
-        key(XK_CONTROL_L, True)
+        xt.key(XK_CONTROL_L, True)
         time.sleep(0.4)
-        tap(ord("a"), 0.003)  # Ctrl+A: select the current path
+        xt.tap(ord("a"), 0.003)  # Ctrl+A: select the current path
         time.sleep(0.4)
-        key(XK_CONTROL_L, False)
+        xt.key(XK_CONTROL_L, False)
         time.sleep(0.4)
         wanted = "/tmp/typed9/level.glb"
         type_fast("/tmp/typed9/levelq")
         time.sleep(0.6)
-        tap(XK_BACKSPACE, 0.003)  # takes the q back
+        xt.tap(XK_BACKSPACE, 0.003)  # takes the q back
         time.sleep(0.6)
         type_fast(".glb")
         time.sleep(0.6)
-        tap(XK_RETURN, 0.003)  # leaves the field (Esc would restore the old text)
+        xt.tap(XK_RETURN, 0.003)  # leaves the field (Esc would restore the old text)
         time.sleep(0.6)
         out = close_demo(proc, seen)
         with open(sj) as f:
