@@ -7,103 +7,36 @@ the XTEST extension (ctypes; no xdotool). Skipped (exit 77) where xvfb-run, libX
 missing. Expected values are computed here from the level file and the camera pose given on the
 command line, never read back from the program.
 """
-import atexit
 import json
 import math
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
-demo, case, source_dir = sys.argv[1:4]
-shared_dir = os.environ.get("OCTREE_FPS_SHARED_DIR",
-                            sys.argv[4] if len(sys.argv) > 4 else os.path.join(source_dir, "..", "shared"))
-if shutil.which("xvfb-run") is None:
-    print("xvfb-run not found: skipped")
-    sys.exit(77)
+from window_harness import (XK_ESCAPE, expect, finish_demo, isolated_env, open_xtest,
+                            require_xvfb_run, rerun_in_xvfb, script_args, skip,
+                            start_demo)  # beside this script
 
+demo, case, source_dir, shared_dir = script_args()
+require_xvfb_run()
 # Recent files go under XDG_CONFIG_HOME: keep the test out of the user's configuration.
-_config = tempfile.mkdtemp(prefix="octree-fps-test-config-")
-_env = dict(os.environ, XDG_CONFIG_HOME=_config)
-atexit.register(shutil.rmtree, _config, True)
+_env = isolated_env()
+rerun_in_xvfb(_env)
 
+xt = open_xtest()
 
-def expect(cond, message, output=""):
-    if not cond:
-        print(f"FAIL [{case}]: {message}\n--- output ---\n{output}")
-        sys.exit(1)
-
-
-if os.environ.get("PROBE_INNER") is None:
-    p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", sys.executable,
-                        os.path.abspath(__file__), *sys.argv[1:]],
-                       capture_output=True, text=True, timeout=300,
-                       env=dict(_env, PROBE_INNER="1"))
-    print(p.stdout + p.stderr)
-    sys.exit(p.returncode)
-
-import ctypes  # noqa: E402 (only inside the virtual display)
-import ctypes.util  # noqa: E402
-
-x11, xtst = ctypes.util.find_library("X11"), ctypes.util.find_library("Xtst")
-if x11 is None or xtst is None:
-    print("libX11 or libXtst not found: skipped")
-    sys.exit(77)
-xlib, xtest = ctypes.CDLL(x11), ctypes.CDLL(xtst)
-xlib.XOpenDisplay.restype = ctypes.c_void_p
-xlib.XOpenDisplay.argtypes = [ctypes.c_char_p]
-xlib.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-xlib.XFlush.argtypes = [ctypes.c_void_p]
-xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong]
-xtest.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                                       ctypes.c_ulong]
-xtest.XTestFakeButtonEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
-                                       ctypes.c_ulong]
-display = xlib.XOpenDisplay(None)
-expect(display, "cannot open the virtual display")
-
-XK_P, XK_ESCAPE = 0x0070, 0xFF1B
-
-
-def press(keysym):
-    code = xlib.XKeysymToKeycode(display, keysym)
-    xtest.XTestFakeKeyEvent(display, code, 1, 0)
-    xtest.XTestFakeKeyEvent(display, code, 0, 0)
-    xlib.XFlush(display)
-
-
-def move(x, y):
-    xtest.XTestFakeMotionEvent(display, -1, x, y, 0)
-    xlib.XFlush(display)
-
-
-def click():
-    xtest.XTestFakeButtonEvent(display, 1, 1, 0)
-    xtest.XTestFakeButtonEvent(display, 1, 0, 0)
-    xlib.XFlush(display)
+XK_P = 0x0070
 
 
 def run_demo(args, actions):
     """Starts the demo, waits for its window, runs actions(), then Esc; returns (code, output)."""
-    proc = subprocess.Popen([demo, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env=_env)
-    seen = []
-    for line in proc.stdout:
-        seen.append(line)
-        if line.startswith("OpenGL"):
-            break
-    expect(any(l.startswith("OpenGL") for l in seen), "no window", "".join(seen))
+    proc, seen = start_demo(demo, args, _env)
     time.sleep(2)  # a few frames drawn: the window is mapped and takes input
     actions()
-    press(XK_ESCAPE)  # probe mode leaves the mouse free, so Esc closes the window
-    try:
-        out, _ = proc.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-    return proc.returncode, "".join(seen) + out
+    xt.press(XK_ESCAPE)  # probe mode leaves the mouse free, so Esc closes the window
+    return finish_demo(proc, seen)
 
 
 def obj_triangles(path):
@@ -208,8 +141,7 @@ if case == "click_hits_triangle":
     # be the nearest triangle of the level file by this script's own brute-force ray.
     source = os.path.join(shared_dir, "levels", "collision-world", "collision-world.obj")
     if not os.path.exists(source):
-        print(f"no {source}: skipped")
-        sys.exit(77)
+        skip(f"no {source}")
     width, height = 640, 360
     eye, yaw, pitch = (-10.0, 6.0, 8.0), 30.0, -15.0
     fov = 1.2  # ViewCamera::verticalFovRadians, the demo's only field of view
@@ -224,13 +156,13 @@ if case == "click_hits_triangle":
             sj = os.path.join(tmp, "stats.json")
 
             def actions():
-                move(width // 2, height // 2)  # the pointer in the window gives it the keys
+                xt.move(width // 2, height // 2)  # the pointer in the window gives it the keys
                 time.sleep(0.5)
-                press(XK_P)
+                xt.press(XK_P)
                 time.sleep(0.5)
-                move(px, py)
+                xt.move(px, py)
                 time.sleep(0.3)
-                click()
+                xt.click()
                 time.sleep(1.0)
 
             code, out = run_demo([level, "--camera", f"{eye[0]},{eye[1]},{eye[2]},{yaw},{pitch}",
@@ -289,8 +221,7 @@ elif case == "sphere_overlap_push_out":
     # must be reported, and the push-out must end clear of the level and touching it.
     source = os.path.join(shared_dir, "levels", "collision-world", "collision-world.obj")
     if not os.path.exists(source):
-        print(f"no {source}: skipped")
-        sys.exit(77)
+        skip(f"no {source}")
     width, height = 640, 360
     eye, yaw, pitch = (-6.0, 10.5, -29.0), 15.0, -20.0  # above a flight of steps
     px, py = 384, 224  # a step's edge: ten faces within the radius, six of them near its rim
@@ -302,11 +233,11 @@ elif case == "sphere_overlap_push_out":
         sj = os.path.join(tmp, "stats.json")
 
         def actions():
-            move(width // 2, height // 2)
+            xt.move(width // 2, height // 2)
             time.sleep(0.5)
-            move(px, py)
+            xt.move(px, py)
             time.sleep(0.3)
-            click()
+            xt.click()
             time.sleep(1.0)
 
         code, out = run_demo([level, "--probe", "sphere", "--camera",
