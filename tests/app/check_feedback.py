@@ -11,21 +11,17 @@ import atexit
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 
-from png_rgba import read_png_rgba  # beside this script
+from window_harness import (XK_ESCAPE, XK_F12, expect, finish_demo, isolated_env, open_xtest,
+                            read_screenshot, require_xvfb_run, rerun_in_xvfb, run_in_xvfb,
+                            script_args, spawn_demo)  # beside this script
 
-demo, case, source_dir = sys.argv[1:4]
-if shutil.which("xvfb-run") is None:
-    print("xvfb-run not found: skipped")
-    sys.exit(77)
+demo, case, source_dir, _ = script_args()
+require_xvfb_run()
 
 # Recent files go under XDG_CONFIG_HOME: keep the test out of the user's configuration.
-_config = tempfile.mkdtemp(prefix="octree-fps-test-config-")
-_env = dict(os.environ, XDG_CONFIG_HOME=_config)
-atexit.register(shutil.rmtree, _config, True)
+_env = isolated_env()
 tmp = tempfile.mkdtemp(prefix="octree-fps-feedback-")
 atexit.register(shutil.rmtree, tmp, True)
 
@@ -33,17 +29,9 @@ atexit.register(shutil.rmtree, tmp, True)
 HALL_GUESS = "guessed Z-up, Quake units (0.0254 m): 8,048 units wide -> 204 m"
 
 
-def expect(cond, message, output=""):
-    if not cond:
-        print(f"FAIL [{case}]: {message}\n--- output ---\n{output}")
-        sys.exit(1)
-
-
 def run_window(args, timeout=300):
-    p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", demo, "--no-vsync",
-                        "--width", "800", "--height", "600", *args],
-                       capture_output=True, text=True, timeout=timeout, env=_env)
-    return p.returncode, p.stdout + p.stderr
+    return run_in_xvfb([demo, "--no-vsync", "--width", "800", "--height", "600", *args], _env,
+                       timeout=timeout)
 
 
 def box(lo, hi):
@@ -75,17 +63,9 @@ def write_broken(path):
         out.write("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n")
 
 
-def png_pixels(path):
-    """(width, height, rows of RGBA bytes) of one of the demo's screenshots (png_rgba.py)."""
-    try:
-        return read_png_rgba(path)
-    except ValueError as e:
-        expect(False, str(e))
-
-
 def error_red_pixels(path, x0, x1, y0, y1):
     """Pixels in the box close to the error text's colour (1.0, 0.45, 0.4): red, not grey."""
-    width, height, rows = png_pixels(path)
+    width, height, rows = read_screenshot(path)
     n = 0
     for y in range(y0, min(y1, height)):
         row = rows[y]
@@ -147,62 +127,25 @@ elif case == "dismiss_hides_toast_not_error":
     # The error toast stays until dismissed: find its button in a screenshot (F12), click it
     # with the X server's XTEST extension, and the red is gone from the view while the error
     # stays reported. Re-runs itself inside xvfb-run so the clicks reach the demo's display.
-    if os.environ.get("FEEDBACK_INNER") is None:
-        p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", sys.executable,
-                            os.path.abspath(__file__), demo, case, source_dir],
-                           capture_output=True, text=True, timeout=300,
-                           env=dict(_env, FEEDBACK_INNER="1"))
-        print(p.stdout + p.stderr)
-        sys.exit(p.returncode)
-    import ctypes
-    import ctypes.util
-    import glob
+    rerun_in_xvfb(_env)
+    import threading
     import time
-    x11, xtst = ctypes.util.find_library("X11"), ctypes.util.find_library("Xtst")
-    if x11 is None or xtst is None:
-        print("libX11 or libXtst not found: skipped")
-        sys.exit(77)
-    xlib, xtest = ctypes.CDLL(x11), ctypes.CDLL(xtst)
-    xlib.XOpenDisplay.restype = ctypes.c_void_p
-    xlib.XOpenDisplay.argtypes = [ctypes.c_char_p]
-    xlib.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-    xlib.XFlush.argtypes = [ctypes.c_void_p]
-    xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
-                                        ctypes.c_ulong]
-    xtest.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
-                                           ctypes.c_int, ctypes.c_ulong]
-    xtest.XTestFakeButtonEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
-                                           ctypes.c_ulong]
-    display = xlib.XOpenDisplay(None)
-    expect(display, "cannot open the virtual display")
-
-    def press(keysym):
-        code = xlib.XKeysymToKeycode(display, keysym)
-        xtest.XTestFakeKeyEvent(display, code, 1, 0)
-        xtest.XTestFakeKeyEvent(display, code, 0, 0)
-        xlib.XFlush(display)
-
-    def move(x, y):
-        xtest.XTestFakeMotionEvent(display, -1, x, y, 0)
-        xlib.XFlush(display)
-
+    xt = open_xtest()
     lines = []
 
     def screenshot():
         """F12, then the path of the PNG the demo says it wrote."""
-        press(0xFFC9)
+        xt.press(XK_F12)
         for line in proc.stdout:
             lines.append(line)
             if line.startswith("screenshot written to "):
                 return os.path.join(tmp, line.split("screenshot written to ", 1)[1].strip())
         expect(False, "no screenshot written", "".join(lines))
 
-    proc = subprocess.Popen([demo, hall, "--swap-to", broken, "--no-panel", "--no-vsync",
-                             "--width", "800", "--height", "600", "--frames", "100000",
-                             "--stats-json", stats_path], cwd=tmp, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env=_env)
+    proc = spawn_demo(demo, [hall, "--swap-to", broken, "--no-panel", "--no-vsync", "--width",
+                             "800", "--height", "600", "--frames", "100000", "--stats-json",
+                             stats_path], _env, cwd=tmp)
     # A demo that stops answering (no screenshot line) is killed, so the reads below end.
-    import threading
     watchdog = threading.Timer(150, proc.kill)
     watchdog.daemon = True  # never keeps the check alive itself
     watchdog.start()
@@ -211,43 +154,36 @@ elif case == "dismiss_hides_toast_not_error":
         if line.startswith("error: ") and "broken.obj" in line:
             break
     expect(any("broken.obj" in l for l in lines), "the broken swap failed", "".join(lines))
-    move(780, 580)  # away from the toast; nothing is under the pointer
+    xt.move(780, 580)  # away from the toast; nothing is under the pointer
     time.sleep(1.5)  # the toast is drawn (auto-sized windows show from their second frame)
     before = screenshot()
     expect(error_red_pixels(before, 100, 700, 0, 150) > 40, "the error toast is shown",
            "".join(lines))
     # The dismiss button: the toast's only blue (ImGui's button colour) at the top centre.
-    width, height, rows = png_pixels(before)
+    width, height, rows = read_screenshot(before)
     blue = [(x, y) for y in range(0, 150) for x in range(100, 700)
             if rows[y][4 * x + 2] > rows[y][4 * x] + 50 and rows[y][4 * x + 2] > 90]
     expect(len(blue) > 50, f"the dismiss button is visible ({len(blue)} blue pixels)")
     bx = (min(x for x, _ in blue) + max(x for x, _ in blue)) // 2
     by = (min(y for _, y in blue) + max(y for _, y in blue)) // 2
-    move(bx, by)
+    xt.move(bx, by)
     time.sleep(0.5)
-    xtest.XTestFakeButtonEvent(display, 1, 1, 0)
-    xlib.XFlush(display)
+    xt.button_event(1, True)
     time.sleep(0.5)
-
-    xtest.XTestFakeButtonEvent(display, 1, 0, 0)
-    xlib.XFlush(display)
+    xt.button_event(1, False)
     time.sleep(0.5)  # Dear ImGui 1.86 reads the pointer each frame: release over the button
-    move(780, 580)
+    xt.move(780, 580)
     time.sleep(1.0)
     after = screenshot()
     red = error_red_pixels(after, 100, 700, 0, 150)
     expect(red == 0, f"the toast is gone after dismiss ({red} red pixels)", "".join(lines))
-    press(0xFF1B)  # Esc: the mouse is not captured (the click landed on the toast), so quit
-    try:
-        out, _ = proc.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-    expect(proc.returncode == 0, f"exit {proc.returncode}", "".join(lines) + out)
+    xt.press(XK_ESCAPE)  # Esc: the mouse is not captured (the click landed on the toast), so quit
+    code, out = finish_demo(proc, lines)
+    expect(code == 0, f"exit {code}", out)
     with open(stats_path) as f:
         level = json.load(f)["level"]
     expect(level["path"] == hall and "broken.obj" in level["load_error"],
-           "dismissing hides the toast; the error is still reported", "".join(lines) + out)
+           "dismissing hides the toast; the error is still reported", out)
 
 else:
     expect(False, f"unknown case {case}")
