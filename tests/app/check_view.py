@@ -10,28 +10,19 @@ rules the README states, never read back from the program.
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
-from png_rgba import read_png_rgba  # beside this script
+from window_harness import (XK_ESCAPE, expect, finish_demo, open_xtest, read_screenshot,
+                            require_xvfb_run, rerun_in_xvfb, run_in_xvfb, script_args,
+                            start_demo)  # beside this script
 
-demo, case, source_dir = sys.argv[1:4]
-shared_dir = os.environ.get("OCTREE_FPS_SHARED_DIR",
-                            sys.argv[4] if len(sys.argv) > 4 else os.path.join(source_dir, "..", "shared"))
-if shutil.which("xvfb-run") is None:
-    print("xvfb-run not found: skipped")
-    sys.exit(77)
+demo, case, source_dir, shared_dir = script_args()
+require_xvfb_run()
 
 arena = os.path.join(source_dir, "assets", "arena.glb")
 SMALL = ["--no-vsync", "--width", "480", "--height", "270"]
-
-
-def expect(cond, message, output=""):
-    if not cond:
-        print(f"FAIL [{case}]: {message}\n--- output ---\n{output}")
-        sys.exit(1)
 
 
 def env_with(config, **extra):
@@ -46,16 +37,13 @@ def run(config, args, env_extra=None, screen="800x600x24"):
     stats_path = os.path.join(config, "stats.json")
     if os.path.exists(stats_path):
         os.remove(stats_path)
-    p = subprocess.run(["xvfb-run", "-a", "-s", f"-screen 0 {screen}", demo, *args,
-                        "--stats-json", stats_path],
-                       capture_output=True, text=True, timeout=300,
-                       env=env_with(config, **(env_extra or {})))
-    out = p.stdout + p.stderr
+    code, out = run_in_xvfb([demo, *args, "--stats-json", stats_path],
+                            env_with(config, **(env_extra or {})), screen=screen)
     stats = None
     if os.path.exists(stats_path):
         with open(stats_path) as f:
             stats = json.load(f)
-    return p.returncode, out, stats
+    return code, out, stats
 
 
 def write_settings(config, text):
@@ -65,14 +53,6 @@ def write_settings(config, text):
     with open(path, "w") as f:
         f.write(text)
     return path
-
-
-def png_rows(path):
-    """(width, height, rows of RGBA bytes) of one of the demo's screenshots (png_rgba.py)."""
-    try:
-        return read_png_rgba(path)
-    except ValueError as e:
-        expect(False, str(e))
 
 
 with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
@@ -174,7 +154,7 @@ with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
             code, out, st = run(config, [arena, "--frames", "3", "--no-panel",
                                          "--camera", "0,3,0,30,-5", "--screenshot", shot, *SMALL])
             expect(code == 0, f"exit {code}", out)
-            shots.append(png_rows(shot))
+            shots.append(read_screenshot(shot))
         (w, h, a), (_, _, b) = shots
         near = far = 0
         for y in range(h):
@@ -202,60 +182,17 @@ with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
         # B (grid view) and O (octree boxes) pressed in a running window, then Esc: the file
         # holds both, and the next start shows them. Keys go through the X server's XTEST
         # extension from inside the same virtual display (this script re-runs itself there).
-        if os.environ.get("VIEW_KEYS_INNER") is None:
-            p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", sys.executable,
-                                os.path.abspath(__file__), demo, case, source_dir],
-                               capture_output=True, text=True, timeout=300,
-                               env=dict(os.environ, VIEW_KEYS_INNER="1"))
-            print(p.stdout + p.stderr)
-            sys.exit(p.returncode)
-        import ctypes
-        import ctypes.util
-        x11, xtst = ctypes.util.find_library("X11"), ctypes.util.find_library("Xtst")
-        if x11 is None or xtst is None:
-            print("libX11 or libXtst not found: skipped")
-            sys.exit(77)
-        xlib, xtest = ctypes.CDLL(x11), ctypes.CDLL(xtst)
-        xlib.XOpenDisplay.restype = ctypes.c_void_p
-        xlib.XOpenDisplay.argtypes = [ctypes.c_char_p]
-        xlib.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-        xlib.XFlush.argtypes = [ctypes.c_void_p]
-        xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
-                                            ctypes.c_ulong]
-        xtest.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
-                                               ctypes.c_int, ctypes.c_ulong]
-        display = xlib.XOpenDisplay(None)
-        expect(display, "cannot open the virtual display")
-
-        def press(keysym):
-            code = xlib.XKeysymToKeycode(display, keysym)
-            xtest.XTestFakeKeyEvent(display, code, 1, 0)
-            xtest.XTestFakeKeyEvent(display, code, 0, 0)
-            xlib.XFlush(display)
-            time.sleep(0.4)
-
-        proc = subprocess.Popen([demo, arena, "--no-panel", *SMALL], stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, env=env_with(config))
-        seen = []
-        for line in proc.stdout:
-            seen.append(line)
-            if line.startswith("OpenGL"):
-                break
-        expect(any(l.startswith("OpenGL") for l in seen), "no window", "".join(seen))
+        rerun_in_xvfb()
+        xt = open_xtest()
+        proc, seen = start_demo(demo, [arena, "--no-panel", *SMALL], env_with(config))
         time.sleep(2)
-        xtest.XTestFakeMotionEvent(display, -1, 100, 90, 0)  # keys go to the window under it
-        xlib.XFlush(display)
+        xt.move(100, 90)  # keys go to the window under it
         time.sleep(0.5)
-        press(0x0062)  # XK_b
-        press(0x006F)  # XK_o
-        press(0xFF1B)  # XK_Escape
-        try:
-            out, _ = proc.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, _ = proc.communicate()
-        out = "".join(seen) + out
-        expect(proc.returncode == 0, f"exit {proc.returncode}", out)
+        for keysym in (0x0062, 0x006F, XK_ESCAPE):  # XK_b, XK_o, then Esc
+            xt.press(keysym)
+            time.sleep(0.4)
+        code, out = finish_demo(proc, seen)
+        expect(code == 0, f"exit {code}", out)
         path = os.path.join(config, "octree-fps", "settings.json")
         expect(os.path.exists(path), "settings written at exit", out)
         with open(path) as f:
