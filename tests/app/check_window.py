@@ -5,7 +5,6 @@ Usage: check_window.py DEMO CASE SOURCE_DIR [SHARED_DIR]
 Skipped (exit 77) where xvfb-run is not installed. Expected values are the script's own
 numbers, written out here, never read back from the program.
 """
-import atexit
 import json
 import math
 import os
@@ -15,39 +14,19 @@ import sys
 import tempfile
 import time
 
-from png_rgba import read_png_rgba  # beside this script
+from window_harness import (XK_ESCAPE, expect, finish_demo, isolated_env, open_xtest,
+                            read_screenshot, require_xvfb_run, rerun_in_xvfb, run_in_xvfb,
+                            script_args, start_demo)  # beside this script
 
-demo, case, source_dir = sys.argv[1:4]
-shared_dir = os.environ.get("OCTREE_FPS_SHARED_DIR",
-                            sys.argv[4] if len(sys.argv) > 4 else os.path.join(source_dir, "..", "shared"))
-if shutil.which("xvfb-run") is None:
-    print("xvfb-run not found: skipped")
-    sys.exit(77)
+demo, case, source_dir, shared_dir = script_args()
+require_xvfb_run()
 
 # Recent files go under XDG_CONFIG_HOME: keep the test out of the user's configuration.
-_config = tempfile.mkdtemp(prefix="octree-fps-test-config-")
-_env = dict(os.environ, XDG_CONFIG_HOME=_config)
-atexit.register(shutil.rmtree, _config, True)
-
-
-def expect(cond, message, output=""):
-    if not cond:
-        print(f"FAIL [{case}]: {message}\n--- output ---\n{output}")
-        sys.exit(1)
+_env = isolated_env()
 
 
 def run_window(args, timeout=300):
-    p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", demo, *args],
-                       capture_output=True, text=True, timeout=timeout, env=_env)
-    return p.returncode, p.stdout + p.stderr
-
-
-def png_pixels(path):
-    """(width, height, rows of RGBA bytes) of one of the demo's screenshots (png_rgba.py)."""
-    try:
-        return read_png_rgba(path)
-    except ValueError as e:
-        expect(False, str(e))
+    return run_in_xvfb([demo, *args], _env, timeout=timeout)
 
 
 def shared_level_copy(tmp, rel):
@@ -70,13 +49,11 @@ if case == "script_octree_params_survive_swap":
         with open(script, "w") as f:
             f.write("set triangles_per_leaf 32\nset max_level 10\nat 0 hold forward\nend 1\n")
         stats_path = os.path.join(tmp, "stats.json")
-        p = subprocess.run(
-            ["xvfb-run", "-a", "-s", "-screen 0 640x360x24", demo, level, "--script", script,
-             "--frames", "80", "--no-vsync", "--width", "320", "--height", "180", "--no-panel",
-             "--swap-to", level, "--stats-json", stats_path],
-            capture_output=True, text=True, timeout=300, env=_env)
-        out = p.stdout + p.stderr
-        expect(p.returncode == 0, f"exit {p.returncode}", out)
+        code, out = run_in_xvfb(
+            [demo, level, "--script", script, "--frames", "80", "--no-vsync", "--width", "320",
+             "--height", "180", "--no-panel", "--swap-to", level, "--stats-json", stats_path],
+            _env, screen="640x360x24")
+        expect(code == 0, f"exit {code}", out)
         with open(stats_path) as f:
             stats = json.load(f)
     expect(stats["run"]["last_load_error"] == "", "the swap loaded", out)
@@ -126,7 +103,7 @@ elif case == "occlusion_screenshots_match":
                                             "--no-panel", "--width", "480", "--height", "270",
                                             "--screenshot", shot, "--stats-json", sj, *extra])
                     expect(code == 0, f"exit {code}", out)
-                    images.append(png_pixels(shot))
+                    images.append(read_screenshot(shot))
                     with open(sj) as f:
                         stats.append(json.load(f)["culling"])
                 on, off = stats
@@ -161,37 +138,8 @@ elif case == "occlusion_key_toggles":
     # X toggles occlusion culling in a running window. The key is sent with the X server's
     # XTEST extension from inside the same virtual display (this script re-runs itself under
     # xvfb-run), then Esc closes the window and the run writes its stats.
-    if os.environ.get("OCCLUSION_KEY_INNER") is None:
-        p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 800x600x24", sys.executable,
-                            os.path.abspath(__file__), demo, case, source_dir],
-                           capture_output=True, text=True, timeout=300,
-                           env=dict(_env, OCCLUSION_KEY_INNER="1"))
-        print(p.stdout + p.stderr)
-        sys.exit(p.returncode)
-    import ctypes
-    import ctypes.util
-    x11 = ctypes.util.find_library("X11")
-    xtst = ctypes.util.find_library("Xtst")
-    if x11 is None or xtst is None:
-        print("libX11 or libXtst not found: skipped")
-        sys.exit(77)
-    xlib, xtest = ctypes.CDLL(x11), ctypes.CDLL(xtst)
-    xlib.XOpenDisplay.restype = ctypes.c_void_p
-    xlib.XOpenDisplay.argtypes = [ctypes.c_char_p]
-    xlib.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-    xlib.XFlush.argtypes = [ctypes.c_void_p]
-    xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int,
-                                        ctypes.c_ulong]
-    xtest.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
-                                           ctypes.c_int, ctypes.c_ulong]
-    display = xlib.XOpenDisplay(None)
-    expect(display, "cannot open the virtual display")
-
-    def press(keysym):
-        code = xlib.XKeysymToKeycode(display, keysym)
-        xtest.XTestFakeKeyEvent(display, code, 1, 0)
-        xtest.XTestFakeKeyEvent(display, code, 0, 0)
-        xlib.XFlush(display)
+    rerun_in_xvfb(_env)
+    xt = open_xtest()
 
     level = os.path.join(source_dir, "assets", "arena.glb")
     results = {}
@@ -199,33 +147,19 @@ elif case == "occlusion_key_toggles":
         for name, extra, presses in (("on", [], 0), ("on, X", [], 1), ("off", ["--no-occlusion"], 0),
                                      ("off, X", ["--no-occlusion"], 1)):
             sj = os.path.join(tmp, "stats.json")
-            proc = subprocess.Popen([demo, level, "--no-vsync", "--no-panel", "--width", "320",
-                                     "--height", "180", "--frames", "20000", "--stats-json", sj,
-                                     *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                    text=True, env=_env)
-            # The demo loads the level, then opens the window and says which OpenGL it got.
-            seen = []
-            for line in proc.stdout:
-                seen.append(line)
-                if line.startswith("OpenGL"):
-                    break
-            expect(any(l.startswith("OpenGL") for l in seen), f"{name}: no window", "".join(seen))
+            proc, seen = start_demo(demo, [level, "--no-vsync", "--no-panel", "--width", "320",
+                                           "--height", "180", "--frames", "20000", "--stats-json",
+                                           sj, *extra], _env, name=name)
             time.sleep(2)  # a few frames drawn: the window is mapped and takes input
             # Without a window manager, keys go to the window under the pointer.
-            xtest.XTestFakeMotionEvent(display, -1, 100, 90, 0)
-            xlib.XFlush(display)
+            xt.move(100, 90)
             time.sleep(0.5)
             for _ in range(presses):
-                press(0x0078)  # XK_x
+                xt.press(0x0078)  # XK_x
                 time.sleep(0.5)
-            press(0xFF1B)  # XK_Escape: the mouse is not captured, so the window closes
-            try:
-                out, _ = proc.communicate(timeout=120)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                out, _ = proc.communicate()
-            out = "".join(seen) + out
-            expect(proc.returncode == 0, f"{name}: exit {proc.returncode}", out)
+            xt.press(XK_ESCAPE)  # the mouse is not captured, so the window closes
+            code, out = finish_demo(proc, seen)
+            expect(code == 0, f"{name}: exit {code}", out)
             with open(sj) as f:
                 stats = json.load(f)
             expect(stats["run"]["frames"] < 20000, f"{name}: Esc closed the window", out)
