@@ -40,6 +40,9 @@
 // Cost model: a move that stays in its cell writes only the object's slot (the common case at
 // 60 Hz); insert, remove and a move to another cell are O(1) hash work plus O(objects in the
 // cell) (a scan for the id and a shift of a few ids; a block copy when a full cell doubles).
+// The sole object of a cell moving to an empty cell takes the cell along (new coordinates, same
+// dense index, id block and group entry): no removal and creation, the common change when
+// cells hold about one object.
 // A move to another cell is a handful of cache misses at random places (old and new cell, their
 // table slots, id blocks and group entries); moveCenters overlaps those of many moves.
 // Radius queries skip, before the hash probe, every cell of the range whose box grown by
@@ -404,7 +407,7 @@ class HashGrid {
   // Takes id out of its cell (removing the cell when it empties); returns its pool entry.
   uint32_t unlink(uint32_t id);
   static uint32_t poolEntry(uint32_t id, bool sphere) {
-    return id | (sphere ? 0u : 0x80000000u);  // the top bit marks a box
+    return id | (sphere ? 0u : ~kGridPoolIdMask);  // the top bit marks a box
   }
   void relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key);  // to another cell
   uint32_t findOrAddCell(int32_t x, int32_t y, int32_t z);
