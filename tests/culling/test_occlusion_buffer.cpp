@@ -315,6 +315,59 @@ TEST(OcclusionBuffer, RandomOccludersAgreeWithCornerRays) {
   EXPECT_GT(tightness / static_cast<double>(written), 0.999);
 }
 
+// The occluder precheck (mayCoverPixel on the rectangle a hidden test computed) against the
+// rasterizer: triangles and pairs of one to four pixels, where the check decides most often. A
+// triangle or pair it skips must cover no pixel; and it must keep triangles whose rectangle
+// holds exactly one whole pixel, which some of these cover (a check one pixel too strict, or a
+// pair checked on one triangle's rectangle, fails here).
+TEST(OcclusionBuffer, SkippedOccludersCoverNothing) {
+  std::mt19937 rng(2718);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  OcclusionBuffer b;
+  b.begin(testCamera());
+  uint32_t skipped = 0, kept = 0, keptTight = 0, pairsKeptOnUnionOnly = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    // At view depth d a pixel is d / 64 units wide and high (see testCamera).
+    const float d = 1.0f + 40.0f * u(rng);
+    const float px = d / 64.0f;
+    const float size = (trial % 2 == 0 ? 1.0f : 4.0f) * px;
+    const glm::vec3 c((u(rng) * 2.0f - 1.0f) * 2.0f * d, (u(rng) * 2.0f - 1.0f) * d, -d);
+    glm::vec3 f[4];
+    for (glm::vec3& p : f) {
+      p = c + glm::vec3(u(rng) - 0.5f, u(rng) - 0.5f, (u(rng) - 0.5f) * 0.2f) * 3.0f * size;
+    }
+    OcclusionBuffer::ClipPoint clip[3];
+    OcclusionBuffer::ScreenRect r1, r2;
+    ASSERT_FALSE(b.triangleHidden(f[0], f[1], f[3], clip, &r1));  // the buffer stays empty
+    ASSERT_FALSE(b.triangleHidden(f[1], f[2], f[3], clip, &r2));
+    OcclusionBuffer scratch;
+    scratch.begin(testCamera());
+    const uint32_t single = scratch.rasterizeTriangle(f[0], f[1], f[3]);
+    if (!b.mayCoverPixel(r1)) {
+      ASSERT_EQ(single, 0u) << "trial " << trial << ": skipped triangle covers pixels";
+      ++skipped;
+    } else {
+      ++kept;
+      const bool onePixelWide = std::ceil(r1.x0) + 2.0 > r1.x1 || std::ceil(r1.y0) + 2.0 > r1.y1;
+      keptTight += onePixelWide && single > 0 ? 1 : 0;
+    }
+    scratch.begin(testCamera());
+    const uint32_t pair = scratch.rasterizeTrianglePair(f[0], f[1], f[2], f[3]);
+    const OcclusionBuffer::ScreenRect both = OcclusionBuffer::rectUnion(r1, r2);
+    if (!b.mayCoverPixel(both)) {
+      ASSERT_EQ(pair, 0u) << "trial " << trial << ": skipped pair covers pixels";
+    } else if (!b.mayCoverPixel(r1) && pair > 0) {
+      ++pairsKeptOnUnionOnly;
+    }
+  }
+  // Meaningful: the check skips many, and keeps covering ones that fit a single pixel.
+  EXPECT_GT(skipped, 2000u);
+  EXPECT_GT(kept, 2000u);
+  EXPECT_GT(keptTight, 100u);
+  EXPECT_GT(pairsKeptOnUnionOnly, 20u);
+  EXPECT_EQ(b.inverseDepth()[0], 0.0f);
+}
+
 // The box test's pixel scan (four pixels per comparison, a column mask per tile) against a plain
 // scan of the pixels, on random occluders and random small boxes: a box reported hidden must have
 // every pixel of its projected rectangle, shrunk by 1e-3 pixel, strictly nearer than its nearest

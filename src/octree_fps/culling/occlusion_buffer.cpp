@@ -529,11 +529,32 @@ bool OcclusionBuffer::boxHidden(const Aabb& box) {
 
 bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
   ClipPoint clip[3];
-  return triangleHidden(a, b, c, clip);
+  ScreenRect rect;
+  return triangleHidden(a, b, c, clip, &rect);
+}
+
+OcclusionBuffer::ScreenRect OcclusionBuffer::rectUnion(const ScreenRect& a, const ScreenRect& b) {
+  return {std::min(a.x0, b.x0), std::max(a.x1, b.x1), std::min(a.y0, b.y0), std::max(a.y1, b.y1)};
+}
+
+bool OcclusionBuffer::mayCoverPixel(const ScreenRect& rect) const {
+  // A pixel [i, i + 1] x [j, j + 1] fits when i >= x0, i + 1 <= x1 for some integer 0 <= i <
+  // width (and likewise for rows). The bounds are the projected vertices in double, within
+  // ~1e-15 relative of the exact ones; the same 1e-6 outward slack as the hidden tests' rectangle
+  // keeps every pixel the rasterizer could cover (it covers only pixels strictly inside the
+  // triangle, past a positive margin). A NaN bound compares false and keeps the occluder.
+  const double slack = 1e-6;
+  const auto fits = [slack](double lo, double hi, uint32_t size) {
+    lo -= slack * (1.0 + std::fabs(lo));
+    hi += slack * (1.0 + std::fabs(hi));
+    const int32_t first = ceilClamped(lo, 0, static_cast<int32_t>(size));
+    return first < static_cast<int32_t>(size) && !(static_cast<double>(first) + 1.0 > hi);
+  };
+  return fits(rect.x0, rect.x1, width_) && fits(rect.y0, rect.y1, height_);
 }
 
 bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                                     ClipPoint (&out)[3]) {
+                                     ClipPoint (&out)[3], ScreenRect* rect) {
   out[0] = clipOf(a);
   out[1] = clipOf(b);
   out[2] = clipOf(c);
@@ -545,11 +566,16 @@ bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, con
     cw[k] = out[k].w;
     beyondNear = beyondNear && out[k].z + out[k].w > 0.0 && out[k].w > 0.0;
   }
-  return beyondNear && projectedHullHidden(cx, cy, cw, 3);
+  if (!beyondNear) {
+    const double inf = std::numeric_limits<double>::infinity();
+    *rect = {-inf, inf, -inf, inf};
+    return false;
+  }
+  return projectedHullHidden(cx, cy, cw, 3, rect);
 }
 
 bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, const double* cw,
-                                          int count) {
+                                          int count, ScreenRect* rect) {
   const double halfWidth = 0.5 * width_, halfHeight = 0.5 * height_;
   double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
   double maxInvW = 0.0;
@@ -562,6 +588,7 @@ bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, co
     maxY = std::max(maxY, sy);
     maxInvW = std::max(maxInvW, invW);
   }
+  if (rect != nullptr) *rect = {minX, maxX, minY, maxY};
   // Pixels the rectangle touches (closed), rounded outward past the projection's rounding.
   const double slack = 1e-6;
   const int32_t w = static_cast<int32_t>(width_), h = static_cast<int32_t>(height_);

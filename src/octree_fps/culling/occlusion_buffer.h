@@ -130,9 +130,23 @@ class OcclusionBuffer {
     double x, y, z, w;
   };
   ClipPoint clipOf(const glm::vec3& p) const;
-  // triangleHidden, also storing the vertices' clip coordinates in out (a, b, c).
+  // Screen bounds of a tested triangle's three vertices, in pixel units (unclamped), as its
+  // hidden test projected them; the whole plane (infinite bounds) when a vertex is not beyond the
+  // near plane, where no rectangle bounds the image.
+  struct ScreenRect {
+    double x0, x1, y0, y1;
+  };
+  // triangleHidden, also storing the vertices' clip coordinates in out (a, b, c) and their screen
+  // rectangle in *rect.
   bool triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                      ClipPoint (&out)[3]);
+                      ClipPoint (&out)[3], ScreenRect* rect);
+  // False when no whole pixel of the screen fits in the rectangle, so that no occluder inside it
+  // can cover a pixel (rasterizeTriangle writes only pixels that a triangle covers wholly, and a
+  // triangle lies in its vertices' rectangle): the caller may skip such an occluder before its
+  // setup, which changes nothing in the buffer. True when unsure (a NaN or infinite bound). O(1).
+  bool mayCoverPixel(const ScreenRect& rect) const;
+  // The smallest rectangle holding both (a pair's two triangles).
+  static ScreenRect rectUnion(const ScreenRect& a, const ScreenRect& b);
   uint32_t rasterizeClipTriangle(const ClipPoint& a, const ClipPoint& b, const ClipPoint& c);
   uint32_t rasterizeClipTrianglePair(const ClipPoint& p, const ClipPoint& q, const ClipPoint& s,
                                      const ClipPoint& r);
@@ -153,7 +167,9 @@ class OcclusionBuffer {
   void refreshTile(uint32_t tile);
   // The box and triangle hidden tests from the clip x, y and w of `count` points (at most eight),
   // all already known to be beyond the near plane (a point on or behind it is never hidden).
-  bool projectedHullHidden(const double* cx, const double* cy, const double* cw, int count);
+  // rect, when not null, receives the points' screen rectangle (pixel units, unclamped).
+  bool projectedHullHidden(const double* cx, const double* cy, const double* cw, int count,
+                           ScreenRect* rect = nullptr);
 
   uint32_t width_ = 0;
   uint32_t height_ = 0;

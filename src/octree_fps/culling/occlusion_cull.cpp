@@ -172,13 +172,27 @@ void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
     out[1] = buffer_.clipOf(t.v1);
     out[2] = buffer_.clipOf(t.v2);
   };
-  ClipPoint a[3];
-  clipOfSlot(slot, a);
   const uint32_t partner = pairPartner_[slot];
   // The partner is later in the same node: its kSlotHidden bit (set by this node's tests, if it
   // is hidden) is still there.
-  if (partner != kOctreeInvalidIndex && (slotFlags_[partner] & kSlotHidden) == 0 &&
-      st->occludersRasterized + 1 < params.maxOccluders) {
+  const bool pair = partner != kOctreeInvalidIndex && (slotFlags_[partner] & kSlotHidden) == 0 &&
+                    st->occludersRasterized + 1 < params.maxOccluders;
+  // Most visible triangles are too small on screen to hold a whole pixel, and the setup of an
+  // occluder (edge and depth functions in double) costs far more than this look at the
+  // rectangle its hidden test already computed; a pair covers pixels only inside the union of
+  // its triangles' rectangles. Skipping such an occluder changes no pixel. The partner is
+  // marked done all the same, so that it is not tried alone.
+  if (clip != nullptr) {
+    OcclusionBuffer::ScreenRect r = clip[slot - clipFirst].rect;
+    if (pair) r = OcclusionBuffer::rectUnion(r, clip[partner - clipFirst].rect);
+    if (!buffer_.mayCoverPixel(r)) {
+      if (pair) slotFlags_[partner] |= kSlotPairDone;
+      return;
+    }
+  }
+  ClipPoint a[3];
+  clipOfSlot(slot, a);
+  if (pair) {
     ClipPoint b[3];
     clipOfSlot(partner, b);
     const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
@@ -250,7 +264,8 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         for (uint32_t s = own.first; s < end; ++s) {
           if ((slotFlags_[s] & kSlotDrawn) == 0) continue;
           const Triangle t = octree.triangle(s);
-          if (buffer_.triangleHidden(t.v0, t.v1, t.v2, nodeClip_[s - own.first].v)) {
+          TriangleClip& tc = nodeClip_[s - own.first];
+          if (buffer_.triangleHidden(t.v0, t.v1, t.v2, tc.v, &tc.rect)) {
             slotFlags_[s] |= kSlotHidden;
             ++st.trianglesOccluded;
           }

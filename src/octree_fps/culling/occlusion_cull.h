@@ -123,6 +123,7 @@ class OcclusionCuller {
   // computed them; the node's pair partners are in the node too), or null to transform here.
   struct TriangleClip {
     OcclusionBuffer::ClipPoint v[3];
+    OcclusionBuffer::ScreenRect rect;  // the vertices' screen rectangle (hidden test)
   };
   void rasterizeOccluder(const Octree& octree, uint32_t slot, const OcclusionCullParams& params,
                          OcclusionCullStats* st, const TriangleClip* clip, uint32_t clipFirst);
