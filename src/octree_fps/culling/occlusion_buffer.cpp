@@ -447,22 +447,44 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePair(const ClipPoint& p, const Cl
     simple = std::fabs(o) > kMinConditioning * scale && (i == 0 || (o > 0.0) == (turn > 0.0));
     turn = o;
   }
-  ScreenFunction depths[2];
-  const double width = width_, height = height_;
-  simple = simple && inverseDepthFunction({h[0], h[1], h[3]}, width, height, &depths[0]) &&
-           inverseDepthFunction({h[1], h[2], h[3]}, width, height, &depths[1]);
   if (!simple) return rasterizeClipTriangle(p, q, r) + rasterizeClipTriangle(q, s, r);
 
+  // Every corner is beyond the near plane, so the quad's image is the convex quad of the
+  // projected corners. Rejected before the depth planes when it cannot hold a whole pixel: its
+  // bounds are under a pixel, or its inscribed circle is smaller than the pixel's (a convex
+  // polygon holding a disc of radius r has area >= r * perimeter / 2: the triangles from the
+  // disc's centre to its edges are at least r high). Either triangle alone would then cover
+  // nothing too (each lies in the quad), so the fallback below could not do better.
+  const double width = width_, height = height_;
+  double sx[4], sy[4];
   double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
-  for (const Clip& c : v) {
-    const double invW = 1.0 / c.w;
-    const double sx = (c.x * invW + 1.0) * 0.5 * width, sy = (c.y * invW + 1.0) * 0.5 * height;
-    minX = std::min(minX, sx);
-    maxX = std::max(maxX, sx);
-    minY = std::min(minY, sy);
-    maxY = std::max(maxY, sy);
+  for (int i = 0; i < 4; ++i) {
+    const double invW = 1.0 / v[i].w;
+    sx[i] = (v[i].x * invW + 1.0) * 0.5 * width;
+    sy[i] = (v[i].y * invW + 1.0) * 0.5 * height;
+    minX = std::min(minX, sx[i]);
+    maxX = std::max(maxX, sx[i]);
+    minY = std::min(minY, sy[i]);
+    maxY = std::max(maxY, sy[i]);
   }
   if (maxX - minX < 1.0 || maxY - minY < 1.0) return 0;
+  {
+    const double twiceArea =
+        std::fabs((sx[2] - sx[0]) * (sy[3] - sy[1]) - (sx[3] - sx[1]) * (sy[2] - sy[0]));
+    double perimeter = 0.0;
+    for (int i = 0; i < 4; ++i) {
+      const double dx = sx[(i + 1) % 4] - sx[i], dy = sy[(i + 1) % 4] - sy[i];
+      perimeter += std::sqrt(dx * dx + dy * dy);
+    }
+    // The pixel's disc has radius 1/2; a quad that covers a pixel past the edge margins has
+    // 2A / P above 1/2 by far more than this 1e-9 allows for rounding.
+    if (twiceArea < 0.5 * (1.0 - 1e-9) * perimeter) return 0;
+  }
+  ScreenFunction depths[2];
+  if (!inverseDepthFunction({h[0], h[1], h[3]}, width, height, &depths[0]) ||
+      !inverseDepthFunction({h[1], h[2], h[3]}, width, height, &depths[1])) {
+    return rasterizeClipTriangle(p, q, r) + rasterizeClipTriangle(q, s, r);
+  }
   const int32_t x0 = std::max(0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
   const int32_t x1 = std::min(static_cast<int32_t>(width_) - 1,
                               clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);
