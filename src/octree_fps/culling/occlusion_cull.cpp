@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "octree_fps/culling/frustum.h"
+#include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/octree.h"
 
 namespace ofps {
@@ -109,9 +110,14 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
   }
   nodeClip_.resize(largestNode);
   subtreeEnd_.resize(nodes);
+  ownDrawn_.resize(nodes);
+  subtreeDrawn_.resize(nodes);
   for (uint32_t n = 0; n < nodes; ++n) {
     const TriangleRange r = octree.subtreeRange(n);
     subtreeEnd_[n] = r.first + r.count;
+    subtreeDrawn_[n] = drawnIn(ranges, r.first, r.count);
+    const TriangleRange own = octree.ownRange(n);
+    ownDrawn_[n] = drawnIn(ranges, own.first, own.count);
   }
   visible_.clear();
   visible_.reserve(nodes);
@@ -119,9 +125,8 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
   runs_.reserve(slots);
 }
 
-uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const DrawRanges& ranges,
-                                               const Frustum& frustum, uint32_t node,
-                                               uint32_t mask) const {
+uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const Frustum& frustum,
+                                               uint32_t node, uint32_t mask) const {
   // The node itself already passed the frustum with `mask`; below it, cullOctree's rules.
   struct Entry {
     uint32_t node, mask;
@@ -136,13 +141,11 @@ uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const DrawR
         classifyAabb(frustum, octree.nodeBounds(e.node), m) == Containment::Outside) {
       continue;
     }
-    const uint32_t first = octree.nodeLinks()[e.node].firstTriangle;
     if (m == 0) {
-      count += drawnIn(ranges, first, subtreeEnd_[e.node] - first);
+      count += subtreeDrawn_[e.node];
       continue;
     }
-    const TriangleRange own = octree.ownRange(e.node);
-    count += drawnIn(ranges, own.first, own.count);
+    count += ownDrawn_[e.node];
     const uint32_t child = octree.firstChild(e.node);
     for (uint32_t i = octree.childCount(e.node); i-- > 0;) stack[top++] = {child + i, m};
   }
@@ -213,7 +216,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
   visible_.clear();
   runs_.clear();
   if (octree.empty() || slotFlags_.size() != octree.triangleCount() ||
-      subtreeEnd_.size() != octree.nodeCount()) {
+      subtreeEnd_.size() != octree.nodeCount() || ownDrawn_.size() != octree.nodeCount()) {
     return;  // build() was not called for this octree
   }
   OcclusionCullStats st;
@@ -242,16 +245,32 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
       ++st.nodesFrustumCulled;
       continue;
     }
+    // The node's own triangles are read right after its box test when it is visible: start
+    // loading their blocks (a cache miss each on the larger levels) now, so that the box test
+    // hides the wait. A hidden node wastes the hint, nothing else.
+    const OctreeNodeLinks& links = octree.nodeLinks()[e.node];
+    const uint32_t ownEnd = links.ownEnd;
+    if (ownDrawn_[e.node] > 0) {
+      const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
+      const uint32_t lastBlock = std::min((ownEnd - 1) >> 2, (links.firstTriangle >> 2) + 3);
+      for (uint32_t b = links.firstTriangle >> 2; b <= lastBlock; ++b) {
+        const char* p = reinterpret_cast<const char*>(&blocks[b]);
+        simd::prefetch(p);
+        simd::prefetch(p + 64);
+        simd::prefetch(p + 128);
+      }
+      simd::prefetch(&slotFlags_[links.firstTriangle]);
+    }
     ++st.nodesOcclusionTested;
     if (buffer_.boxHidden(box)) {
       ++st.nodesOccluded;
       if (params.countFrustumOnly) {
-        st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, ranges, frustum, e.node, mask);
+        st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, frustum, e.node, mask);
       }
       continue;
     }
-    const TriangleRange own = octree.ownRange(e.node);
-    const uint32_t drawn = drawnIn(ranges, own.first, own.count);
+    const TriangleRange own{links.firstTriangle, ownEnd - links.firstTriangle};
+    const uint32_t drawn = ownDrawn_[e.node];
     if (drawn > 0) {
       st.trianglesDrawnFrustumOnly += drawn;
       visible_.push_back(e.node);
@@ -289,11 +308,14 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         runs_.push_back({own.first, own.count});
       }
     }
-    const uint32_t n = octree.childCount(e.node);
+    const uint32_t n = links.childCount;
     if (n == 0) continue;
     // Sort the children far to near by (distance, index) and push them in that order, so the
     // nearest pops first.
-    const uint32_t first = octree.firstChild(e.node);
+    const uint32_t first = links.firstChild;
+    // Their links and drawn counts are read when they pop (16 and 4 bytes each, side by side).
+    for (uint32_t i = 0; i < n; i += 4) simd::prefetch(&octree.nodeLinks()[first + i]);
+    simd::prefetch(&ownDrawn_[first]);
     struct Keyed {
       double key;
       uint32_t node;

@@ -110,8 +110,8 @@ class OcclusionCuller {
   bool boxHidden(const Aabb& box) { return buffer_.boxHidden(box); }
 
  private:
-  uint32_t frustumOnlyTriangles(const Octree& octree, const DrawRanges& ranges,
-                                const Frustum& frustum, uint32_t node, uint32_t mask) const;
+  uint32_t frustumOnlyTriangles(const Octree& octree, const Frustum& frustum, uint32_t node,
+                                uint32_t mask) const;
 
   OcclusionBuffer buffer_;
   struct SlotRun {
@@ -134,6 +134,11 @@ class OcclusionCuller {
   std::vector<uint32_t> pairPartner_;
   std::vector<uint8_t> pairCode_;
   std::vector<uint32_t> subtreeEnd_;  // per node: one past the last slot of its subtree
+  // Per node: drawn triangles among its own slots, and in its whole subtree (DrawRanges units).
+  // Kept here, indexed by node like the octree's links (siblings side by side), so that the
+  // traversal can prefetch them with the links instead of reading DrawRanges' per-slot prefix
+  // counts at two scattered slots per node.
+  std::vector<uint32_t> ownDrawn_, subtreeDrawn_;
   // Scratch, as many entries as the largest node's own triangles (sized by build, so that cull
   // never allocates): the clip coordinates of the current node's triangles, computed by their
   // hidden tests and reused to rasterize the visible ones.
