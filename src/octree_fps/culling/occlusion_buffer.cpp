@@ -256,6 +256,87 @@ bool inverseDepthFunction(const Vec3d (&h)[3], double width, double height, Scre
   return true;
 }
 
+// The projected hull of points transformed in float, four points (lanes) at a time, with every
+// bound taken outward past its rounding. Error argument (u = 2^-24, the unit roundoff):
+// - Clip coordinates. Each is v = ((m0 x + m1 y) + m2 z) + m3 in float: a recursively summed dot
+//   product of four terms (the last exact), in error by at most gamma_4 E, E = |m0 x| + |m1 y| +
+//   |m2 z| + |m3| and gamma_4 = 4u / (1 - 4u) < 2^-21.99 (Higham, "Accuracy and Stability of
+//   Numerical Algorithms", 2nd ed., section 3.1). E <= M (|x| + |y| + |z|) + L =: F, with M the
+//   largest |m0|, |m1|, |m2| and L the largest |m3| over the four rows; F is computed in float
+//   from positive terms, so fl(F) >= (1 - u)^4 F. With d = 2^-20 fl(F) + 2^-100 (the absolute
+//   part covers products that underflow, 2^-149 each), lo = fl(v - d) and hi = fl(v + d)
+//   bracket the exact value: fl(v - d) <= v - d + u (|v| + d), |v| <= (1 + 2^-21) E, and d (1 - u)
+//   >= 2^-20.01 E exceeds the dot product's error plus u |v| (2^-21.99 E + 2^-23.99 E). "Exact"
+//   is the real product with the float matrix begin() received, which clipOf approximates in
+//   double.
+// - Near plane. A point is certainly beyond it when lo_w > 0 and lo_z > -lo_w (an exact float
+//   comparison): then w > 0 and z + w >= lo_z + lo_w > 0. False on NaN.
+// - Screen position. Then 1 / w lies in [1 / hi_w, 1 / lo_w], and x / w in [lo_x / den, hi_x /
+//   den'] for the bracket end den (den') that the sign of lo_x (hi_x) calls for. Each is computed
+//   as q = fl(num * fl(1 / den)): two roundings, |q - num / den| <= 2.0001 u |q|. In pixels, s =
+//   fl(fl(q + 1) * half) (half = size / 2) adds two roundings of at most u |s| each (relative to
+//   each result), and |q| half <= |s| + half (1 + 2^-22): in all, s is within 2^-22.9 (2 |s| +
+//   half) of the exact bound. finishHull4 moves each bound outward by 2^-19 (|s| + half) + 1e-6
+//   pixel, computed in float (a few u of that, and u of the result for the move itself): still
+//   outward of the exact projected bound.
+// - Depth. The nearest point's 1 / w <= 1 / lo_w <= fl(1 / lo_w) / (1 - u); multiplying by 1 +
+//   2^-22 (a float product, rounded by at most u) gives a float at least 1 / lo_w.
+struct Hull4 {
+  simd::F4 minX, maxX, minY, maxY, maxInvW;
+  simd::M4 ok;  // every point so far certainly beyond the near plane, and no NaN
+};
+
+Hull4 emptyHull4() {
+  const float inf = std::numeric_limits<float>::infinity();
+  const simd::F4 zero = simd::splat(0.0f);
+  return {simd::splat(inf),    simd::splat(-inf), simd::splat(inf), simd::splat(-inf), zero,
+          simd::ge(zero, zero)};
+}
+
+void addPoints4(const float (&vp)[4][4][4], const float (&mag)[2][4], simd::F4 halfW,
+                simd::F4 halfH, simd::F4 px, simd::F4 py, simd::F4 pz, Hull4& h) {
+  using simd::F4;
+  const F4 zero = simd::splat(0.0f), one = simd::splat(1.0f);
+  const F4 size = (simd::abs(px) + simd::abs(py)) + simd::abs(pz);
+  const F4 d = (simd::load(mag[0]) * size + simd::load(mag[1])) * simd::splat(0x1p-20f) +
+               simd::splat(0x1p-100f);
+  const auto row = [&](int r) {
+    return ((simd::load(vp[r][0]) * px + simd::load(vp[r][1]) * py) + simd::load(vp[r][2]) * pz) +
+           simd::load(vp[r][3]);
+  };
+  const F4 w = row(3);
+  const F4 wLo = w - d, wHi = w + d;
+  const F4 zLo = row(2) - d;
+  h.ok = h.ok & simd::gt(wLo, zero) & simd::gt(zLo, zero - wLo);
+  const F4 invLo = one / wHi, invHi = one / wLo;
+  const auto ratioBelow = [&](F4 num) {
+    return num * simd::select(simd::ge(num, zero), invLo, invHi);
+  };
+  const auto ratioAbove = [&](F4 num) {
+    return num * simd::select(simd::ge(num, zero), invHi, invLo);
+  };
+  const F4 x = row(0), y = row(1);
+  const F4 x0 = (ratioBelow(x - d) + one) * halfW, x1 = (ratioAbove(x + d) + one) * halfW;
+  const F4 y0 = (ratioBelow(y - d) + one) * halfH, y1 = (ratioAbove(y + d) + one) * halfH;
+  h.ok = h.ok & simd::le(x0, x1) & simd::le(y0, y1);  // false on NaN
+  h.minX = simd::min(h.minX, x0);
+  h.maxX = simd::max(h.maxX, x1);
+  h.minY = simd::min(h.minY, y0);
+  h.maxY = simd::max(h.maxY, y1);
+  h.maxInvW = simd::max(h.maxInvW, invHi * simd::splat(1.0f + 0x1p-22f));
+}
+
+// Moves the bounds outward past the rounding bounded above (see addPoints4).
+void finishHull4(simd::F4 halfW, simd::F4 halfH, Hull4& h) {
+  using simd::F4;
+  const F4 k = simd::splat(0x1p-19f), abs = simd::splat(1e-6f);
+  const auto slack = [&](F4 b, F4 half) { return (simd::abs(b) + half) * k + abs; };
+  h.minX = h.minX - slack(h.minX, halfW);
+  h.maxX = h.maxX + slack(h.maxX, halfW);
+  h.minY = h.minY - slack(h.minY, halfH);
+  h.maxY = h.maxY + slack(h.maxY, halfH);
+}
+
 }  // namespace
 
 OcclusionBuffer::OcclusionBuffer(uint32_t width, uint32_t height) {
@@ -277,7 +358,21 @@ void OcclusionBuffer::resize(uint32_t width, uint32_t height) {
 
 void OcclusionBuffer::begin(const glm::mat4& viewProjection) {
   for (int row = 0; row < 4; ++row) {
-    for (int col = 0; col < 4; ++col) vp_[row][col] = static_cast<double>(viewProjection[col][row]);
+    for (int col = 0; col < 4; ++col) {
+      const float m = viewProjection[col][row];
+      vp_[row][col] = static_cast<double>(m);
+      for (int lane = 0; lane < 4; ++lane) vpf_[row][col][lane] = m;
+    }
+  }
+  float largest = 0.0f, largestLast = 0.0f;
+  for (int row = 0; row < 4; ++row) {
+    for (int col = 0; col < 3; ++col)
+      largest = std::max(largest, std::fabs(viewProjection[col][row]));
+    largestLast = std::max(largestLast, std::fabs(viewProjection[3][row]));
+  }
+  for (int lane = 0; lane < 4; ++lane) {
+    vpMag_[0][lane] = largest;
+    vpMag_[1][lane] = largestLast;
   }
   std::fill(pixels_.begin(), pixels_.end(), 0.0f);
   std::fill(tileMin_.begin(), tileMin_.end(), 0.0f);
@@ -522,31 +617,32 @@ void OcclusionBuffer::refreshTile(uint32_t tile) {
 
 bool OcclusionBuffer::boxHidden(const Aabb& box) {
   if (box.isEmpty()) return false;
-  // The corners' clip coordinates from shared products: per matrix row, the six products of the
-  // row with min and max of each axis (exact in double: float times float), then the sums in
-  // the order a point's transform adds them, ((x + y) + z) + translation, sharing the partial
-  // sums. Every corner gets the very bits clipOf would give it.
-  double clip[4][8];
-  bool beyondNear = true;
-  for (int row = 0; row < 4; ++row) {
-    const double* m = vp_[row];
-    const double xs[2] = {m[0] * static_cast<double>(box.min.x),
-                          m[0] * static_cast<double>(box.max.x)};
-    const double ys[2] = {m[1] * static_cast<double>(box.min.y),
-                          m[1] * static_cast<double>(box.max.y)};
-    const double zs[2] = {m[2] * static_cast<double>(box.min.z),
-                          m[2] * static_cast<double>(box.max.z)};
-    const double xy[4] = {xs[0] + ys[0], xs[1] + ys[0], xs[0] + ys[1], xs[1] + ys[1]};
-    double* out = clip[row];
-    for (int k = 0; k < 4; ++k) {
-      out[k] = (xy[k] + zs[0]) + m[3];
-      out[k + 4] = (xy[k] + zs[1]) + m[3];
-    }
-  }
-  for (int k = 0; k < 8; ++k) {
-    beyondNear = beyondNear && clip[2][k] + clip[3][k] > 0.0 && clip[3][k] > 0.0;
-  }
-  return beyondNear && projectedHullHidden(clip[0], clip[1], clip[3], 8);
+  // The eight corners in two groups of four lanes (z = min, then z = max), in float with
+  // outward bounds (addPoints4); the box is tested only when every corner is certainly beyond
+  // the near plane.
+  const simd::F4 halfW = simd::splat(0.5f * static_cast<float>(width_));
+  const simd::F4 halfH = simd::splat(0.5f * static_cast<float>(height_));
+  const float cx[4] = {box.min.x, box.max.x, box.min.x, box.max.x};
+  const float cy[4] = {box.min.y, box.min.y, box.max.y, box.max.y};
+  const simd::F4 xs = simd::load(cx), ys = simd::load(cy);
+  Hull4 h = emptyHull4();
+  addPoints4(vpf_, vpMag_, halfW, halfH, xs, ys, simd::splat(box.min.z), h);
+  addPoints4(vpf_, vpMag_, halfW, halfH, xs, ys, simd::splat(box.max.z), h);
+  if (simd::bits(h.ok) != 0xFu) return false;
+  finishHull4(halfW, halfH, h);
+  float x0[4], x1[4], y0[4], y1[4], depth[4];
+  simd::store(x0, h.minX);
+  simd::store(x1, h.maxX);
+  simd::store(y0, h.minY);
+  simd::store(y1, h.maxY);
+  simd::store(depth, h.maxInvW);
+  const auto lo = [](const float(&v)[4]) {
+    return std::min(std::min(v[0], v[1]), std::min(v[2], v[3]));
+  };
+  const auto hi = [](const float(&v)[4]) {
+    return std::max(std::max(v[0], v[1]), std::max(v[2], v[3]));
+  };
+  return floatRectHidden(lo(x0), hi(x1), lo(y0), hi(y1), hi(depth));
 }
 
 bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
@@ -596,6 +692,56 @@ bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, con
   return projectedHullHidden(cx, cy, cw, 3, rect);
 }
 
+bool OcclusionBuffer::floatRectHidden(float minX, float maxX, float minY, float maxY, float depth) {
+  // Floors of bounds clamped to [-1, size] (so that the conversions cannot overflow): truncation,
+  // then one down where it rounded a negative value up.
+  const float fw = static_cast<float>(width_), fh = static_cast<float>(height_);
+  const auto floorIn = [](float f, float size) {
+    f = std::min(std::max(f, -1.0f), size);
+    const int32_t i = static_cast<int32_t>(f);
+    return i - (static_cast<float>(i) > f ? 1 : 0);
+  };
+  const int32_t fx0 = floorIn(minX, fw), fx1 = floorIn(maxX, fw);
+  const int32_t fy0 = floorIn(minY, fh), fy1 = floorIn(maxY, fh);
+  const int32_t w = static_cast<int32_t>(width_), h = static_cast<int32_t>(height_);
+  // Entirely off screen: outside the frustum, which is the frustum test's call, not ours.
+  if (fx1 < 0 || fy1 < 0 || fx0 >= w || fy0 >= h) return false;
+  return scanHidden(
+      static_cast<uint32_t>(std::max(fx0, 0)), static_cast<uint32_t>(std::min(fx1, w - 1)),
+      static_cast<uint32_t>(std::max(fy0, 0)), static_cast<uint32_t>(std::min(fy1, h - 1)), depth);
+}
+
+uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lanes,
+                                           ScreenRect (&rects)[4]) {
+  const simd::F4 halfW = simd::splat(0.5f * static_cast<float>(width_));
+  const simd::F4 halfH = simd::splat(0.5f * static_cast<float>(height_));
+  Hull4 h = emptyHull4();
+  for (int v = 0; v < 3; ++v) {
+    addPoints4(vpf_, vpMag_, halfW, halfH, simd::load(c[3 * v]), simd::load(c[3 * v + 1]),
+               simd::load(c[3 * v + 2]), h);
+  }
+  finishHull4(halfW, halfH, h);
+  float x0[4], x1[4], y0[4], y1[4], depth[4];
+  simd::store(x0, h.minX);
+  simd::store(x1, h.maxX);
+  simd::store(y0, h.minY);
+  simd::store(y1, h.maxY);
+  simd::store(depth, h.maxInvW);
+  const uint32_t certain = simd::bits(h.ok) & lanes;
+  uint32_t hidden = 0;
+  const double infinity = std::numeric_limits<double>::infinity();
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (((lanes >> i) & 1u) == 0) continue;
+    if (((certain >> i) & 1u) == 0) {
+      rects[i] = {-infinity, infinity, -infinity, infinity};
+      continue;
+    }
+    rects[i] = {x0[i], x1[i], y0[i], y1[i]};
+    if (floatRectHidden(x0[i], x1[i], y0[i], y1[i], depth[i])) hidden |= 1u << i;
+  }
+  return hidden;
+}
+
 bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, const double* cw,
                                           int count, ScreenRect* rect) {
   const double halfWidth = 0.5 * width_, halfHeight = 0.5 * height_;
@@ -611,6 +757,11 @@ bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, co
     maxInvW = std::max(maxInvW, invW);
   }
   if (rect != nullptr) *rect = {minX, maxX, minY, maxY};
+  return rectHidden(minX, maxX, minY, maxY, maxInvW);
+}
+
+bool OcclusionBuffer::rectHidden(double minX, double maxX, double minY, double maxY,
+                                 double maxInvW) {
   // Pixels the rectangle touches (closed), rounded outward past the projection's rounding.
   const double slack = 1e-6;
   const int32_t w = static_cast<int32_t>(width_), h = static_cast<int32_t>(height_);
@@ -625,7 +776,11 @@ bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, co
   const uint32_t x1 = static_cast<uint32_t>(std::min(fx1, w - 1));
   const uint32_t y1 = static_cast<uint32_t>(std::min(fy1, h - 1));
   // The hull's nearest depth as 1 / w, nudged nearer (larger) past rounding, then rounded up.
-  const float boxInvW = floatAbove(maxInvW * (1.0 + 1e-9));
+  return scanHidden(x0, x1, y0, y1, floatAbove(maxInvW * (1.0 + 1e-9)));
+}
+
+bool OcclusionBuffer::scanHidden(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1,
+                                 float boxInvW) {
   const simd::F4 depth4 = simd::splat(boxInvW);
   static_assert(kOcclusionTileSize == 8, "the pixel scan reads a tile row as two groups of four");
 

@@ -140,6 +140,17 @@ class OcclusionBuffer {
   // rectangle in *rect.
   bool triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
                       ClipPoint (&out)[3], ScreenRect* rect);
+  // triangleHidden on the four triangles of one octree triangle block at once (the layout of
+  // OctreeTriangleBlock: c[3 * vertex + axis][lane]), in single precision four lanes wide, for
+  // the lanes whose bit is set in `lanes`. Returns the hidden lanes; rects[i] receives lane i's
+  // screen rectangle (for mayCoverPixel). The vertices' clip coordinates are computed in float
+  // with an error bound from the magnitudes of their terms (see the .cpp), every bound is then
+  // taken outward (the rectangle larger, the nearest depth nearer, the near-plane test stricter),
+  // so a lane is reported hidden only when the exact triangle is: the argument of the header
+  // comment holds as for triangleHidden. It may report visible a triangle that triangleHidden
+  // finds hidden, when the decision lies within that bound (about 2^-20 of the terms'
+  // magnitudes); never the other way round. O(4 transforms + the rectangles' tiles and pixels).
+  uint32_t trianglesHidden4(const float (&c)[9][4], uint32_t lanes, ScreenRect (&rects)[4]);
   // False when no whole pixel of the screen fits in the rectangle, so that no occluder inside it
   // can cover a pixel (rasterizeTriangle writes only pixels that a triangle covers wholly, and a
   // triangle lies in its vertices' rectangle): the caller may skip such an occluder before its
@@ -170,12 +181,27 @@ class OcclusionBuffer {
   // rect, when not null, receives the points' screen rectangle (pixel units, unclamped).
   bool projectedHullHidden(const double* cx, const double* cy, const double* cw, int count,
                            ScreenRect* rect = nullptr);
+  // The pixel scan shared by every hidden test: true when every pixel that the rectangle
+  // [minX, maxX] x [minY, maxY] (pixel units, widened here past 1e-6 of rounding) touches on
+  // screen stores a value strictly nearer than maxInvW (an upper bound of the hull's 1 / w).
+  bool rectHidden(double minX, double maxX, double minY, double maxY, double maxInvW);
+  // The scan itself: pixels [x0, x1] x [y0, y1] (on screen, x0 <= x1, y0 <= y1) all strictly
+  // nearer than depth (a float upper bound of the hull's 1 / w).
+  bool scanHidden(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, float depth);
 
   uint32_t width_ = 0;
   uint32_t height_ = 0;
   uint32_t tilesX_ = 0;
   double minOccluderInradius_ = 0.5;
-  double vp_[4][4] = {};            // rows of the view-projection matrix (double, for exactness)
+  double vp_[4][4] = {};  // rows of the view-projection matrix (double, for exactness)
+  // For the float hidden tests: each row's four entries as given (float) splatted to four lanes,
+  // and, splatted too, the largest |entry| of the first three columns over all rows and the
+  // largest |entry| of the last column (the error bound's magnitudes).
+  alignas(16) float vpf_[4][4][4] = {};
+  alignas(16) float vpMag_[2][4] = {};
+  // The hull test's last step in float: bounds as the float hull gives them (see the .cpp),
+  // widened, floored, clamped and scanned.
+  bool floatRectHidden(float minX, float maxX, float minY, float maxY, float depth);
   std::vector<float> pixels_;       // 1 / w, 0 = empty
   std::vector<float> tileMin_;      // smallest 1 / w in each tile (its farthest pixel)
   std::vector<uint8_t> tileDirty_;  // 1 when a pixel changed since tileMin_ was computed

@@ -108,7 +108,7 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
   for (uint32_t n = 0; n < nodes; ++n) {
     largestNode = std::max(largestNode, octree.ownRange(n).count);
   }
-  nodeClip_.resize(largestNode);
+  nodeRects_.resize(largestNode);
   subtreeEnd_.resize(nodes);
   ownDrawn_.resize(nodes);
   subtreeDrawn_.resize(nodes);
@@ -154,7 +154,8 @@ uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const Frust
 
 void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
                                         const OcclusionCullParams& params, OcclusionCullStats* st,
-                                        const TriangleClip* clip, uint32_t clipFirst) {
+                                        const OcclusionBuffer::ScreenRect* rects,
+                                        uint32_t rectFirst) {
   if ((slotFlags_[slot] & kSlotPairDone) != 0) {  // went in with its pair's first triangle
     slotFlags_[slot] &= static_cast<uint8_t>(~kSlotPairDone);
     return;
@@ -162,14 +163,8 @@ void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
   if ((slotFlags_[slot] & kSlotOccluder) == 0 || st->occludersRasterized >= params.maxOccluders) {
     return;
   }
-  // The vertices' clip coordinates: from this node's hidden tests when they ran (bit for bit
-  // what transforming them here would give), else transformed now.
   using ClipPoint = OcclusionBuffer::ClipPoint;
   const auto clipOfSlot = [&](uint32_t s, ClipPoint(&out)[3]) {
-    if (clip != nullptr) {
-      for (int k = 0; k < 3; ++k) out[k] = clip[s - clipFirst].v[k];
-      return;
-    }
     const Triangle t = octree.triangle(s);
     out[0] = buffer_.clipOf(t.v0);
     out[1] = buffer_.clipOf(t.v1);
@@ -185,9 +180,9 @@ void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
   // rectangle its hidden test already computed; a pair covers pixels only inside the union of
   // its triangles' rectangles. Skipping such an occluder changes no pixel. The partner is
   // marked done all the same, so that it is not tried alone.
-  if (clip != nullptr) {
-    OcclusionBuffer::ScreenRect r = clip[slot - clipFirst].rect;
-    if (pair) r = OcclusionBuffer::rectUnion(r, clip[partner - clipFirst].rect);
+  if (rects != nullptr) {
+    OcclusionBuffer::ScreenRect r = rects[slot - rectFirst];
+    if (pair) r = OcclusionBuffer::rectUnion(r, rects[partner - rectFirst]);
     if (!buffer_.mayCoverPixel(r)) {
       if (pair) slotFlags_[partner] |= kSlotPairDone;
       return;
@@ -280,13 +275,26 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         // answer does not depend on the order within the node), then the visible ones drawn
         // and rasterized. A hidden triangle could not raise any pixel it covers: skipping it
         // as an occluder loses nothing.
-        for (uint32_t s = own.first; s < end; ++s) {
-          if ((slotFlags_[s] & kSlotDrawn) == 0) continue;
-          const Triangle t = octree.triangle(s);
-          TriangleClip& tc = nodeClip_[s - own.first];
-          if (buffer_.triangleHidden(t.v0, t.v1, t.v2, tc.v, &tc.rect)) {
-            slotFlags_[s] |= kSlotHidden;
-            ++st.trianglesOccluded;
+        // Four at a time, straight from the octree's blocks (a block may start before the
+        // node's range or end after it: those lanes, and undrawn slots, are left out).
+        const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
+        for (uint32_t b = own.first >> 2; b <= (end - 1) >> 2; ++b) {
+          uint32_t lanes = 0;
+          for (uint32_t i = 0; i < 4; ++i) {
+            const uint32_t s = 4 * b + i;
+            if (s >= own.first && s < end && (slotFlags_[s] & kSlotDrawn) != 0) lanes |= 1u << i;
+          }
+          if (lanes == 0) continue;
+          OcclusionBuffer::ScreenRect rects[4];
+          const uint32_t hidden = buffer_.trianglesHidden4(blocks[b].c, lanes, rects);
+          for (uint32_t i = 0; i < 4; ++i) {
+            if (((lanes >> i) & 1u) == 0) continue;
+            const uint32_t s = 4 * b + i;
+            nodeRects_[s - own.first] = rects[i];
+            if (((hidden >> i) & 1u) != 0) {
+              slotFlags_[s] |= kSlotHidden;
+              ++st.trianglesOccluded;
+            }
           }
         }
         for (uint32_t s = own.first; s < end;) {
@@ -297,7 +305,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
           }
           const uint32_t runFirst = s;
           for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
-            rasterizeOccluder(octree, s, params, &st, nodeClip_.data(), own.first);
+            rasterizeOccluder(octree, s, params, &st, nodeRects_.data(), own.first);
           }
           runs_.push_back({runFirst, s - runFirst});
         }

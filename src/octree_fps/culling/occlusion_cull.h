@@ -118,15 +118,13 @@ class OcclusionCuller {
     uint32_t first, count;  // triangle slots
   };
   static constexpr uint8_t kSlotDrawn = 1, kSlotOccluder = 2, kSlotHidden = 4, kSlotPairDone = 8;
-  // Rasterizes the occluder in `slot` (with its pair partner when both are visible). clip: the
-  // clip coordinates of the node's tested triangles, indexed by slot - clipFirst (the tests
-  // computed them; the node's pair partners are in the node too), or null to transform here.
-  struct TriangleClip {
-    OcclusionBuffer::ClipPoint v[3];
-    OcclusionBuffer::ScreenRect rect;  // the vertices' screen rectangle (hidden test)
-  };
+  // Rasterizes the occluder in `slot` (with its pair partner when both are visible). rects: the
+  // screen rectangles of the node's tested triangles, indexed by slot - rectFirst (their hidden
+  // tests computed them; the node's pair partners are in the node too), or null when the node's
+  // triangles were not tested.
   void rasterizeOccluder(const Octree& octree, uint32_t slot, const OcclusionCullParams& params,
-                         OcclusionCullStats* st, const TriangleClip* clip, uint32_t clipFirst);
+                         OcclusionCullStats* st, const OcclusionBuffer::ScreenRect* rects,
+                         uint32_t rectFirst);
   std::vector<uint8_t> slotFlags_;  // per triangle slot: kSlot* bits (kSlotHidden: scratch)
   // Occluder pairs (OcclusionBuffer::rasterizeTrianglePair): on the first slot of a pair, the
   // second slot, and which edge of the first (bits 0-1) and which corner of the second (bits
@@ -140,9 +138,9 @@ class OcclusionCuller {
   // counts at two scattered slots per node.
   std::vector<uint32_t> ownDrawn_, subtreeDrawn_;
   // Scratch, as many entries as the largest node's own triangles (sized by build, so that cull
-  // never allocates): the clip coordinates of the current node's triangles, computed by their
-  // hidden tests and reused to rasterize the visible ones.
-  std::vector<TriangleClip> nodeClip_;
+  // never allocates): the screen rectangles of the current node's triangles, from their hidden
+  // tests, for the occluder precheck.
+  std::vector<OcclusionBuffer::ScreenRect> nodeRects_;
   std::vector<uint32_t> visible_;  // nodes drawn by the last cull, visit order
   std::vector<SlotRun> runs_;      // scratch: visible slot runs of the last cull
 };
