@@ -381,7 +381,7 @@ void OcclusionBuffer::begin(const glm::mat4& viewProjection) {
 
 OcclusionBuffer::ClipPoint OcclusionBuffer::clipOf(const glm::vec3& p) const {
   // In double: a float times a float is exact in double, so the only rounding is in the
-  // four-term sums, always added in this order (boxHidden's shared products give the same bits).
+  // four-term sums, always added in this order.
   Clip out;
   double* o = &out.x;
   for (int row = 0; row < 4; ++row) {

@@ -48,25 +48,29 @@
 // such bound (the nearest occluder); a NaN bound never replaces a pixel. Hence at every point of a
 // covered pixel some drawn triangle lies at a depth <= the one stored. A triangle that covers no
 // whole pixel (a sliver, a distant or edge-on triangle) writes nothing; skipping an occluder is
-// always safe. Boxes (boxHidden). If any corner of the box is on or behind the near plane (z + w <=
-// 0 in clip space, which includes every corner behind the eye), the box is reported visible: no
-// depth comparison is attempted for a box that straddles the near plane. Otherwise every corner has
-// w > 0, so the perspective image of the (convex) box lies in the bounding rectangle of its eight
-// projected corners (computed in double from products shared between corners, bit for bit the
-// same values as transforming each corner), which is rounded outward to whole pixels by a slack
-// of 1e-6 pixel per pixel of coordinate, far above their rounding; the box's nearest point has the
-// largest 1 / w of its corners (w is affine, so its minimum over a box is at a corner), rounded UP
-// to float. The box is hidden only when every pixel of the rectangle (clamped to the screen; a
-// rectangle entirely off screen is reported visible and left to the frustum test) stores a value
-// STRICTLY larger (tiles whose smallest value, an exact minimum of their pixels, is larger are
-// passed whole). Then for any point q of the box that projects onto the screen, the pixel under
-// q is covered by an occluder whose depth there is < the box's nearest depth <= depth(q), so q is
-// hidden; points that project off the screen are outside the frustum. A box larger than the view
-// is handled by the same argument (its rectangle is the whole screen). The margins (relative
-// 1e-10 of each function's magnitude, far above double rounding of these few operations on
-// float inputs; 2^-21 for the float spans) make the strict comparisons hold in exact arithmetic,
-// not just in floats. Fused multiply-adds could only shrink the errors bounded here (the core is
-// built without contraction anyway).
+// always safe. Boxes (boxHidden). The eight corners are transformed in single precision, four
+// at a time, each clip coordinate with a bound on its rounding error (2^-20 of the magnitudes of
+// its terms: the .cpp's addPoints4 derives it), so that an interval [lo, hi] around it certainly
+// holds the exact value. If any corner is not certainly beyond the near plane (lo_w > 0 and
+// lo_z + lo_w > 0; this includes every corner on or behind it, and every corner behind the eye),
+// the box is reported visible: no depth comparison is attempted for a box that may straddle the
+// near plane. Otherwise every corner has w > 0, so the perspective image of the (convex) box lies
+// in the bounding rectangle of its eight projected corners, and the rectangle computed from the
+// intervals (each ratio x / w taken at the interval ends that bound it, then moved outward past
+// the divisions' and the pixel mapping's rounding) holds the exact one; it is rounded outward to
+// whole pixels. The box's nearest point has the largest 1 / w of its corners (w is affine, so its
+// minimum over a box is at a corner), bounded above by 1 / lo_w, raised past its rounding. The box
+// is hidden only when every pixel of the rectangle (clamped to the screen; a rectangle entirely
+// off screen is reported visible and left to the frustum test) stores a value STRICTLY larger
+// (tiles whose smallest value, an exact minimum of their pixels, is larger are passed whole).
+// Then for any point q of the box that projects onto the screen, the pixel under q is covered by
+// an occluder whose depth there is < the box's nearest depth <= depth(q), so q is hidden; points
+// that project off the screen are outside the frustum. A box larger than the view is handled by
+// the same argument (its rectangle is the whole screen). The margins (relative 1e-10 of each
+// function's magnitude, far above double rounding of these few operations on float inputs;
+// 2^-21 for the float spans; 2^-20 of the terms for the float corners) make the strict
+// comparisons hold in exact arithmetic, not just in floats. Fused multiply-adds could only shrink
+// the errors bounded here (the core is built without contraction anyway).
 //
 // Thread-safety: an OcclusionBuffer is single-threaded (boxHidden updates the tile levels
 // lazily); use one per thread. Memory: 4 bytes per pixel + 5 per tile (256 x 128: 131 KB).
@@ -114,12 +118,16 @@ class OcclusionBuffer {
                                  const glm::vec3& r);
 
   // True when the closed box is certainly hidden behind the occluders rasterized since begin()
-  // (the argument above); false when it may be visible. O(tiles and pixels of its rectangle),
-  // stopping at the first pixel that is not nearer.
+  // (the argument above); false when it may be visible. It may report visible a box whose
+  // nearest depth or rectangle is within the float bound (about 2^-20 of the clip coordinates'
+  // terms) of the decision. O(tiles and pixels of its rectangle), stopping at the first pixel
+  // that is not nearer.
   bool boxHidden(const Aabb& box);
   // The same test for a triangle (world space): its three vertices take the place of the box's
   // eight corners (a triangle's image lies in their screen rectangle, and its nearest point is a
-  // vertex), so the argument above holds unchanged.
+  // vertex), so the argument above holds unchanged. This form computes in double (the corners'
+  // clip coordinates as clipOf, their projection, a relative slack of 1e-6 pixel); the culler
+  // uses trianglesHidden4 below.
   bool triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c);
 
   // The same three operations on points already transformed: clip coordinates as the buffer

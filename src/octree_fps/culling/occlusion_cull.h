@@ -8,15 +8,17 @@
 // Octree::nodeBounds with plane masking: the same planes, the same float operations), so the
 // frustum-only answer is the same node set. A node that is not outside is then tested against
 // the OcclusionBuffer (occlusion_buffer.h); a hidden node is skipped with its subtree. In a
-// visible node, each drawn triangle is tested too (OcclusionBuffer::triangleHidden, against the
-// buffer as it was before the node's occluders, so the answer does not depend on the order
-// within the node; OcclusionCullParams::testTriangles), and the visible ones are drawn and
+// visible node, each drawn triangle is tested too (OcclusionBuffer::trianglesHidden4, four at a
+// time straight from the octree's triangle blocks, against the buffer as it was before the
+// node's occluders, so the answer does not depend on the order within the node;
+// OcclusionCullParams::testTriangles), and the visible ones are drawn and
 // rasterized as occluders before the traversal goes on. Children are visited nearest first:
 // sorted by the squared distance from the eye to their box (0 for a box holding the eye), ties
 // by node index, so the answer is deterministic. Occluders: every drawn triangle (or the subset
-// the caller marks) found visible; those that cannot hold a whole pixel are rejected after a
-// few operations (bench/micro/OCCLUSION_RESULTS.md measures the choice). Two occluders of a node
-// that share an edge (paired at build) go in together when both are visible
+// the caller marks) found visible; those whose screen rectangle (from their hidden test) holds no
+// whole pixel are skipped before any setup, and those that cannot hold a whole pixel are rejected
+// after a few operations (bench/micro/OCCLUSION_RESULTS.md measures the choice). Two occluders of a
+// node that share an edge (paired at build) go in together when both are visible
 // (OcclusionBuffer::rasterizeTrianglePair), so the pixels along their shared edge occlude too.
 //
 // Never hides a visible triangle: a node is dropped only when its box, which contains every
