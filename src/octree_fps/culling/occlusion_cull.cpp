@@ -255,6 +255,9 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         simd::prefetch(p + 128);
       }
       simd::prefetch(&slotFlags_[links.firstTriangle]);
+      // The occluder pairs are looked up per visible triangle (4 + 1 bytes per slot).
+      simd::prefetch(&pairPartner_[links.firstTriangle]);
+      simd::prefetch(&pairCode_[links.firstTriangle]);
     }
     ++st.nodesOcclusionTested;
     if (buffer_.boxHidden(box)) {
