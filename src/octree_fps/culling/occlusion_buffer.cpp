@@ -75,12 +75,6 @@ ScreenFunction toPixels(const Vec3d& pqr, double margin, double width, double he
   return {pqr.x * 2.0 / width, pqr.y * 2.0 / height, pqr.z - pqr.x - pqr.y, margin};
 }
 
-int32_t clampToInt(double v, int32_t lo, int32_t hi) {
-  if (!(v > lo)) return lo;  // also NaN
-  if (v > hi) return hi;
-  return static_cast<int32_t>(v);
-}
-
 // floor(v) and ceil(v) clamped to [lo, hi], without a libm call (the baseline x86-64 target has
 // no rounding instruction, and these run four times per row of every occluder).
 int32_t floorClamped(double v, int32_t lo, int32_t hi) {
@@ -461,10 +455,15 @@ uint32_t OcclusionBuffer::rasterizeClipTriangle(const ClipPoint& a, const ClipPo
       // inradius = twiceArea / perimeter
       if (twiceArea < std::max(0.5, minOccluderInradius_) * perimeter) return 0;
     }
-    x0 = std::max(x0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
-    x1 = std::min(x1, clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);
-    y0 = std::max(y0, clampToInt(std::floor(minY), -1, static_cast<int32_t>(height_)));
-    y1 = std::min(y1, clampToInt(std::ceil(maxY), -1, static_cast<int32_t>(height_)) - 1);
+    // A covered pixel lies wholly inside the bounds: columns ceil(minX) .. floor(maxX) - 1, and
+    // likewise rows, so the partial rows at the ends (which never hold a span) are not visited.
+    // The bounds' rounding (~1e-15 relative) could only drop a pixel whose side is within that of
+    // a vertex, which the edge margins below reject anyway (and dropping a pixel is safe).
+    const int32_t w = static_cast<int32_t>(width_), hgt = static_cast<int32_t>(height_);
+    x0 = std::max(x0, ceilClamped(minX, -1, w));
+    x1 = std::min(x1, floorClamped(maxX, -1, w) - 1);
+    y0 = std::max(y0, ceilClamped(minY, -1, hgt));
+    y1 = std::min(y1, floorClamped(maxY, -1, hgt) - 1);
     if (x0 > x1 || y0 > y1) return 0;
   }
   // Otherwise (not a perspective matrix) the whole screen is the candidate set.
@@ -580,12 +579,12 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePair(const ClipPoint& p, const Cl
       !inverseDepthFunction({h[1], h[2], h[3]}, width, height, &depths[1])) {
     return rasterizeClipTriangle(p, q, r) + rasterizeClipTriangle(q, s, r);
   }
-  const int32_t x0 = std::max(0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
-  const int32_t x1 = std::min(static_cast<int32_t>(width_) - 1,
-                              clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);
-  const int32_t y0 = std::max(0, clampToInt(std::floor(minY), -1, static_cast<int32_t>(height_)));
-  const int32_t y1 = std::min(static_cast<int32_t>(height_) - 1,
-                              clampToInt(std::ceil(maxY), -1, static_cast<int32_t>(height_)) - 1);
+  // Only pixels wholly inside the bounds (as for a single triangle, rasterizeClipTriangle).
+  const int32_t w = static_cast<int32_t>(width_), hgt = static_cast<int32_t>(height_);
+  const int32_t x0 = std::max(0, ceilClamped(minX, -1, w));
+  const int32_t x1 = std::min(w - 1, floorClamped(maxX, -1, w) - 1);
+  const int32_t y0 = std::max(0, ceilClamped(minY, -1, hgt));
+  const int32_t y1 = std::min(hgt - 1, floorClamped(maxY, -1, hgt) - 1);
   if (x0 > x1 || y0 > y1) return 0;
   // Edge i runs from corner i to corner i + 1; the interior is on the side of the turn.
   const double sign = turn > 0.0 ? 1.0 : -1.0;
