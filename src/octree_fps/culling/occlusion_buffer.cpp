@@ -59,15 +59,31 @@ float floatBelow(double v) {
   return static_cast<float>(v - (std::fabs(v) * 0x1p-23 + 0x1p-140));
 }
 
-// Margin that makes the float span evaluation of an affine depth function a lower bound. With
-// base_f <= first - margin and step_f = float(a), pixel k (an integer 0 <= k <= last, exact in
-// float) gets fl(base_f + fl(step_f * k)). Against the exact first + a k, the step's rounding
-// costs at most 2^-24 |a| k, the product's 2^-24 (1 + 2^-24) |a| k and the sum's 2^-24 of its
-// result, which is at most |first| + margin + 1.01 |a| last: together under
-// 2^-24 (|first| + margin + 3.1 |a| last), plus subnormal steps of 2^-149 each. 2^-21 (eight
-// times 2^-24) of |first| + |a| last, plus an absolute 2^-120, is more than that.
-double rowDepthMargin(double first, double a, int32_t last) {
-  return 0x1p-21 * (std::fabs(first) + std::fabs(a) * last) + 0x1p-120;
+// A depth function evaluated in float over a rectangle of pixels, as a lower bound. The exact
+// value at pixel (i, j)'s minimizing corner is a i + b j + C, C = c - margin + a [a < 0] + b [b <
+// 0]. In float, A = fl(a), B = fl(b), the row base r_j = fl(fl(B j) + Cf) and the pixel value
+// fl(r_j + fl(A i)), with i, j exact small integers. With u = 2^-24: A and B are within u of a
+// and b, and each product and sum adds at most u of its result, so the value is within 3u |a| |i|
+// + 4u |b| |j| + 2u |Cf| (and terms in u^2) of a i + b j + Cf: under 4.01 u M, M = |a| xm + |b| ym
+// + |C|, with xm, ym the largest |i|, |j| over the rectangle (at least 1, so that M also bounds
+// the terms of C, computed in double within 2^-51 M). Cf lowers C by 2^-21 M (then floatBelow
+// rounds down to float), about twice those 4.01 u M = 2^-21.997 M: every value written is a lower
+// bound of the function, and the function's own margin makes that a lower bound of 1 / w over
+// the pixel. A zero M leaves the absolute 2^-120, above any underflow (2^-149 per operation). The
+// rows then cost one product and one sum each.
+struct FloatPlane {
+  float a, b, c;
+};
+FloatPlane floatPlane(const ScreenFunction& d, int32_t x0, int32_t x1, int32_t y0, int32_t y1) {
+  const double c = (d.c - d.margin) + (d.a < 0.0 ? d.a : 0.0) + (d.b < 0.0 ? d.b : 0.0);
+  const auto largest = [](int32_t lo, int32_t hi) {
+    return std::max(
+        1.0, std::max(std::fabs(static_cast<double>(lo)), std::fabs(static_cast<double>(hi))));
+  };
+  const double magnitude =
+      std::fabs(d.a) * largest(x0, x1) + std::fabs(d.b) * largest(y0, y1) + std::fabs(c);
+  return {static_cast<float>(d.a), static_cast<float>(d.b),
+          floatBelow(c - (0x1p-21 * magnitude + 0x1p-120))};
 }
 
 // Converts p X + q Y + r (X, Y in normalized device coordinates) to pixel units.
@@ -139,6 +155,8 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
       rightQ[rights++] = q;
     }
   }
+  FloatPlane planes[2];
+  for (int k = 0; k < depthCount; ++k) planes[k] = floatPlane(depths[k], x0, x1, y0, y1);
   uint32_t covered = 0;
   bool started = false;
   // Tiles to mark dirty, gathered over the rows of one tile row and marked once per tile row
@@ -172,23 +190,16 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
     }
     started = true;
     float* rowPixels = &target.pixels[static_cast<size_t>(j) * target.width];
-    // Each depth function's smallest value over the pixel (at its minimizing corner); with
-    // several (a pair of triangles), the smallest of them. In double at the span's first pixel
-    // (the function's margin covers that rounding), then in float along the span: pixel lo + k
-    // gets base + step * k, both rounded to float, and base is lowered by rowDepthMargin first,
-    // which exceeds the float error of that expression (see rowDepthMargin), so every value
-    // written stays a lower bound of 1 / w over its pixel.
+    // Each depth function's smallest value over the pixel (at its minimizing corner), as a float
+    // lower bound (floatPlane); with several (a pair of triangles), the smallest of them.
     const int32_t last = hi - lo;
+    const float rowF = static_cast<float>(j);
     simd::F4 base4[2], step4[2];
-    float base[2], step[2];
+    float base[2];
     for (int k = 0; k < depthCount; ++k) {
-      const ScreenFunction& d = depths[k];
-      const double first =
-          d.a * (lo + (d.a < 0.0 ? 1 : 0)) + (d.b * (j + (d.b < 0.0 ? 1 : 0)) + d.c - d.margin);
-      base[k] = floatBelow(first - rowDepthMargin(first, d.a, last));
-      step[k] = static_cast<float>(d.a);
+      base[k] = planes[k].b * rowF + planes[k].c;
       base4[k] = simd::splat(base[k]);
-      step4[k] = simd::splat(step[k]);
+      step4[k] = simd::splat(planes[k].a);
     }
     if (last >= 3) {
       // Four pixels at a time; the last group may overlap the one before it, which is harmless
@@ -196,9 +207,9 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
       const simd::F4 lanes = simd::fromInts(0, 1, 2, 3);
       for (int32_t k = 0;; k += 4) {
         if (k > last - 3) k = last - 3;
-        const simd::F4 kk = lanes + simd::splat(static_cast<float>(k));
-        simd::F4 value = base4[0] + step4[0] * kk;
-        if (depthCount > 1) value = simd::min(value, base4[1] + step4[1] * kk);
+        const simd::F4 column = lanes + simd::splat(static_cast<float>(lo + k));  // exact
+        simd::F4 value = base4[0] + step4[0] * column;
+        if (depthCount > 1) value = simd::min(value, base4[1] + step4[1] * column);
         // max(value, old): a NaN value keeps the old pixel (SSE's rule, second operand).
         float* out = rowPixels + lo + k;
         simd::store(out, simd::max(value, simd::load(out)));
@@ -206,9 +217,9 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
       }
     } else {
       for (int32_t k = 0; k <= last; ++k) {
-        const float kk = static_cast<float>(k);
-        float value = base[0] + step[0] * kk;
-        if (depthCount > 1) value = std::min(value, base[1] + step[1] * kk);
+        const float column = static_cast<float>(lo + k);
+        float value = base[0] + planes[0].a * column;
+        if (depthCount > 1) value = std::min(value, base[1] + planes[1].a * column);
         float& out = rowPixels[lo + k];
         out = value > out ? value : out;
       }

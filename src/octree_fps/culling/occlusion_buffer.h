@@ -37,13 +37,13 @@
 // from a division per triangle and widened inward, once per triangle, by a relative slack
 // (1e-12 of the magnitudes involved over the triangle's rows) far above the rounding of those few
 // operations. The value written is at most the smallest 1 / w of the triangle over the pixel:
-// the plane's value at the pixel's minimizing corner, minus a rounding margin, is computed in
-// double at the first pixel of each row span; along the span it is continued in single
-// precision, four pixels at a time (base + step * k, k an exact small integer), after lowering
-// base by 2^-21 of |base| + |step| * span length and rounding it down to float. That margin is
-// more than the three float roundings (the step, the product and the sum, each at most 2^-24
-// relative) can add together, under 2^-24 (|base| + margin + 3.1 |step| * span length), plus
-// subnormal steps (an absolute 2^-120), so every float written is a LOWER bound of 1 / w, i.e. an
+// the plane's value at the pixel's minimizing corner, minus a rounding margin, is evaluated in
+// single precision (A i + B j + C, i and j exact small integers, four pixels at a time) with C
+// lowered once per triangle by 2^-21 of the largest magnitude of those terms over the triangle's
+// candidate rectangle and rounded down to float. That is about twice what the float roundings
+// (the coefficients', the two products' and the two sums', each at most 2^-24 relative) can add
+// together (the .cpp's floatPlane), plus an absolute 2^-120 for subnormal steps, so every float
+// written is a LOWER bound of 1 / w, i.e. an
 // upper bound of the triangle's depth, at every point of the pixel. The pixel keeps the largest
 // such bound (the nearest occluder); a NaN bound never replaces a pixel. Hence at every point of a
 // covered pixel some drawn triangle lies at a depth <= the one stored. A triangle that covers no
@@ -68,9 +68,9 @@
 // that project off the screen are outside the frustum. A box larger than the view is handled by
 // the same argument (its rectangle is the whole screen). The margins (relative 1e-10 of each
 // function's magnitude, far above double rounding of these few operations on float inputs;
-// 2^-21 for the float spans; 2^-20 of the terms for the float corners) make the strict
-// comparisons hold in exact arithmetic, not just in floats. Fused multiply-adds could only shrink
-// the errors bounded here (the core is built without contraction anyway).
+// 2^-21 of the terms for the float depth planes; 2^-20 of the terms for the float corners) make the
+// strict comparisons hold in exact arithmetic, not just in floats. Fused multiply-adds could only
+// shrink the errors bounded here (the core is built without contraction anyway).
 //
 // Thread-safety: an OcclusionBuffer is single-threaded (boxHidden updates the tile levels
 // lazily); use one per thread. Memory: 4 bytes per pixel + 5 per tile (256 x 128: 131 KB).
