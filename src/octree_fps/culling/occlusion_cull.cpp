@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "octree_fps/culling/frustum.h"
+#include "octree_fps/geometry/frustum_inl.h"
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/octree.h"
 
@@ -230,16 +231,22 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
   // kOctreeMaxChildren per level (as in cullOctree).
   Entry stack[kOctreeStackSize];
   uint32_t top = 0;
-  stack[top++] = {0, kFrustumAllPlanes, octree.nodeBounds(0)};
+  // Every entry is already classified against the frustum (its mask: the planes its box
+  // straddles): the root here, the others by their parent, four children at a time.
+  {
+    const Aabb rootBox = octree.nodeBounds(0);
+    uint32_t rootMask = kFrustumAllPlanes;
+    ++st.nodesTested;
+    if (classifyAabb(frustum, rootBox, rootMask) == Containment::Outside) {
+      ++st.nodesFrustumCulled;
+    } else {
+      stack[top++] = {0, rootMask, rootBox};
+    }
+  }
   while (top > 0) {
     const Entry e = stack[--top];
     const Aabb& box = e.box;
-    ++st.nodesTested;
-    uint32_t mask = e.mask;
-    if (classifyAabb(frustum, box, mask) == Containment::Outside) {
-      ++st.nodesFrustumCulled;
-      continue;
-    }
+    const uint32_t mask = e.mask;
     // The node's own triangles are read right after its box test when it is visible: start
     // loading their blocks (a cache miss each on the larger levels) now, so that the box test
     // hides the wait. A hidden node wastes the hint, nothing else.
@@ -329,15 +336,42 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
     simd::prefetch(&ownDrawn_[first]);
     struct Keyed {
       double key;
-      uint32_t node;
+      uint32_t node, mask;
       Aabb box;
     };
     Keyed children[kOctreeMaxChildren];
-    for (uint32_t i = 0; i < n; ++i) {
-      const Aabb childBox = octree.nodeBounds(first + i);
-      children[i] = {squaredDistance(eye, childBox), first + i, childBox};
+    uint32_t kept = 0;
+    // The frustum test four children at a time (detail::classifyAabb4: the same float operations
+    // as classifyAabb, so the same answers and masks); those outside are neither sorted nor
+    // pushed.
+    for (uint32_t g = 0; g < n; g += 4) {
+      const uint32_t count = std::min(n - g, 4u);
+      Aabb boxes[4];
+      for (uint32_t l = 0; l < count; ++l) boxes[l] = octree.nodeBounds(first + g + l);
+      uint32_t outside = 0, masks[4] = {mask, mask, mask, mask};
+      if (mask != 0) {  // a node wholly inside leaves nothing to test below it
+        alignas(16) float lo[3][4], hi[3][4];
+        for (uint32_t l = 0; l < 4; ++l) {
+          const Aabb& b = boxes[l < count ? l : 0];
+          for (int a = 0; a < 3; ++a) {
+            lo[a][l] = b.min[a];
+            hi[a][l] = b.max[a];
+          }
+        }
+        const simd::F4 lo4[3] = {simd::load(lo[0]), simd::load(lo[1]), simd::load(lo[2])};
+        const simd::F4 hi4[3] = {simd::load(hi[0]), simd::load(hi[1]), simd::load(hi[2])};
+        outside = detail::classifyAabb4(frustum, lo4, hi4, mask, masks);
+      }
+      for (uint32_t l = 0; l < count; ++l) {
+        ++st.nodesTested;
+        if (((outside >> l) & 1u) != 0) {
+          ++st.nodesFrustumCulled;
+          continue;
+        }
+        children[kept++] = {squaredDistance(eye, boxes[l]), first + g + l, masks[l], boxes[l]};
+      }
     }
-    for (uint32_t i = 1; i < n; ++i) {  // insertion sort: at most 16, usually 8 or fewer
+    for (uint32_t i = 1; i < kept; ++i) {  // insertion sort: at most 16, usually 8 or fewer
       const Keyed k = children[i];
       uint32_t j = i;
       while (j > 0 && (children[j - 1].key < k.key ||
@@ -347,7 +381,9 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
       }
       children[j] = k;
     }
-    for (uint32_t i = 0; i < n; ++i) stack[top++] = {children[i].node, mask, children[i].box};
+    for (uint32_t i = 0; i < kept; ++i) {
+      stack[top++] = {children[i].node, children[i].mask, children[i].box};
+    }
   }
 
   // Index-buffer order: sort the visible slot runs and merge those that touch (as
