@@ -5,7 +5,8 @@
 // leaves' triangles into the depth buffer as occluders).
 //
 // Each node is classified against the frustum exactly as cullOctree does it (classifyAabb on
-// Octree::nodeBounds with plane masking: the same planes, the same float operations), so the
+// Octree::nodeBounds with plane masking: the same planes, the same float operations; children
+// four at a time by their parent, with detail::classifyAabb4, which decides alike), so the
 // frustum-only answer is the same node set. A node that is not outside is then tested against
 // the OcclusionBuffer (occlusion_buffer.h); a hidden node is skipped with its subtree. In a
 // visible node, each drawn triangle is tested too (OcclusionBuffer::trianglesHidden4, four at a
