@@ -284,7 +284,8 @@ bool inverseDepthFunction(const Vec3d (&h)[3], double width, double height, Scre
 //   bracket the exact value: fl(v - d) <= v - d + u (|v| + d), |v| <= (1 + 2^-21) E, and d (1 - u)
 //   >= 2^-20.01 E exceeds the dot product's error plus u |v| (2^-21.99 E + 2^-23.99 E). "Exact"
 //   is the real product with the float matrix begin() received, which clipOf approximates in
-//   double.
+//   double. A coordinate whose products or sums overflow makes d infinite too (F bounds every
+//   partial sum), so its bracket is NaN or infinite and the point is never certain (below).
 // - Near plane. A point is certainly beyond it when lo_w > 0 and lo_z > -lo_w (an exact float
 //   comparison): then w > 0 and z + w >= lo_z + lo_w > 0. False on NaN.
 // - Screen position. Then 1 / w lies in [1 / hi_w, 1 / lo_w], and x / w in [lo_x / den, hi_x /
