@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <glm/ext/matrix_clip_space.hpp>
 #include <glm/ext/matrix_transform.hpp>
 #include <random>
@@ -313,6 +314,178 @@ TEST(OcclusionBuffer, RandomOccludersAgreeWithCornerRays) {
   EXPECT_GT(written, 100000u);
   EXPECT_GT(crossingNear, 50u);
   EXPECT_GT(tightness / static_cast<double>(written), 0.999);
+}
+
+// Exact reference for the hidden tests: the points' clip coordinates in double from the same
+// float matrix (exact to ~1e-15), their screen rectangle floored to the pixels it touches, and the
+// largest 1 / w. Hidden when every point is beyond the near plane, the rectangle touches the
+// screen, and every touched pixel stores a value strictly larger.
+bool exactlyHidden(const OcclusionBuffer& b, const glm::dmat4& m, const glm::vec3* p, int count) {
+  double minX = 1e300, maxX = -1e300, minY = 1e300, maxY = -1e300, invW = 0.0;
+  for (int k = 0; k < count; ++k) {
+    const glm::dvec4 c = m * glm::dvec4(glm::dvec3(p[k]), 1.0);
+    if (!(c.w > 0.0) || !(c.z + c.w > 0.0)) return false;
+    const double sx = (c.x / c.w + 1.0) * 0.5 * b.width(),
+                 sy = (c.y / c.w + 1.0) * 0.5 * b.height();
+    minX = std::min(minX, sx);
+    maxX = std::max(maxX, sx);
+    minY = std::min(minY, sy);
+    maxY = std::max(maxY, sy);
+    invW = std::max(invW, 1.0 / c.w);
+  }
+  const double w = b.width(), h = b.height();
+  if (maxX < 0.0 || maxY < 0.0 || minX >= w || minY >= h) return false;
+  const int x0 = static_cast<int>(std::floor(std::max(minX, 0.0)));
+  const int x1 = static_cast<int>(std::floor(std::min(maxX, w - 1.0)));
+  const int y0 = static_cast<int>(std::floor(std::max(minY, 0.0)));
+  const int y1 = static_cast<int>(std::floor(std::min(maxY, h - 1.0)));
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      if (!(static_cast<double>(b.inverseDepthAt(x, y)) > invW)) return false;
+    }
+  }
+  return true;
+}
+
+// The float hidden tests (boxHidden, trianglesHidden4) never hide what the exact reference shows,
+// in the worst case for float: the camera and the scene around (3000, 50, -2000), so that every
+// clip coordinate is a difference of terms near 10^4 (float rounding ~10^-3 units, up to ~10^-4
+// of the depth, ~10^-2 pixel), with boxes and triangles within 2e-4 of a wall's depth or within a
+// pixel of its edge. Without the error bounds (d in addPoints4, or the outward moves of
+// finishHull4), some are reported hidden though a pixel of theirs is not nearer.
+TEST(OcclusionBuffer, FloatHiddenTestsAgreeWithExactReference) {
+  // A turned camera (yaw 0.3, pitch 0.1), so that the matrix entries round and the view's
+  // coordinates are not exact float differences of the world's.
+  const glm::dvec3 eye(3000.0, 50.0, -2000.0);
+  const glm::dvec3 fwd(-std::sin(0.3) * std::cos(0.1), std::sin(0.1),
+                       -std::cos(0.3) * std::cos(0.1));
+  const glm::dvec3 right = glm::normalize(glm::cross(fwd, glm::dvec3(0.0, 1.0, 0.0)));
+  const glm::dvec3 up = glm::cross(right, fwd);
+  const glm::mat4 vp = glm::perspective(glm::radians(90.0f), 2.0f, kNear, 100.0f) *
+                       glm::lookAt(glm::vec3(eye), glm::vec3(eye + fwd), glm::vec3(0, 1, 0));
+  const glm::dmat4 exact(vp);
+  // World point at view coordinates (x right, y up, depth ahead), rounded to float.
+  const auto world = [&](double x, double y, double depth) {
+    return glm::vec3(eye + right * x + up * y + fwd * depth);
+  };
+  OcclusionBuffer b;
+  b.begin(vp);
+  // A wall at view depth 10 covering view x < 0.3 (pixel column ~129.9; a pixel is 10 / 64).
+  const double d = 10.0, edge = 0.3;
+  b.rasterizeTriangle(world(edge, -1000.0, d), world(edge, 1000.0, d), world(-1000.0, 0.0, d));
+  std::mt19937 rng(777);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  uint32_t boxesHidden = 0, boxesExact = 0, trisHidden = 0, trisExact = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    // Depth within 2e-4 (relative) of the wall, half the time; else clearly behind it and within
+    // two pixels of its edge (the rectangle decides).
+    const bool depthCase = trial % 2 == 0;
+    const double behind = depthCase ? d * (1.0 + (u(rng) - 0.5) * 4e-4) : d * 1.05;
+    const double px = d / 64.0;
+    const double x = depthCase ? edge - 1.0 - 3.0 * u(rng) : edge + (u(rng) - 0.5) * 4.0 * px;
+    const double wide = 0.02 + 0.5 * u(rng);
+    const double y = (u(rng) - 0.5) * 4.0;
+    // The world box around a view-space box whose nearest corner is at (x, y, behind).
+    Aabb box{world(x, y, behind), world(x, y, behind)};
+    for (int k = 1; k < 8; ++k) {
+      const glm::vec3 p =
+          world(x - (k & 1) * wide, y + ((k >> 1) & 1) * wide, behind + (k >> 2) * wide);
+      box.min = glm::min(box.min, p);
+      box.max = glm::max(box.max, p);
+    }
+    const glm::vec3 corners[8] = {
+        {box.min.x, box.min.y, box.min.z}, {box.max.x, box.min.y, box.min.z},
+        {box.min.x, box.max.y, box.min.z}, {box.max.x, box.max.y, box.min.z},
+        {box.min.x, box.min.y, box.max.z}, {box.max.x, box.min.y, box.max.z},
+        {box.min.x, box.max.y, box.max.z}, {box.max.x, box.max.y, box.max.z}};
+    const bool boxExact = exactlyHidden(b, exact, corners, 8);
+    const bool boxFloat = b.boxHidden(box);
+    ASSERT_FALSE(boxFloat && !boxExact) << "trial " << trial << ": box hidden, but not exactly";
+    boxesHidden += boxFloat ? 1 : 0;
+    boxesExact += boxExact ? 1 : 0;
+    // Four triangles with a vertex at (x, y, behind), the others behind and to its left.
+    float c[9][4];
+    glm::vec3 tri[4][3];
+    for (int lane = 0; lane < 4; ++lane) {
+      for (int v = 0; v < 3; ++v) {
+        tri[lane][v] =
+            v == 0 ? world(x, y, behind)
+                   : world(x - wide * u(rng), y + wide * (u(rng) - 0.5), behind + wide * u(rng));
+        for (int axis = 0; axis < 3; ++axis) c[3 * v + axis][lane] = tri[lane][v][axis];
+      }
+    }
+    OcclusionBuffer::ScreenRect rects[4];
+    const uint32_t hidden = b.trianglesHidden4(c, 0xFu, rects);
+    for (int lane = 0; lane < 4; ++lane) {
+      const bool triExact = exactlyHidden(b, exact, tri[lane], 3);
+      const bool triFloat = ((hidden >> lane) & 1u) != 0;
+      ASSERT_FALSE(triFloat && !triExact)
+          << "trial " << trial << " lane " << lane << ": triangle hidden, but not exactly";
+      trisHidden += triFloat ? 1 : 0;
+      trisExact += triExact ? 1 : 0;
+    }
+  }
+  // Meaningful: many are hidden exactly. The float tests give up those within their bound of
+  // the decision (here about 7e-4 of the depth: every depth case), and keep most of the others.
+  EXPECT_GT(boxesExact, 1000u);
+  EXPECT_GT(trisExact, 20000u);
+  EXPECT_GT(boxesHidden, 800u);
+  EXPECT_GT(trisHidden, 8000u);
+  std::printf("[ float ] boxes %u / %u, triangles %u / %u hidden (float / exact)\n", boxesHidden,
+              boxesExact, trisHidden, trisExact);
+}
+
+// The occluder precheck (mayCoverPixel on the rectangle a hidden test computed) against the
+// rasterizer: triangles and pairs of one to four pixels, where the check decides most often. A
+// triangle or pair it skips must cover no pixel; and it must keep triangles whose rectangle
+// holds exactly one whole pixel, which some of these cover (a check one pixel too strict, or a
+// pair checked on one triangle's rectangle, fails here).
+TEST(OcclusionBuffer, SkippedOccludersCoverNothing) {
+  std::mt19937 rng(2718);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  OcclusionBuffer b;
+  b.begin(testCamera());
+  uint32_t skipped = 0, kept = 0, keptTight = 0, pairsKeptOnUnionOnly = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    // At view depth d a pixel is d / 64 units wide and high (see testCamera).
+    const float d = 1.0f + 40.0f * u(rng);
+    const float px = d / 64.0f;
+    const float size = (trial % 2 == 0 ? 1.0f : 4.0f) * px;
+    const glm::vec3 c((u(rng) * 2.0f - 1.0f) * 2.0f * d, (u(rng) * 2.0f - 1.0f) * d, -d);
+    glm::vec3 f[4];
+    for (glm::vec3& p : f) {
+      p = c + glm::vec3(u(rng) - 0.5f, u(rng) - 0.5f, (u(rng) - 0.5f) * 0.2f) * 3.0f * size;
+    }
+    OcclusionBuffer::ClipPoint clip[3];
+    OcclusionBuffer::ScreenRect r1, r2;
+    ASSERT_FALSE(b.triangleHidden(f[0], f[1], f[3], clip, &r1));  // the buffer stays empty
+    ASSERT_FALSE(b.triangleHidden(f[1], f[2], f[3], clip, &r2));
+    OcclusionBuffer scratch;
+    scratch.begin(testCamera());
+    const uint32_t single = scratch.rasterizeTriangle(f[0], f[1], f[3]);
+    if (!b.mayCoverPixel(r1)) {
+      ASSERT_EQ(single, 0u) << "trial " << trial << ": skipped triangle covers pixels";
+      ++skipped;
+    } else {
+      ++kept;
+      const bool onePixelWide = std::ceil(r1.x0) + 2.0 > r1.x1 || std::ceil(r1.y0) + 2.0 > r1.y1;
+      keptTight += onePixelWide && single > 0 ? 1 : 0;
+    }
+    scratch.begin(testCamera());
+    const uint32_t pair = scratch.rasterizeTrianglePair(f[0], f[1], f[2], f[3]);
+    const OcclusionBuffer::ScreenRect both = OcclusionBuffer::rectUnion(r1, r2);
+    if (!b.mayCoverPixel(both)) {
+      ASSERT_EQ(pair, 0u) << "trial " << trial << ": skipped pair covers pixels";
+    } else if (!b.mayCoverPixel(r1) && pair > 0) {
+      ++pairsKeptOnUnionOnly;
+    }
+  }
+  // Meaningful: the check skips many, and keeps covering ones that fit a single pixel.
+  EXPECT_GT(skipped, 2000u);
+  EXPECT_GT(kept, 2000u);
+  EXPECT_GT(keptTight, 100u);
+  EXPECT_GT(pairsKeptOnUnionOnly, 20u);
+  EXPECT_EQ(b.inverseDepth()[0], 0.0f);
 }
 
 // The box test's pixel scan (four pixels per comparison, a column mask per tile) against a plain

@@ -9,6 +9,16 @@
 
 #include "octree_fps/geometry/simd4.h"
 
+// The float hidden tests' helpers below run per box and per block of four triangles; a call
+// with their four-lane arguments costs as much as a good part of their work.
+#if defined(__GNUC__) || defined(__clang__)
+#define OFPS_OCCLUSION_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define OFPS_OCCLUSION_INLINE __forceinline
+#else
+#define OFPS_OCCLUSION_INLINE inline
+#endif
+
 namespace ofps {
 
 namespace {
@@ -59,15 +69,31 @@ float floatBelow(double v) {
   return static_cast<float>(v - (std::fabs(v) * 0x1p-23 + 0x1p-140));
 }
 
-// Margin that makes the float span evaluation of an affine depth function a lower bound. With
-// base_f <= first - margin and step_f = float(a), pixel k (an integer 0 <= k <= last, exact in
-// float) gets fl(base_f + fl(step_f * k)). Against the exact first + a k, the step's rounding
-// costs at most 2^-24 |a| k, the product's 2^-24 (1 + 2^-24) |a| k and the sum's 2^-24 of its
-// result, which is at most |first| + margin + 1.01 |a| last: together under
-// 2^-24 (|first| + margin + 3.1 |a| last), plus subnormal steps of 2^-149 each. 2^-21 (eight
-// times 2^-24) of |first| + |a| last, plus an absolute 2^-120, is more than that.
-double rowDepthMargin(double first, double a, int32_t last) {
-  return 0x1p-21 * (std::fabs(first) + std::fabs(a) * last) + 0x1p-120;
+// A depth function evaluated in float over a rectangle of pixels, as a lower bound. The exact
+// value at pixel (i, j)'s minimizing corner is a i + b j + C, C = c - margin + a [a < 0] + b [b <
+// 0]. In float, A = fl(a), B = fl(b), the row base r_j = fl(fl(B j) + Cf) and the pixel value
+// fl(r_j + fl(A i)), with i, j exact small integers. With u = 2^-24: A and B are within u of a
+// and b, and each product and sum adds at most u of its result, so the value is within 3u |a| |i|
+// + 4u |b| |j| + 2u |Cf| (and terms in u^2) of a i + b j + Cf: under 4.01 u M, M = |a| xm + |b| ym
+// + |C|, with xm, ym the largest |i|, |j| over the rectangle (at least 1, so that M also bounds
+// the terms of C, computed in double within 2^-51 M). Cf lowers C by 2^-21 M (then floatBelow
+// rounds down to float), about twice those 4.01 u M = 2^-21.997 M: every value written is a lower
+// bound of the function, and the function's own margin makes that a lower bound of 1 / w over
+// the pixel. A zero M leaves the absolute 2^-120, above any underflow (2^-149 per operation). The
+// rows then cost one product and one sum each.
+struct FloatPlane {
+  float a, b, c;
+};
+FloatPlane floatPlane(const ScreenFunction& d, int32_t x0, int32_t x1, int32_t y0, int32_t y1) {
+  const double c = (d.c - d.margin) + (d.a < 0.0 ? d.a : 0.0) + (d.b < 0.0 ? d.b : 0.0);
+  const auto largest = [](int32_t lo, int32_t hi) {
+    return std::max(
+        1.0, std::max(std::fabs(static_cast<double>(lo)), std::fabs(static_cast<double>(hi))));
+  };
+  const double magnitude =
+      std::fabs(d.a) * largest(x0, x1) + std::fabs(d.b) * largest(y0, y1) + std::fabs(c);
+  return {static_cast<float>(d.a), static_cast<float>(d.b),
+          floatBelow(c - (0x1p-21 * magnitude + 0x1p-120))};
 }
 
 // Converts p X + q Y + r (X, Y in normalized device coordinates) to pixel units.
@@ -75,27 +101,22 @@ ScreenFunction toPixels(const Vec3d& pqr, double margin, double width, double he
   return {pqr.x * 2.0 / width, pqr.y * 2.0 / height, pqr.z - pqr.x - pqr.y, margin};
 }
 
-int32_t clampToInt(double v, int32_t lo, int32_t hi) {
-  if (!(v > lo)) return lo;  // also NaN
-  if (v > hi) return hi;
-  return static_cast<int32_t>(v);
-}
-
 // floor(v) and ceil(v) clamped to [lo, hi], without a libm call (the baseline x86-64 target has
 // no rounding instruction, and these run four times per row of every occluder).
+// Written as selects (minsd / maxsd on x86-64) rather than branches: these bounds vary from row
+// to row in ways a branch predictor cannot follow.
 int32_t floorClamped(double v, int32_t lo, int32_t hi) {
-  if (!(v > lo)) return lo;  // also NaN: the safe answer for an upper bound
-  if (v >= hi) return hi;
-  const int32_t i = static_cast<int32_t>(v);  // truncates toward zero
-  return i - (static_cast<double>(i) > v ? 1 : 0);
+  double c = v > lo ? v : static_cast<double>(lo);  // also NaN: lo, the safe upper bound
+  c = c < hi ? c : static_cast<double>(hi);
+  const int32_t i = static_cast<int32_t>(c);  // truncates toward zero
+  return i - (static_cast<double>(i) > c ? 1 : 0);
 }
 // A NaN lower bound gives hi (no pixel passes), the safe answer.
 int32_t ceilClamped(double v, int32_t lo, int32_t hi) {
-  if (v != v) return hi;
-  if (!(v > lo)) return lo;
-  if (v >= hi) return hi;
-  const int32_t i = static_cast<int32_t>(v);
-  return i + (static_cast<double>(i) < v ? 1 : 0);
+  double c = v < hi ? v : static_cast<double>(hi);  // also NaN: hi
+  c = c > lo ? c : static_cast<double>(lo);
+  const int32_t i = static_cast<int32_t>(c);
+  return i + (static_cast<double>(i) < c ? 1 : 0);
 }
 
 // The buffer arrays fillConvex writes.
@@ -144,6 +165,8 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
       rightQ[rights++] = q;
     }
   }
+  FloatPlane planes[2];
+  for (int k = 0; k < depthCount; ++k) planes[k] = floatPlane(depths[k], x0, x1, y0, y1);
   uint32_t covered = 0;
   bool started = false;
   // Tiles to mark dirty, gathered over the rows of one tile row and marked once per tile row
@@ -177,23 +200,16 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
     }
     started = true;
     float* rowPixels = &target.pixels[static_cast<size_t>(j) * target.width];
-    // Each depth function's smallest value over the pixel (at its minimizing corner); with
-    // several (a pair of triangles), the smallest of them. In double at the span's first pixel
-    // (the function's margin covers that rounding), then in float along the span: pixel lo + k
-    // gets base + step * k, both rounded to float, and base is lowered by rowDepthMargin first,
-    // which exceeds the float error of that expression (see rowDepthMargin), so every value
-    // written stays a lower bound of 1 / w over its pixel.
+    // Each depth function's smallest value over the pixel (at its minimizing corner), as a float
+    // lower bound (floatPlane); with several (a pair of triangles), the smallest of them.
     const int32_t last = hi - lo;
+    const float rowF = static_cast<float>(j);
     simd::F4 base4[2], step4[2];
-    float base[2], step[2];
+    float base[2];
     for (int k = 0; k < depthCount; ++k) {
-      const ScreenFunction& d = depths[k];
-      const double first =
-          d.a * (lo + (d.a < 0.0 ? 1 : 0)) + (d.b * (j + (d.b < 0.0 ? 1 : 0)) + d.c - d.margin);
-      base[k] = floatBelow(first - rowDepthMargin(first, d.a, last));
-      step[k] = static_cast<float>(d.a);
+      base[k] = planes[k].b * rowF + planes[k].c;
       base4[k] = simd::splat(base[k]);
-      step4[k] = simd::splat(step[k]);
+      step4[k] = simd::splat(planes[k].a);
     }
     if (last >= 3) {
       // Four pixels at a time; the last group may overlap the one before it, which is harmless
@@ -201,9 +217,9 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
       const simd::F4 lanes = simd::fromInts(0, 1, 2, 3);
       for (int32_t k = 0;; k += 4) {
         if (k > last - 3) k = last - 3;
-        const simd::F4 kk = lanes + simd::splat(static_cast<float>(k));
-        simd::F4 value = base4[0] + step4[0] * kk;
-        if (depthCount > 1) value = simd::min(value, base4[1] + step4[1] * kk);
+        const simd::F4 column = lanes + simd::splat(static_cast<float>(lo + k));  // exact
+        simd::F4 value = base4[0] + step4[0] * column;
+        if (depthCount > 1) value = simd::min(value, base4[1] + step4[1] * column);
         // max(value, old): a NaN value keeps the old pixel (SSE's rule, second operand).
         float* out = rowPixels + lo + k;
         simd::store(out, simd::max(value, simd::load(out)));
@@ -211,9 +227,9 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
       }
     } else {
       for (int32_t k = 0; k <= last; ++k) {
-        const float kk = static_cast<float>(k);
-        float value = base[0] + step[0] * kk;
-        if (depthCount > 1) value = std::min(value, base[1] + step[1] * kk);
+        const float column = static_cast<float>(lo + k);
+        float value = base[0] + planes[0].a * column;
+        if (depthCount > 1) value = std::min(value, base[1] + planes[1].a * column);
         float& out = rowPixels[lo + k];
         out = value > out ? value : out;
       }
@@ -256,6 +272,89 @@ bool inverseDepthFunction(const Vec3d (&h)[3], double width, double height, Scre
   return true;
 }
 
+// The projected hull of points transformed in float, four points (lanes) at a time, with every
+// bound taken outward past its rounding. Error argument (u = 2^-24, the unit roundoff):
+// - Clip coordinates. Each is v = ((m0 x + m1 y) + m2 z) + m3 in float: a recursively summed dot
+//   product of four terms (the last exact), in error by at most gamma_4 E, E = |m0 x| + |m1 y| +
+//   |m2 z| + |m3| and gamma_4 = 4u / (1 - 4u) < 2^-21.99 (Higham, "Accuracy and Stability of
+//   Numerical Algorithms", 2nd ed., section 3.1). E <= M (|x| + |y| + |z|) + L =: F, with M the
+//   largest |m0|, |m1|, |m2| and L the largest |m3| over the four rows; F is computed in float
+//   from positive terms, so fl(F) >= (1 - u)^4 F. With d = 2^-20 fl(F) + 2^-100 (the absolute
+//   part covers products that underflow, 2^-149 each), lo = fl(v - d) and hi = fl(v + d)
+//   bracket the exact value: fl(v - d) <= v - d + u (|v| + d), |v| <= (1 + 2^-21) E, and d (1 - u)
+//   >= 2^-20.01 E exceeds the dot product's error plus u |v| (2^-21.99 E + 2^-23.99 E). "Exact"
+//   is the real product with the float matrix begin() received, which clipOf approximates in
+//   double. A coordinate whose products or sums overflow makes d infinite too (F bounds every
+//   partial sum), so its bracket is NaN or infinite and the point is never certain (below).
+// - Near plane. A point is certainly beyond it when lo_w > 0 and lo_z > -lo_w (an exact float
+//   comparison): then w > 0 and z + w >= lo_z + lo_w > 0. False on NaN.
+// - Screen position. Then 1 / w lies in [1 / hi_w, 1 / lo_w], and x / w in [lo_x / den, hi_x /
+//   den'] for the bracket end den (den') that the sign of lo_x (hi_x) calls for. Each is computed
+//   as q = fl(num * fl(1 / den)): two roundings, |q - num / den| <= 2.0001 u |q|. In pixels, s =
+//   fl(fl(q + 1) * half) (half = size / 2) adds two roundings of at most u |s| each (relative to
+//   each result), and |q| half <= |s| + half (1 + 2^-22): in all, s is within 2^-22.9 (2 |s| +
+//   half) of the exact bound. finishHull4 moves each bound outward by 2^-19 (|s| + half) + 1e-6
+//   pixel, computed in float (a few u of that, and u of the result for the move itself): still
+//   outward of the exact projected bound.
+// - Depth. The nearest point's 1 / w <= 1 / lo_w <= fl(1 / lo_w) / (1 - u); multiplying by 1 +
+//   2^-22 (a float product, rounded by at most u) gives a float at least 1 / lo_w.
+struct Hull4 {
+  simd::F4 minX, maxX, minY, maxY, maxInvW;
+  simd::M4 ok;  // every point so far certainly beyond the near plane, and no NaN
+};
+
+Hull4 emptyHull4() {
+  const float inf = std::numeric_limits<float>::infinity();
+  const simd::F4 zero = simd::splat(0.0f);
+  return {simd::splat(inf),    simd::splat(-inf), simd::splat(inf), simd::splat(-inf), zero,
+          simd::ge(zero, zero)};
+}
+
+OFPS_OCCLUSION_INLINE void addPoints4(const float (&vp)[4][4][4], const float (&mag)[2][4],
+                                      simd::F4 halfW, simd::F4 halfH, simd::F4 px, simd::F4 py,
+                                      simd::F4 pz, Hull4& h) {
+  using simd::F4;
+  const F4 zero = simd::splat(0.0f), one = simd::splat(1.0f);
+  const F4 size = (simd::abs(px) + simd::abs(py)) + simd::abs(pz);
+  const F4 d = (simd::load(mag[0]) * size + simd::load(mag[1])) * simd::splat(0x1p-20f) +
+               simd::splat(0x1p-100f);
+  const auto row = [&](int r) {
+    return ((simd::load(vp[r][0]) * px + simd::load(vp[r][1]) * py) + simd::load(vp[r][2]) * pz) +
+           simd::load(vp[r][3]);
+  };
+  const F4 w = row(3);
+  const F4 wLo = w - d, wHi = w + d;
+  const F4 zLo = row(2) - d;
+  h.ok = h.ok & simd::gt(wLo, zero) & simd::gt(zLo, zero - wLo);
+  const F4 invLo = one / wHi, invHi = one / wLo;
+  const auto ratioBelow = [&](F4 num) {
+    return num * simd::select(simd::ge(num, zero), invLo, invHi);
+  };
+  const auto ratioAbove = [&](F4 num) {
+    return num * simd::select(simd::ge(num, zero), invHi, invLo);
+  };
+  const F4 x = row(0), y = row(1);
+  const F4 x0 = (ratioBelow(x - d) + one) * halfW, x1 = (ratioAbove(x + d) + one) * halfW;
+  const F4 y0 = (ratioBelow(y - d) + one) * halfH, y1 = (ratioAbove(y + d) + one) * halfH;
+  h.ok = h.ok & simd::le(x0, x1) & simd::le(y0, y1);  // false on NaN
+  h.minX = simd::min(h.minX, x0);
+  h.maxX = simd::max(h.maxX, x1);
+  h.minY = simd::min(h.minY, y0);
+  h.maxY = simd::max(h.maxY, y1);
+  h.maxInvW = simd::max(h.maxInvW, invHi * simd::splat(1.0f + 0x1p-22f));
+}
+
+// Moves the bounds outward past the rounding bounded above (see addPoints4).
+OFPS_OCCLUSION_INLINE void finishHull4(simd::F4 halfW, simd::F4 halfH, Hull4& h) {
+  using simd::F4;
+  const F4 k = simd::splat(0x1p-19f), abs = simd::splat(1e-6f);
+  const auto slack = [&](F4 b, F4 half) { return (simd::abs(b) + half) * k + abs; };
+  h.minX = h.minX - slack(h.minX, halfW);
+  h.maxX = h.maxX + slack(h.maxX, halfW);
+  h.minY = h.minY - slack(h.minY, halfH);
+  h.maxY = h.maxY + slack(h.maxY, halfH);
+}
+
 }  // namespace
 
 OcclusionBuffer::OcclusionBuffer(uint32_t width, uint32_t height) {
@@ -277,7 +376,21 @@ void OcclusionBuffer::resize(uint32_t width, uint32_t height) {
 
 void OcclusionBuffer::begin(const glm::mat4& viewProjection) {
   for (int row = 0; row < 4; ++row) {
-    for (int col = 0; col < 4; ++col) vp_[row][col] = static_cast<double>(viewProjection[col][row]);
+    for (int col = 0; col < 4; ++col) {
+      const float m = viewProjection[col][row];
+      vp_[row][col] = static_cast<double>(m);
+      for (int lane = 0; lane < 4; ++lane) vpf_[row][col][lane] = m;
+    }
+  }
+  float largest = 0.0f, largestLast = 0.0f;
+  for (int row = 0; row < 4; ++row) {
+    for (int col = 0; col < 3; ++col)
+      largest = std::max(largest, std::fabs(viewProjection[col][row]));
+    largestLast = std::max(largestLast, std::fabs(viewProjection[3][row]));
+  }
+  for (int lane = 0; lane < 4; ++lane) {
+    vpMag_[0][lane] = largest;
+    vpMag_[1][lane] = largestLast;
   }
   std::fill(pixels_.begin(), pixels_.end(), 0.0f);
   std::fill(tileMin_.begin(), tileMin_.end(), 0.0f);
@@ -286,7 +399,7 @@ void OcclusionBuffer::begin(const glm::mat4& viewProjection) {
 
 OcclusionBuffer::ClipPoint OcclusionBuffer::clipOf(const glm::vec3& p) const {
   // In double: a float times a float is exact in double, so the only rounding is in the
-  // four-term sums, always added in this order (boxHidden's shared products give the same bits).
+  // four-term sums, always added in this order.
   Clip out;
   double* o = &out.x;
   for (int row = 0; row < 4; ++row) {
@@ -366,10 +479,15 @@ uint32_t OcclusionBuffer::rasterizeClipTriangle(const ClipPoint& a, const ClipPo
       // inradius = twiceArea / perimeter
       if (twiceArea < std::max(0.5, minOccluderInradius_) * perimeter) return 0;
     }
-    x0 = std::max(x0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
-    x1 = std::min(x1, clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);
-    y0 = std::max(y0, clampToInt(std::floor(minY), -1, static_cast<int32_t>(height_)));
-    y1 = std::min(y1, clampToInt(std::ceil(maxY), -1, static_cast<int32_t>(height_)) - 1);
+    // A covered pixel lies wholly inside the bounds: columns ceil(minX) .. floor(maxX) - 1, and
+    // likewise rows, so the partial rows at the ends (which never hold a span) are not visited.
+    // The bounds' rounding (~1e-15 relative) could only drop a pixel whose side is within that of
+    // a vertex, which the edge margins below reject anyway (and dropping a pixel is safe).
+    const int32_t w = static_cast<int32_t>(width_), hgt = static_cast<int32_t>(height_);
+    x0 = std::max(x0, ceilClamped(minX, -1, w));
+    x1 = std::min(x1, floorClamped(maxX, -1, w) - 1);
+    y0 = std::max(y0, ceilClamped(minY, -1, hgt));
+    y1 = std::min(y1, floorClamped(maxY, -1, hgt) - 1);
     if (x0 > x1 || y0 > y1) return 0;
   }
   // Otherwise (not a perspective matrix) the whole screen is the candidate set.
@@ -447,28 +565,50 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePair(const ClipPoint& p, const Cl
     simple = std::fabs(o) > kMinConditioning * scale && (i == 0 || (o > 0.0) == (turn > 0.0));
     turn = o;
   }
-  ScreenFunction depths[2];
-  const double width = width_, height = height_;
-  simple = simple && inverseDepthFunction({h[0], h[1], h[3]}, width, height, &depths[0]) &&
-           inverseDepthFunction({h[1], h[2], h[3]}, width, height, &depths[1]);
   if (!simple) return rasterizeClipTriangle(p, q, r) + rasterizeClipTriangle(q, s, r);
 
+  // Every corner is beyond the near plane, so the quad's image is the convex quad of the
+  // projected corners. Rejected before the depth planes when it cannot hold a whole pixel: its
+  // bounds are under a pixel, or its inscribed circle is smaller than the pixel's (a convex
+  // polygon holding a disc of radius r has area >= r * perimeter / 2: the triangles from the
+  // disc's centre to its edges are at least r high). Either triangle alone would then cover
+  // nothing too (each lies in the quad), so the fallback below could not do better.
+  const double width = width_, height = height_;
+  double sx[4], sy[4];
   double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
-  for (const Clip& c : v) {
-    const double invW = 1.0 / c.w;
-    const double sx = (c.x * invW + 1.0) * 0.5 * width, sy = (c.y * invW + 1.0) * 0.5 * height;
-    minX = std::min(minX, sx);
-    maxX = std::max(maxX, sx);
-    minY = std::min(minY, sy);
-    maxY = std::max(maxY, sy);
+  for (int i = 0; i < 4; ++i) {
+    const double invW = 1.0 / v[i].w;
+    sx[i] = (v[i].x * invW + 1.0) * 0.5 * width;
+    sy[i] = (v[i].y * invW + 1.0) * 0.5 * height;
+    minX = std::min(minX, sx[i]);
+    maxX = std::max(maxX, sx[i]);
+    minY = std::min(minY, sy[i]);
+    maxY = std::max(maxY, sy[i]);
   }
   if (maxX - minX < 1.0 || maxY - minY < 1.0) return 0;
-  const int32_t x0 = std::max(0, clampToInt(std::floor(minX), -1, static_cast<int32_t>(width_)));
-  const int32_t x1 = std::min(static_cast<int32_t>(width_) - 1,
-                              clampToInt(std::ceil(maxX), -1, static_cast<int32_t>(width_)) - 1);
-  const int32_t y0 = std::max(0, clampToInt(std::floor(minY), -1, static_cast<int32_t>(height_)));
-  const int32_t y1 = std::min(static_cast<int32_t>(height_) - 1,
-                              clampToInt(std::ceil(maxY), -1, static_cast<int32_t>(height_)) - 1);
+  {
+    const double twiceArea =
+        std::fabs((sx[2] - sx[0]) * (sy[3] - sy[1]) - (sx[3] - sx[1]) * (sy[2] - sy[0]));
+    double perimeter = 0.0;
+    for (int i = 0; i < 4; ++i) {
+      const double dx = sx[(i + 1) % 4] - sx[i], dy = sy[(i + 1) % 4] - sy[i];
+      perimeter += std::sqrt(dx * dx + dy * dy);
+    }
+    // The pixel's disc has radius 1/2; a quad that covers a pixel past the edge margins has
+    // 2A / P above 1/2 by far more than this 1e-9 allows for rounding.
+    if (twiceArea < 0.5 * (1.0 - 1e-9) * perimeter) return 0;
+  }
+  ScreenFunction depths[2];
+  if (!inverseDepthFunction({h[0], h[1], h[3]}, width, height, &depths[0]) ||
+      !inverseDepthFunction({h[1], h[2], h[3]}, width, height, &depths[1])) {
+    return rasterizeClipTriangle(p, q, r) + rasterizeClipTriangle(q, s, r);
+  }
+  // Only pixels wholly inside the bounds (as for a single triangle, rasterizeClipTriangle).
+  const int32_t w = static_cast<int32_t>(width_), hgt = static_cast<int32_t>(height_);
+  const int32_t x0 = std::max(0, ceilClamped(minX, -1, w));
+  const int32_t x1 = std::min(w - 1, floorClamped(maxX, -1, w) - 1);
+  const int32_t y0 = std::max(0, ceilClamped(minY, -1, hgt));
+  const int32_t y1 = std::min(hgt - 1, floorClamped(maxY, -1, hgt) - 1);
   if (x0 > x1 || y0 > y1) return 0;
   // Edge i runs from corner i to corner i + 1; the interior is on the side of the turn.
   const double sign = turn > 0.0 ? 1.0 : -1.0;
@@ -500,40 +640,62 @@ void OcclusionBuffer::refreshTile(uint32_t tile) {
 
 bool OcclusionBuffer::boxHidden(const Aabb& box) {
   if (box.isEmpty()) return false;
-  // The corners' clip coordinates from shared products: per matrix row, the six products of the
-  // row with min and max of each axis (exact in double: float times float), then the sums in
-  // the order a point's transform adds them, ((x + y) + z) + translation, sharing the partial
-  // sums. Every corner gets the very bits clipOf would give it.
-  double clip[4][8];
-  bool beyondNear = true;
-  for (int row = 0; row < 4; ++row) {
-    const double* m = vp_[row];
-    const double xs[2] = {m[0] * static_cast<double>(box.min.x),
-                          m[0] * static_cast<double>(box.max.x)};
-    const double ys[2] = {m[1] * static_cast<double>(box.min.y),
-                          m[1] * static_cast<double>(box.max.y)};
-    const double zs[2] = {m[2] * static_cast<double>(box.min.z),
-                          m[2] * static_cast<double>(box.max.z)};
-    const double xy[4] = {xs[0] + ys[0], xs[1] + ys[0], xs[0] + ys[1], xs[1] + ys[1]};
-    double* out = clip[row];
-    for (int k = 0; k < 4; ++k) {
-      out[k] = (xy[k] + zs[0]) + m[3];
-      out[k + 4] = (xy[k] + zs[1]) + m[3];
-    }
-  }
-  for (int k = 0; k < 8; ++k) {
-    beyondNear = beyondNear && clip[2][k] + clip[3][k] > 0.0 && clip[3][k] > 0.0;
-  }
-  return beyondNear && projectedHullHidden(clip[0], clip[1], clip[3], 8);
+  // The eight corners in two groups of four lanes (z = min, then z = max), in float with
+  // outward bounds (addPoints4); the box is tested only when every corner is certainly beyond
+  // the near plane.
+  const simd::F4 halfW = simd::splat(0.5f * static_cast<float>(width_));
+  const simd::F4 halfH = simd::splat(0.5f * static_cast<float>(height_));
+  const float cx[4] = {box.min.x, box.max.x, box.min.x, box.max.x};
+  const float cy[4] = {box.min.y, box.min.y, box.max.y, box.max.y};
+  const simd::F4 xs = simd::load(cx), ys = simd::load(cy);
+  Hull4 h = emptyHull4();
+  addPoints4(vpf_, vpMag_, halfW, halfH, xs, ys, simd::splat(box.min.z), h);
+  addPoints4(vpf_, vpMag_, halfW, halfH, xs, ys, simd::splat(box.max.z), h);
+  if (simd::bits(h.ok) != 0xFu) return false;
+  finishHull4(halfW, halfH, h);
+  float x0[4], x1[4], y0[4], y1[4], depth[4];
+  simd::store(x0, h.minX);
+  simd::store(x1, h.maxX);
+  simd::store(y0, h.minY);
+  simd::store(y1, h.maxY);
+  simd::store(depth, h.maxInvW);
+  const auto lo = [](const float(&v)[4]) {
+    return std::min(std::min(v[0], v[1]), std::min(v[2], v[3]));
+  };
+  const auto hi = [](const float(&v)[4]) {
+    return std::max(std::max(v[0], v[1]), std::max(v[2], v[3]));
+  };
+  return floatRectHidden(lo(x0), hi(x1), lo(y0), hi(y1), hi(depth));
 }
 
 bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
   ClipPoint clip[3];
-  return triangleHidden(a, b, c, clip);
+  ScreenRect rect;
+  return triangleHidden(a, b, c, clip, &rect);
+}
+
+OcclusionBuffer::ScreenRect OcclusionBuffer::rectUnion(const ScreenRect& a, const ScreenRect& b) {
+  return {std::min(a.x0, b.x0), std::max(a.x1, b.x1), std::min(a.y0, b.y0), std::max(a.y1, b.y1)};
+}
+
+bool OcclusionBuffer::mayCoverPixel(const ScreenRect& rect) const {
+  // A pixel [i, i + 1] x [j, j + 1] fits when i >= x0, i + 1 <= x1 for some integer 0 <= i <
+  // width (and likewise for rows). The bounds are the projected vertices in double, within
+  // ~1e-15 relative of the exact ones; the same 1e-6 outward slack as the hidden tests' rectangle
+  // keeps every pixel the rasterizer could cover (it covers only pixels strictly inside the
+  // triangle, past a positive margin). A NaN bound compares false and keeps the occluder.
+  const double slack = 1e-6;
+  const auto fits = [slack](double lo, double hi, uint32_t size) {
+    lo -= slack * (1.0 + std::fabs(lo));
+    hi += slack * (1.0 + std::fabs(hi));
+    const int32_t first = ceilClamped(lo, 0, static_cast<int32_t>(size));
+    return first < static_cast<int32_t>(size) && !(static_cast<double>(first) + 1.0 > hi);
+  };
+  return fits(rect.x0, rect.x1, width_) && fits(rect.y0, rect.y1, height_);
 }
 
 bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                                     ClipPoint (&out)[3]) {
+                                     ClipPoint (&out)[3], ScreenRect* rect) {
   out[0] = clipOf(a);
   out[1] = clipOf(b);
   out[2] = clipOf(c);
@@ -545,11 +707,67 @@ bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, con
     cw[k] = out[k].w;
     beyondNear = beyondNear && out[k].z + out[k].w > 0.0 && out[k].w > 0.0;
   }
-  return beyondNear && projectedHullHidden(cx, cy, cw, 3);
+  if (!beyondNear) {
+    const double inf = std::numeric_limits<double>::infinity();
+    *rect = {-inf, inf, -inf, inf};
+    return false;
+  }
+  return projectedHullHidden(cx, cy, cw, 3, rect);
+}
+
+OFPS_OCCLUSION_INLINE bool OcclusionBuffer::floatRectHidden(float minX, float maxX, float minY,
+                                                            float maxY, float depth) {
+  // Floors of bounds clamped to [-1, size] (so that the conversions cannot overflow): truncation,
+  // then one down where it rounded a negative value up.
+  const float fw = static_cast<float>(width_), fh = static_cast<float>(height_);
+  const auto floorIn = [](float f, float size) {
+    f = std::min(std::max(f, -1.0f), size);
+    const int32_t i = static_cast<int32_t>(f);
+    return i - (static_cast<float>(i) > f ? 1 : 0);
+  };
+  const int32_t fx0 = floorIn(minX, fw), fx1 = floorIn(maxX, fw);
+  const int32_t fy0 = floorIn(minY, fh), fy1 = floorIn(maxY, fh);
+  const int32_t w = static_cast<int32_t>(width_), h = static_cast<int32_t>(height_);
+  // Entirely off screen: outside the frustum, which is the frustum test's call, not ours.
+  if (fx1 < 0 || fy1 < 0 || fx0 >= w || fy0 >= h) return false;
+  return scanHidden(
+      static_cast<uint32_t>(std::max(fx0, 0)), static_cast<uint32_t>(std::min(fx1, w - 1)),
+      static_cast<uint32_t>(std::max(fy0, 0)), static_cast<uint32_t>(std::min(fy1, h - 1)), depth);
+}
+
+uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lanes,
+                                           ScreenRect (&rects)[4]) {
+  const simd::F4 halfW = simd::splat(0.5f * static_cast<float>(width_));
+  const simd::F4 halfH = simd::splat(0.5f * static_cast<float>(height_));
+  Hull4 h = emptyHull4();
+  for (int v = 0; v < 3; ++v) {
+    addPoints4(vpf_, vpMag_, halfW, halfH, simd::load(c[3 * v]), simd::load(c[3 * v + 1]),
+               simd::load(c[3 * v + 2]), h);
+  }
+  finishHull4(halfW, halfH, h);
+  float x0[4], x1[4], y0[4], y1[4], depth[4];
+  simd::store(x0, h.minX);
+  simd::store(x1, h.maxX);
+  simd::store(y0, h.minY);
+  simd::store(y1, h.maxY);
+  simd::store(depth, h.maxInvW);
+  const uint32_t certain = simd::bits(h.ok) & lanes;
+  uint32_t hidden = 0;
+  const double infinity = std::numeric_limits<double>::infinity();
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (((lanes >> i) & 1u) == 0) continue;
+    if (((certain >> i) & 1u) == 0) {
+      rects[i] = {-infinity, infinity, -infinity, infinity};
+      continue;
+    }
+    rects[i] = {x0[i], x1[i], y0[i], y1[i]};
+    if (floatRectHidden(x0[i], x1[i], y0[i], y1[i], depth[i])) hidden |= 1u << i;
+  }
+  return hidden;
 }
 
 bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, const double* cw,
-                                          int count) {
+                                          int count, ScreenRect* rect) {
   const double halfWidth = 0.5 * width_, halfHeight = 0.5 * height_;
   double minX = std::numeric_limits<double>::infinity(), maxX = -minX, minY = minX, maxY = maxX;
   double maxInvW = 0.0;
@@ -562,6 +780,12 @@ bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, co
     maxY = std::max(maxY, sy);
     maxInvW = std::max(maxInvW, invW);
   }
+  if (rect != nullptr) *rect = {minX, maxX, minY, maxY};
+  return rectHidden(minX, maxX, minY, maxY, maxInvW);
+}
+
+bool OcclusionBuffer::rectHidden(double minX, double maxX, double minY, double maxY,
+                                 double maxInvW) {
   // Pixels the rectangle touches (closed), rounded outward past the projection's rounding.
   const double slack = 1e-6;
   const int32_t w = static_cast<int32_t>(width_), h = static_cast<int32_t>(height_);
@@ -576,7 +800,11 @@ bool OcclusionBuffer::projectedHullHidden(const double* cx, const double* cy, co
   const uint32_t x1 = static_cast<uint32_t>(std::min(fx1, w - 1));
   const uint32_t y1 = static_cast<uint32_t>(std::min(fy1, h - 1));
   // The hull's nearest depth as 1 / w, nudged nearer (larger) past rounding, then rounded up.
-  const float boxInvW = floatAbove(maxInvW * (1.0 + 1e-9));
+  return scanHidden(x0, x1, y0, y1, floatAbove(maxInvW * (1.0 + 1e-9)));
+}
+
+bool OcclusionBuffer::scanHidden(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1,
+                                 float boxInvW) {
   const simd::F4 depth4 = simd::splat(boxInvW);
   static_assert(kOcclusionTileSize == 8, "the pixel scan reads a tile row as two groups of four");
 

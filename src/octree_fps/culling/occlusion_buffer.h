@@ -37,36 +37,40 @@
 // from a division per triangle and widened inward, once per triangle, by a relative slack
 // (1e-12 of the magnitudes involved over the triangle's rows) far above the rounding of those few
 // operations. The value written is at most the smallest 1 / w of the triangle over the pixel:
-// the plane's value at the pixel's minimizing corner, minus a rounding margin, is computed in
-// double at the first pixel of each row span; along the span it is continued in single
-// precision, four pixels at a time (base + step * k, k an exact small integer), after lowering
-// base by 2^-21 of |base| + |step| * span length and rounding it down to float. That margin is
-// more than the three float roundings (the step, the product and the sum, each at most 2^-24
-// relative) can add together, under 2^-24 (|base| + margin + 3.1 |step| * span length), plus
-// subnormal steps (an absolute 2^-120), so every float written is a LOWER bound of 1 / w, i.e. an
+// the plane's value at the pixel's minimizing corner, minus a rounding margin, is evaluated in
+// single precision (A i + B j + C, i and j exact small integers, four pixels at a time) with C
+// lowered once per triangle by 2^-21 of the largest magnitude of those terms over the triangle's
+// candidate rectangle and rounded down to float. That is about twice what the float roundings
+// (the coefficients', the two products' and the two sums', each at most 2^-24 relative) can add
+// together (the .cpp's floatPlane), plus an absolute 2^-120 for subnormal steps, so every float
+// written is a LOWER bound of 1 / w, i.e. an
 // upper bound of the triangle's depth, at every point of the pixel. The pixel keeps the largest
 // such bound (the nearest occluder); a NaN bound never replaces a pixel. Hence at every point of a
 // covered pixel some drawn triangle lies at a depth <= the one stored. A triangle that covers no
 // whole pixel (a sliver, a distant or edge-on triangle) writes nothing; skipping an occluder is
-// always safe. Boxes (boxHidden). If any corner of the box is on or behind the near plane (z + w <=
-// 0 in clip space, which includes every corner behind the eye), the box is reported visible: no
-// depth comparison is attempted for a box that straddles the near plane. Otherwise every corner has
-// w > 0, so the perspective image of the (convex) box lies in the bounding rectangle of its eight
-// projected corners (computed in double from products shared between corners, bit for bit the
-// same values as transforming each corner), which is rounded outward to whole pixels by a slack
-// of 1e-6 pixel per pixel of coordinate, far above their rounding; the box's nearest point has the
-// largest 1 / w of its corners (w is affine, so its minimum over a box is at a corner), rounded UP
-// to float. The box is hidden only when every pixel of the rectangle (clamped to the screen; a
-// rectangle entirely off screen is reported visible and left to the frustum test) stores a value
-// STRICTLY larger (tiles whose smallest value, an exact minimum of their pixels, is larger are
-// passed whole). Then for any point q of the box that projects onto the screen, the pixel under
-// q is covered by an occluder whose depth there is < the box's nearest depth <= depth(q), so q is
-// hidden; points that project off the screen are outside the frustum. A box larger than the view
-// is handled by the same argument (its rectangle is the whole screen). The margins (relative
-// 1e-10 of each function's magnitude, far above double rounding of these few operations on
-// float inputs; 2^-21 for the float spans) make the strict comparisons hold in exact arithmetic,
-// not just in floats. Fused multiply-adds could only shrink the errors bounded here (the core is
-// built without contraction anyway).
+// always safe. Boxes (boxHidden). The eight corners are transformed in single precision, four
+// at a time, each clip coordinate with a bound on its rounding error (2^-20 of the magnitudes of
+// its terms: the .cpp's addPoints4 derives it), so that an interval [lo, hi] around it certainly
+// holds the exact value. If any corner is not certainly beyond the near plane (lo_w > 0 and
+// lo_z + lo_w > 0; this includes every corner on or behind it, and every corner behind the eye),
+// the box is reported visible: no depth comparison is attempted for a box that may straddle the
+// near plane. Otherwise every corner has w > 0, so the perspective image of the (convex) box lies
+// in the bounding rectangle of its eight projected corners, and the rectangle computed from the
+// intervals (each ratio x / w taken at the interval ends that bound it, then moved outward past
+// the divisions' and the pixel mapping's rounding) holds the exact one; it is rounded outward to
+// whole pixels. The box's nearest point has the largest 1 / w of its corners (w is affine, so its
+// minimum over a box is at a corner), bounded above by 1 / lo_w, raised past its rounding. The box
+// is hidden only when every pixel of the rectangle (clamped to the screen; a rectangle entirely
+// off screen is reported visible and left to the frustum test) stores a value STRICTLY larger
+// (tiles whose smallest value, an exact minimum of their pixels, is larger are passed whole).
+// Then for any point q of the box that projects onto the screen, the pixel under q is covered by
+// an occluder whose depth there is < the box's nearest depth <= depth(q), so q is hidden; points
+// that project off the screen are outside the frustum. A box larger than the view is handled by
+// the same argument (its rectangle is the whole screen). The margins (relative 1e-10 of each
+// function's magnitude, far above double rounding of these few operations on float inputs;
+// 2^-21 of the terms for the float depth planes; 2^-20 of the terms for the float corners) make the
+// strict comparisons hold in exact arithmetic, not just in floats. Fused multiply-adds could only
+// shrink the errors bounded here (the core is built without contraction anyway).
 //
 // Thread-safety: an OcclusionBuffer is single-threaded (boxHidden updates the tile levels
 // lazily); use one per thread. Memory: 4 bytes per pixel + 5 per tile (256 x 128: 131 KB).
@@ -114,12 +118,16 @@ class OcclusionBuffer {
                                  const glm::vec3& r);
 
   // True when the closed box is certainly hidden behind the occluders rasterized since begin()
-  // (the argument above); false when it may be visible. O(tiles and pixels of its rectangle),
-  // stopping at the first pixel that is not nearer.
+  // (the argument above); false when it may be visible. It may report visible a box whose
+  // nearest depth or rectangle is within the float bound (about 2^-20 of the clip coordinates'
+  // terms) of the decision. O(tiles and pixels of its rectangle), stopping at the first pixel
+  // that is not nearer.
   bool boxHidden(const Aabb& box);
   // The same test for a triangle (world space): its three vertices take the place of the box's
   // eight corners (a triangle's image lies in their screen rectangle, and its nearest point is a
-  // vertex), so the argument above holds unchanged.
+  // vertex), so the argument above holds unchanged. This form computes in double (the corners'
+  // clip coordinates as clipOf, their projection, a relative slack of 1e-6 pixel); the culler
+  // uses trianglesHidden4 below.
   bool triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c);
 
   // The same three operations on points already transformed: clip coordinates as the buffer
@@ -130,9 +138,34 @@ class OcclusionBuffer {
     double x, y, z, w;
   };
   ClipPoint clipOf(const glm::vec3& p) const;
-  // triangleHidden, also storing the vertices' clip coordinates in out (a, b, c).
+  // Screen bounds of a tested triangle's three vertices, in pixel units (unclamped), as its
+  // hidden test projected them; the whole plane (infinite bounds) when a vertex is not beyond the
+  // near plane, where no rectangle bounds the image.
+  struct ScreenRect {
+    double x0, x1, y0, y1;
+  };
+  // triangleHidden, also storing the vertices' clip coordinates in out (a, b, c) and their screen
+  // rectangle in *rect.
   bool triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                      ClipPoint (&out)[3]);
+                      ClipPoint (&out)[3], ScreenRect* rect);
+  // triangleHidden on the four triangles of one octree triangle block at once (the layout of
+  // OctreeTriangleBlock: c[3 * vertex + axis][lane]), in single precision four lanes wide, for
+  // the lanes whose bit is set in `lanes`. Returns the hidden lanes; rects[i] receives lane i's
+  // screen rectangle (for mayCoverPixel). The vertices' clip coordinates are computed in float
+  // with an error bound from the magnitudes of their terms (see the .cpp), every bound is then
+  // taken outward (the rectangle larger, the nearest depth nearer, the near-plane test stricter),
+  // so a lane is reported hidden only when the exact triangle is: the argument of the header
+  // comment holds as for triangleHidden. It may report visible a triangle that triangleHidden
+  // finds hidden, when the decision lies within that bound (about 2^-20 of the terms'
+  // magnitudes); never the other way round. O(4 transforms + the rectangles' tiles and pixels).
+  uint32_t trianglesHidden4(const float (&c)[9][4], uint32_t lanes, ScreenRect (&rects)[4]);
+  // False when no whole pixel of the screen fits in the rectangle, so that no occluder inside it
+  // can cover a pixel (rasterizeTriangle writes only pixels that a triangle covers wholly, and a
+  // triangle lies in its vertices' rectangle): the caller may skip such an occluder before its
+  // setup, which changes nothing in the buffer. True when unsure (a NaN or infinite bound). O(1).
+  bool mayCoverPixel(const ScreenRect& rect) const;
+  // The smallest rectangle holding both (a pair's two triangles).
+  static ScreenRect rectUnion(const ScreenRect& a, const ScreenRect& b);
   uint32_t rasterizeClipTriangle(const ClipPoint& a, const ClipPoint& b, const ClipPoint& c);
   uint32_t rasterizeClipTrianglePair(const ClipPoint& p, const ClipPoint& q, const ClipPoint& s,
                                      const ClipPoint& r);
@@ -153,13 +186,30 @@ class OcclusionBuffer {
   void refreshTile(uint32_t tile);
   // The box and triangle hidden tests from the clip x, y and w of `count` points (at most eight),
   // all already known to be beyond the near plane (a point on or behind it is never hidden).
-  bool projectedHullHidden(const double* cx, const double* cy, const double* cw, int count);
+  // rect, when not null, receives the points' screen rectangle (pixel units, unclamped).
+  bool projectedHullHidden(const double* cx, const double* cy, const double* cw, int count,
+                           ScreenRect* rect = nullptr);
+  // The pixel scan shared by every hidden test: true when every pixel that the rectangle
+  // [minX, maxX] x [minY, maxY] (pixel units, widened here past 1e-6 of rounding) touches on
+  // screen stores a value strictly nearer than maxInvW (an upper bound of the hull's 1 / w).
+  bool rectHidden(double minX, double maxX, double minY, double maxY, double maxInvW);
+  // The scan itself: pixels [x0, x1] x [y0, y1] (on screen, x0 <= x1, y0 <= y1) all strictly
+  // nearer than depth (a float upper bound of the hull's 1 / w).
+  bool scanHidden(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, float depth);
 
   uint32_t width_ = 0;
   uint32_t height_ = 0;
   uint32_t tilesX_ = 0;
   double minOccluderInradius_ = 0.5;
-  double vp_[4][4] = {};            // rows of the view-projection matrix (double, for exactness)
+  double vp_[4][4] = {};  // rows of the view-projection matrix (double, for exactness)
+  // For the float hidden tests: each row's four entries as given (float) splatted to four lanes,
+  // and, splatted too, the largest |entry| of the first three columns over all rows and the
+  // largest |entry| of the last column (the error bound's magnitudes).
+  alignas(16) float vpf_[4][4][4] = {};
+  alignas(16) float vpMag_[2][4] = {};
+  // The hull test's last step in float: bounds as the float hull gives them (see the .cpp),
+  // widened, floored, clamped and scanned.
+  bool floatRectHidden(float minX, float maxX, float minY, float maxY, float depth);
   std::vector<float> pixels_;       // 1 / w, 0 = empty
   std::vector<float> tileMin_;      // smallest 1 / w in each tile (its farthest pixel)
   std::vector<uint8_t> tileDirty_;  // 1 when a pixel changed since tileMin_ was computed

@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "octree_fps/culling/frustum.h"
+#include "octree_fps/geometry/frustum_inl.h"
+#include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/octree.h"
 
 namespace ofps {
@@ -107,11 +109,16 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
   for (uint32_t n = 0; n < nodes; ++n) {
     largestNode = std::max(largestNode, octree.ownRange(n).count);
   }
-  nodeClip_.resize(largestNode);
+  nodeRects_.resize(largestNode);
   subtreeEnd_.resize(nodes);
+  ownDrawn_.resize(nodes);
+  subtreeDrawn_.resize(nodes);
   for (uint32_t n = 0; n < nodes; ++n) {
     const TriangleRange r = octree.subtreeRange(n);
     subtreeEnd_[n] = r.first + r.count;
+    subtreeDrawn_[n] = drawnIn(ranges, r.first, r.count);
+    const TriangleRange own = octree.ownRange(n);
+    ownDrawn_[n] = drawnIn(ranges, own.first, own.count);
   }
   visible_.clear();
   visible_.reserve(nodes);
@@ -119,9 +126,8 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
   runs_.reserve(slots);
 }
 
-uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const DrawRanges& ranges,
-                                               const Frustum& frustum, uint32_t node,
-                                               uint32_t mask) const {
+uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const Frustum& frustum,
+                                               uint32_t node, uint32_t mask) const {
   // The node itself already passed the frustum with `mask`; below it, cullOctree's rules.
   struct Entry {
     uint32_t node, mask;
@@ -136,13 +142,11 @@ uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const DrawR
         classifyAabb(frustum, octree.nodeBounds(e.node), m) == Containment::Outside) {
       continue;
     }
-    const uint32_t first = octree.nodeLinks()[e.node].firstTriangle;
     if (m == 0) {
-      count += drawnIn(ranges, first, subtreeEnd_[e.node] - first);
+      count += subtreeDrawn_[e.node];
       continue;
     }
-    const TriangleRange own = octree.ownRange(e.node);
-    count += drawnIn(ranges, own.first, own.count);
+    count += ownDrawn_[e.node];
     const uint32_t child = octree.firstChild(e.node);
     for (uint32_t i = octree.childCount(e.node); i-- > 0;) stack[top++] = {child + i, m};
   }
@@ -151,7 +155,8 @@ uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const DrawR
 
 void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
                                         const OcclusionCullParams& params, OcclusionCullStats* st,
-                                        const TriangleClip* clip, uint32_t clipFirst) {
+                                        const OcclusionBuffer::ScreenRect* rects,
+                                        uint32_t rectFirst) {
   if ((slotFlags_[slot] & kSlotPairDone) != 0) {  // went in with its pair's first triangle
     slotFlags_[slot] &= static_cast<uint8_t>(~kSlotPairDone);
     return;
@@ -159,26 +164,34 @@ void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
   if ((slotFlags_[slot] & kSlotOccluder) == 0 || st->occludersRasterized >= params.maxOccluders) {
     return;
   }
-  // The vertices' clip coordinates: from this node's hidden tests when they ran (bit for bit
-  // what transforming them here would give), else transformed now.
   using ClipPoint = OcclusionBuffer::ClipPoint;
   const auto clipOfSlot = [&](uint32_t s, ClipPoint(&out)[3]) {
-    if (clip != nullptr) {
-      for (int k = 0; k < 3; ++k) out[k] = clip[s - clipFirst].v[k];
-      return;
-    }
     const Triangle t = octree.triangle(s);
     out[0] = buffer_.clipOf(t.v0);
     out[1] = buffer_.clipOf(t.v1);
     out[2] = buffer_.clipOf(t.v2);
   };
-  ClipPoint a[3];
-  clipOfSlot(slot, a);
   const uint32_t partner = pairPartner_[slot];
   // The partner is later in the same node: its kSlotHidden bit (set by this node's tests, if it
   // is hidden) is still there.
-  if (partner != kOctreeInvalidIndex && (slotFlags_[partner] & kSlotHidden) == 0 &&
-      st->occludersRasterized + 1 < params.maxOccluders) {
+  const bool pair = partner != kOctreeInvalidIndex && (slotFlags_[partner] & kSlotHidden) == 0 &&
+                    st->occludersRasterized + 1 < params.maxOccluders;
+  // Most visible triangles are too small on screen to hold a whole pixel, and the setup of an
+  // occluder (edge and depth functions in double) costs far more than this look at the
+  // rectangle its hidden test already computed; a pair covers pixels only inside the union of
+  // its triangles' rectangles. Skipping such an occluder changes no pixel. The partner is
+  // marked done all the same, so that it is not tried alone.
+  if (rects != nullptr) {
+    OcclusionBuffer::ScreenRect r = rects[slot - rectFirst];
+    if (pair) r = OcclusionBuffer::rectUnion(r, rects[partner - rectFirst]);
+    if (!buffer_.mayCoverPixel(r)) {
+      if (pair) slotFlags_[partner] |= kSlotPairDone;
+      return;
+    }
+  }
+  ClipPoint a[3];
+  clipOfSlot(slot, a);
+  if (pair) {
     ClipPoint b[3];
     clipOfSlot(partner, b);
     const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
@@ -199,7 +212,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
   visible_.clear();
   runs_.clear();
   if (octree.empty() || slotFlags_.size() != octree.triangleCount() ||
-      subtreeEnd_.size() != octree.nodeCount()) {
+      subtreeEnd_.size() != octree.nodeCount() || ownDrawn_.size() != octree.nodeCount()) {
     return;  // build() was not called for this octree
   }
   OcclusionCullStats st;
@@ -218,26 +231,51 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
   // kOctreeMaxChildren per level (as in cullOctree).
   Entry stack[kOctreeStackSize];
   uint32_t top = 0;
-  stack[top++] = {0, kFrustumAllPlanes, octree.nodeBounds(0)};
+  // Every entry is already classified against the frustum (its mask: the planes its box
+  // straddles): the root here, the others by their parent, four children at a time.
+  {
+    const Aabb rootBox = octree.nodeBounds(0);
+    uint32_t rootMask = kFrustumAllPlanes;
+    ++st.nodesTested;
+    if (classifyAabb(frustum, rootBox, rootMask) == Containment::Outside) {
+      ++st.nodesFrustumCulled;
+    } else {
+      stack[top++] = {0, rootMask, rootBox};
+    }
+  }
   while (top > 0) {
     const Entry e = stack[--top];
     const Aabb& box = e.box;
-    ++st.nodesTested;
-    uint32_t mask = e.mask;
-    if (classifyAabb(frustum, box, mask) == Containment::Outside) {
-      ++st.nodesFrustumCulled;
-      continue;
+    const uint32_t mask = e.mask;
+    // The node's own triangles are read right after its box test when it is visible: start
+    // loading their blocks (a cache miss each on the larger levels) now, so that the box test
+    // hides the wait. A hidden node wastes the hint, nothing else.
+    const OctreeNodeLinks& links = octree.nodeLinks()[e.node];
+    const uint32_t ownEnd = links.ownEnd;
+    if (ownDrawn_[e.node] > 0) {
+      const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
+      const uint32_t lastBlock = std::min((ownEnd - 1) >> 2, (links.firstTriangle >> 2) + 3);
+      for (uint32_t b = links.firstTriangle >> 2; b <= lastBlock; ++b) {
+        const char* p = reinterpret_cast<const char*>(&blocks[b]);
+        simd::prefetch(p);
+        simd::prefetch(p + 64);
+        simd::prefetch(p + 128);
+      }
+      simd::prefetch(&slotFlags_[links.firstTriangle]);
+      // The occluder pairs are looked up per visible triangle (4 + 1 bytes per slot).
+      simd::prefetch(&pairPartner_[links.firstTriangle]);
+      simd::prefetch(&pairCode_[links.firstTriangle]);
     }
     ++st.nodesOcclusionTested;
     if (buffer_.boxHidden(box)) {
       ++st.nodesOccluded;
       if (params.countFrustumOnly) {
-        st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, ranges, frustum, e.node, mask);
+        st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, frustum, e.node, mask);
       }
       continue;
     }
-    const TriangleRange own = octree.ownRange(e.node);
-    const uint32_t drawn = drawnIn(ranges, own.first, own.count);
+    const TriangleRange own{links.firstTriangle, ownEnd - links.firstTriangle};
+    const uint32_t drawn = ownDrawn_[e.node];
     if (drawn > 0) {
       st.trianglesDrawnFrustumOnly += drawn;
       visible_.push_back(e.node);
@@ -247,12 +285,26 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         // answer does not depend on the order within the node), then the visible ones drawn
         // and rasterized. A hidden triangle could not raise any pixel it covers: skipping it
         // as an occluder loses nothing.
-        for (uint32_t s = own.first; s < end; ++s) {
-          if ((slotFlags_[s] & kSlotDrawn) == 0) continue;
-          const Triangle t = octree.triangle(s);
-          if (buffer_.triangleHidden(t.v0, t.v1, t.v2, nodeClip_[s - own.first].v)) {
-            slotFlags_[s] |= kSlotHidden;
-            ++st.trianglesOccluded;
+        // Four at a time, straight from the octree's blocks (a block may start before the
+        // node's range or end after it: those lanes, and undrawn slots, are left out).
+        const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
+        for (uint32_t b = own.first >> 2; b <= (end - 1) >> 2; ++b) {
+          uint32_t lanes = 0;
+          for (uint32_t i = 0; i < 4; ++i) {
+            const uint32_t s = 4 * b + i;
+            if (s >= own.first && s < end && (slotFlags_[s] & kSlotDrawn) != 0) lanes |= 1u << i;
+          }
+          if (lanes == 0) continue;
+          OcclusionBuffer::ScreenRect rects[4];
+          const uint32_t hidden = buffer_.trianglesHidden4(blocks[b].c, lanes, rects);
+          for (uint32_t i = 0; i < 4; ++i) {
+            if (((lanes >> i) & 1u) == 0) continue;
+            const uint32_t s = 4 * b + i;
+            nodeRects_[s - own.first] = rects[i];
+            if (((hidden >> i) & 1u) != 0) {
+              slotFlags_[s] |= kSlotHidden;
+              ++st.trianglesOccluded;
+            }
           }
         }
         for (uint32_t s = own.first; s < end;) {
@@ -263,7 +315,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
           }
           const uint32_t runFirst = s;
           for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
-            rasterizeOccluder(octree, s, params, &st, nodeClip_.data(), own.first);
+            rasterizeOccluder(octree, s, params, &st, nodeRects_.data(), own.first);
           }
           runs_.push_back({runFirst, s - runFirst});
         }
@@ -274,22 +326,52 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         runs_.push_back({own.first, own.count});
       }
     }
-    const uint32_t n = octree.childCount(e.node);
+    const uint32_t n = links.childCount;
     if (n == 0) continue;
     // Sort the children far to near by (distance, index) and push them in that order, so the
     // nearest pops first.
-    const uint32_t first = octree.firstChild(e.node);
+    const uint32_t first = links.firstChild;
+    // Their links and drawn counts are read when they pop (16 and 4 bytes each, side by side).
+    for (uint32_t i = 0; i < n; i += 4) simd::prefetch(&octree.nodeLinks()[first + i]);
+    simd::prefetch(&ownDrawn_[first]);
     struct Keyed {
       double key;
-      uint32_t node;
+      uint32_t node, mask;
       Aabb box;
     };
     Keyed children[kOctreeMaxChildren];
-    for (uint32_t i = 0; i < n; ++i) {
-      const Aabb childBox = octree.nodeBounds(first + i);
-      children[i] = {squaredDistance(eye, childBox), first + i, childBox};
+    uint32_t kept = 0;
+    // The frustum test four children at a time (detail::classifyAabb4: the same float operations
+    // as classifyAabb, so the same answers and masks); those outside are neither sorted nor
+    // pushed.
+    for (uint32_t g = 0; g < n; g += 4) {
+      const uint32_t count = std::min(n - g, 4u);
+      Aabb boxes[4];
+      for (uint32_t l = 0; l < count; ++l) boxes[l] = octree.nodeBounds(first + g + l);
+      uint32_t outside = 0, masks[4] = {mask, mask, mask, mask};
+      if (mask != 0) {  // a node wholly inside leaves nothing to test below it
+        alignas(16) float lo[3][4], hi[3][4];
+        for (uint32_t l = 0; l < 4; ++l) {
+          const Aabb& b = boxes[l < count ? l : 0];
+          for (int a = 0; a < 3; ++a) {
+            lo[a][l] = b.min[a];
+            hi[a][l] = b.max[a];
+          }
+        }
+        const simd::F4 lo4[3] = {simd::load(lo[0]), simd::load(lo[1]), simd::load(lo[2])};
+        const simd::F4 hi4[3] = {simd::load(hi[0]), simd::load(hi[1]), simd::load(hi[2])};
+        outside = detail::classifyAabb4(frustum, lo4, hi4, mask, masks);
+      }
+      for (uint32_t l = 0; l < count; ++l) {
+        ++st.nodesTested;
+        if (((outside >> l) & 1u) != 0) {
+          ++st.nodesFrustumCulled;
+          continue;
+        }
+        children[kept++] = {squaredDistance(eye, boxes[l]), first + g + l, masks[l], boxes[l]};
+      }
     }
-    for (uint32_t i = 1; i < n; ++i) {  // insertion sort: at most 16, usually 8 or fewer
+    for (uint32_t i = 1; i < kept; ++i) {  // insertion sort: at most 16, usually 8 or fewer
       const Keyed k = children[i];
       uint32_t j = i;
       while (j > 0 && (children[j - 1].key < k.key ||
@@ -299,7 +381,9 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
       }
       children[j] = k;
     }
-    for (uint32_t i = 0; i < n; ++i) stack[top++] = {children[i].node, mask, children[i].box};
+    for (uint32_t i = 0; i < kept; ++i) {
+      stack[top++] = {children[i].node, children[i].mask, children[i].box};
+    }
   }
 
   // Index-buffer order: sort the visible slot runs and merge those that touch (as

@@ -5,18 +5,21 @@
 // leaves' triangles into the depth buffer as occluders).
 //
 // Each node is classified against the frustum exactly as cullOctree does it (classifyAabb on
-// Octree::nodeBounds with plane masking: the same planes, the same float operations), so the
+// Octree::nodeBounds with plane masking: the same planes, the same float operations; children
+// four at a time by their parent, with detail::classifyAabb4, which decides alike), so the
 // frustum-only answer is the same node set. A node that is not outside is then tested against
 // the OcclusionBuffer (occlusion_buffer.h); a hidden node is skipped with its subtree. In a
-// visible node, each drawn triangle is tested too (OcclusionBuffer::triangleHidden, against the
-// buffer as it was before the node's occluders, so the answer does not depend on the order
-// within the node; OcclusionCullParams::testTriangles), and the visible ones are drawn and
+// visible node, each drawn triangle is tested too (OcclusionBuffer::trianglesHidden4, four at a
+// time straight from the octree's triangle blocks, against the buffer as it was before the
+// node's occluders, so the answer does not depend on the order within the node;
+// OcclusionCullParams::testTriangles), and the visible ones are drawn and
 // rasterized as occluders before the traversal goes on. Children are visited nearest first:
 // sorted by the squared distance from the eye to their box (0 for a box holding the eye), ties
 // by node index, so the answer is deterministic. Occluders: every drawn triangle (or the subset
-// the caller marks) found visible; those that cannot hold a whole pixel are rejected after a
-// few operations (bench/micro/OCCLUSION_RESULTS.md measures the choice). Two occluders of a node
-// that share an edge (paired at build) go in together when both are visible
+// the caller marks) found visible; those whose screen rectangle (from their hidden test) holds no
+// whole pixel are skipped before any setup, and those that cannot hold a whole pixel are rejected
+// after a few operations (bench/micro/OCCLUSION_RESULTS.md measures the choice). Two occluders of a
+// node that share an edge (paired at build) go in together when both are visible
 // (OcclusionBuffer::rasterizeTrianglePair), so the pixels along their shared edge occlude too.
 //
 // Never hides a visible triangle: a node is dropped only when its box, which contains every
@@ -110,22 +113,21 @@ class OcclusionCuller {
   bool boxHidden(const Aabb& box) { return buffer_.boxHidden(box); }
 
  private:
-  uint32_t frustumOnlyTriangles(const Octree& octree, const DrawRanges& ranges,
-                                const Frustum& frustum, uint32_t node, uint32_t mask) const;
+  uint32_t frustumOnlyTriangles(const Octree& octree, const Frustum& frustum, uint32_t node,
+                                uint32_t mask) const;
 
   OcclusionBuffer buffer_;
   struct SlotRun {
     uint32_t first, count;  // triangle slots
   };
   static constexpr uint8_t kSlotDrawn = 1, kSlotOccluder = 2, kSlotHidden = 4, kSlotPairDone = 8;
-  // Rasterizes the occluder in `slot` (with its pair partner when both are visible). clip: the
-  // clip coordinates of the node's tested triangles, indexed by slot - clipFirst (the tests
-  // computed them; the node's pair partners are in the node too), or null to transform here.
-  struct TriangleClip {
-    OcclusionBuffer::ClipPoint v[3];
-  };
+  // Rasterizes the occluder in `slot` (with its pair partner when both are visible). rects: the
+  // screen rectangles of the node's tested triangles, indexed by slot - rectFirst (their hidden
+  // tests computed them; the node's pair partners are in the node too), or null when the node's
+  // triangles were not tested.
   void rasterizeOccluder(const Octree& octree, uint32_t slot, const OcclusionCullParams& params,
-                         OcclusionCullStats* st, const TriangleClip* clip, uint32_t clipFirst);
+                         OcclusionCullStats* st, const OcclusionBuffer::ScreenRect* rects,
+                         uint32_t rectFirst);
   std::vector<uint8_t> slotFlags_;  // per triangle slot: kSlot* bits (kSlotHidden: scratch)
   // Occluder pairs (OcclusionBuffer::rasterizeTrianglePair): on the first slot of a pair, the
   // second slot, and which edge of the first (bits 0-1) and which corner of the second (bits
@@ -133,10 +135,15 @@ class OcclusionCuller {
   std::vector<uint32_t> pairPartner_;
   std::vector<uint8_t> pairCode_;
   std::vector<uint32_t> subtreeEnd_;  // per node: one past the last slot of its subtree
+  // Per node: drawn triangles among its own slots, and in its whole subtree (DrawRanges units).
+  // Kept here, indexed by node like the octree's links (siblings side by side), so that the
+  // traversal can prefetch them with the links instead of reading DrawRanges' per-slot prefix
+  // counts at two scattered slots per node.
+  std::vector<uint32_t> ownDrawn_, subtreeDrawn_;
   // Scratch, as many entries as the largest node's own triangles (sized by build, so that cull
-  // never allocates): the clip coordinates of the current node's triangles, computed by their
-  // hidden tests and reused to rasterize the visible ones.
-  std::vector<TriangleClip> nodeClip_;
+  // never allocates): the screen rectangles of the current node's triangles, from their hidden
+  // tests, for the occluder precheck.
+  std::vector<OcclusionBuffer::ScreenRect> nodeRects_;
   std::vector<uint32_t> visible_;  // nodes drawn by the last cull, visit order
   std::vector<SlotRun> runs_;      // scratch: visible slot runs of the last cull
 };
