@@ -327,12 +327,17 @@ OFPS_OCCLUSION_INLINE void addPoints4(const float (&vp)[4][4][4], const float (&
   const F4 zLo = row(2) - d;
   h.ok = h.ok & simd::gt(wLo, zero) & simd::gt(zLo, zero - wLo);
   const F4 invLo = one / wHi, invHi = one / wLo;
-  const auto ratioBelow = [&](F4 num) {
-    return num * simd::select(simd::ge(num, zero), invLo, invHi);
-  };
-  const auto ratioAbove = [&](F4 num) {
-    return num * simd::select(simd::ge(num, zero), invHi, invLo);
-  };
+  // x / w at the bracket end the sign of x calls for, as the smaller (larger) of the two
+  // products: where the point is certain, 0 < invLo <= invHi (both finite or invHi = +inf), so
+  // num * invLo <= num * invHi exactly when num >= 0, and a float product is monotone in each
+  // factor, so the min (max) is the very product a select on the sign would take, bit for bit.
+  // The operand order keeps that true when invHi = +inf and num = +-0: min/max return their
+  // second operand when one is NaN (SSE's rule, and simd4's portable form), so ratioBelow gets
+  // num * invLo = +-0 as before and ratioAbove NaN (0 * inf) as before (the point then fails the
+  // le() test below). Two products and a min instead of a compare, a three-instruction select on
+  // SSE2 and a product.
+  const auto ratioBelow = [&](F4 num) { return simd::min(num * invHi, num * invLo); };
+  const auto ratioAbove = [&](F4 num) { return simd::max(num * invLo, num * invHi); };
   const F4 x = row(0), y = row(1);
   const F4 x0 = (ratioBelow(x - d) + one) * halfW, x1 = (ratioAbove(x + d) + one) * halfW;
   const F4 y0 = (ratioBelow(y - d) + one) * halfH, y1 = (ratioAbove(y + d) + one) * halfH;
@@ -341,7 +346,9 @@ OFPS_OCCLUSION_INLINE void addPoints4(const float (&vp)[4][4][4], const float (&
   h.maxX = simd::max(h.maxX, x1);
   h.minY = simd::min(h.minY, y0);
   h.maxY = simd::max(h.maxY, y1);
-  h.maxInvW = simd::max(h.maxInvW, invHi * simd::splat(1.0f + 0x1p-22f));
+  // Raised by 1 + 2^-22 once, in finishHull4 (a float product by a positive constant is
+  // monotone, so the max of the raised values is the raised max, bit for bit).
+  h.maxInvW = simd::max(h.maxInvW, invHi);
 }
 
 // Moves the bounds outward past the rounding bounded above (see addPoints4).
@@ -353,6 +360,7 @@ OFPS_OCCLUSION_INLINE void finishHull4(simd::F4 halfW, simd::F4 halfH, Hull4& h)
   h.maxX = h.maxX + slack(h.maxX, halfW);
   h.minY = h.minY - slack(h.minY, halfH);
   h.maxY = h.maxY + slack(h.maxY, halfH);
+  h.maxInvW = h.maxInvW * simd::splat(1.0f + 0x1p-22f);
 }
 
 }  // namespace
