@@ -372,7 +372,9 @@ OcclusionBuffer::OcclusionBuffer(uint32_t width, uint32_t height) {
 void OcclusionBuffer::resize(uint32_t width, uint32_t height) {
   assert(width >= kOcclusionTileSize && height >= kOcclusionTileSize &&
          width % kOcclusionTileSize == 0 && height % kOcclusionTileSize == 0 &&
-         "OcclusionBuffer: width and height must be non-zero multiples of kOcclusionTileSize");
+         width <= (1u << 22) && height <= (1u << 22) &&
+         "OcclusionBuffer: width and height must be non-zero multiples of kOcclusionTileSize, "
+         "at most 2^22 (trianglesHidden4's four-wide floors)");
   width_ = width;
   height_ = height;
   tilesX_ = width / kOcclusionTileSize;
@@ -733,8 +735,12 @@ OFPS_OCCLUSION_INLINE bool OcclusionBuffer::floatRectHidden(float minX, float ma
     const int32_t i = static_cast<int32_t>(f);
     return i - (static_cast<float>(i) > f ? 1 : 0);
   };
-  const int32_t fx0 = floorIn(minX, fw), fx1 = floorIn(maxX, fw);
-  const int32_t fy0 = floorIn(minY, fh), fy1 = floorIn(maxY, fh);
+  return flooredRectHidden(floorIn(minX, fw), floorIn(maxX, fw), floorIn(minY, fh),
+                           floorIn(maxY, fh), depth);
+}
+
+OFPS_OCCLUSION_INLINE bool OcclusionBuffer::flooredRectHidden(int32_t fx0, int32_t fx1, int32_t fy0,
+                                                              int32_t fy1, float depth) {
   const int32_t w = static_cast<int32_t>(width_), h = static_cast<int32_t>(height_);
   // Entirely off screen: outside the frustum, which is the frustum test's call, not ours.
   if (fx1 < 0 || fy1 < 0 || fx0 >= w || fy0 >= h) return false;
@@ -759,6 +765,26 @@ uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lane
   simd::store(y0, h.minY);
   simd::store(y1, h.maxY);
   simd::store(depth, h.maxInvW);
+  // The four bounds' floors, clamped to [-1, size] as floatRectHidden takes them, four lanes at
+  // a time: c = min(max(v, -1), size) (where the lane is certain its bounds are not NaN: the
+  // hull's le() tests fail on NaN, and an infinite bound is clamped), then r = (c + K) - K with
+  // K = 1.5 x 2^23: c + K lies in [2^23, 2^24) (size <= 2^22), where floats are the integers, so
+  // it rounds to an integer within 1/2 of c + K and the subtraction is exact: r is an integer
+  // with |r - c| <= 1/2, and floor(c) = r - [r > c]. Exact, the same integers as floorIn (as
+  // floats: each converts to int32 exactly).
+  const simd::F4 minus1 = simd::splat(-1.0f), one = simd::splat(1.0f), zero = simd::splat(0.0f);
+  const simd::F4 magic = simd::splat(12582912.0f);
+  const auto floor4 = [&](simd::F4 v, simd::F4 size) {
+    const simd::F4 clamped = simd::min(simd::max(v, minus1), size);
+    const simd::F4 r = (clamped + magic) - magic;
+    return r - simd::select(simd::gt(r, clamped), one, zero);
+  };
+  const simd::F4 fw = halfW + halfW, fh = halfH + halfH;  // exact: the sizes, as floats
+  float fx0[4], fx1[4], fy0[4], fy1[4];
+  simd::store(fx0, floor4(h.minX, fw));
+  simd::store(fx1, floor4(h.maxX, fw));
+  simd::store(fy0, floor4(h.minY, fh));
+  simd::store(fy1, floor4(h.maxY, fh));
   const uint32_t certain = simd::bits(h.ok) & lanes;
   uint32_t hidden = 0;
   const double infinity = std::numeric_limits<double>::infinity();
@@ -769,7 +795,10 @@ uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lane
       continue;
     }
     rects[i] = {x0[i], x1[i], y0[i], y1[i]};
-    if (floatRectHidden(x0[i], x1[i], y0[i], y1[i], depth[i])) hidden |= 1u << i;
+    if (flooredRectHidden(static_cast<int32_t>(fx0[i]), static_cast<int32_t>(fx1[i]),
+                          static_cast<int32_t>(fy0[i]), static_cast<int32_t>(fy1[i]), depth[i])) {
+      hidden |= 1u << i;
+    }
   }
   return hidden;
 }
