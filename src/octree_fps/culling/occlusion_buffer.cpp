@@ -766,8 +766,9 @@ uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lane
   simd::store(y1, h.maxY);
   simd::store(depth, h.maxInvW);
   // The four bounds' floors, clamped to [-1, size] as floatRectHidden takes them, four lanes at
-  // a time: c = min(max(v, -1), size) (where the lane is certain its bounds are not NaN: the
-  // hull's le() tests fail on NaN, and an infinite bound is clamped), then r = (c + K) - K with
+  // a time: c = min(max(v, -1), size) (an infinite bound is clamped; a NaN one, which only
+  // finishHull4's inf - inf can make past a float overflow, becomes -1: a lower bound at the left
+  // or bottom edge, an upper bound off screen, both the safe answer), then r = (c + K) - K with
   // K = 1.5 x 2^23: c + K lies in [2^23, 2^24) (size <= 2^22), where floats are the integers, so
   // it rounds to an integer within 1/2 of c + K and the subtraction is exact: r is an integer
   // with |r - c| <= 1/2, and floor(c) = r - [r > c]. Exact, the same integers as floorIn (as
