@@ -30,6 +30,8 @@
 
 namespace {
 
+constexpr int kFramePoses = 256;  // camera poses per level
+
 struct FrameLevel {
   bool ok = false;
   ofps::Octree octree;
@@ -54,7 +56,7 @@ FrameLevel& load(const std::string& name) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> ux(b.min.x, b.max.x), uz(b.min.z, b.max.z),
       yaw(0.0f, 6.2831853f), pitch(-0.3f, 0.2f);
-  for (int tries = 0; tries < 20000 && L.viewProj.size() < 256; ++tries) {
+  for (int tries = 0; tries < 20000 && L.viewProj.size() < kFramePoses; ++tries) {
     ofps::RayHit hit;
     const glm::vec3 origin(ux(rng), b.max.y - 0.01f, uz(rng));
     if (!L.octree.raycast(origin, {0.0f, -1.0f, 0.0f}, b.max.y - b.min.y, ~0u, hit)) continue;
@@ -82,6 +84,9 @@ void frameCpu(benchmark::State& state, const std::string& name, bool occlusion) 
   ofps::DrawRunList runs;
   size_t pose = 0;
   uint64_t nodes = 0, ranges = 0, triangles = 0, frames = 0;
+  // Occlusion only: boxes tested and hidden, triangles tested one by one (those of visible nodes)
+  // and hidden, occluders rasterized.
+  uint64_t boxes = 0, boxesHidden = 0, trisTested = 0, trisHidden = 0, occluders = 0;
   for (auto _ : state) {
     if (frames % 64 == 0) controller.teleport(L.feet[pose], 0.0f);  // keep walking somewhere new
     input.yaw += 0.01f;
@@ -94,6 +99,11 @@ void frameCpu(benchmark::State& state, const std::string& name, bool occlusion) 
       params.countFrustumOnly = false;  // as the demo: the frustum's figure comes from elsewhere
       L.occlusion.cull(L.octree, L.ranges, L.viewProj[pose], &runs, &stats, params);
       nodes += stats.nodesTested;
+      boxes += stats.nodesOcclusionTested;
+      boxesHidden += stats.nodesOccluded;
+      trisTested += stats.trianglesDrawnFrustumOnly;  // drawn triangles of visible nodes
+      trisHidden += stats.trianglesOccluded;
+      occluders += stats.occludersRasterized;
     } else {
       ofps::CullStats stats;
       L.ranges.cull(L.octree, ofps::Frustum::fromViewProjection(L.viewProj[pose]), &runs, &stats);
@@ -111,6 +121,13 @@ void frameCpu(benchmark::State& state, const std::string& name, bool occlusion) 
   state.counters["runs"] = static_cast<double>(ranges) / f;
   state.counters["tris_drawn"] = static_cast<double>(triangles) / f;
   state.counters["tris_total"] = L.ranges.drawnTriangles();
+  if (occlusion) {
+    state.counters["boxes"] = static_cast<double>(boxes) / f;
+    state.counters["boxes_hidden"] = static_cast<double>(boxesHidden) / f;
+    state.counters["tris_tested"] = static_cast<double>(trisTested) / f;
+    state.counters["tris_hidden"] = static_cast<double>(trisHidden) / f;
+    state.counters["occluders"] = static_cast<double>(occluders) / f;
+  }
 }
 
 void BM_FrameCpu(benchmark::State& state, const std::string& name) {
@@ -128,11 +145,17 @@ BENCHMARK_CAPTURE(BM_FrameCpu, oa_dm5, std::string("oa_dm5"))->Unit(benchmark::k
 BENCHMARK_CAPTURE(BM_FrameCpu, ons_reborn, std::string("ons-reborn"))
     ->Unit(benchmark::kMicrosecond);
 
+// A whole number of pose cycles (the poses are walked in order, one per iteration): with an
+// iteration count of Google Benchmark's choosing, binaries of different speed would average
+// different pose sets. 256 iterations = each pose once (0.08 to 0.45 s per run in Release).
 BENCHMARK_CAPTURE(BM_FrameCpuOcclusion, oa_dm1, std::string("oa_dm1"))
-    ->Unit(benchmark::kMicrosecond);
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(kFramePoses);
 BENCHMARK_CAPTURE(BM_FrameCpuOcclusion, oa_dm5, std::string("oa_dm5"))
-    ->Unit(benchmark::kMicrosecond);
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(kFramePoses);
 BENCHMARK_CAPTURE(BM_FrameCpuOcclusion, ons_reborn, std::string("ons-reborn"))
-    ->Unit(benchmark::kMicrosecond);
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(kFramePoses);
 
 }  // namespace

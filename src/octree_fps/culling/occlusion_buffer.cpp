@@ -327,12 +327,17 @@ OFPS_OCCLUSION_INLINE void addPoints4(const float (&vp)[4][4][4], const float (&
   const F4 zLo = row(2) - d;
   h.ok = h.ok & simd::gt(wLo, zero) & simd::gt(zLo, zero - wLo);
   const F4 invLo = one / wHi, invHi = one / wLo;
-  const auto ratioBelow = [&](F4 num) {
-    return num * simd::select(simd::ge(num, zero), invLo, invHi);
-  };
-  const auto ratioAbove = [&](F4 num) {
-    return num * simd::select(simd::ge(num, zero), invHi, invLo);
-  };
+  // x / w at the bracket end the sign of x calls for, as the smaller (larger) of the two
+  // products: where the point is certain, 0 < invLo <= invHi (both finite or invHi = +inf), so
+  // num * invLo <= num * invHi exactly when num >= 0, and a float product is monotone in each
+  // factor, so the min (max) is the very product a select on the sign would take, bit for bit.
+  // The operand order keeps that true when invHi = +inf and num = +-0: min/max return their
+  // second operand when one is NaN (SSE's rule, and simd4's portable form), so ratioBelow gets
+  // num * invLo = +-0 as before and ratioAbove NaN (0 * inf) as before (the point then fails the
+  // le() test below). Two products and a min instead of a compare, a three-instruction select on
+  // SSE2 and a product.
+  const auto ratioBelow = [&](F4 num) { return simd::min(num * invHi, num * invLo); };
+  const auto ratioAbove = [&](F4 num) { return simd::max(num * invLo, num * invHi); };
   const F4 x = row(0), y = row(1);
   const F4 x0 = (ratioBelow(x - d) + one) * halfW, x1 = (ratioAbove(x + d) + one) * halfW;
   const F4 y0 = (ratioBelow(y - d) + one) * halfH, y1 = (ratioAbove(y + d) + one) * halfH;
@@ -341,7 +346,9 @@ OFPS_OCCLUSION_INLINE void addPoints4(const float (&vp)[4][4][4], const float (&
   h.maxX = simd::max(h.maxX, x1);
   h.minY = simd::min(h.minY, y0);
   h.maxY = simd::max(h.maxY, y1);
-  h.maxInvW = simd::max(h.maxInvW, invHi * simd::splat(1.0f + 0x1p-22f));
+  // Raised by 1 + 2^-22 once, in finishHull4 (a float product by a positive constant is
+  // monotone, so the max of the raised values is the raised max, bit for bit).
+  h.maxInvW = simd::max(h.maxInvW, invHi);
 }
 
 // Moves the bounds outward past the rounding bounded above (see addPoints4).
@@ -353,6 +360,7 @@ OFPS_OCCLUSION_INLINE void finishHull4(simd::F4 halfW, simd::F4 halfH, Hull4& h)
   h.maxX = h.maxX + slack(h.maxX, halfW);
   h.minY = h.minY - slack(h.minY, halfH);
   h.maxY = h.maxY + slack(h.maxY, halfH);
+  h.maxInvW = h.maxInvW * simd::splat(1.0f + 0x1p-22f);
 }
 
 }  // namespace
@@ -364,7 +372,9 @@ OcclusionBuffer::OcclusionBuffer(uint32_t width, uint32_t height) {
 void OcclusionBuffer::resize(uint32_t width, uint32_t height) {
   assert(width >= kOcclusionTileSize && height >= kOcclusionTileSize &&
          width % kOcclusionTileSize == 0 && height % kOcclusionTileSize == 0 &&
-         "OcclusionBuffer: width and height must be non-zero multiples of kOcclusionTileSize");
+         width <= (1u << 22) && height <= (1u << 22) &&
+         "OcclusionBuffer: width and height must be non-zero multiples of kOcclusionTileSize, "
+         "at most 2^22 (trianglesHidden4's four-wide floors)");
   width_ = width;
   height_ = height;
   tilesX_ = width / kOcclusionTileSize;
@@ -725,8 +735,12 @@ OFPS_OCCLUSION_INLINE bool OcclusionBuffer::floatRectHidden(float minX, float ma
     const int32_t i = static_cast<int32_t>(f);
     return i - (static_cast<float>(i) > f ? 1 : 0);
   };
-  const int32_t fx0 = floorIn(minX, fw), fx1 = floorIn(maxX, fw);
-  const int32_t fy0 = floorIn(minY, fh), fy1 = floorIn(maxY, fh);
+  return flooredRectHidden(floorIn(minX, fw), floorIn(maxX, fw), floorIn(minY, fh),
+                           floorIn(maxY, fh), depth);
+}
+
+OFPS_OCCLUSION_INLINE bool OcclusionBuffer::flooredRectHidden(int32_t fx0, int32_t fx1, int32_t fy0,
+                                                              int32_t fy1, float depth) {
   const int32_t w = static_cast<int32_t>(width_), h = static_cast<int32_t>(height_);
   // Entirely off screen: outside the frustum, which is the frustum test's call, not ours.
   if (fx1 < 0 || fy1 < 0 || fx0 >= w || fy0 >= h) return false;
@@ -751,6 +765,27 @@ uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lane
   simd::store(y0, h.minY);
   simd::store(y1, h.maxY);
   simd::store(depth, h.maxInvW);
+  // The four bounds' floors, clamped to [-1, size] as floatRectHidden takes them, four lanes at
+  // a time: c = min(max(v, -1), size) (an infinite bound is clamped; a NaN one, which only
+  // finishHull4's inf - inf can make past a float overflow, becomes -1: a lower bound at the left
+  // or bottom edge, an upper bound off screen, both the safe answer), then r = (c + K) - K with
+  // K = 1.5 x 2^23: c + K lies in [2^23, 2^24) (size <= 2^22), where floats are the integers, so
+  // it rounds to an integer within 1/2 of c + K and the subtraction is exact: r is an integer
+  // with |r - c| <= 1/2, and floor(c) = r - [r > c]. Exact, the same integers as floorIn (as
+  // floats: each converts to int32 exactly).
+  const simd::F4 minus1 = simd::splat(-1.0f), one = simd::splat(1.0f), zero = simd::splat(0.0f);
+  const simd::F4 magic = simd::splat(12582912.0f);
+  const auto floor4 = [&](simd::F4 v, simd::F4 size) {
+    const simd::F4 clamped = simd::min(simd::max(v, minus1), size);
+    const simd::F4 r = (clamped + magic) - magic;
+    return r - simd::select(simd::gt(r, clamped), one, zero);
+  };
+  const simd::F4 fw = halfW + halfW, fh = halfH + halfH;  // exact: the sizes, as floats
+  float fx0[4], fx1[4], fy0[4], fy1[4];
+  simd::store(fx0, floor4(h.minX, fw));
+  simd::store(fx1, floor4(h.maxX, fw));
+  simd::store(fy0, floor4(h.minY, fh));
+  simd::store(fy1, floor4(h.maxY, fh));
   const uint32_t certain = simd::bits(h.ok) & lanes;
   uint32_t hidden = 0;
   const double infinity = std::numeric_limits<double>::infinity();
@@ -761,7 +796,10 @@ uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lane
       continue;
     }
     rects[i] = {x0[i], x1[i], y0[i], y1[i]};
-    if (floatRectHidden(x0[i], x1[i], y0[i], y1[i], depth[i])) hidden |= 1u << i;
+    if (flooredRectHidden(static_cast<int32_t>(fx0[i]), static_cast<int32_t>(fx1[i]),
+                          static_cast<int32_t>(fy0[i]), static_cast<int32_t>(fy1[i]), depth[i])) {
+      hidden |= 1u << i;
+    }
   }
   return hidden;
 }

@@ -94,7 +94,7 @@ class OcclusionBuffer {
   // Default resolution: 256 x 128 is 32 K pixels (128 KB of floats, fits a core's L2 with the
   // tiles): a node box a few pixels wide at this size is still tested against real pixels, and
   // rasterizing a frame's occluders stays within the pass's budget. width and height: multiples
-  // of kOcclusionTileSize, at least one tile each (asserted).
+  // of kOcclusionTileSize, at least one tile each, at most 2^22 (asserted).
   explicit OcclusionBuffer(uint32_t width = 256, uint32_t height = 128);
   void resize(uint32_t width, uint32_t height);
 
@@ -210,6 +210,8 @@ class OcclusionBuffer {
   // The hull test's last step in float: bounds as the float hull gives them (see the .cpp),
   // widened, floored, clamped and scanned.
   bool floatRectHidden(float minX, float maxX, float minY, float maxY, float depth);
+  // Its second half: the floors fx0 .. fy1 of the bounds, clamped to [-1, size], already taken.
+  bool flooredRectHidden(int32_t fx0, int32_t fx1, int32_t fy0, int32_t fy1, float depth);
   std::vector<float> pixels_;       // 1 / w, 0 = empty
   std::vector<float> tileMin_;      // smallest 1 / w in each tile (its farthest pixel)
   std::vector<uint8_t> tileDirty_;  // 1 when a pixel changed since tileMin_ was computed
