@@ -303,6 +303,21 @@ struct Hull4 {
   simd::M4 ok;  // every point so far certainly beyond the near plane, and no NaN
 };
 
+// A hull's bounds as four plain lanes each, for the per-lane decisions after the SIMD part.
+struct Hull4Lanes {
+  float x0[4], x1[4], y0[4], y1[4], depth[4];
+};
+
+Hull4Lanes lanesOf(const Hull4& h) {
+  Hull4Lanes l;
+  simd::store(l.x0, h.minX);
+  simd::store(l.x1, h.maxX);
+  simd::store(l.y0, h.minY);
+  simd::store(l.y1, h.maxY);
+  simd::store(l.depth, h.maxInvW);
+  return l;
+}
+
 Hull4 emptyHull4() {
   const float inf = std::numeric_limits<float>::infinity();
   const simd::F4 zero = simd::splat(0.0f);
@@ -663,19 +678,14 @@ bool OcclusionBuffer::boxHidden(const Aabb& box) {
   addPoints4(vpf_, vpMag_, halfW, halfH, xs, ys, simd::splat(box.max.z), h);
   if (simd::bits(h.ok) != 0xFu) return false;
   finishHull4(halfW, halfH, h);
-  float x0[4], x1[4], y0[4], y1[4], depth[4];
-  simd::store(x0, h.minX);
-  simd::store(x1, h.maxX);
-  simd::store(y0, h.minY);
-  simd::store(y1, h.maxY);
-  simd::store(depth, h.maxInvW);
+  const Hull4Lanes hl = lanesOf(h);
   const auto lo = [](const float(&v)[4]) {
     return std::min(std::min(v[0], v[1]), std::min(v[2], v[3]));
   };
   const auto hi = [](const float(&v)[4]) {
     return std::max(std::max(v[0], v[1]), std::max(v[2], v[3]));
   };
-  return floatRectHidden(lo(x0), hi(x1), lo(y0), hi(y1), hi(depth));
+  return floatRectHidden(lo(hl.x0), hi(hl.x1), lo(hl.y0), hi(hl.y1), hi(hl.depth));
 }
 
 bool OcclusionBuffer::triangleHidden(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
@@ -759,12 +769,7 @@ uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lane
                simd::load(c[3 * v + 2]), h);
   }
   finishHull4(halfW, halfH, h);
-  float x0[4], x1[4], y0[4], y1[4], depth[4];
-  simd::store(x0, h.minX);
-  simd::store(x1, h.maxX);
-  simd::store(y0, h.minY);
-  simd::store(y1, h.maxY);
-  simd::store(depth, h.maxInvW);
+  const Hull4Lanes hl = lanesOf(h);
   // The four bounds' floors, clamped to [-1, size] as floatRectHidden takes them, four lanes at
   // a time: c = min(max(v, -1), size) (an infinite bound is clamped; a NaN one, which only
   // finishHull4's inf - inf can make past a float overflow, becomes -1: a lower bound at the left
@@ -795,9 +800,10 @@ uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lane
       rects[i] = {-infinity, infinity, -infinity, infinity};
       continue;
     }
-    rects[i] = {x0[i], x1[i], y0[i], y1[i]};
+    rects[i] = {hl.x0[i], hl.x1[i], hl.y0[i], hl.y1[i]};
     if (flooredRectHidden(static_cast<int32_t>(fx0[i]), static_cast<int32_t>(fx1[i]),
-                          static_cast<int32_t>(fy0[i]), static_cast<int32_t>(fy1[i]), depth[i])) {
+                          static_cast<int32_t>(fy0[i]), static_cast<int32_t>(fy1[i]),
+                          hl.depth[i])) {
       hidden |= 1u << i;
     }
   }
