@@ -21,6 +21,10 @@ RUNTIME = re.compile(r"libc\.so|libc-|libstdc\+\+|ld-linux|__sanitizer|__asan|__
                      # glibc frames symbolized by their sources rather than by libc.so (a hang
                      # caught inside read/seek names io/../sysdeps/.../read.c first)
                      r"/sysdeps/|/libio/|\b__GI_|\b__libc_|\b_IO_|\bfseek\b|\bfread\b|\blseek")
+# The C++ standard library's templates are instantiated in the fuzz binary too, and a call from
+# libstdc++.so (a stringbuf Assimp writes to) can land in that copy: such a frame names a std::
+# function at an address in our binary. It is library code whoever runs it, so it never decides.
+STDLIB = re.compile(r"(std|__gnu_cxx|__cxxabiv1)::")
 FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+\s+(?:in (?P<fn>.*?) )?\(?(?P<where>[^()]*?)(?:\+0x[0-9a-f]+)?\)?(?: \(BuildId.*)?$")
 
 
@@ -45,7 +49,11 @@ def classify(binary, artifact):
         if not m:
             continue
         where = (m.group("fn") or "") + " " + (m.group("where") or "")
-        if RUNTIME.search(where):
+        if RUNTIME.search(where) or STDLIB.match(m.group("fn") or ""):
+            continue
+        # A frame without a name outside libassimp.so is a stub or runtime code of our binary
+        # (the project's own code is built with symbols, so its frames always have names).
+        if not m.group("fn") and "libassimp.so" not in where:
             continue
         kind = "assimp" if "libassimp.so" in where else "project"
         summary = next((l for l in text.splitlines() if "ERROR:" in l or "SUMMARY" in l), "")
