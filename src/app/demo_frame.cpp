@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "app/demo_parts.h"
+#include "app/overlay_colors.h"
 #include "app/panel_sections.h"
 #include "render/gl_debug.h"
 
@@ -79,7 +80,7 @@ void draw(DemoState& s, const glm::mat4& viewProj) {
     if (!s.occlusion.occludedRuns.first.empty()) {
       // Frozen view (V): what occlusion culled, in red, so flying out shows it behind the walls.
       gl::FrameParams culled = params;
-      culled.tint = glm::vec4(1.0f, 0.08f, 0.05f, 0.75f);
+      culled.tint = glm::vec4(glm::vec3(kOccludedColor), 0.75f);
       s.gpu.renderer.draw(culled, s.occlusion.occludedRuns);
     }
     s.props.drawCalls =

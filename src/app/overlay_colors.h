@@ -33,6 +33,8 @@ inline constexpr glm::vec4 kTestedTriangleColor{0.95f, 0.25f, 0.90f, 1.0f};
 inline constexpr glm::vec4 kContactTriangleColor{0.02f, 0.02f, 0.02f, 1.0f};
 inline constexpr glm::vec4 kCapsuleColor{0.20f, 1.00f, 0.45f, 1.0f};
 inline constexpr float kQueryBoxAlpha = 0.3f;
+// Frozen view (V): what occlusion culled, level triangles (as a tint, alpha 0.75) and props.
+inline constexpr glm::vec4 kOccludedColor{1.0f, 0.08f, 0.05f, 1.0f};
 
 // The props grid view: an occupied cell coloured by how many objects it holds (1 -> cool,
 // kGridOccupancyTop or more -> hot), and the cells a radius query visited.

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/demo_state.h"
+#include "app/overlay_colors.h"
 #include "app/panel_sections.h"
 #include "app/panel_widgets.h"
 #include "app/stats_json.h"
@@ -63,20 +64,19 @@ void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) 
   const auto half = world.halfExtents();
   const auto shapes = world.shapes();
   const auto resting = world.resting();
+  auto instance = [&](uint32_t id, const glm::vec4& color) {
+    (shapes[id] == PropShape::Sphere ? v.spheres : v.boxes)
+        .push_back({positions[id], half[id], color});
+  };
   for (uint32_t id : v.visibleIds) {
-    const bool sphere = shapes[id] == PropShape::Sphere;
     // Awake props are bright, resting ones darker: sleeping is visible at a glance.
-    glm::vec4 color =
-        sphere ? glm::vec4(0.95f, 0.55f, 0.15f, 1.0f) : glm::vec4(0.3f, 0.7f, 0.95f, 1.0f);
+    glm::vec4 color = shapes[id] == PropShape::Sphere ? glm::vec4(0.95f, 0.55f, 0.15f, 1.0f)
+                                                      : glm::vec4(0.3f, 0.7f, 0.95f, 1.0f);
     if (resting[id] != 0) color = glm::vec4(glm::vec3(color) * 0.55f, 1.0f);
-    (sphere ? v.spheres : v.boxes).push_back({positions[id], half[id], color});
+    instance(id, color);
   }
   // Frozen view (V): the props occlusion hid, in the red of the level's occluded triangles.
-  for (uint32_t id : s.occlusion.occludedPropIds) {
-    const bool sphere = shapes[id] == PropShape::Sphere;
-    (sphere ? v.spheres : v.boxes)
-        .push_back({positions[id], half[id], glm::vec4(1.0f, 0.08f, 0.05f, 1.0f)});
-  }
+  for (uint32_t id : s.occlusion.occludedPropIds) instance(id, kOccludedColor);
   if (v.teamsMode) {
     v.teams.step(frameSeconds);
     v.teams.query();
