@@ -27,6 +27,7 @@
 #include "octree_fps/culling/occlusion_cull.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
+#include "support/scripted_walk.h"
 
 namespace {
 
@@ -130,6 +131,57 @@ void frameCpu(benchmark::State& state, const std::string& name, bool occlusion) 
   }
 }
 
+// The same frame along the scripted walks (tests/support/scripted_walk.h): the camera at the eye of
+// the controller the frame steps, so consecutive frames are alike, as in play (and the occlusion
+// cull's temporal coherence, on as in the demo, has a history to use). 16 walks of 64 frames,
+// each frame exactly once per run.
+constexpr uint32_t kWalks = 16, kWalkFrames = 64;
+
+void frameCpuWalk(benchmark::State& state, const std::string& name, bool occlusion) {
+  FrameLevel& L = load(name);
+  if (!L.ok) {
+    state.SkipWithError(("level not available: " + ofps::bench::levelObjPath(name)).c_str());
+    return;
+  }
+  ofps::test::WalkPlayer walk(L.octree, L.feet, kWalks, kWalkFrames);
+  ofps::OcclusionCullParams params;
+  params.countFrustumOnly = false;  // as the demo
+  params.temporalCoherence = occlusion && state.range(0) != 0;
+  ofps::DrawRunList runs;
+  uint64_t triangles = 0, frames = 0, boxes = 0, assumed = 0, occluders = 0;
+  for (auto _ : state) {
+    const glm::mat4 viewProj = walk.next();  // the controller's two steps, then the camera
+    if (occlusion) {
+      ofps::OcclusionCullStats stats;
+      L.occlusion.cull(L.octree, L.ranges, viewProj, &runs, &stats, params);
+      boxes += stats.nodesOcclusionTested;
+      assumed += stats.nodesAssumedVisible;
+      occluders += stats.occludersRasterized;
+    } else {
+      L.ranges.cull(L.octree, ofps::Frustum::fromViewProjection(viewProj), &runs);
+    }
+    benchmark::DoNotOptimize(runs.first.data());
+    triangles += runs.triangles;
+    ++frames;
+  }
+  const double f = frames > 0 ? static_cast<double>(frames) : 1.0;
+  state.counters["tris_drawn"] = static_cast<double>(triangles) / f;
+  if (occlusion) {
+    state.counters["boxes"] = static_cast<double>(boxes) / f;
+    state.counters["nodes_assumed"] = static_cast<double>(assumed) / f;
+    state.counters["occluders"] = static_cast<double>(occluders) / f;
+  }
+}
+
+void BM_FrameCpuWalk(benchmark::State& state, const std::string& name) {
+  frameCpuWalk(state, name, false);
+}
+
+// BM_FrameCpuOcclusionWalk/<level>/<temporalCoherence>
+void BM_FrameCpuOcclusionWalk(benchmark::State& state, const std::string& name) {
+  frameCpuWalk(state, name, true);
+}
+
 void BM_FrameCpu(benchmark::State& state, const std::string& name) {
   frameCpu(state, name, false);
 }
@@ -157,5 +209,24 @@ BENCHMARK_CAPTURE(BM_FrameCpuOcclusion, oa_dm5, std::string("oa_dm5"))
 BENCHMARK_CAPTURE(BM_FrameCpuOcclusion, ons_reborn, std::string("ons-reborn"))
     ->Unit(benchmark::kMicrosecond)
     ->Iterations(kFramePoses);
+
+BENCHMARK_CAPTURE(BM_FrameCpuWalk, ons_reborn, std::string("ons-reborn"))
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(kWalks* kWalkFrames);
+BENCHMARK_CAPTURE(BM_FrameCpuOcclusionWalk, oa_dm1, std::string("oa_dm1"))
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(kWalks* kWalkFrames)
+    ->Arg(0)
+    ->Arg(1);
+BENCHMARK_CAPTURE(BM_FrameCpuOcclusionWalk, oa_dm5, std::string("oa_dm5"))
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(kWalks* kWalkFrames)
+    ->Arg(0)
+    ->Arg(1);
+BENCHMARK_CAPTURE(BM_FrameCpuOcclusionWalk, ons_reborn, std::string("ons-reborn"))
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(kWalks* kWalkFrames)
+    ->Arg(0)
+    ->Arg(1);
 
 }  // namespace

@@ -32,6 +32,7 @@
 #include "octree_fps/culling/occlusion_cull.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
+#include "support/scripted_walk.h"
 
 namespace {
 
@@ -40,7 +41,12 @@ struct OcclusionLevel {
   ofps::Octree octree;
   ofps::DrawRanges ranges;
   std::vector<glm::mat4> viewProj;
+  std::vector<glm::vec3> feet;  // the floor point under each pose
+  std::vector<glm::mat4>
+      walkFrames;  // scripted walks (tests/support/scripted_walk.h) from those floor points
 };
+
+constexpr uint32_t kWalks = 16, kWalkFrames = 64;  // 1,024 frames of 60 Hz per level
 
 OcclusionLevel& load(const std::string& name) {
   static std::map<std::string, OcclusionLevel> cache;
@@ -82,10 +88,18 @@ OcclusionLevel& load(const std::string& name) {
                         -std::cos(yaw) * std::cos(pitch));
     L.viewProj.push_back(glm::perspective(glm::radians(70.0f), 16.0f / 9.0f, 0.05f, 5000.0f) *
                          glm::lookAt(eye, eye + fwd, glm::vec3(0.0f, 1.0f, 0.0f)));
+    L.feet.push_back(floor + glm::vec3(0.0f, 0.05f, 0.0f));
   }
+  L.walkFrames = ofps::test::scriptedWalks(L.octree, L.feet, kWalks, kWalkFrames);
   L.ok = !L.viewProj.empty();
   return L;
 }
+
+// The pass over `frames` in order, one per iteration (each frame once per cycle: the history of
+// temporal coherence follows the walk).
+void occlusionCull(benchmark::State& state, const OcclusionLevel& L,
+                   const std::vector<glm::mat4>& frames, uint32_t width, uint32_t height,
+                   const ofps::OcclusionCullParams& params);
 
 void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
   OcclusionLevel& L = load(name);
@@ -93,20 +107,43 @@ void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
     state.SkipWithError(("level not available: " + ofps::bench::levelObjPath(name)).c_str());
     return;
   }
-  ofps::OcclusionCuller culler(static_cast<uint32_t>(state.range(0)),
-                               static_cast<uint32_t>(state.range(1)));
-  culler.build(L.octree, L.ranges);
   ofps::OcclusionCullParams params;
   params.countFrustumOnly = state.range(2) != 0;
   params.testTriangles = state.range(3) != 0;
   params.minOccluderInradius = static_cast<double>(state.range(4)) / 10.0;
   if (state.range(5) > 0) params.maxOccluders = static_cast<uint32_t>(state.range(5));
+  // Unrelated poses: no frame-to-frame coherence to use (and none assumed).
+  params.temporalCoherence = false;
+  occlusionCull(state, L, L.viewProj, static_cast<uint32_t>(state.range(0)),
+                static_cast<uint32_t>(state.range(1)), params);
+}
+
+// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>: the chosen configuration along
+// the scripted walks (16 walks of 64 frames).
+void BM_OcclusionWalk(benchmark::State& state, const std::string& name) {
+  OcclusionLevel& L = load(name);
+  if (!L.ok) {
+    state.SkipWithError(("level not available: " + ofps::bench::levelObjPath(name)).c_str());
+    return;
+  }
+  ofps::OcclusionCullParams params;
+  params.countFrustumOnly = false;  // as the demo
+  params.temporalCoherence = state.range(0) != 0;
+  params.retestPeriod = static_cast<uint32_t>(state.range(1));
+  occlusionCull(state, L, L.walkFrames, 256, 128, params);
+}
+
+void occlusionCull(benchmark::State& state, const OcclusionLevel& L,
+                   const std::vector<glm::mat4>& frames, uint32_t width, uint32_t height,
+                   const ofps::OcclusionCullParams& params) {
+  ofps::OcclusionCuller culler(width, height);
+  culler.build(L.octree, L.ranges);
   ofps::DrawRunList runs;
 
   // The distribution over the poses, once, outside the timing.
   std::vector<double> ratios;
   double drawnSum = 0.0, frustumSum = 0.0;
-  for (const glm::mat4& vp : L.viewProj) {
+  for (const glm::mat4& vp : frames) {
     ofps::OcclusionCullStats s;
     ofps::OcclusionCullParams counting = params;
     counting.countFrustumOnly = true;
@@ -127,18 +164,23 @@ void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
 
   ofps::OcclusionCullStats total;
   size_t pose = 0;
-  uint64_t frames = 0;
+  uint64_t culls = 0;
   for (auto _ : state) {
-    culler.cull(L.octree, L.ranges, L.viewProj[pose], &runs, &total, params);
+    culler.cull(L.octree, L.ranges, frames[pose], &runs, &total, params);
     benchmark::DoNotOptimize(runs.first.data());
-    ++frames;
-    pose = (pose + 1) % L.viewProj.size();
+    ++culls;
+    pose = (pose + 1) % frames.size();
   }
-  const double f = frames > 0 ? static_cast<double>(frames) : 1.0;
+  const double f = culls > 0 ? static_cast<double>(culls) : 1.0;
   state.counters["tris_drawn"] = total.trianglesDrawn / f;
   if (params.countFrustumOnly) state.counters["tris_frustum"] = total.trianglesDrawnFrustumOnly / f;
   state.counters["nodes_tested"] = total.nodesTested / f;
   state.counters["nodes_occluded"] = total.nodesOccluded / f;
+  state.counters["boxes_tested"] = total.nodesOcclusionTested / f;
+  if (params.temporalCoherence) {
+    state.counters["nodes_assumed"] = total.nodesAssumedVisible / f;
+    state.counters["tris_assumed"] = total.trianglesAssumedVisible / f;
+  }
   state.counters["occluders"] = total.occludersRasterized / f;
   state.counters["occluder_px"] = total.occluderPixels / f;
   state.counters["ratio_mean"] = mean;
@@ -178,6 +220,16 @@ void occlusionArgs(benchmark::internal::Benchmark* b) {
 BENCHMARK_CAPTURE(BM_OcclusionCull, oa_dm1, std::string("oa_dm1"))->Apply(occlusionArgs);
 BENCHMARK_CAPTURE(BM_OcclusionCull, oa_dm5, std::string("oa_dm5"))->Apply(occlusionArgs);
 BENCHMARK_CAPTURE(BM_OcclusionCull, ons_reborn, std::string("ons-reborn"))->Apply(occlusionArgs);
+// Each walk frame exactly once, in order (the history needs the order; and the same frames for
+// every binary).
+void walkArgs(benchmark::internal::Benchmark* b) {
+  b->Args({0, 8})->Args({1, 8})->Args({1, 4})->Args({1, 16});
+  b->Iterations(kWalks * kWalkFrames)->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK_CAPTURE(BM_OcclusionWalk, oa_dm1, std::string("oa_dm1"))->Apply(walkArgs);
+BENCHMARK_CAPTURE(BM_OcclusionWalk, oa_dm5, std::string("oa_dm5"))->Apply(walkArgs);
+BENCHMARK_CAPTURE(BM_OcclusionWalk, ons_reborn, std::string("ons-reborn"))->Apply(walkArgs);
 BENCHMARK_CAPTURE(BM_FrustumCull, oa_dm1, std::string("oa_dm1"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_FrustumCull, oa_dm5, std::string("oa_dm5"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_FrustumCull, ons_reborn, std::string("ons-reborn"))

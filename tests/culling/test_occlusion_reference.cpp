@@ -26,9 +26,12 @@
 #include <cstdlib>
 #include <glm/ext/matrix_clip_space.hpp>
 #include <glm/ext/matrix_transform.hpp>
+#include <glm/geometric.hpp>
 #include <glm/mat4x4.hpp>
+#include <limits>
 #include <new>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,6 +40,7 @@
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/arena_fixture.h"
+#include "support/scripted_walk.h"
 #include "support/test_paths.h"
 
 // Every allocation in this test binary is counted, so that a test can check that a stretch of
@@ -166,10 +170,8 @@ bool loadCanonical(const std::string& name, bool zUp, TestLevel* out) {
   return true;
 }
 
-// Random eye poses above floors (see the file comment).
-std::vector<glm::mat4> randomPoses(const TestLevel& level, uint32_t count, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
+// Floor triangles of the drawn geometry (normal within ~45 degrees of up).
+std::vector<uint32_t> floorTriangles(const TestLevel& level) {
   const uint32_t n = static_cast<uint32_t>(level.indices.size() / 3);
   std::vector<uint32_t> floors;
   for (uint32_t t = 0; t < n; ++t) {
@@ -181,21 +183,40 @@ std::vector<glm::mat4> randomPoses(const TestLevel& level, uint32_t count, uint3
       floors.push_back(t);
     }
   }
+  return floors;
+}
+
+// A random point on a random floor triangle with 1.9 m of headroom above it, or false (tried
+// again by the caller).
+bool randomFloorSpot(const TestLevel& level, const std::vector<uint32_t>& floors, std::mt19937& rng,
+                     glm::vec3* out) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const uint32_t t = floors[static_cast<size_t>(u(rng) * floors.size()) % floors.size()];
+  double r1 = u(rng), r2 = u(rng);
+  if (r1 + r2 > 1.0) {
+    r1 = 1.0 - r1;
+    r2 = 1.0 - r2;
+  }
+  const glm::vec3 a = level.positions[level.indices[3 * t]];
+  const glm::vec3 b = level.positions[level.indices[3 * t + 1]];
+  const glm::vec3 c = level.positions[level.indices[3 * t + 2]];
+  const glm::vec3 floor = a + (b - a) * static_cast<float>(r1) + (c - a) * static_cast<float>(r2);
+  RayHit hit;
+  const glm::vec3 start = floor + glm::vec3(0.0f, 0.01f, 0.0f);
+  if (level.octree.raycast(start, {0.0f, 1.0f, 0.0f}, 1.9f, kOctreeAllLayers, hit)) return false;
+  *out = floor;
+  return true;
+}
+
+// Random eye poses above floors (see the file comment).
+std::vector<glm::mat4> randomPoses(const TestLevel& level, uint32_t count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const std::vector<uint32_t> floors = floorTriangles(level);
   std::vector<glm::mat4> poses;
   for (int tries = 0; tries < 100000 && poses.size() < count && !floors.empty(); ++tries) {
-    const uint32_t t = floors[static_cast<size_t>(u(rng) * floors.size()) % floors.size()];
-    double r1 = u(rng), r2 = u(rng);
-    if (r1 + r2 > 1.0) {
-      r1 = 1.0 - r1;
-      r2 = 1.0 - r2;
-    }
-    const glm::vec3 a = level.positions[level.indices[3 * t]];
-    const glm::vec3 b = level.positions[level.indices[3 * t + 1]];
-    const glm::vec3 c = level.positions[level.indices[3 * t + 2]];
-    const glm::vec3 floor = a + (b - a) * static_cast<float>(r1) + (c - a) * static_cast<float>(r2);
-    RayHit hit;
-    const glm::vec3 start = floor + glm::vec3(0.0f, 0.01f, 0.0f);
-    if (level.octree.raycast(start, {0.0f, 1.0f, 0.0f}, 1.9f, kOctreeAllLayers, hit)) continue;
+    glm::vec3 floor;
+    if (!randomFloorSpot(level, floors, rng, &floor)) continue;
     const glm::vec3 eye = floor + glm::vec3(0.0f, 1.65f, 0.0f);
     const double yaw = u(rng) * 6.283185307, pitch = (u(rng) - 0.5) * 2.0 * 1.0471975512;
     const glm::vec3 fwd(static_cast<float>(std::cos(pitch) * std::sin(yaw)),
@@ -231,9 +252,12 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
   uint64_t misses = 0, visibleIds = 0, posesWithView = 0, occludedNodes = 0;
   double ratioSum = 0.0;
   uint32_t ratioPoses = 0;
+  // Unrelated poses: each cull starts afresh (temporal coherence has its own test below).
+  OcclusionCullParams fresh;
+  fresh.temporalCoherence = false;
   for (size_t p = 0; p < poses.size(); ++p) {
     OcclusionCullStats stats;
-    culler.cull(level.octree, level.ranges, poses[p], &runs, &stats);
+    culler.cull(level.octree, level.ranges, poses[p], &runs, &stats, fresh);
     level.ranges.cull(level.octree, Frustum::fromViewProjection(poses[p]), &frustumRuns);
     std::fill(drawnSet.begin(), drawnSet.end(), uint8_t{0});
     std::fill(frustumSet.begin(), frustumSet.end(), uint8_t{0});
@@ -248,10 +272,10 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
     // The other modes, from their own cullers: whole nodes only must draw a superset (the buffer
     // is the same: a hidden triangle cannot raise a pixel), and a small occluder budget must
     // stay safe (checked against the reference below).
-    OcclusionCullParams wholeNodes;
+    OcclusionCullParams wholeNodes = fresh;
     wholeNodes.testTriangles = false;
     nodeCuller.cull(level.octree, level.ranges, poses[p], &nodeRuns, nullptr, wholeNodes);
-    OcclusionCullParams budget;
+    OcclusionCullParams budget = fresh;
     budget.maxOccluders = 50;
     budgetCuller.cull(level.octree, level.ranges, poses[p], &budgetRuns, nullptr, budget);
     std::fill(nodeSet.begin(), nodeSet.end(), uint8_t{0});
@@ -311,23 +335,156 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
               ratioPoses > 0 ? ratioSum / ratioPoses : 1.0);
 }
 
+// Temporal coherence along scripted walks (tests/support/scripted_walk.h: the controller walks,
+// turns and looks around; 6 walks of 40 frames, a jump to a new floor spot between walks). Per
+// frame, with the history of the frames before: no triangle visible in the reference image is
+// culled; nothing outside the frustum cull is drawn; after a jump of more than
+// OcclusionCullParams::historyMaxEyeMove, the cull IS the fresh one (history dropped). And the
+// history was used: nodes and triangles were drawn on its word. Not asserted, printed: the
+// triangles a fresh cull (no history) draws at the same pose that the history's cull does not.
+// There can be a few (occlusion_cull.h: an occluder pair's quad writes the looser of its two
+// planes, so a pair rasterized in one cull and a single triangle in the other can move a pixel
+// either way), and they are not a correctness matter: the reference decides that.
+void markRuns(const DrawRunList& runs, std::span<const uint32_t> drawOrder,
+              std::vector<uint8_t>* set) {
+  std::fill(set->begin(), set->end(), uint8_t{0});
+  for (size_t r = 0; r < runs.first.size(); ++r) {
+    for (uint32_t i = 0; i < runs.count[r]; ++i) (*set)[drawOrder[runs.first[r] + i]] = 1;
+  }
+}
+
+void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
+  const OctreeBuildReport report = level.octree.build(level.positions, level.indices);
+  ASSERT_TRUE(report.ok) << report.error;
+  level.ranges.build(level.octree, level.drawn);
+  constexpr uint32_t kWalks = 6, kFrames = 40;
+  std::mt19937 rng(seed);
+  const std::vector<uint32_t> floors = floorTriangles(level);
+  std::vector<glm::vec3> feet;
+  for (int tries = 0; tries < 10000 && feet.size() < kWalks && !floors.empty(); ++tries) {
+    glm::vec3 spot;
+    if (randomFloorSpot(level, floors, rng, &spot)) feet.push_back(spot + glm::vec3(0, 0.05f, 0));
+  }
+  ASSERT_EQ(feet.size(), kWalks) << name;
+  test::WalkPlayer walk(level.octree, feet, kWalks, kFrames, seed);
+
+  OcclusionCuller coherent, fresh;
+  coherent.build(level.octree, level.ranges);
+  fresh.build(level.octree, level.ranges);
+  OcclusionCullParams freshParams;
+  freshParams.temporalCoherence = false;
+  const OcclusionCullParams coherentParams;  // the default: coherence on
+  ASSERT_TRUE(coherentParams.temporalCoherence);
+
+  const std::span<const uint32_t> drawOrder = level.ranges.drawOrder();
+  const uint32_t triangles = static_cast<uint32_t>(level.indices.size() / 3);
+  std::vector<uint8_t> drawnSet(triangles), freshSet(triangles), frustumSet(triangles);
+  DrawRunList runs, freshRuns, frustumRuns;
+  ReferenceRenderer reference;
+  OcclusionCullStats total;
+  uint64_t misses = 0, visibleIds = 0, freshDrawn = 0, freshOnly = 0, jumps = 0;
+  glm::vec3 lastEye(std::numeric_limits<float>::max());
+  for (uint32_t f = 0; f < walk.frameCount(); ++f) {
+    const glm::mat4 vp = walk.next();
+    const glm::vec3 eye = walk.eye();
+    OcclusionCullStats stats;
+    coherent.cull(level.octree, level.ranges, vp, &runs, &stats, coherentParams);
+    fresh.cull(level.octree, level.ranges, vp, &freshRuns, nullptr, freshParams);
+    level.ranges.cull(level.octree, Frustum::fromViewProjection(vp), &frustumRuns);
+    markRuns(runs, drawOrder, &drawnSet);
+    markRuns(freshRuns, drawOrder, &freshSet);
+    markRuns(frustumRuns, drawOrder, &frustumSet);
+    for (uint32_t t = 0; t < triangles; ++t) {
+      freshOnly += freshSet[t] && !drawnSet[t] ? 1 : 0;
+      ASSERT_FALSE(drawnSet[t] && !frustumSet[t])
+          << name << " frame " << f << ": triangle " << t << " drawn but outside the frustum cull";
+    }
+    // Measured in double: the jump is metres, far above float rounding of the eye.
+    if (glm::distance(glm::dvec3(eye), glm::dvec3(lastEye)) > 1.0 + 1e-3) {
+      ++jumps;
+      ASSERT_EQ(stats.nodesAssumedVisible, 0u)
+          << name << " frame " << f << ": history kept over a jump";
+      ASSERT_EQ(runs.first, freshRuns.first) << name << " frame " << f;
+      ASSERT_EQ(runs.count, freshRuns.count) << name << " frame " << f;
+    }
+    lastEye = eye;
+    freshDrawn += freshRuns.triangles;
+    total.nodesAssumedVisible += stats.nodesAssumedVisible;
+    total.trianglesAssumedVisible += stats.trianglesAssumedVisible;
+    total.trianglesDrawn += stats.trianglesDrawn;
+
+    reference.render(level, vp);
+    std::vector<uint8_t> seen(triangles, 0);
+    for (uint32_t id : reference.ids()) {
+      if (id == kNoTriangle || seen[id]) continue;
+      seen[id] = 1;
+      ++visibleIds;
+      if (!drawnSet[id] && ++misses <= 10) {
+        ADD_FAILURE() << name << " frame " << f << ": triangle " << id
+                      << " is visible in the reference image but was culled";
+      }
+    }
+  }
+  EXPECT_EQ(misses, 0u) << name;
+  EXPECT_GT(visibleIds, uint64_t{kWalks} * kFrames * 10) << name;
+  EXPECT_GE(jumps, 1u) << name;  // the first frame at least
+  EXPECT_GT(total.nodesAssumedVisible, 0u) << name;
+  EXPECT_GT(total.trianglesAssumedVisible, 0u) << name;
+  std::printf(
+      "[ occlusion ] %s walk: %u frames, %llu jumps, %llu nodes drawn on the history's word,"
+      " drawn with history / fresh = %.3f, drawn by fresh only: %llu\n",
+      name.c_str(), walk.frameCount(), static_cast<unsigned long long>(jumps),
+      static_cast<unsigned long long>(total.nodesAssumedVisible),
+      freshDrawn > 0 ? static_cast<double>(total.trianglesDrawn) / freshDrawn : 1.0,
+      static_cast<unsigned long long>(freshOnly));
+}
+
 void checkShared(const std::string& name, bool zUp, uint32_t seed) {
   TestLevel level;
   if (!loadCanonical(name, zUp, &level)) GTEST_SKIP() << name << " not present";
   checkLevel(level, name, seed);
 }
 
-TEST(OcclusionReference, DefaultArena) {
+void checkSharedWalk(const std::string& name, bool zUp, uint32_t seed) {
+  TestLevel level;
+  if (!loadCanonical(name, zUp, &level)) GTEST_SKIP() << name << " not present";
+  checkWalk(level, name, seed);
+}
+
+TestLevel arenaLevel() {
   const test::Arena& arena = test::defaultArena();
-  ASSERT_FALSE(arena.level.collisionIndices.empty());
   TestLevel level;
   level.positions = arena.level.collisionPositions;
   level.indices = arena.level.collisionIndices;
   for (const LevelMesh& mesh : arena.level.meshes) {
     level.drawn.insert(level.drawn.end(), mesh.indices.size() / 3, mesh.visible ? 1 : 0);
   }
+  return level;
+}
+
+TEST(OcclusionReference, DefaultArena) {
+  TestLevel level = arenaLevel();
+  ASSERT_FALSE(level.indices.empty());
   ASSERT_EQ(level.drawn.size(), level.indices.size() / 3);
   checkLevel(level, "arena", 11);
+}
+
+TEST(OcclusionCoherence, DefaultArena) {
+  TestLevel level = arenaLevel();
+  ASSERT_FALSE(level.indices.empty());
+  checkWalk(level, "arena", 12);
+}
+TEST(OcclusionCoherence, CollisionWorld) {
+  checkSharedWalk("collision-world", false, 22);
+}
+TEST(OcclusionCoherence, OaDm1) {
+  checkSharedWalk("oa_dm1", true, 32);
+}
+TEST(OcclusionCoherence, OaDm5) {
+  checkSharedWalk("oa_dm5", true, 42);
+}
+TEST(OcclusionCoherence, OnsReborn) {
+  checkSharedWalk("ons-reborn", true, 52);
 }
 
 // After a first pass over the poses (the caller's run list grows to its largest), culling the

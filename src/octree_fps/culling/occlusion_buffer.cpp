@@ -124,6 +124,7 @@ struct Target {
   float* pixels;
   uint8_t* tileDirty;
   uint32_t width, tilesX;
+  bool* raised;  // set to whether the fill made any pixel nearer
 };
 
 constexpr int kMaxFunctions = 5;
@@ -168,6 +169,8 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
   FloatPlane planes[2];
   for (int k = 0; k < depthCount; ++k) planes[k] = floatPlane(depths[k], x0, x1, y0, y1);
   uint32_t covered = 0;
+  bool raised = false;
+  simd::M4 raised4 = simd::gt(simd::splat(0.0f), simd::splat(0.0f));  // all false
   bool started = false;
   // Tiles to mark dirty, gathered over the rows of one tile row and marked once per tile row
   // (their column range is the hull of those rows' spans: marking a clean tile too only costs a
@@ -222,7 +225,9 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
         if (depthCount > 1) value = simd::min(value, base4[1] + step4[1] * column);
         // max(value, old): a NaN value keeps the old pixel (SSE's rule, second operand).
         float* out = rowPixels + lo + k;
-        simd::store(out, simd::max(value, simd::load(out)));
+        const simd::F4 old = simd::load(out);
+        raised4 = raised4 | simd::gt(value, old);
+        simd::store(out, simd::max(value, old));
         if (k == last - 3) break;
       }
     } else {
@@ -231,6 +236,7 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
         float value = base[0] + planes[0].a * column;
         if (depthCount > 1) value = std::min(value, base[1] + planes[1].a * column);
         float& out = rowPixels[lo + k];
+        raised = raised || value > out;
         out = value > out ? value : out;
       }
     }
@@ -249,6 +255,7 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
     }
   }
   markDirty();
+  *target.raised = raised || simd::bits(raised4) != 0;
   return covered;
 }
 
@@ -400,6 +407,7 @@ void OcclusionBuffer::resize(uint32_t width, uint32_t height) {
 }
 
 void OcclusionBuffer::begin(const glm::mat4& viewProjection) {
+  lastRaised_ = false;
   for (int row = 0; row < 4; ++row) {
     for (int col = 0; col < 4; ++col) {
       const float m = viewProjection[col][row];
@@ -441,6 +449,7 @@ uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3&
 
 uint32_t OcclusionBuffer::rasterizeClipTriangle(const ClipPoint& a, const ClipPoint& b,
                                                 const ClipPoint& c) {
+  lastRaised_ = false;
   const Clip v[3] = {a, b, c};
   // Trivial rejections: all three vertices beyond one clip plane (near, or a screen side).
   const auto allOut = [&](auto&& outside) {
@@ -557,7 +566,7 @@ uint32_t OcclusionBuffer::rasterizeClipTriangle(const ClipPoint& a, const ClipPo
   // combination of points in a half-space): its near-plane function is then not needed.
   const bool allBeyondNear =
       v[0].z + v[0].w > 0.0 && v[1].z + v[1].w > 0.0 && v[2].z + v[2].w > 0.0;
-  const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_};
+  const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_, &lastRaised_};
   return fillConvex(target, edges, allBeyondNear ? 3 : 4, &depth, 1, x0, x1, y0, y1);
 }
 
@@ -568,6 +577,15 @@ uint32_t OcclusionBuffer::rasterizeTrianglePair(const glm::vec3& p, const glm::v
 
 uint32_t OcclusionBuffer::rasterizeClipTrianglePair(const ClipPoint& p, const ClipPoint& q,
                                                     const ClipPoint& s, const ClipPoint& r) {
+  lastRaised_ = false;
+  // One by one: the pair raised a pixel if either triangle did.
+  const auto oneByOne = [&] {
+    const uint32_t first = rasterizeClipTriangle(p, q, r);
+    const bool raisedFirst = lastRaised_;
+    const uint32_t second = rasterizeClipTriangle(q, s, r);
+    lastRaised_ = lastRaised_ || raisedFirst;
+    return first + second;
+  };
   // Corners in the quad's order p, q, s, r: the triangles are (p, q, r) and (q, s, r).
   const Clip v[4] = {p, q, s, r};
   bool simple = true;
@@ -590,7 +608,7 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePair(const ClipPoint& p, const Cl
     simple = std::fabs(o) > kMinConditioning * scale && (i == 0 || (o > 0.0) == (turn > 0.0));
     turn = o;
   }
-  if (!simple) return rasterizeClipTriangle(p, q, r) + rasterizeClipTriangle(q, s, r);
+  if (!simple) return oneByOne();
 
   // Every corner is beyond the near plane, so the quad's image is the convex quad of the
   // projected corners. Rejected before the depth planes when it cannot hold a whole pixel: its
@@ -626,7 +644,7 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePair(const ClipPoint& p, const Cl
   ScreenFunction depths[2];
   if (!inverseDepthFunction({h[0], h[1], h[3]}, width, height, &depths[0]) ||
       !inverseDepthFunction({h[1], h[2], h[3]}, width, height, &depths[1])) {
-    return rasterizeClipTriangle(p, q, r) + rasterizeClipTriangle(q, s, r);
+    return oneByOne();
   }
   // Only pixels wholly inside the bounds (as for a single triangle, rasterizeClipTriangle).
   const int32_t w = static_cast<int32_t>(width_), hgt = static_cast<int32_t>(height_);
@@ -643,7 +661,7 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePair(const ClipPoint& p, const Cl
     edges[i] = toPixels({sign * e.x, sign * e.y, sign * e.z},
                         kMargin * norm1(h[i]) * norm1(h[(i + 1) % 4]), width, height);
   }
-  const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_};
+  const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_, &lastRaised_};
   return fillConvex(target, edges, 4, depths, 2, x0, x1, y0, y1);
 }
 

@@ -176,6 +176,11 @@ class OcclusionBuffer {
   // speed. Any value is safe: leaving an occluder out only hides less. Default 0.5.
   void setMinOccluderInradius(double pixels) { minOccluderInradius_ = pixels; }
 
+  // Whether the last rasterize* call made any pixel nearer. An occluder that covers pixels but
+  // raises none lay behind what was there and changed nothing (the cull's history remembers it:
+  // occlusion_cull.h). False after begin() and after a call that covered no pixel.
+  bool lastOccluderRaised() const { return lastRaised_; }
+
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
   // Stored 1 / w per pixel, row-major from the bottom row (0 = empty). For debug views and tests.
@@ -215,6 +220,7 @@ class OcclusionBuffer {
   std::vector<float> pixels_;       // 1 / w, 0 = empty
   std::vector<float> tileMin_;      // smallest 1 / w in each tile (its farthest pixel)
   std::vector<uint8_t> tileDirty_;  // 1 when a pixel changed since tileMin_ was computed
+  bool lastRaised_ = false;         // see lastOccluderRaised()
 };
 
 }  // namespace ofps

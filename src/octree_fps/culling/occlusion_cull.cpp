@@ -120,6 +120,9 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
     const TriangleRange own = octree.ownRange(n);
     ownDrawn_[n] = drawnIn(ranges, own.first, own.count);
   }
+  nodeVisibleFrame_.assign(nodes, 0);
+  frame_ = 0;
+  historyValid_ = false;
   visible_.clear();
   visible_.reserve(nodes);
   runs_.clear();
@@ -164,6 +167,11 @@ void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
   if ((slotFlags_[slot] & kSlotOccluder) == 0 || st->occludersRasterized >= params.maxOccluders) {
     return;
   }
+  // Drawn on last frame's word (temporal coherence), so no rectangle: an occluder that raised no
+  // pixel last time is not tried (too small on screen, or behind nearer occluders; its node's next
+  // full test tries it again); one that did is rasterized without the precheck.
+  const bool untested = (slotFlags_[slot] & kSlotUntested) != 0;
+  if (untested && (slotFlags_[slot] & kSlotWasOccluder) == 0) return;
   using ClipPoint = OcclusionBuffer::ClipPoint;
   const auto clipOfSlot = [&](uint32_t s, ClipPoint(&out)[3]) {
     const Triangle t = octree.triangle(s);
@@ -181,11 +189,22 @@ void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
   // rectangle its hidden test already computed; a pair covers pixels only inside the union of
   // its triangles' rectangles. Skipping such an occluder changes no pixel. The partner is
   // marked done all the same, so that it is not tried alone.
-  if (rects != nullptr) {
+  // (The history bit of a skipped or empty occluder is cleared, of one that wrote pixels set,
+  // on both triangles of a pair.)
+  const auto remember = [&](bool covered) {
+    const auto set = [&](uint32_t s) {
+      slotFlags_[s] = static_cast<uint8_t>(covered ? slotFlags_[s] | kSlotWasOccluder
+                                                   : slotFlags_[s] & ~kSlotWasOccluder);
+    };
+    set(slot);
+    if (pair) set(partner);
+  };
+  if (rects != nullptr && !untested && (!pair || (slotFlags_[partner] & kSlotUntested) == 0)) {
     OcclusionBuffer::ScreenRect r = rects[slot - rectFirst];
     if (pair) r = OcclusionBuffer::rectUnion(r, rects[partner - rectFirst]);
     if (!buffer_.mayCoverPixel(r)) {
       if (pair) slotFlags_[partner] |= kSlotPairDone;
+      remember(false);
       return;
     }
   }
@@ -199,10 +218,12 @@ void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
     st->occludersRasterized += 2;
     st->occluderPixels +=
         buffer_.rasterizeClipTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
+    remember(buffer_.lastOccluderRaised());
     return;
   }
   ++st->occludersRasterized;
   st->occluderPixels += buffer_.rasterizeClipTriangle(a[0], a[1], a[2]);
+  remember(buffer_.lastOccluderRaised());
 }
 
 void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
@@ -220,6 +241,19 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
   buffer_.setMinOccluderInradius(params.minOccluderInradius);
   buffer_.begin(viewProjection);
   const glm::dvec3 eye = eyeOf(viewProjection);
+  // Temporal coherence: the previous call's stamp, or none (a jump, the first call, a reset).
+  const glm::dvec3 moved = eye - lastEye_;
+  const double maxMove = static_cast<double>(params.historyMaxEyeMove);
+  const bool coherent =
+      params.temporalCoherence && historyValid_ && glm::dot(moved, moved) <= maxMove * maxMove;
+  if (++frame_ == 0) {  // the stamps wrapped around (2^32 calls): start them again
+    std::fill(nodeVisibleFrame_.begin(), nodeVisibleFrame_.end(), 0u);
+    frame_ = 1;
+  }
+  const uint32_t lastFrame = coherent ? frame_ - 1 : 0;  // 0: no node was visible "last frame"
+  const uint32_t period = std::max(params.retestPeriod, 1u);
+  lastEye_ = eye;
+  historyValid_ = true;
 
   // Each entry carries its node's bounds: the parent already computed them to order its
   // children, and nodeBounds() (dequantizing six planes) is not free.
@@ -266,14 +300,23 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
       simd::prefetch(&pairPartner_[links.firstTriangle]);
       simd::prefetch(&pairCode_[links.firstTriangle]);
     }
-    ++st.nodesOcclusionTested;
-    if (buffer_.boxHidden(box)) {
-      ++st.nodesOccluded;
-      if (params.countFrustumOnly) {
-        st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, frustum, e.node, mask);
+    // Visible in the last frame and not due for its re-test (frame_ + a per-node phase, so
+    // that about 1 / period of the assumed nodes are re-tested each frame): no box test.
+    const bool assumed = lastFrame != 0 && nodeVisibleFrame_[e.node] == lastFrame &&
+                         (frame_ + e.node * 2654435761u) % period != 0;
+    if (assumed) {
+      ++st.nodesAssumedVisible;
+    } else {
+      ++st.nodesOcclusionTested;
+      if (buffer_.boxHidden(box)) {
+        ++st.nodesOccluded;
+        if (params.countFrustumOnly) {
+          st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, frustum, e.node, mask);
+        }
+        continue;
       }
-      continue;
     }
+    nodeVisibleFrame_[e.node] = frame_;
     const TriangleRange own{links.firstTriangle, ownEnd - links.firstTriangle};
     const uint32_t drawn = ownDrawn_[e.node];
     if (drawn > 0) {
@@ -288,11 +331,19 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         // Four at a time, straight from the octree's blocks (a block may start before the
         // node's range or end after it: those lanes, and undrawn slots, are left out).
         const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
+        // In an assumed node, the triangles visible last time are drawn untested (no rectangle:
+        // kSlotUntested until the run loop below clears it).
         for (uint32_t b = own.first >> 2; b <= (end - 1) >> 2; ++b) {
           uint32_t lanes = 0;
           for (uint32_t i = 0; i < 4; ++i) {
             const uint32_t s = 4 * b + i;
-            if (s >= own.first && s < end && (slotFlags_[s] & kSlotDrawn) != 0) lanes |= 1u << i;
+            if (s < own.first || s >= end || (slotFlags_[s] & kSlotDrawn) == 0) continue;
+            if (assumed && (slotFlags_[s] & kSlotWasVisible) != 0) {
+              slotFlags_[s] |= kSlotUntested;
+              ++st.trianglesAssumedVisible;
+            } else {
+              lanes |= 1u << i;
+            }
           }
           if (lanes == 0) continue;
           OcclusionBuffer::ScreenRect rects[4];
@@ -302,8 +353,11 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
             const uint32_t s = 4 * b + i;
             nodeRects_[s - own.first] = rects[i];
             if (((hidden >> i) & 1u) != 0) {
-              slotFlags_[s] |= kSlotHidden;
+              slotFlags_[s] =
+                  static_cast<uint8_t>((slotFlags_[s] | kSlotHidden) & ~kSlotWasVisible);
               ++st.trianglesOccluded;
+            } else {
+              slotFlags_[s] |= kSlotWasVisible;
             }
           }
         }
@@ -316,6 +370,10 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
           const uint32_t runFirst = s;
           for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
             rasterizeOccluder(octree, s, params, &st, nodeRects_.data(), own.first);
+          }
+          // Cleared after the whole run: a pair's second triangle is read by its first.
+          for (uint32_t t = runFirst; t < s; ++t) {
+            slotFlags_[t] &= static_cast<uint8_t>(~kSlotUntested);
           }
           runs_.push_back({runFirst, s - runFirst});
         }
@@ -403,6 +461,8 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
     ioStats->trianglesOccluded += st.trianglesOccluded;
     ioStats->occludersRasterized += st.occludersRasterized;
     ioStats->occluderPixels += st.occluderPixels;
+    ioStats->nodesAssumedVisible += st.nodesAssumedVisible;
+    ioStats->trianglesAssumedVisible += st.trianglesAssumedVisible;
   }
 }
 

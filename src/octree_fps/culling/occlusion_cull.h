@@ -28,6 +28,26 @@
 // drawn (and opaque: the caller's occluder mask) are rasterized, so every occluder is really in
 // the image. Order affects only how much is culled, never whether a visible triangle is kept.
 //
+// Temporal coherence (on by default; OcclusionCullParams::temporalCoherence): in a walk, what was
+// visible in the last frame is nearly all visible again, and on open views four in five box and
+// triangle tests answer "visible" (bench/micro/OCCLUSION_RESULTS.md). So a node found visible in
+// the previous cull() skips its box test (its re-test comes every retestPeriod frames, staggered
+// by node so that the work spreads), its triangles found visible last time skip their hidden test,
+// and of those only the ones that raised a pixel of the buffer (made it nearer) as occluders last
+// time are rasterized again (the others were too small on screen or behind nearer occluders).
+// Still never hides a visible triangle: the history only ever skips a test (the node or triangle
+// is drawn) or an occluder; every node or triangle that is NOT drawn was tested against this
+// frame's buffer, which holds only this frame's opaque, drawn triangles at conservative depths,
+// whichever of them were rasterized (the argument above does not need every occluder). What it can
+// cost is culling: a node that became hidden is drawn until its re-test (at most retestPeriod - 1
+// frames), and a triangle that grew on screen joins the occluders at its node's next full test. The
+// drawn set is nearly always a superset of a fresh cull's at the same pose, but not exactly: an
+// occluder pair's quad writes the looser of its two planes' depths over all its pixels, so where
+// the fresh cull rasterizes a pair and the history skips one of its triangles, the other one alone
+// can leave a pixel nearer and hide a triangle the fresh cull keeps (never a visible one:
+// tests/culling OcclusionCoherence checks every frame of scripted walks against the reference
+// rasterizer; on its ons-reborn walk, 2 triangles in 240 frames).
+//
 // Frame and units: world space; viewProjection as for OcclusionBuffer::begin (a perspective
 // projection times a view, GLM column-major, OpenGL clip space). Triangle counts are in drawn
 // triangles (DrawRanges units: invisible collider triangles are not counted).
@@ -40,6 +60,7 @@
 
 #include <cstdint>
 #include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
 
@@ -66,6 +87,20 @@ struct OcclusionCullParams {
   // Occluder budget: at most this many triangles rasterized per pass, the nearest visible ones
   // first (traversal order). The rest are still tested and drawn, just not rasterized.
   uint32_t maxOccluders = 0xFFFFFFFFu;
+  // Frame-to-frame coherence (the idea of Bittner, Wimmer, Piringer and Purgathofer, "Coherent
+  // Hierarchical Culling", Eurographics 2004, for a CPU buffer): a node found visible in the
+  // previous cull() is assumed visible again without its box test, except on its re-test frame
+  // (every retestPeriod frames, staggered over the nodes); in such a node, the triangles found
+  // visible last time are drawn without their hidden test, and of those, only the ones that
+  // raised a pixel as occluders last time are rasterized (the others were too small on screen or
+  // behind nearer occluders, and most likely are again).
+  // Still conservative: an assumption only skips a test (the node or triangle is drawn) or an
+  // occluder; it never hides anything (see "Temporal coherence" above). The history is
+  // dropped when the eye moves more than historyMaxEyeMove metres between two cull() calls (a
+  // teleport, a respawn) and by build() / resetHistory(). false: every cull() starts afresh.
+  bool temporalCoherence = true;
+  uint32_t retestPeriod = 8;       // frames; 1 = every node tested every frame
+  float historyMaxEyeMove = 1.0f;  // metres per cull() call
 };
 
 // Counters of one or more cull() calls (added to, never reset by cull()).
@@ -79,6 +114,10 @@ struct OcclusionCullStats {
   uint32_t trianglesOccluded = 0;    // triangles of visible nodes hidden one by one (testTriangles)
   uint32_t occludersRasterized = 0;  // triangles sent to the buffer
   uint32_t occluderPixels = 0;       // pixels they covered (overdraw included)
+  // Temporal coherence (OcclusionCullParams::temporalCoherence): nodes drawn without their box
+  // test, and triangles without their own test, because they were visible in the previous cull.
+  uint32_t nodesAssumedVisible = 0;
+  uint32_t trianglesAssumedVisible = 0;
 };
 
 class OcclusionCuller {
@@ -99,6 +138,11 @@ class OcclusionCuller {
   void cull(const Octree& octree, const DrawRanges& ranges, const glm::mat4& viewProjection,
             DrawRunList* out, OcclusionCullStats* ioStats = nullptr,
             const OcclusionCullParams& params = {});
+
+  // Forget what earlier cull() calls found visible (temporal coherence): call it on a camera cut
+  // that moves the eye less than OcclusionCullParams::historyMaxEyeMove (a cut to another view
+  // from the same spot). Costs nothing: the history is stamped by frame.
+  void resetHistory() { historyValid_ = false; }
 
   // Nodes whose own triangles the last cull() drew, in visit order (nearest first).
   std::span<const uint32_t> visibleNodes() const { return visible_; }
@@ -121,6 +165,9 @@ class OcclusionCuller {
     uint32_t first, count;  // triangle slots
   };
   static constexpr uint8_t kSlotDrawn = 1, kSlotOccluder = 2, kSlotHidden = 4, kSlotPairDone = 8;
+  // History (temporal coherence): found visible when last tested or drawn; raised a pixel as an
+  // occluder when last tried. Scratch: drawn this frame without its hidden test (no rectangle).
+  static constexpr uint8_t kSlotWasVisible = 16, kSlotWasOccluder = 32, kSlotUntested = 64;
   // Rasterizes the occluder in `slot` (with its pair partner when both are visible). rects: the
   // screen rectangles of the node's tested triangles, indexed by slot - rectFirst (their hidden
   // tests computed them; the node's pair partners are in the node too), or null when the node's
@@ -144,6 +191,12 @@ class OcclusionCuller {
   // never allocates): the screen rectangles of the current node's triangles, from their hidden
   // tests, for the occluder precheck.
   std::vector<OcclusionBuffer::ScreenRect> nodeRects_;
+  // Temporal coherence: per node, the frame (cull() call) in which it was last found visible;
+  // frame_ counts the calls; the eye of the previous call, and whether the history holds.
+  std::vector<uint32_t> nodeVisibleFrame_;
+  uint32_t frame_ = 0;
+  glm::dvec3 lastEye_{0.0};
+  bool historyValid_ = false;
   std::vector<uint32_t> visible_;  // nodes drawn by the last cull, visit order
   std::vector<SlotRun> runs_;      // scratch: visible slot runs of the last cull
 };
