@@ -369,6 +369,13 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
           }
           const uint32_t runFirst = s;
           for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
+            // Most drawn slots are no occluder this frame (not one at all, or untested and raised
+            // nothing last time): rasterizeOccluder's own first checks, without the call.
+            const uint8_t f = slotFlags_[s];
+            if ((f & (kSlotOccluder | kSlotPairDone)) == 0 ||
+                (f & (kSlotUntested | kSlotWasOccluder | kSlotPairDone)) == kSlotUntested) {
+              continue;
+            }
             rasterizeOccluder(octree, s, params, &st, nodeRects_.data(), own.first);
           }
           // Cleared after the whole run: a pair's second triangle is read by its first.
