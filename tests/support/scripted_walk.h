@@ -2,14 +2,14 @@
 // Scripted walks for the culling benchmarks and tests: the camera paths the occlusion issue
 // measures on ("along scripted walks"), made by the real character controller so that the eye
 // stays where a player can be. Header-only, so that the benchmarks (which do not link the test
-// support library) share this one copy. Each walk starts on one of the given floor points and lasts framesPerWalk frames
-// of 60 Hz; each frame the controller takes its two 120 Hz steps with forward held (colliding and
-// sliding along walls, climbing stairs, falling off ledges), while the view turns at a yaw rate
-// drawn anew every 45 frames (up to 1.5 rad/s either way, a quarter of the walks with one quick
-// 90-degree turn over 10 frames: a look around) and the pitch sways within +-0.15 rad. The camera
-// is at the controller's eye, 70-degree vertical field of view, 16:9, near 0.05 m, far 5 km (the
-// occlusion bench's poses use the same projection). Deterministic for a seed. Between walks the
-// eye jumps to another floor point (a cut, as a respawn is in the demo).
+// support library) share this one copy. Each walk starts on one of the given floor points and lasts
+// framesPerWalk frames of 60 Hz; each frame the controller takes its two 120 Hz steps with forward
+// held (colliding and sliding along walls, climbing stairs, falling off ledges), while the view
+// turns at a yaw rate drawn anew every 45 frames (up to 1.5 rad/s either way, a quarter of the
+// walks with one quick 90-degree turn over 10 frames: a look around) and the pitch sways within
+// +-0.15 rad. The camera is at the controller's eye, 70-degree vertical field of view, 16:9, near
+// 0.05 m, far 5 km (the occlusion bench's poses use the same projection). Deterministic for a seed.
+// Between walks the eye jumps to another floor point (a cut, as a respawn is in the demo).
 #include <cmath>
 #include <glm/ext/matrix_clip_space.hpp>
 #include <glm/ext/matrix_transform.hpp>
@@ -30,7 +30,10 @@ class WalkPlayer {
  public:
   WalkPlayer(const Octree& octree, std::vector<glm::vec3> feet, uint32_t walks,
              uint32_t framesPerWalk, uint32_t seed = 11)
-      : octree_(octree), feet_(std::move(feet)), walks_(walks), framesPerWalk_(framesPerWalk),
+      : octree_(octree),
+        feet_(std::move(feet)),
+        walks_(walks),
+        framesPerWalk_(framesPerWalk),
         seed_(seed) {
     restart();
   }

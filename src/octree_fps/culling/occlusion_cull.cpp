@@ -258,9 +258,12 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
   // Each entry carries its node's bounds: the parent already computed them to order its
   // children, and nodeBounds() (dequantizing six planes) is not free.
   struct Entry {
-    uint32_t node, mask;
+    uint32_t node, mask, depth;  // depth: the root's is 0
     Aabb box;
   };
+  // The nodes from the root to the current one, by depth (depth-first: path[d] for d < depth are
+  // the current node's ancestors), for stamping them visible when it draws.
+  uint32_t path[kOctreeMaxPathLength];
   // Depth-first, nearest child first: pending siblings plus children never exceed
   // kOctreeMaxChildren per level (as in cullOctree).
   Entry stack[kOctreeStackSize];
@@ -274,7 +277,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
     if (classifyAabb(frustum, rootBox, rootMask) == Containment::Outside) {
       ++st.nodesFrustumCulled;
     } else {
-      stack[top++] = {0, rootMask, rootBox};
+      stack[top++] = {0, rootMask, 0, rootBox};
     }
   }
   while (top > 0) {
@@ -316,7 +319,8 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         continue;
       }
     }
-    nodeVisibleFrame_[e.node] = frame_;
+    path[e.depth] = e.node;
+    const size_t runsBefore = runs_.size();
     const TriangleRange own{links.firstTriangle, ownEnd - links.firstTriangle};
     const uint32_t drawn = ownDrawn_[e.node];
     if (drawn > 0) {
@@ -391,6 +395,14 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
         runs_.push_back({own.first, own.count});
       }
     }
+    // Visible for the history only when it drew: then it and its ancestors are stamped (the idea
+    // of CHC's pull-up: a node whose box passed but whose triangles and children all turned out
+    // hidden is tested again next frame as one box, not assumed, with each child tested below).
+    if (runs_.size() != runsBefore) {
+      for (uint32_t d = e.depth + 1; d-- > 0 && nodeVisibleFrame_[path[d]] != frame_;) {
+        nodeVisibleFrame_[path[d]] = frame_;
+      }
+    }
     const uint32_t n = links.childCount;
     if (n == 0) continue;
     // Sort the children far to near by (distance, index) and push them in that order, so the
@@ -447,7 +459,7 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
       children[j] = k;
     }
     for (uint32_t i = 0; i < kept; ++i) {
-      stack[top++] = {children[i].node, children[i].mask, children[i].box};
+      stack[top++] = {children[i].node, children[i].mask, e.depth + 1, children[i].box};
     }
   }
 
