@@ -42,8 +42,9 @@ nlohmann::json cullingStats(const DemoState& s) {
           {"triangles_drawn", s.culling.runs.triangles},
           {"triangles_total", s.level.session->drawRanges.drawnTriangles()},
           {"draw_calls", s.gpu.renderer.drawCallsLastFrame()},
-          {"occlusion", occlusionStats(s.culling.enabled && s.occlusion.enabled, s.occlusion.stats,
-                                       s.occlusion.propsOccluded, s.occlusion.cpuMs)}};
+          {"occlusion",
+           occlusionStats(s.culling.enabled && s.occlusion.enabled, s.occlusion.temporalCoherence,
+                          s.occlusion.stats, s.occlusion.propsOccluded, s.occlusion.cpuMs)}};
 }
 
 // The q-quantile (nearest rank) of the frame times still in the panel's graph (the last 240

@@ -121,13 +121,16 @@ struct CullingView {
 
 // Occlusion culling through the octree (culling/occlusion_cull.h), on top of the frustum cull.
 struct OcclusionView {
-  bool enabled = true;         // X: draw what the occlusion cull keeps (off: the frustum's runs)
-  bool showBuffer = true;      // the panel's view of the occlusion buffer
-  OcclusionCullStats stats;    // last frame (all zero when off or culling is off)
-  DrawRunList frustumRuns;     // last frame's frustum-only runs, when on
-  DrawRunList occludedRuns;    // frustumRuns minus the drawn runs, while frozen (V)
-  uint32_t propsTested = 0;    // props in the frustum tested against the buffer
-  uint32_t propsOccluded = 0;  // of those, hidden (not drawn)
+  bool enabled = true;     // X: draw what the occlusion cull keeps (off: the frustum's runs)
+  bool showBuffer = true;  // the panel's view of the occlusion buffer
+  // OcclusionCullParams::temporalCoherence: last frame's visible nodes and triangles drawn
+  // without their tests (re-tested every few frames); the panel's checkbox
+  bool temporalCoherence = true;
+  OcclusionCullStats stats;               // last frame (all zero when off or culling is off)
+  DrawRunList frustumRuns;                // last frame's frustum-only runs, when on
+  DrawRunList occludedRuns;               // frustumRuns minus the drawn runs, while frozen (V)
+  uint32_t propsTested = 0;               // props in the frustum tested against the buffer
+  uint32_t propsOccluded = 0;             // of those, hidden (not drawn)
   std::vector<uint32_t> occludedPropIds;  // those props' ids, while frozen (V): drawn in red
   double cpuMs = 0.0;                     // last frame's occlusion pass (level and props), wall ms
   std::vector<uint8_t> bufferRgba;        // the buffer's debug image, reused

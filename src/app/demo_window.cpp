@@ -21,6 +21,7 @@ int runWindowed(const DemoOptions& options) {
   s.overlay.queryNodes = options.queryOverlay;
   startProbe(s.probe, options.probeShape);
   s.occlusion.enabled = options.occlusion;
+  s.occlusion.temporalCoherence = options.temporalCoherence;
   if (options.overlayDepths) {
     s.overlay.show = true;
     s.overlay.minDepth = options.overlayDepths->first;

@@ -26,6 +26,10 @@ int runHeadless(const DemoOptions& options) {
   if (!options.occlusion) {
     std::fprintf(stderr, "warning: --no-occlusion ignored with --headless (nothing is culled)\n");
   }
+  if (!options.temporalCoherence) {
+    std::fprintf(stderr,
+                 "warning: --no-temporal-coherence ignored with --headless (nothing is culled)\n");
+  }
 
   Simulation sim;
   if (!options.scriptPath.empty()) {

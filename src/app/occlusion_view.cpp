@@ -56,6 +56,7 @@ void occlusionCull(DemoState& s, const glm::mat4& cullViewProj) {
   OcclusionCullParams params;
   // The frustum-only count is the frustum cull's, already done (o.frustumRuns).
   params.countFrustumOnly = false;
+  params.temporalCoherence = o.temporalCoherence;
   l.occlusion.cull(l.octree, l.drawRanges, cullViewProj, &s.culling.runs, &o.stats, params);
   // Props are not occluders; each one the frustum kept is tested against the level's buffer.
   std::vector<uint32_t>& ids = s.props.visibleIds;
@@ -110,6 +111,19 @@ void occlusionPanel(DemoState& s) {
   ImGui::Text("%u occluders rasterized, %u pixels written", c.occludersRasterized,
               c.occluderPixels);
   ImGui::Text("props: %u of %u in the frustum occluded", o.propsOccluded, o.propsTested);
+  ImGui::Checkbox("temporal coherence", &o.temporalCoherence);
+  markerAfterItem();
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "What was visible last frame is drawn without its test this frame (each node is\n"
+        "re-tested every 8 frames), and occluders that changed no pixel last frame are left out.\n"
+        "Cheaper when walking; draws a little more. Never hides a visible triangle.\n"
+        "The history is dropped when the eye jumps more than 1 m (a respawn, a teleport).");
+  }
+  if (o.temporalCoherence) {
+    ImGui::Text("drawn untested (visible last frame): %u nodes, %u triangles",
+                c.nodesAssumedVisible, c.trianglesAssumedVisible);
+  }
   ImGui::Text("occlusion pass %.3f ms CPU", o.cpuMs);
   markerAfterItem();
   if (ImGui::IsItemHovered()) {

@@ -99,6 +99,11 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   cli.add_flag("--no-occlusion", noOcclusion,
                "Start with occlusion culling off: draw everything in the frustum (X toggles it)")
       ->disable_flag_override();
+  bool noCoherence = false;
+  cli.add_flag("--no-temporal-coherence", noCoherence,
+               "Occlusion culling without frame-to-frame coherence: every node and triangle tested "
+               "every frame (the panel toggles it)")
+      ->disable_flag_override();
   cli.add_flag("--no-settings", o.noSettings,
                "Neither read nor write the saved view settings (also: OCTREE_FPS_NO_SETTINGS=1)");
   std::vector<std::string> swaps;
@@ -138,6 +143,7 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   }
   o.vsync = !noVsync;
   o.occlusion = !noOcclusion;
+  o.temporalCoherence = !noCoherence;
   if (!up.empty()) o.upAxis = up[0];
   if (budgetOpt->count() > 0) o.memoryBudgetMb = memoryBudgetMb;
   if (scaleOpt->count() > 0) {

@@ -41,7 +41,9 @@ struct DemoOptions {
   bool teams = false;          // --teams: start in the two-teams grid mode
   std::string probeShape;      // --probe ray|sphere|capsule|box: start in probe mode (P)
   bool occlusion = true;       // false with --no-occlusion: the frustum cull alone (X toggles)
-  bool noSettings = false;     // --no-settings: neither read nor write the saved view settings
+  // false with --no-temporal-coherence: every occlusion pass starts afresh (the panel toggles)
+  bool temporalCoherence = true;
+  bool noSettings = false;  // --no-settings: neither read nor write the saved view settings
   // Further --swap-to PATHs, each loaded once the one before has finished.
   std::vector<std::string> swapMore;
 };

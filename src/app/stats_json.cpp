@@ -125,9 +125,12 @@ nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRa
           {"forward", {forward.x, forward.y, forward.z}}};
 }
 
-nlohmann::json occlusionStats(bool enabled, const OcclusionCullStats& stats, uint32_t propsOccluded,
-                              double cpuMs) {
+nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, const OcclusionCullStats& stats,
+                              uint32_t propsOccluded, double cpuMs) {
   return {{"enabled", enabled},
+          {"temporal_coherence", temporalCoherence},
+          {"nodes_assumed_visible", stats.nodesAssumedVisible},
+          {"triangles_assumed_visible", stats.trianglesAssumedVisible},
           {"nodes_tested", stats.nodesOcclusionTested},
           {"nodes_occluded", stats.nodesOccluded},
           {"triangles_drawn_frustum_only", stats.trianglesDrawnFrustumOnly},

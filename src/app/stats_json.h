@@ -46,10 +46,12 @@ nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRa
 // frustum culling on), nodes_tested (node boxes tested against the occlusion buffer),
 // nodes_occluded, triangles_drawn_frustum_only (what the frustum cull alone draws),
 // triangles_drawn, props_occluded (props in the frustum hidden by the buffer), cpu_ms (the
-// pass's wall time, level and props). When off, both triangle figures are what is drawn and the
-// rest is 0. Headless runs draw nothing: their "culling" is null.
-nlohmann::json occlusionStats(bool enabled, const OcclusionCullStats& stats, uint32_t propsOccluded,
-                              double cpuMs);
+// pass's wall time, level and props), temporal_coherence (the setting), nodes_assumed_visible and
+// triangles_assumed_visible (drawn untested because they were visible last frame). When off, both
+// triangle figures are what is drawn and the rest is 0. Headless runs draw nothing: their
+// "culling" is null.
+nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, const OcclusionCullStats& stats,
+                              uint32_t propsOccluded, double cpuMs);
 
 // Writes `stats` pretty-printed; false with *error when the file cannot be written.
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error);

@@ -33,6 +33,7 @@ void eachField(UiSettings& s, Visit&& visit) {
   visit("wireframe", s.wireframe);
   visit("culling", s.culling);
   visit("occlusion", s.occlusion);
+  visit("temporal_coherence", s.temporalCoherence);
   visit("vsync", s.vsync);
 }
 

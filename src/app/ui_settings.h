@@ -1,9 +1,9 @@
 #pragma once
 // The view settings a user expects to find again at the next start: the panel (shown, width),
 // the overlays (octree boxes and their filters, the Q view, the grid view and its query radius,
-// the crosshair), wireframe, culling, occlusion and vsync. Kept as JSON in
-// $XDG_CONFIG_HOME/octree-fps/settings.json (or ~/.config/...). The octree depth range is not
-// kept: it belongs to a level and is reset on every load.
+// the crosshair), wireframe, culling, occlusion (and its temporal coherence) and vsync. Kept as
+// JSON in $XDG_CONFIG_HOME/octree-fps/settings.json (or ~/.config/...). The octree depth range is
+// not kept: it belongs to a level and is reset on every load.
 //
 // This file is GL-free (the JSON and the file); ui_settings_apply.cpp moves the values in and
 // out of the running demo. Tested headless: tests/app/ui_settings_test.cpp.
@@ -26,6 +26,7 @@ struct UiSettings {
   bool wireframe = false;
   bool culling = true;
   bool occlusion = true;
+  bool temporalCoherence = true;
   bool vsync = true;
   bool operator==(const UiSettings&) const = default;
 };

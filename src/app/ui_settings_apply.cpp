@@ -14,6 +14,7 @@ namespace {
 void applyCommandLine(const DemoOptions& o, UiSettings& u) {
   if (o.hidePanel) u.showPanel = false;
   if (!o.occlusion) u.occlusion = false;
+  if (!o.temporalCoherence) u.temporalCoherence = false;
   if (!o.vsync) u.vsync = false;
   if (o.overlayDepths) u.octreeBoxes = true;
   if (o.queryOverlay) u.queryView = true;
@@ -28,6 +29,8 @@ void keepFileWhereForced(const DemoOptions& o, const UiSettings& atStart, const 
   };
   keep(o.hidePanel, u.showPanel, atStart.showPanel, file.showPanel);
   keep(!o.occlusion, u.occlusion, atStart.occlusion, file.occlusion);
+  keep(!o.temporalCoherence, u.temporalCoherence, atStart.temporalCoherence,
+       file.temporalCoherence);
   keep(!o.vsync, u.vsync, atStart.vsync, file.vsync);
   keep(o.overlayDepths.has_value(), u.octreeBoxes, atStart.octreeBoxes, file.octreeBoxes);
   keep(o.queryOverlay, u.queryView, atStart.queryView, file.queryView);
@@ -50,6 +53,7 @@ UiSettings currentUiSettings(const DemoState& s) {
   u.wireframe = s.gpu.wireframe;
   u.culling = s.culling.enabled;
   u.occlusion = s.occlusion.enabled;
+  u.temporalCoherence = s.occlusion.temporalCoherence;
   u.vsync = s.gpu.vsync;
   return u;
 }
@@ -68,6 +72,7 @@ void applyUiSettings(DemoState& s, const UiSettings& u) {
   s.gpu.wireframe = u.wireframe;
   s.culling.enabled = u.culling;
   s.occlusion.enabled = u.occlusion;
+  s.occlusion.temporalCoherence = u.temporalCoherence;
   s.gpu.vsync = u.vsync;
 }
 

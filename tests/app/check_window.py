@@ -96,7 +96,9 @@ elif case == "occlusion_screenshots_match":
                                 f"{sz + r * math.sin(a):.3f} 0.3 0.3 0.3\n")
                     f.write("at 0 fly on\nend 0.1\n")
                 images, stats = [], []
-                for extra in ([], ["--no-occlusion"]):
+                # Occlusion on (with its frame-to-frame history: the pose is held for several
+                # frames, so the last frames draw on it), off, and on without the history.
+                for extra in ([], ["--no-occlusion"], ["--no-temporal-coherence"]):
                     shot = os.path.join(tmp, f"shot{len(images)}.png")
                     sj = os.path.join(tmp, f"stats{len(images)}.json")
                     code, out = run_window([level, *flags, "--script", script, "--no-vsync",
@@ -106,9 +108,16 @@ elif case == "occlusion_screenshots_match":
                     images.append(read_screenshot(shot))
                     with open(sj) as f:
                         stats.append(json.load(f)["culling"])
-                on, off = stats
+                on, off, fresh = stats
                 expect(on["occlusion"]["enabled"] and not off["occlusion"]["enabled"],
                        "the flag turned occlusion off", json.dumps(stats))
+                expect(on["occlusion"]["temporal_coherence"] and
+                       on["occlusion"]["nodes_assumed_visible"] > 0 and
+                       not fresh["occlusion"]["temporal_coherence"] and
+                       fresh["occlusion"]["nodes_assumed_visible"] == 0 and
+                       fresh["occlusion"]["triangles_assumed_visible"] == 0,
+                       "the history was used by default, and not with --no-temporal-coherence",
+                       json.dumps(stats))
                 pose = f"{os.path.basename(level)} yaw {yaw} pitch {pitch}"
                 # Same frustum both times: occlusion's frustum-only figure is what the run
                 # without it drew, and occlusion never draws more.
@@ -118,10 +127,11 @@ elif case == "occlusion_screenshots_match":
                        off["triangles_drawn"], f"{pose}: drawn <= frustum only", json.dumps(stats))
                 occluded_poses += on["triangles_drawn"] < off["triangles_drawn"]
                 props_hidden += on["occlusion"]["props_occluded"]
-                (w0, h0, a), (w1, h1, b) = images
-                expect((w0, h0) == (w1, h1) == (480, 270), f"{pose}: screenshot sizes")
+                (w0, h0, a), (w1, h1, b), (w2, h2, c) = images
+                expect((w0, h0) == (w1, h1) == (w2, h2) == (480, 270), f"{pose}: screenshot sizes")
                 differing = sum(1 for y in range(h0) for x in range(w0)
-                                if a[y][x * 4:x * 4 + 3] != b[y][x * 4:x * 4 + 3])
+                                if a[y][x * 4:x * 4 + 3] != b[y][x * 4:x * 4 + 3] or
+                                c[y][x * 4:x * 4 + 3] != b[y][x * 4:x * 4 + 3])
                 # A culled triangle or prop lies strictly behind an occluder in exact arithmetic,
                 # so only a depth tie in GL's 24-bit depth buffer (an occluder within depth
                 # precision of what it hides, drawn after it) could change a pixel; none occur

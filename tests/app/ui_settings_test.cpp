@@ -29,6 +29,7 @@ UiSettings everythingChanged() {
   u.wireframe = true;
   u.culling = false;
   u.occlusion = false;
+  u.temporalCoherence = false;
   u.vsync = false;
   return u;
 }
