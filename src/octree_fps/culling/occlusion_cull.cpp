@@ -382,8 +382,9 @@ void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
             }
             rasterizeOccluder(octree, s, params, &st, nodeRects_.data(), own.first);
           }
-          // Cleared after the whole run: a pair's second triangle is read by its first.
-          for (uint32_t t = runFirst; t < s; ++t) {
+          // Cleared after the whole run: a pair's second triangle is read by its first. (Only an
+          // assumed node has untested slots.)
+          for (uint32_t t = runFirst; assumed && t < s; ++t) {
             slotFlags_[t] &= static_cast<uint8_t>(~kSlotUntested);
           }
           runs_.push_back({runFirst, s - runFirst});
