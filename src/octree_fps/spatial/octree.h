@@ -452,6 +452,12 @@ class Octree {
 
   // Bytes held: node links and bounds, triangles, original indices, layers (sizes, not capacities).
   size_t bytes() const;
+  // A 64-bit hash of everything a build produces: node links, quantized bounds planes and their
+  // slots, the quantization grid and level bounds, triangle blocks, degenerate flags, original
+  // indices and layers (each array's length included). Two octrees with equal hashes hold the
+  // same tree, bit for bit, with overwhelming probability. For tests and benchmarks that check a
+  // change to the build leaves its output unchanged (octree_bench --tree-hash); O(bytes()).
+  uint64_t structureHash() const;
 
   // Checks every invariant: every node but the root is the child of exactly one node, children's
   // levels not above their parent's, children's bounds inside the parent's, every triangle

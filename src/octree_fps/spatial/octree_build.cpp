@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <thread>
@@ -273,6 +274,46 @@ size_t Octree::bytes() const {
          links_.size() * sizeof(OctreeNodeLinks) + blocks_.size() * sizeof(OctreeTriangleBlock) +
          degenerateLanes_.size() + originalIndex_.size() * sizeof(uint32_t) +
          layers_.size() * sizeof(uint32_t);
+}
+
+namespace {
+
+// FNV-1a style mixing, eight bytes at a time (the tail byte by byte). Not for security: it only
+// has to tell two builds apart.
+struct Hasher {
+  uint64_t h = 0xcbf29ce484222325ull;
+  void mix(uint64_t word) { h = (h ^ word) * 0x100000001b3ull; }
+  void bytes(const void* data, size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    mix(size);  // arrays of different lengths must differ even when one is a prefix
+    size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      mix(w);
+    }
+    for (; i < size; ++i) mix(p[i]);
+  }
+  template <class T>
+  void array(const std::vector<T>& v) {
+    bytes(v.data(), v.size() * sizeof(T));
+  }
+};
+
+}  // namespace
+
+uint64_t Octree::structureHash() const {
+  Hasher hs;
+  hs.array(links_);
+  hs.array(qBounds_);
+  hs.array(boundsSlot_);
+  const glm::vec3 grid[5] = {qOrigin_, qScale_, qInvScale_, rootBounds_.min, rootBounds_.max};
+  hs.bytes(grid, sizeof(grid));
+  hs.array(blocks_);
+  hs.array(degenerateLanes_);
+  hs.array(originalIndex_);
+  hs.array(layers_);
+  return hs.h;
 }
 
 float Octree::dequantize(uint32_t k, uint32_t q) const {
