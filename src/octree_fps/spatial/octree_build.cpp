@@ -385,12 +385,44 @@ OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
     }
     triangles_[t] = {v[0], v[1], v[2]};
   }
-  std::vector<Triangle> gathered;
-  gathered.swap(triangles_);
-  OctreeBuildReport r = build(std::span<const Triangle>(gathered), layers, params);
-  r.buildMs = nowMs() - start;
-  report_.buildMs = r.buildMs;
-  return r;
+  // Gathered and checked once, in place (the span overload would copy and check them again).
+  uint32_t degenerate = 0, dropped = 0;
+  std::vector<uint8_t> degenerateFlags;
+  keepGathered(layers, params.dropDegenerate, degenerate, dropped, degenerateFlags);
+  return buildFromGathered(static_cast<uint32_t>(triCount), degenerate, dropped, degenerateFlags,
+                           params, start);
+}
+
+void Octree::keepGathered(std::span<const uint32_t> layers, bool dropDegenerate,
+                          uint32_t& degenerate, uint32_t& dropped,
+                          std::vector<uint8_t>& outDegenerate) {
+  // Layers are stored only when some triangle is not in every layer.
+  const bool keepLayers =
+      std::any_of(layers.begin(), layers.end(), [](uint32_t m) { return m != kOctreeAllLayers; });
+  const size_t n = triangles_.size();
+  outDegenerate.resize(n);
+  originalIndex_.resize(n);
+  layers_.resize(keepLayers ? n : 0);
+  size_t w = 0;
+  for (size_t t = 0; t < n; ++t) {
+    const bool d = isDegenerateTriangle(triangles_[t]);
+    if (d) {
+      ++degenerate;
+      if (dropDegenerate) {
+        ++dropped;
+        continue;
+      }
+    }
+    triangles_[w] = triangles_[t];
+    outDegenerate[w] = d ? 1 : 0;
+    originalIndex_[w] = static_cast<uint32_t>(t);
+    if (keepLayers) layers_[w] = layers[t];
+    ++w;
+  }
+  triangles_.resize(w);
+  outDegenerate.resize(w);
+  originalIndex_.resize(w);
+  if (keepLayers) layers_.resize(w);
 }
 
 OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
@@ -411,13 +443,6 @@ OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
     report_ = fail;
     return fail;
   }
-  // Layers are stored only when some triangle is not in every layer.
-  const bool keepLayers =
-      std::any_of(layers.begin(), layers.end(), [](uint32_t m) { return m != kOctreeAllLayers; });
-  uint32_t degenerate = 0, dropped = 0;
-  triangles_.reserve(triangles.size());
-  originalIndex_.reserve(triangles.size());
-  if (keepLayers) layers_.reserve(triangles.size());
   for (size_t t = 0; t < triangles.size(); ++t) {
     const Triangle& tri = triangles[t];
     for (const glm::vec3* v : {&tri.v0, &tri.v1, &tri.v2}) {
@@ -428,19 +453,13 @@ OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
         return fail;
       }
     }
-    if (isDegenerateTriangle(tri)) {
-      ++degenerate;
-      if (params.dropDegenerate) {
-        ++dropped;
-        continue;
-      }
-    }
-    triangles_.push_back(tri);
-    originalIndex_.push_back(static_cast<uint32_t>(t));
-    if (keepLayers) layers_.push_back(layers[t]);
   }
-  return buildFromGathered(static_cast<uint32_t>(triangles.size()), degenerate, dropped, params,
-                           start);
+  triangles_.assign(triangles.begin(), triangles.end());
+  uint32_t degenerate = 0, dropped = 0;
+  std::vector<uint8_t> degenerateFlags;
+  keepGathered(layers, params.dropDegenerate, degenerate, dropped, degenerateFlags);
+  return buildFromGathered(static_cast<uint32_t>(triangles.size()), degenerate, dropped,
+                           degenerateFlags, params, start);
 }
 
 OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
@@ -456,10 +475,12 @@ OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
             [&](uint32_t a, uint32_t b) { return originalIndex_[a] < originalIndex_[b]; });
   std::vector<Triangle> tris(n);
   std::vector<uint32_t> orig(n), lay(layers_.empty() ? 0 : n);
+  std::vector<uint8_t> flags(n);  // stored at the last build from the same triangles
   for (size_t i = 0; i < n; ++i) {
     tris[i] = triangles_[bySlot[i]];
     orig[i] = originalIndex_[bySlot[i]];
     if (!lay.empty()) lay[i] = layers_[bySlot[i]];
+    flags[i] = isDegenerateSlot(bySlot[i]) ? 1 : 0;
   }
   triangles_.swap(tris);
   originalIndex_.swap(orig);
@@ -470,25 +491,28 @@ OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
     // Drop the degenerate triangles still stored.
     size_t w = 0;
     for (size_t i = 0; i < n; ++i) {
-      if (isDegenerateTriangle(triangles_[i])) {
+      if (flags[i]) {
         ++dropped;
         continue;
       }
       triangles_[w] = triangles_[i];
       originalIndex_[w] = originalIndex_[i];
+      flags[w] = 0;
       if (!layers_.empty()) layers_[w] = layers_[i];
       ++w;
     }
     triangles_.resize(w);
     originalIndex_.resize(w);
+    flags.resize(w);
     if (!layers_.empty()) layers_.resize(w);
   }
-  return buildFromGathered(old.inputTriangles, degenerate, dropped, params, start);
+  return buildFromGathered(old.inputTriangles, degenerate, dropped, flags, params, start);
 }
 
 OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t degenerate,
-                                            uint32_t dropped, const OctreeBuildParams& params,
-                                            double startMs) {
+                                            uint32_t dropped,
+                                            const std::vector<uint8_t>& degenerateFlags,
+                                            const OctreeBuildParams& params, double startMs) {
   params_ = params;
   params_.trianglesPerLeaf = std::max(1u, params.trianglesPerLeaf);
   params_.maxLevel = std::min(params.maxLevel, kOctreeMaxLevel);
@@ -531,17 +555,27 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     threadsUsed = partitionTree(part, root, requestedThreads, preFirst, parents, levels);
   }
   const uint32_t nodeCount = static_cast<uint32_t>(preFirst.size());
-  // Apply the permutation: records are now in slot order.
+  // Apply the permutation: records are now in slot order. The triangles go straight into their
+  // blocks of four (lanes past the last triangle repeat it), with their degenerate flags; the
+  // scratch copy then goes, and the passes below read the triangles from the blocks.
   {
-    std::vector<Triangle> tris(n);
     std::vector<uint32_t> orig(n), lay(layers_.empty() ? 0 : n);
     for (uint32_t s = 0; s < n; ++s) {
       const uint32_t i = recs[s].index;
-      tris[s] = triangles_[i];
       orig[s] = originalIndex_[i];
       if (!lay.empty()) lay[s] = layers_[i];
     }
-    triangles_.swap(tris);
+    blocks_.resize((n + 3) / 4);
+    degenerateLanes_.assign(blocks_.size(), 0);
+    for (uint32_t s = 0; s < blocks_.size() * 4; ++s) {
+      const uint32_t i = recs[std::min(s, n - 1)].index;
+      const Triangle& t = triangles_[i];
+      const glm::vec3* v[3] = {&t.v0, &t.v1, &t.v2};
+      for (int k = 0; k < 9; ++k) blocks_[s >> 2].c[k][s & 3u] = (*v[k / 3])[k % 3];
+      if (s < n && degenerateFlags[i] != 0)
+        degenerateLanes_[s >> 2] |= static_cast<uint8_t>(1u << (s & 3u));
+    }
+    std::vector<Triangle>().swap(triangles_);
     originalIndex_.swap(orig);
     layers_.swap(lay);
   }
@@ -561,8 +595,23 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   }
   // Tight bounds, children before parents (reverse preorder).
   for (uint32_t i = nodeCount; i-- > 0;) {
-    for (uint32_t s = tFirst[i]; s < tEnd[i]; ++s) tBox[i].grow(triangles_[s].bounds());
+    for (uint32_t s = tFirst[i]; s < tEnd[i]; ++s) tBox[i].grow(triangle(s).bounds());
     if (parents[i] != kOctreeInvalidIndex) tBox[parents[i]].grow(tBox[i]);
+  }
+  // Step 1 below adds one node per inner node with triangles of its own: room for all of them
+  // now, so that the arrays are not reallocated (and their pages not touched afresh) as it goes.
+  {
+    size_t extra = 0;
+    for (uint32_t p = 0; p < nodeCount; ++p) {
+      extra += tKidCount[p] != 0 && tKidCount[p] != kOctreeMaxChildren && tEnd[p] != tFirst[p];
+    }
+    const size_t total = nodeCount + extra;
+    tFirst.reserve(total);
+    tEnd.reserve(total);
+    tLevel.reserve(total);
+    tBox.reserve(total);
+    tKidCount.reserve(total);
+    tKids.reserve(total * kOctreeMaxChildren);
   }
   // 1. Triangles kept in an inner node move into a new leaf, its first child, with their own
   //    tight box: a query then tests them only when it meets that box, sorted among the other
@@ -577,7 +626,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     tEnd.push_back(tEnd[p]);
     tLevel.push_back(tLevel[p]);
     Aabb own;
-    for (uint32_t s = tFirst[p]; s < tEnd[p]; ++s) own.grow(triangles_[s].bounds());
+    for (uint32_t s = tFirst[p]; s < tEnd[p]; ++s) own.grow(triangle(s).bounds());
     tBox.push_back(own);
     tKidCount.push_back(0);
     tKids.resize(tKids.size() + kOctreeMaxChildren);
@@ -667,20 +716,6 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
       }
     }
   }
-
-  // Slots into blocks of four; the scratch copy goes.
-  blocks_.resize((n + 3) / 4);
-  degenerateLanes_.assign(blocks_.size(), 0);
-  for (uint32_t s = 0; s < n; ++s) {
-    if (isDegenerateTriangle(triangles_[s]))
-      degenerateLanes_[s >> 2] |= static_cast<uint8_t>(1u << (s & 3u));
-  }
-  for (uint32_t s = 0; s < blocks_.size() * 4; ++s) {
-    const Triangle& t = triangles_[std::min(s, n - 1)];
-    const glm::vec3* v[3] = {&t.v0, &t.v1, &t.v2};
-    for (int k = 0; k < 9; ++k) blocks_[s >> 2].c[k][s & 3u] = (*v[k / 3])[k % 3];
-  }
-  std::vector<Triangle>().swap(triangles_);
 
   OctreeBuildReport r;
   r.ok = true;
