@@ -59,6 +59,9 @@ struct WorkItem {
 struct Partitioner {
   std::vector<BuildRecord>& recs;
   std::vector<BuildRecord>& tmp;
+  // Per record position: its code (below) in the last counting pass over it, so that the
+  // scatter need not compute it again.
+  std::vector<uint8_t>& codes;
   uint32_t leafSize, maxLevel;
   float looseness;
   uint32_t minChild;
@@ -68,10 +71,6 @@ struct Partitioner {
   uint32_t split(const WorkItem& item, WorkItem (&kids)[8]) const {
     const uint32_t count = item.end - item.begin;
     if (count <= leafSize || item.level >= maxLevel) return 0;
-    // All centroids at one point: no split can separate them.
-    Aabb cb;
-    for (uint32_t i = item.begin; i < item.end; ++i) cb.grow(recs[i].centroid);
-    if (cb.min == cb.max) return 0;
 
     // Find the octant of every record; shrink the cell while everything falls in one octant.
     std::array<uint32_t, 9> counts{};
@@ -79,14 +78,38 @@ struct Partitioner {
     glm::vec3 center = item.cellCenter;
     float cellHalf = item.cellHalf;
     float keepSize = cellHalf * looseness;
-    auto bucketOf = [&](const BuildRecord& r) -> uint32_t {
-      if (r.size > keepSize) return 8u;  // larger than looseness x a child cell's edge: kept
+    // A record's code: its octant in bits 0-2, and bit 3 when it is kept here (larger than
+    // looseness x a child cell's edge). Branch-free; bucket 8 (kept) is every code >= 8.
+    auto codeOf = [&](const BuildRecord& r) -> uint32_t {
       return (r.centroid.x >= center.x ? 1u : 0u) | (r.centroid.y >= center.y ? 2u : 0u) |
-             (r.centroid.z >= center.z ? 4u : 0u);
+             (r.centroid.z >= center.z ? 4u : 0u) | (r.size > keepSize ? 8u : 0u);
     };
-    for (;;) {
-      counts.fill(0);
-      for (uint32_t i = item.begin; i < item.end; ++i) ++counts[bucketOf(recs[i])];
+    uint8_t* const code = codes.data();
+    for (bool first = true;; first = false) {
+      std::array<uint32_t, 16> byCode{};
+      if (first) {
+        // The first pass also checks whether all centroids are at one point (then no split
+        // can separate them: a leaf), which used to take a pass of its own.
+        const glm::vec3 c0 = recs[item.begin].centroid;
+        bool same = true;
+        for (uint32_t i = item.begin; i < item.end; ++i) {
+          const BuildRecord& r = recs[i];
+          same &= (r.centroid.x == c0.x) & (r.centroid.y == c0.y) & (r.centroid.z == c0.z);
+          const uint32_t c = codeOf(r);
+          code[i] = static_cast<uint8_t>(c);
+          ++byCode[c];
+        }
+        if (same) return 0;
+      } else {
+        for (uint32_t i = item.begin; i < item.end; ++i) {
+          const uint32_t c = codeOf(recs[i]);
+          code[i] = static_cast<uint8_t>(c);
+          ++byCode[c];
+        }
+      }
+      for (uint32_t k = 0; k < 8; ++k) counts[k] = byCode[k];
+      counts[8] = 0;
+      for (uint32_t k = 8; k < 16; ++k) counts[8] += byCode[k];
       uint32_t nonEmpty = 0, only = 0;
       for (uint32_t k = 0; k < 8; ++k) {
         if (counts[k] != 0) {
@@ -119,8 +142,10 @@ struct Partitioner {
       run += finalCounts[k];
     }
     std::array<uint32_t, 9> firstOf = offset;
+    std::array<uint8_t, 16> bucketOfCode;
+    for (uint32_t c = 0; c < 16; ++c) bucketOfCode[c] = static_cast<uint8_t>(remap[c < 8 ? c : 8]);
     for (uint32_t i = item.begin; i < item.end; ++i) {
-      tmp[offset[remap[bucketOf(recs[i])]]++] = recs[i];
+      tmp[offset[bucketOfCode[code[i]]]++] = recs[i];
     }
     std::copy(tmp.begin() + item.begin, tmp.begin() + item.end, recs.begin() + item.begin);
     const float childHalf = cellHalf * 0.5f;
@@ -530,6 +555,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   std::vector<uint32_t> preFirst, levels;
 
   std::vector<BuildRecord> recs(n), tmp(n);
+  std::vector<uint8_t> codes(n);
   Aabb all;
   for (uint32_t i = 0; i < n; ++i) {
     const Aabb b = triangles_[i].bounds();
@@ -550,7 +576,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     // Root cell: the bounding cube. Cells only assign triangles; rounding of cell bounds cannot
     // lose anything because culling uses the tight bounds computed below.
     const float half = std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f;
-    const Partitioner part{recs, tmp, leafSize, maxLevel, looseness, minChild};
+    const Partitioner part{recs, tmp, codes, leafSize, maxLevel, looseness, minChild};
     const WorkItem root{0, n, all.center(), half, 0, kOctreeInvalidIndex};
     threadsUsed = partitionTree(part, root, requestedThreads, preFirst, parents, levels);
   }
