@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <thread>
 
@@ -609,56 +610,56 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   // The octree as built, in preorder: node i owns slots [preFirst[i], preFirst[i + 1]). Now its
   // final form, as a temporary tree (t*) with explicit ranges and up to kOctreeMaxChildren children
   // per node:
-  std::vector<uint32_t> tFirst(preFirst.begin(), preFirst.end() - 1),
-      tEnd(preFirst.begin() + 1, preFirst.end());
-  std::vector<uint32_t> tLevel = std::move(levels);
-  std::vector<uint32_t> tKids(static_cast<size_t>(nodeCount) * kOctreeMaxChildren),
-      tKidCount(nodeCount, 0);
-  std::vector<Aabb> tBox(nodeCount);
-  for (uint32_t i = 1; i < nodeCount; ++i) {
-    tKids[static_cast<size_t>(parents[i]) * kOctreeMaxChildren + tKidCount[parents[i]]++] =
-        i;  // octant order
+  // Step 1 below adds one node (a leaf) per inner node with triangles of its own: the arrays are
+  // sized for all of them at once, so that nothing is reallocated and copied as it goes. Only the
+  // octree's nodes have rows of children (the added leaves have none); the rows are not
+  // zero-filled, as only the first tKidCount[p] entries of a row are ever read.
+  std::vector<uint32_t> tKidCount(nodeCount, 0);
+  for (uint32_t i = 1; i < nodeCount; ++i) ++tKidCount[parents[i]];
+  uint32_t added = 0;
+  for (uint32_t p = 0; p < nodeCount; ++p) {
+    added +=
+        tKidCount[p] != 0 && tKidCount[p] != kOctreeMaxChildren && preFirst[p + 1] != preFirst[p];
   }
+  const uint32_t tCount = nodeCount + added;
+  tKidCount.resize(tCount, 0);
+  std::vector<uint32_t> tFirst(tCount), tEnd(tCount);
+  std::copy(preFirst.begin(), preFirst.end() - 1, tFirst.begin());
+  std::copy(preFirst.begin() + 1, preFirst.end(), tEnd.begin());
+  std::vector<uint32_t> tLevel = std::move(levels);
+  tLevel.resize(tCount);
+  const std::unique_ptr<uint32_t[]> tKids = std::make_unique_for_overwrite<uint32_t[]>(
+      static_cast<size_t>(nodeCount) * kOctreeMaxChildren);
+  {
+    std::vector<uint32_t> filled(nodeCount, 0);
+    for (uint32_t i = 1; i < nodeCount; ++i) {
+      tKids[static_cast<size_t>(parents[i]) * kOctreeMaxChildren + filled[parents[i]]++] =
+          i;  // octant order
+    }
+  }
+  std::vector<Aabb> tBox(tCount);
   // Tight bounds, children before parents (reverse preorder).
   for (uint32_t i = nodeCount; i-- > 0;) {
     for (uint32_t s = tFirst[i]; s < tEnd[i]; ++s) tBox[i].grow(triangle(s).bounds());
     if (parents[i] != kOctreeInvalidIndex) tBox[parents[i]].grow(tBox[i]);
-  }
-  // Step 1 below adds one node per inner node with triangles of its own: room for all of them
-  // now, so that the arrays are not reallocated (and their pages not touched afresh) as it goes.
-  {
-    size_t extra = 0;
-    for (uint32_t p = 0; p < nodeCount; ++p) {
-      extra += tKidCount[p] != 0 && tKidCount[p] != kOctreeMaxChildren && tEnd[p] != tFirst[p];
-    }
-    const size_t total = nodeCount + extra;
-    tFirst.reserve(total);
-    tEnd.reserve(total);
-    tLevel.reserve(total);
-    tBox.reserve(total);
-    tKidCount.reserve(total);
-    tKids.reserve(total * kOctreeMaxChildren);
   }
   // 1. Triangles kept in an inner node move into a new leaf, its first child, with their own
   //    tight box: a query then tests them only when it meets that box, sorted among the other
   //    children by distance, instead of on entering the node. The leaf keeps the node's level
   //    (the triangles are still "kept in the parent"). Not when the node already has
   //    kOctreeMaxChildren.
-  for (uint32_t p = 0; p < nodeCount; ++p) {
+  for (uint32_t p = 0, v = nodeCount; p < nodeCount; ++p) {
     const uint32_t k = tKidCount[p];
     if (k == 0 || k == kOctreeMaxChildren || tEnd[p] == tFirst[p]) continue;
-    const uint32_t v = static_cast<uint32_t>(tFirst.size());
-    tFirst.push_back(tFirst[p]);
-    tEnd.push_back(tEnd[p]);
-    tLevel.push_back(tLevel[p]);
+    tFirst[v] = tFirst[p];
+    tEnd[v] = tEnd[p];
+    tLevel[v] = tLevel[p];
     Aabb own;
     for (uint32_t s = tFirst[p]; s < tEnd[p]; ++s) own.grow(triangle(s).bounds());
-    tBox.push_back(own);
-    tKidCount.push_back(0);
-    tKids.resize(tKids.size() + kOctreeMaxChildren);
+    tBox[v] = own;
     uint32_t* kids = &tKids[static_cast<size_t>(p) * kOctreeMaxChildren];
     for (uint32_t i = k; i-- > 0;) kids[i + 1] = kids[i];
-    kids[0] = v;
+    kids[0] = v++;
     ++tKidCount[p];
     tEnd[p] = tFirst[p];
   }
@@ -670,7 +671,6 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     const glm::vec3 e = tBox[i].size();
     return e.x * e.y + e.y * e.z + e.z * e.x;
   };
-  const uint32_t tCount = static_cast<uint32_t>(tFirst.size());
   std::vector<uint32_t> finalIndex(tCount, kOctreeInvalidIndex), walk;
   uint32_t finalCount = 0;
   if (nodeCount > 0) {
