@@ -54,10 +54,15 @@ struct WorkItem {
   float cellHalf;
   uint32_t level;
   uint32_t parent;
+  uint32_t inTmp;  // 1: the range's records are in Partitioner::tmp, 0: in recs
 };
 
 // Splits one node's record range (the octree rule in octree.h). The records of disjoint ranges
 // are independent, so different threads may split different subtrees at once.
+// The records move between two arrays: a split scatters its range from the array that holds it
+// into the other one, where its children's ranges then are (no copy back per level). A range
+// whose place in slot order is final (a leaf's records, the records kept in a node) is copied
+// into `recs` if it is not there already, so that recs ends in slot order.
 struct Partitioner {
   std::vector<BuildRecord>& recs;
   std::vector<BuildRecord>& tmp;
@@ -71,8 +76,14 @@ struct Partitioner {
   // Reorders item's records (kept first, then octants 0..7) and writes the children's work items
   // in octant order (parent left to the caller). Returns the number of children; 0: a leaf.
   uint32_t split(const WorkItem& item, WorkItem (&kids)[8]) const {
+    const BuildRecord* const src = item.inTmp ? tmp.data() : recs.data();
+    BuildRecord* const dst = item.inTmp ? recs.data() : tmp.data();
+    auto leaf = [&] {
+      if (item.inTmp) std::copy(src + item.begin, src + item.end, recs.data() + item.begin);
+      return 0u;
+    };
     const uint32_t count = item.end - item.begin;
-    if (count <= leafSize || item.level >= maxLevel) return 0;
+    if (count <= leafSize || item.level >= maxLevel) return leaf();
 
     // Find the octant of every record; shrink the cell while everything falls in one octant.
     std::array<uint32_t, 9> counts{};
@@ -92,19 +103,19 @@ struct Partitioner {
       if (first) {
         // The first pass also checks whether all centroids are at one point (then no split
         // can separate them: a leaf), which used to take a pass of its own.
-        const glm::vec3 c0 = recs[item.begin].centroid;
+        const glm::vec3 c0 = src[item.begin].centroid;
         bool same = true;
         for (uint32_t i = item.begin; i < item.end; ++i) {
-          const BuildRecord& r = recs[i];
+          const BuildRecord& r = src[i];
           same &= (r.centroid.x == c0.x) & (r.centroid.y == c0.y) & (r.centroid.z == c0.z);
           const uint32_t c = codeOf(r);
           code[i] = static_cast<uint8_t>(c);
           ++byCode[c];
         }
-        if (same) return 0;
+        if (same) return leaf();
       } else {
         for (uint32_t i = item.begin; i < item.end; ++i) {
-          const uint32_t c = codeOf(recs[i]);
+          const uint32_t c = codeOf(src[i]);
           code[i] = static_cast<uint8_t>(c);
           ++byCode[c];
         }
@@ -133,7 +144,7 @@ struct Partitioner {
     remap[8] = 8;
     std::array<uint32_t, 9> finalCounts{};
     for (uint32_t k = 0; k < 9; ++k) finalCounts[remap[k]] += counts[k];
-    if (finalCounts[8] == count) return 0;  // nothing left to split off: a leaf
+    if (finalCounts[8] == count) return leaf();  // nothing left to split off
     // Stable counting sort: kept first, then octants 0..7.
     std::array<uint32_t, 9> offset{};
     uint32_t run = item.begin;
@@ -146,10 +157,10 @@ struct Partitioner {
     std::array<uint32_t, 9> firstOf = offset;
     std::array<uint8_t, 16> bucketOfCode;
     for (uint32_t c = 0; c < 16; ++c) bucketOfCode[c] = static_cast<uint8_t>(remap[c < 8 ? c : 8]);
-    for (uint32_t i = item.begin; i < item.end; ++i) {
-      tmp[offset[bucketOfCode[code[i]]]++] = recs[i];
-    }
-    std::copy(tmp.begin() + item.begin, tmp.begin() + item.end, recs.begin() + item.begin);
+    for (uint32_t i = item.begin; i < item.end; ++i) dst[offset[bucketOfCode[code[i]]]++] = src[i];
+    // The kept records' slots are final here; the children's ranges stay in dst.
+    if (!item.inTmp)
+      std::copy(dst + item.begin, dst + item.begin + finalCounts[8], recs.data() + item.begin);
     const float childHalf = cellHalf * 0.5f;
     uint32_t n = 0;
     for (uint32_t k = 0; k < 8; ++k) {
@@ -158,8 +169,8 @@ struct Partitioner {
       const glm::vec3 childCenter =
           center + glm::vec3((k & 1u) ? childHalf : -childHalf, (k & 2u) ? childHalf : -childHalf,
                              (k & 4u) ? childHalf : -childHalf);
-      kids[n++] = {firstOf[k], firstOf[k] + c, childCenter,
-                   childHalf,  level + 1,      kOctreeInvalidIndex};
+      kids[n++] = {firstOf[k], firstOf[k] + c,      childCenter,    childHalf,
+                   level + 1,  kOctreeInvalidIndex, 1u - item.inTmp};
     }
     return n;
   }
@@ -579,7 +590,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     // lose anything because culling uses the tight bounds computed below.
     const float half = std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f;
     const Partitioner part{recs, tmp, codes, leafSize, maxLevel, looseness, minChild};
-    const WorkItem root{0, n, all.center(), half, 0, kOctreeInvalidIndex};
+    const WorkItem root{0, n, all.center(), half, 0, kOctreeInvalidIndex, 0};
     threadsUsed = partitionTree(part, root, requestedThreads, preFirst, parents, levels);
   }
   const uint32_t nodeCount = static_cast<uint32_t>(preFirst.size());
