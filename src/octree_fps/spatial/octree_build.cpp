@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -41,6 +42,9 @@ struct BuildRecord {
   float size;          // largest edge of the triangle's bounding box
   uint32_t index;      // position in the arrays being rebuilt
 };
+// The partition loads centroid and size as one four-float vector.
+static_assert(offsetof(BuildRecord, size) == 3 * sizeof(float),
+              "centroid and size must be adjacent");
 
 using detail::kQuantMax;
 
@@ -91,34 +95,25 @@ struct Partitioner {
     glm::vec3 center = item.cellCenter;
     float cellHalf = item.cellHalf;
     float keepSize = cellHalf * looseness;
-    // A record's code: its octant in bits 0-2, and bit 3 when it is kept here (larger than
-    // looseness x a child cell's edge). Branch-free; bucket 8 (kept) is every code >= 8.
-    auto codeOf = [&](const BuildRecord& r) -> uint32_t {
-      return (r.centroid.x >= center.x ? 1u : 0u) | (r.centroid.y >= center.y ? 2u : 0u) |
-             (r.centroid.z >= center.z ? 4u : 0u) | (r.size > keepSize ? 8u : 0u);
-    };
     uint8_t* const code = codes.data();
     for (bool first = true;; first = false) {
+      // A record's code: its octant in bits 0-2 (centroid >= the cell's centre on x, y, z), and
+      // bit 3 when it is kept here (size > looseness x a child cell's edge); bucket 8 (kept) is
+      // every code >= 8. Two four-lane compares of (centroid, size): the same float comparisons
+      // as the scalar form, lane by lane.
+      const float centerLanes[4] = {center.x, center.y, center.z, 0.0f};
+      const simd::F4 centerV = simd::load(centerLanes), keepV = simd::splat(keepSize);
+      auto codeOf = [&](const BuildRecord& r) -> uint32_t {
+        float lanes[4];
+        std::memcpy(lanes, &r, sizeof(lanes));  // centroid x, y, z, size
+        const simd::F4 v = simd::load(lanes);
+        return (simd::bits(simd::ge(v, centerV)) & 7u) | (simd::bits(simd::gt(v, keepV)) & 8u);
+      };
       std::array<uint32_t, 16> byCode{};
-      if (first) {
-        // The first pass also checks whether all centroids are at one point (then no split
-        // can separate them: a leaf), which used to take a pass of its own.
-        const glm::vec3 c0 = src[item.begin].centroid;
-        bool same = true;
-        for (uint32_t i = item.begin; i < item.end; ++i) {
-          const BuildRecord& r = src[i];
-          same &= (r.centroid.x == c0.x) & (r.centroid.y == c0.y) & (r.centroid.z == c0.z);
-          const uint32_t c = codeOf(r);
-          code[i] = static_cast<uint8_t>(c);
-          ++byCode[c];
-        }
-        if (same) return leaf();
-      } else {
-        for (uint32_t i = item.begin; i < item.end; ++i) {
-          const uint32_t c = codeOf(src[i]);
-          code[i] = static_cast<uint8_t>(c);
-          ++byCode[c];
-        }
+      for (uint32_t i = item.begin; i < item.end; ++i) {
+        const uint32_t c = codeOf(src[i]);
+        code[i] = static_cast<uint8_t>(c);
+        ++byCode[c];
       }
       for (uint32_t k = 0; k < 8; ++k) counts[k] = byCode[k];
       counts[8] = 0;
@@ -129,6 +124,18 @@ struct Partitioner {
           ++nonEmpty;
           only = k;
         }
+      }
+      // All centroids at one point: no split can separate them, a leaf. Only possible when at
+      // most one octant is occupied; with none (everything kept) the node is a leaf anyway
+      // (below), so the check costs a pass only when exactly one octant is.
+      if (first && nonEmpty == 1) {
+        const glm::vec3 c0 = src[item.begin].centroid;
+        bool same = true;
+        for (uint32_t i = item.begin; i < item.end && same; ++i) {
+          const glm::vec3& c = src[i].centroid;
+          same = c.x == c0.x && c.y == c0.y && c.z == c0.z;
+        }
+        if (same) return leaf();
       }
       if (counts[8] != 0 || nonEmpty != 1 || level + 1 >= maxLevel) break;
       // Everything goes to one child: descend the cell without making a node.
