@@ -518,16 +518,11 @@ class Octree {
   }
   // Dequantized bounds plane k of node i (the same float expression the SIMD traversal uses).
   float dequantize(uint32_t k, uint32_t q) const;
-  // After triangles_ holds every input triangle (validated, in input order): counts the
-  // zero-area ones and drops them when asked, in place, and fills originalIndex_, layers_ and
-  // outDegenerate (one flag per triangle kept, so that the build tests each triangle once).
-  void keepGathered(std::span<const uint32_t> layers, bool dropDegenerate, uint32_t& degenerate,
-                    uint32_t& dropped, std::vector<uint8_t>& outDegenerate);
-  // The build proper, from triangles_ / originalIndex_ / layers_; degenerateFlags[i] says
-  // whether triangles_[i] is degenerate.
-  OctreeBuildReport buildFromGathered(uint32_t inputTriangles, uint32_t degenerate,
-                                      uint32_t dropped, const std::vector<uint8_t>& degenerateFlags,
-                                      const OctreeBuildParams& params, double startMs);
+  // The build proper, from any input (octree_build.cpp). r.degenerateTriangles and
+  // r.droppedTriangles count what this build found and dropped.
+  struct BuildSource;
+  OctreeBuildReport buildFrom(const BuildSource& source, uint32_t inputTriangles,
+                              const OctreeBuildParams& params, double startMs);
 
   // Quantized bounds, stored by block of children (the root is a block of one): the block of
   // nodes f .. f + c - 1 holds its planes at qBounds_[6 f ..  6 (f + c)), plane k (0..2: min x,
@@ -549,7 +544,6 @@ class Octree {
   std::vector<OctreeNodeLinks> links_;       // node structure (children contiguous)
   std::vector<OctreeTriangleBlock> blocks_;  // slot order, four slots per block
   std::vector<uint8_t> degenerateLanes_;     // per block: bit i set when lane i is degenerate
-  std::vector<Triangle> triangles_;          // build scratch only (empty between builds)
   std::vector<uint32_t> originalIndex_;      // slot -> original triangle index
   std::vector<uint32_t> layers_;             // slot -> layer mask; empty = all layers
   OctreeBuildParams params_;

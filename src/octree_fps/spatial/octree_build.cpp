@@ -11,6 +11,7 @@
 #include <memory>
 #include <numeric>
 #include <thread>
+#include <vector>
 
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/geometry/triangle_tests.h"
@@ -308,7 +309,6 @@ void Octree::clear() {
   links_.clear();
   blocks_.clear();
   degenerateLanes_.clear();
-  triangles_.clear();
   originalIndex_.clear();
   layers_.clear();
   report_ = {};
@@ -383,6 +383,58 @@ TriangleRange Octree::subtreeRange(uint32_t node) const {
   return {links_[node].firstTriangle, links_[last].ownEnd - links_[node].firstTriangle};
 }
 
+// What a build reads: its input triangles by position (0 .. count() - 1), either gathered from
+// positions and indices or given as triangles, with each position's original index and layers.
+// The build reads each input triangle twice, once to check it and make its partition record,
+// and once to store it in its slot; it never copies the whole input.
+struct Octree::BuildSource {
+  std::span<const glm::vec3> positions;  // with indices (3 per triangle) ...
+  std::span<const uint32_t> indices;
+  std::span<const Triangle> triangles;  // ... or the triangles themselves (indexed == false)
+  bool indexed = false;
+  bool validate = true;                // check indices and finiteness (untrusted input)
+  std::span<const uint32_t> original;  // position -> original index; empty: the position
+  std::span<const uint32_t> layers;    // per position; used only when keepLayers
+  bool keepLayers = false;
+
+  size_t count() const { return indexed ? indices.size() / 3 : triangles.size(); }
+  Triangle at(size_t t) const {
+    if (!indexed) return triangles[t];
+    return {positions[indices[3 * t]], positions[indices[3 * t + 1]],
+            positions[indices[3 * t + 2]]};
+  }
+  // at(t), or false with the message naming the first bad vertex (an index out of range or a
+  // non-finite coordinate; for indexed input each vertex's index is checked before its value).
+  bool checkedAt(size_t t, Triangle& out, std::string& error) const {
+    if (!indexed) {
+      out = triangles[t];
+      if (!validate) return true;
+      for (const glm::vec3* v : {&out.v0, &out.v1, &out.v2}) {
+        if (!isFinite(*v)) {
+          error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v);
+          return false;
+        }
+      }
+      return true;
+    }
+    glm::vec3* v[3] = {&out.v0, &out.v1, &out.v2};
+    for (size_t k = 0; k < 3; ++k) {
+      const uint32_t idx = indices[3 * t + k];
+      if (idx >= positions.size()) {
+        error = "triangle " + std::to_string(t) + " has vertex index " + std::to_string(idx) +
+                " out of range (" + std::to_string(positions.size()) + " vertices)";
+        return false;
+      }
+      *v[k] = positions[idx];
+      if (!isFinite(*v[k])) {
+        error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v[k]);
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
 OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
                                 std::span<const uint32_t> indices, std::span<const uint32_t> layers,
                                 const OctreeBuildParams& params) {
@@ -407,67 +459,15 @@ OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
     report_ = fail;
     return fail;
   }
-  triangles_.resize(triCount);
-  for (size_t t = 0; t < triCount; ++t) {
-    glm::vec3 v[3];
-    for (int k = 0; k < 3; ++k) {
-      const uint32_t idx = indices[3 * t + static_cast<size_t>(k)];
-      if (idx >= positions.size()) {
-        clear();
-        fail.error = "triangle " + std::to_string(t) + " has vertex index " + std::to_string(idx) +
-                     " out of range (" + std::to_string(positions.size()) + " vertices)";
-        report_ = fail;
-        return fail;
-      }
-      v[k] = positions[idx];
-      if (!isFinite(v[k])) {
-        clear();
-        fail.error =
-            "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(v[k]);
-        report_ = fail;
-        return fail;
-      }
-    }
-    triangles_[t] = {v[0], v[1], v[2]};
-  }
-  // Gathered and checked once, in place (the span overload would copy and check them again).
-  uint32_t degenerate = 0, dropped = 0;
-  std::vector<uint8_t> degenerateFlags;
-  keepGathered(layers, params.dropDegenerate, degenerate, dropped, degenerateFlags);
-  return buildFromGathered(static_cast<uint32_t>(triCount), degenerate, dropped, degenerateFlags,
-                           params, start);
-}
-
-void Octree::keepGathered(std::span<const uint32_t> layers, bool dropDegenerate,
-                          uint32_t& degenerate, uint32_t& dropped,
-                          std::vector<uint8_t>& outDegenerate) {
+  BuildSource source;
+  source.positions = positions;
+  source.indices = indices;
+  source.indexed = true;
+  source.layers = layers;
   // Layers are stored only when some triangle is not in every layer.
-  const bool keepLayers =
+  source.keepLayers =
       std::any_of(layers.begin(), layers.end(), [](uint32_t m) { return m != kOctreeAllLayers; });
-  const size_t n = triangles_.size();
-  outDegenerate.resize(n);
-  originalIndex_.resize(n);
-  layers_.resize(keepLayers ? n : 0);
-  size_t w = 0;
-  for (size_t t = 0; t < n; ++t) {
-    const bool d = isDegenerateTriangle(triangles_[t]);
-    if (d) {
-      ++degenerate;
-      if (dropDegenerate) {
-        ++dropped;
-        continue;
-      }
-    }
-    triangles_[w] = triangles_[t];
-    outDegenerate[w] = d ? 1 : 0;
-    originalIndex_[w] = static_cast<uint32_t>(t);
-    if (keepLayers) layers_[w] = layers[t];
-    ++w;
-  }
-  triangles_.resize(w);
-  outDegenerate.resize(w);
-  originalIndex_.resize(w);
-  if (keepLayers) layers_.resize(w);
+  return buildFrom(source, static_cast<uint32_t>(triCount), params, start);
 }
 
 OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
@@ -488,23 +488,12 @@ OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
     report_ = fail;
     return fail;
   }
-  for (size_t t = 0; t < triangles.size(); ++t) {
-    const Triangle& tri = triangles[t];
-    for (const glm::vec3* v : {&tri.v0, &tri.v1, &tri.v2}) {
-      if (!isFinite(*v)) {
-        clear();
-        fail.error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v);
-        report_ = fail;
-        return fail;
-      }
-    }
-  }
-  triangles_.assign(triangles.begin(), triangles.end());
-  uint32_t degenerate = 0, dropped = 0;
-  std::vector<uint8_t> degenerateFlags;
-  keepGathered(layers, params.dropDegenerate, degenerate, dropped, degenerateFlags);
-  return buildFromGathered(static_cast<uint32_t>(triangles.size()), degenerate, dropped,
-                           degenerateFlags, params, start);
+  BuildSource source;
+  source.triangles = triangles;
+  source.layers = layers;
+  source.keepLayers =
+      std::any_of(layers.begin(), layers.end(), [](uint32_t m) { return m != kOctreeAllLayers; });
+  return buildFrom(source, static_cast<uint32_t>(triangles.size()), params, start);
 }
 
 OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
@@ -512,52 +501,70 @@ OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
   const OctreeBuildReport old = report_;
   // Restore input order first so that rebuild() gives exactly what build() gives.
   const size_t n = originalIndex_.size();
-  triangles_.resize(n);
-  for (uint32_t s = 0; s < n; ++s) triangles_[s] = triangle(s);
   std::vector<uint32_t> bySlot(n);
   std::iota(bySlot.begin(), bySlot.end(), 0u);
   std::sort(bySlot.begin(), bySlot.end(),
             [&](uint32_t a, uint32_t b) { return originalIndex_[a] < originalIndex_[b]; });
   std::vector<Triangle> tris(n);
   std::vector<uint32_t> orig(n), lay(layers_.empty() ? 0 : n);
-  std::vector<uint8_t> flags(n);  // stored at the last build from the same triangles
   for (size_t i = 0; i < n; ++i) {
-    tris[i] = triangles_[bySlot[i]];
+    tris[i] = triangle(bySlot[i]);
     orig[i] = originalIndex_[bySlot[i]];
     if (!lay.empty()) lay[i] = layers_[bySlot[i]];
-    flags[i] = isDegenerateSlot(bySlot[i]) ? 1 : 0;
   }
-  triangles_.swap(tris);
-  originalIndex_.swap(orig);
-  layers_.swap(lay);
-  uint32_t degenerate = old.degenerateTriangles;
-  uint32_t dropped = old.droppedTriangles;
-  if (params.dropDegenerate && !params_.dropDegenerate) {
-    // Drop the degenerate triangles still stored.
-    size_t w = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (flags[i]) {
-        ++dropped;
-        continue;
-      }
-      triangles_[w] = triangles_[i];
-      originalIndex_[w] = originalIndex_[i];
-      flags[w] = 0;
-      if (!layers_.empty()) layers_[w] = layers_[i];
-      ++w;
-    }
-    triangles_.resize(w);
-    originalIndex_.resize(w);
-    flags.resize(w);
-    if (!layers_.empty()) layers_.resize(w);
-  }
-  return buildFromGathered(old.inputTriangles, degenerate, dropped, flags, params, start);
+  BuildSource source;
+  source.triangles = tris;
+  source.validate = false;  // stored by an earlier build: already checked
+  source.original = orig;
+  source.layers = lay;
+  source.keepLayers = !lay.empty();
+  // Triangles an earlier build dropped stay dropped, and stay counted; a build that drops
+  // degenerate triangles after one that kept them drops those still stored.
+  OctreeBuildReport r = buildFrom(source, old.inputTriangles, params, start);
+  r.degenerateTriangles = old.degenerateTriangles;
+  r.droppedTriangles += old.droppedTriangles;
+  report_.degenerateTriangles = r.degenerateTriangles;
+  report_.droppedTriangles = r.droppedTriangles;
+  return r;
 }
 
-OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t degenerate,
-                                            uint32_t dropped,
-                                            const std::vector<uint8_t>& degenerateFlags,
-                                            const OctreeBuildParams& params, double startMs) {
+OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTriangles,
+                                    const OctreeBuildParams& params, double startMs) {
+  // One pass over the input: check each triangle, count (and maybe drop) the zero-area ones,
+  // and make the partition's record of each triangle kept (its index: its input position).
+  const size_t count = source.count();
+  std::vector<BuildRecord> recs(count);
+  std::vector<uint8_t> degenerateFlags(count);  // by input position
+  uint32_t degenerate = 0, dropped = 0, n = 0;
+  Aabb all;
+  {
+    std::string error;
+    for (size_t t = 0; t < count; ++t) {
+      Triangle tri;
+      if (!source.checkedAt(t, tri, error)) {
+        clear();
+        OctreeBuildReport fail;
+        fail.inputTriangles = inputTriangles;
+        fail.error = error;
+        report_ = fail;
+        return fail;
+      }
+      const bool d = isDegenerateTriangle(tri);
+      if (d) {
+        ++degenerate;
+        if (params.dropDegenerate) {
+          ++dropped;
+          continue;
+        }
+      }
+      degenerateFlags[t] = d ? 1 : 0;
+      const Aabb b = tri.bounds();
+      const glm::vec3 s = b.size();
+      recs[n++] = {b.center(), std::max(s.x, std::max(s.y, s.z)), static_cast<uint32_t>(t)};
+      all.grow(b);
+    }
+  }
+  recs.resize(n);
   params_ = params;
   params_.trianglesPerLeaf = std::max(1u, params.trianglesPerLeaf);
   params_.maxLevel = std::min(params.maxLevel, kOctreeMaxLevel);
@@ -566,23 +573,13 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   const float looseness = params_.looseness >= 0.0f ? params_.looseness : 1.0f;
   // A child that would hold fewer than this many triangles stays in its parent (see octree.h).
   const uint32_t minChild = leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u);
-
-  const uint32_t n = static_cast<uint32_t>(triangles_.size());
   links_.clear();
   qBounds_.clear();
   // The partition produces nodes in depth-first preorder (first slot, parent, level); they are
   // re-laid out with contiguous children at the end.
   std::vector<uint32_t> preFirst, levels;
-
-  std::vector<BuildRecord> recs(n), tmp(n);
+  std::vector<BuildRecord> tmp(n);
   std::vector<uint8_t> codes(n);
-  Aabb all;
-  for (uint32_t i = 0; i < n; ++i) {
-    const Aabb b = triangles_[i].bounds();
-    const glm::vec3 s = b.size();
-    recs[i] = {b.center(), std::max(s.x, std::max(s.y, s.z)), i};
-    all.grow(b);
-  }
   std::vector<uint32_t> parents;
   const uint32_t requestedThreads = std::min(
       kMaxBuildThreads,
@@ -601,33 +598,36 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     threadsUsed = partitionTree(part, root, requestedThreads, preFirst, parents, levels);
   }
   const uint32_t nodeCount = static_cast<uint32_t>(preFirst.size());
-  // Apply the permutation: records are now in slot order. The triangles go straight into their
-  // blocks of four (lanes past the last triangle repeat it), with their degenerate flags; the
-  // scratch copy then goes, and the passes below read the triangles from the blocks.
+  // Apply the permutation: records are now in slot order. The triangles are read from the input
+  // a second time, straight into their blocks of four (lanes past the last triangle repeat it),
+  // with their degenerate flags; the passes below read them from the blocks.
   {
-    std::vector<uint32_t> orig(n), lay(layers_.empty() ? 0 : n);
+    originalIndex_.resize(n);
+    layers_.resize(source.keepLayers ? n : 0);
     for (uint32_t s = 0; s < n; ++s) {
       const uint32_t i = recs[s].index;
-      orig[s] = originalIndex_[i];
-      if (!lay.empty()) lay[s] = layers_[i];
+      originalIndex_[s] = source.original.empty() ? i : source.original[i];
+      if (source.keepLayers) layers_[s] = source.layers[i];
     }
     blocks_.resize((n + 3) / 4);
     degenerateLanes_.assign(blocks_.size(), 0);
-    // The reads are scattered over the input (slot order is the octree's): each triangle is
-    // prefetched a few dozen slots ahead so that its cache misses overlap.
+    // The reads are scattered over the input (slot order is the octree's): each triangle (its
+    // indices, then its vertices) is prefetched a few dozen slots ahead so that the cache misses
+    // overlap.
     constexpr uint32_t kAhead = 32;
     for (uint32_t s = 0; s < blocks_.size() * 4; ++s) {
-      if (s + kAhead < n) simd::prefetch(&triangles_[recs[s + kAhead].index]);
+      if (source.indexed) {
+        if (s + kAhead < n) simd::prefetch(&source.indices[3 * size_t{recs[s + kAhead].index}]);
+      } else if (s + kAhead < n) {
+        simd::prefetch(&source.triangles[recs[s + kAhead].index]);
+      }
       const uint32_t i = recs[std::min(s, n - 1)].index;
-      const Triangle& t = triangles_[i];
+      const Triangle t = source.at(i);
       const glm::vec3* v[3] = {&t.v0, &t.v1, &t.v2};
       for (int k = 0; k < 9; ++k) blocks_[s >> 2].c[k][s & 3u] = (*v[k / 3])[k % 3];
       if (s < n && degenerateFlags[i] != 0)
         degenerateLanes_[s >> 2] |= static_cast<uint8_t>(1u << (s & 3u));
     }
-    std::vector<Triangle>().swap(triangles_);
-    originalIndex_.swap(orig);
-    layers_.swap(lay);
   }
   preFirst.push_back(n);  // own ranges end at the next node's first slot
   // The octree as built, in preorder: node i owns slots [preFirst[i], preFirst[i + 1]). Now its
