@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -12,6 +13,10 @@
 #include <numeric>
 #include <thread>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/geometry/triangle_tests.h"
@@ -35,6 +40,26 @@ std::string formatVec(const glm::vec3& v) {
 
 bool isFinite(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// The octree's large arrays are put on transparent huge pages where Linux offers them (madvise;
+// a hint, nothing happens where they are off): at 1M-10M triangles a ray's node and triangle
+// loads are scattered over hundreds of MB, and with 4 KiB pages most of them also miss the TLB.
+// Reserves `count` elements in a vector that has no storage yet and advises its 2 MiB-aligned
+// part before anything touches it (a vector that already has storage is left as it is).
+template <class T>
+void reserveOnHugePages(std::vector<T>& v, size_t count) {
+  const bool fresh = v.capacity() == 0;
+  v.reserve(count);
+#if defined(__linux__)
+  constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
+  const uintptr_t from = reinterpret_cast<uintptr_t>(v.data());
+  const uintptr_t begin = (from + kHugePage - 1) & ~(kHugePage - 1);
+  const uintptr_t end = (from + v.capacity() * sizeof(T)) & ~(kHugePage - 1);
+  if (fresh && end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)fresh;
+#endif
 }
 
 // What the partition moves around: 20 bytes per triangle.
@@ -602,6 +627,7 @@ OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTri
   // a second time, straight into their blocks of four (lanes past the last triangle repeat it),
   // with their degenerate flags; the passes below read them from the blocks.
   {
+    reserveOnHugePages(originalIndex_, n);
     originalIndex_.resize(n);
     layers_.resize(source.keepLayers ? n : 0);
     for (uint32_t s = 0; s < n; ++s) {
@@ -609,6 +635,7 @@ OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTri
       originalIndex_[s] = source.original.empty() ? i : source.original[i];
       if (source.keepLayers) layers_[s] = source.layers[i];
     }
+    reserveOnHugePages(blocks_, (n + 3) / 4);
     blocks_.resize((n + 3) / 4);
     degenerateLanes_.assign(blocks_.size(), 0);
     // The reads are scattered over the input (slot order is the octree's): each triangle (its
@@ -729,6 +756,7 @@ OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTri
       for (uint32_t i = k; i-- > 0;) walk.push_back(kids[i]);
     }
   }
+  reserveOnHugePages(links_, finalCount);
   links_.resize(finalCount);
   for (uint32_t p = 0; p < tCount; ++p) {
     if (finalIndex[p] == kOctreeInvalidIndex) continue;
@@ -741,6 +769,7 @@ OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTri
     l.level = static_cast<uint16_t>(tLevel[p]);
   }
   // Quantized bounds, rounded outward on one grid over the level's box.
+  reserveOnHugePages(qBounds_, finalCount > 0 ? 6 * static_cast<size_t>(finalCount) + 8 : 0);
   qBounds_.assign(finalCount > 0 ? 6 * static_cast<size_t>(finalCount) + 8 : 0, 0);
   boundsSlot_.assign(finalCount, 0);  // the root: lane 0 of a block of one
   for (const OctreeNodeLinks& l : links_) {
