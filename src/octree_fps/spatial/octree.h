@@ -80,7 +80,12 @@
 //
 // ---- Build --------------------------------------------------------------------------------------
 // O(n log n): every level partitions its range with a stable counting sort into 9 buckets (kept +
-// 8 octants), O(n) per level; iterative, with an explicit work list (no recursion). With
+// 8 octants), O(n) per level, scattering its records into a second array (the two arrays take
+// turns level by level); iterative, with an explicit work list (no recursion). The input is read
+// in place, twice: once to check it and make the partition records, once to fill the triangle
+// blocks in slot order (no copy of the input is made). On Linux the large arrays (node links,
+// bounds, triangle blocks, original indices) are advised onto transparent huge pages, which saves
+// TLB misses for queries on levels of millions of triangles. With
 // params.threads > 1 the top levels are split first and the subtrees below them are partitioned
 // in parallel (the tree is identical for any thread count); the final-form and quantization
 // passes are O(n) and serial. A rebuild with new parameters from the octree's own data
