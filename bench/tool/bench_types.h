@@ -85,6 +85,7 @@ struct BuildInfo {
                               // physics world's preallocated pools; JSON fixed_overhead_bytes
   uint32_t threads = 1;       // threads the build actually used
   std::string notes;          // how it was built (shown in the JSON)
+  std::string treeHash;       // octree only, with --tree-hash: Octree::structureHash() in hex
 };
 
 // A measured implementation. build() once, then answer() many times from one thread.
@@ -115,6 +116,7 @@ class Engine {
 struct OctreeEngineParams {
   uint32_t trianglesPerLeaf = 8;
   uint32_t maxLevel = 16;
+  bool treeHash = false;  // hash the built tree (after the timed build) into BuildInfo::treeHash
 };
 std::unique_ptr<Engine> makeOctreeEngine(const OctreeEngineParams& params);
 std::unique_ptr<Engine> makeBruteForceEngine();

@@ -1,6 +1,7 @@
 // The octree and brute-force engines (the peers are in peer_embree.cpp, peer_bullet.cpp and
 // peer_bullet_contact.cpp).
 #include <chrono>
+#include <cstdio>
 
 #include "bench_types.h"
 #include "octree_fps/geometry/aabb.h"
@@ -42,6 +43,12 @@ class OctreeEngine final : public Engine {
                     " nodes, depth " + std::to_string(r.depth) + "; " +
                     (r.threadsUsed == 1 ? std::string("single-threaded build")
                                         : std::to_string(r.threadsUsed) + "-thread partition");
+    if (params_.treeHash) {
+      char hex[17];
+      std::snprintf(hex, sizeof(hex), "%016llx",
+                    static_cast<unsigned long long>(octree_.structureHash()));
+      outInfo.treeHash = hex;
+    }
     return true;
   }
 

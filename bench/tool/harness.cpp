@@ -42,7 +42,8 @@ struct EngineRun {
   std::unique_ptr<Engine> engine;
   BuildInfo build;
   std::array<KindResult, kKindCount> kinds;
-  bool singlePass = false;  // brute force: one timed pass, no warm-up
+  bool singlePass = false;            // brute force: one timed pass, no warm-up
+  std::vector<double> buildMsRounds;  // every build round, in order
 };
 
 struct Agreement {
@@ -293,35 +294,44 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& fileQueries, const RunOptio
   // ---- engines ----------------------------------------------------------------------------------
   // Each engine is built `buildRounds` times, each time fresh, and the fastest build is reported
   // (the last one is kept for the queries): small levels build in about a millisecond, where one
-  // sample on a shared machine is mostly noise.
+  // sample on a shared machine is mostly noise. The rounds are interleaved (round b builds every
+  // engine once), like the query passes, so that load from other processes falls on all engines
+  // alike and the build ratios compare builds made at about the same time.
   std::vector<EngineRun> runs;
   std::vector<std::function<std::unique_ptr<Engine>()>> factories;
-  runs.push_back({makeOctreeEngine(opt.octree), {}, {}, false});
+  runs.push_back({makeOctreeEngine(opt.octree), {}, {}, false, {}});
   factories.push_back([&] { return makeOctreeEngine(opt.octree); });
   if (opt.oracle) {
-    runs.push_back({makeBruteForceEngine(), {}, {}, true});
+    runs.push_back({makeBruteForceEngine(), {}, {}, true, {}});
     factories.push_back([] { return makeBruteForceEngine(); });
   }
   Json unavailable = Json::object();
+  auto wanted = [&](const char* name) {
+    return opt.peers.empty() ||
+           std::find(opt.peers.begin(), opt.peers.end(), std::string(name)) != opt.peers.end();
+  };
   if (opt.compare) {
-    if (auto e = makeEmbreeEngine()) {
-      runs.push_back({std::move(e), {}, {}, false});
+    if (!wanted("embree")) {
+    } else if (auto e = makeEmbreeEngine()) {
+      runs.push_back({std::move(e), {}, {}, false, {}});
       factories.push_back([] { return makeEmbreeEngine(); });
     } else {
       unavailable["embree"] =
           "not compiled in: Embree 3 was not found when octree_bench was configured "
           "(scripts/install-deps.sh --peers installs libembree-dev; then re-run cmake)";
     }
-    if (auto e = makeBulletEngine()) {
-      runs.push_back({std::move(e), {}, {}, false});
+    if (!wanted("bullet")) {
+    } else if (auto e = makeBulletEngine()) {
+      runs.push_back({std::move(e), {}, {}, false, {}});
       factories.push_back([] { return makeBulletEngine(); });
     } else {
       unavailable["bullet"] =
           "not compiled in: Bullet was not found when octree_bench was configured "
           "(scripts/install-deps.sh --peers installs libbullet-dev; then re-run cmake)";
     }
-    if (auto e = makeBulletContactEngine()) {
-      runs.push_back({std::move(e), {}, {}, false});
+    if (!wanted("bullet_contact")) {
+    } else if (auto e = makeBulletContactEngine()) {
+      runs.push_back({std::move(e), {}, {}, false, {}});
       factories.push_back([] { return makeBulletContactEngine(); });
     } else {
       unavailable["bullet_contact"] =
@@ -333,11 +343,11 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& fileQueries, const RunOptio
                    why.get<std::string>().c_str());
     }
   }
-  for (size_t i = 0; i < runs.size(); ++i) {
-    EngineRun& r = runs[i];
-    if (opt.printSummary) std::fprintf(stderr, "building %s...\n", r.engine->name().c_str());
-    double bestMs = 0.0;
-    for (uint32_t b = 0; b < std::max(1u, opt.buildRounds); ++b) {
+  for (uint32_t b = 0; b < std::max(1u, opt.buildRounds); ++b) {
+    for (size_t i = 0; i < runs.size(); ++i) {
+      EngineRun& r = runs[i];
+      if (opt.printSummary && b == 0)
+        std::fprintf(stderr, "building %s...\n", r.engine->name().c_str());
       if (b > 0) {
         r.engine.reset();  // free the previous build first (memory counters, peak RSS)
         r.engine = factories[i]();
@@ -348,10 +358,15 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& fileQueries, const RunOptio
         out.error = r.engine->name() + ": build failed: " + error;
         return out;
       }
-      bestMs = b == 0 ? r.build.buildMs : std::min(bestMs, r.build.buildMs);
+      r.buildMsRounds.push_back(r.build.buildMs);
     }
-    r.build.buildMs = bestMs;
   }
+  for (EngineRun& r : runs)
+    r.build.buildMs = *std::min_element(r.buildMsRounds.begin(), r.buildMsRounds.end());
+  auto medianOf = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
 
   auto limited = [&](const std::vector<Query>& all) {
     const size_t n = opt.oracleLimit ? std::min<size_t>(opt.oracleLimit, all.size()) : all.size();
@@ -403,6 +418,9 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& fileQueries, const RunOptio
   j["vertices"] = mesh.positions.size();
   j["diagonal"] = diagonal;
   j["build_ms"] = ours.build.buildMs;
+  j["build_ms_median"] = medianOf(ours.buildMsRounds);
+  j["build_ms_rounds"] = ours.buildMsRounds;
+  if (!ours.build.treeHash.empty()) j["tree_hash"] = ours.build.treeHash;
   j["bytes"] = ours.build.bytes;
   j["bytes_per_triangle"] = static_cast<double>(ours.build.bytes) / std::max(1u, triangles);
   j["threads"] = ours.build.threads;
@@ -429,6 +447,8 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& fileQueries, const RunOptio
     Json e;
     const size_t total = r.build.bytes + r.build.meshBytes;
     e["build_ms"] = r.build.buildMs;
+    e["build_ms_median"] = medianOf(r.buildMsRounds);
+    e["build_ms_rounds"] = r.buildMsRounds;
     e["build_threads"] = r.build.threads;
     e["bytes"] = r.build.bytes;
     e["mesh_bytes"] = r.build.meshBytes;
@@ -439,6 +459,10 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& fileQueries, const RunOptio
     e["notes"] = r.build.notes;
     if (!oracleSide) {
       e["build_time_ratio"] = r.build.buildMs > 0 ? ours.build.buildMs / r.build.buildMs : 0.0;
+      // Median over the rounds: each round's builds ran back to back (interleaved above).
+      const double theirMedian = medianOf(r.buildMsRounds);
+      e["build_time_ratio_median"] =
+          theirMedian > 0 ? medianOf(ours.buildMsRounds) / theirMedian : 0.0;
       e["memory_ratio"] = total ? static_cast<double>(ours.build.bytes) / total : 0.0;
     }
     Json ks;

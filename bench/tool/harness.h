@@ -32,10 +32,11 @@ struct RunOptions {
   bool compare = false;      // also answer with Embree 3 and Bullet (two engines) when compiled in
   uint32_t threads = 1;      // build threads requested
   uint32_t rounds = 7;       // timed rounds after the warm-up
-  uint32_t buildRounds = 3;  // builds per engine; the fastest is reported
+  uint32_t buildRounds = 3;  // builds per engine, engines interleaved; the fastest is reported
   uint32_t oracleLimit = 0;  // brute force answers only the first N queries of each kind (0: all)
   OctreeEngineParams octree;
-  bool printSummary = true;  // human-readable table on stderr
+  std::vector<std::string> peers;  // with compare: only the peers named here (empty: all)
+  bool printSummary = true;        // human-readable table on stderr
 };
 
 struct RunOutput {

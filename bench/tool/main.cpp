@@ -74,6 +74,13 @@ int main(int argc, char** argv) {
                  "tile LEVEL to each size (e.g. 10k,100k,1M,10M), move each query into a random "
                  "copy, and report build and query rates per size (no RESULTS, no --oracle)");
   app.add_option("--json", jsonPath, "also write the JSON to this file");
+  app.add_flag("--tree-hash", opt.octree.treeHash,
+               "hash every array of the built octree (Octree::structureHash, after the timed "
+               "build) into JSON 'tree_hash': equal hashes, identical trees");
+  app.add_option("--peers", opt.peers,
+                 "with --compare: only these peers (embree, bullet, bullet_contact; default all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"embree", "bullet", "bullet_contact"}));
   std::string simd = "auto";
   app.add_option("--simd", simd,
                  "octree query kernels: auto (the widest this CPU runs), baseline (four lanes, "

@@ -260,6 +260,33 @@ TEST(OctreeBuild, ThreadCountDoesNotChangeTheTree) {
   expectValid(many);
   expectSameTree(one, many);
   expectSameTree(one, automatic);
+  EXPECT_EQ(one.structureHash(), many.structureHash());
+  EXPECT_EQ(one.structureHash(), automatic.structureHash());
+}
+
+TEST(OctreeBuild, StructureHashTellsTreesApart) {
+  // octree_bench --tree-hash relies on it to show that a faster build gives the same tree.
+  const std::vector<Triangle> tris = makeRandomSoup(32);
+  Octree a, b, c;
+  ASSERT_TRUE(a.build(tris).ok);
+  ASSERT_TRUE(b.build(tris).ok);
+  EXPECT_EQ(a.structureHash(), b.structureHash());
+  OctreeBuildParams p;
+  p.trianglesPerLeaf = 4;
+  ASSERT_TRUE(c.build(tris, {}, p).ok);
+  EXPECT_NE(a.structureHash(), c.structureHash());
+  // One vertex moved by one ulp changes a block (and maybe a bound): a different hash.
+  std::vector<Triangle> moved = tris;
+  moved[5].v1.x = std::nextafter(moved[5].v1.x, 1e30f);
+  ASSERT_TRUE(c.build(moved).ok);
+  EXPECT_NE(a.structureHash(), c.structureHash());
+  // Layers are part of the tree.
+  std::vector<uint32_t> layers(tris.size(), kOctreeAllLayers);
+  layers[3] = 1u;
+  ASSERT_TRUE(c.build(tris, layers).ok);
+  EXPECT_NE(a.structureHash(), c.structureHash());
+  Octree empty;
+  EXPECT_NE(a.structureHash(), empty.structureHash());
 }
 
 TEST(OctreeBuild, QuantizedBoundsHoldAtExtremeCoordinates) {

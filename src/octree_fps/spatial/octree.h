@@ -80,7 +80,12 @@
 //
 // ---- Build --------------------------------------------------------------------------------------
 // O(n log n): every level partitions its range with a stable counting sort into 9 buckets (kept +
-// 8 octants), O(n) per level; iterative, with an explicit work list (no recursion). With
+// 8 octants), O(n) per level, scattering its records into a second array (the two arrays take
+// turns level by level); iterative, with an explicit work list (no recursion). The input is read
+// in place, twice: once to check it and make the partition records, once to fill the triangle
+// blocks in slot order (no copy of the input is made). On Linux the large arrays (node links,
+// bounds, triangle blocks, original indices) are advised onto transparent huge pages, which saves
+// TLB misses for queries on levels of millions of triangles. With
 // params.threads > 1 the top levels are split first and the subtrees below them are partitioned
 // in parallel (the tree is identical for any thread count); the final-form and quantization
 // passes are O(n) and serial. A rebuild with new parameters from the octree's own data
@@ -452,6 +457,12 @@ class Octree {
 
   // Bytes held: node links and bounds, triangles, original indices, layers (sizes, not capacities).
   size_t bytes() const;
+  // A 64-bit hash of everything a build produces: node links, quantized bounds planes and their
+  // slots, the quantization grid and level bounds, triangle blocks, degenerate flags, original
+  // indices and layers (each array's length included). Two octrees with equal hashes hold the
+  // same tree, bit for bit, with overwhelming probability. For tests and benchmarks that check a
+  // change to the build leaves its output unchanged (octree_bench --tree-hash); O(bytes()).
+  uint64_t structureHash() const;
 
   // Checks every invariant: every node but the root is the child of exactly one node, children's
   // levels not above their parent's, children's bounds inside the parent's, every triangle
@@ -512,9 +523,11 @@ class Octree {
   }
   // Dequantized bounds plane k of node i (the same float expression the SIMD traversal uses).
   float dequantize(uint32_t k, uint32_t q) const;
-  OctreeBuildReport buildFromGathered(uint32_t inputTriangles, uint32_t degenerate,
-                                      uint32_t dropped, const OctreeBuildParams& params,
-                                      double startMs);
+  // The build proper, from any input (octree_build.cpp). r.degenerateTriangles and
+  // r.droppedTriangles count what this build found and dropped.
+  struct BuildSource;
+  OctreeBuildReport buildFrom(const BuildSource& source, uint32_t inputTriangles,
+                              const OctreeBuildParams& params, double startMs);
 
   // Quantized bounds, stored by block of children (the root is a block of one): the block of
   // nodes f .. f + c - 1 holds its planes at qBounds_[6 f ..  6 (f + c)), plane k (0..2: min x,
@@ -536,7 +549,6 @@ class Octree {
   std::vector<OctreeNodeLinks> links_;       // node structure (children contiguous)
   std::vector<OctreeTriangleBlock> blocks_;  // slot order, four slots per block
   std::vector<uint8_t> degenerateLanes_;     // per block: bit i set when lane i is degenerate
-  std::vector<Triangle> triangles_;          // build scratch only (empty between builds)
   std::vector<uint32_t> originalIndex_;      // slot -> original triangle index
   std::vector<uint32_t> layers_;             // slot -> layer mask; empty = all layers
   OctreeBuildParams params_;

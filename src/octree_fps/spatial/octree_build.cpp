@@ -4,11 +4,21 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <thread>
+#include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "octree_fps/geometry/simd4.h"
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/spatial/octree.h"
 #include "octree_fps/spatial/octree_grid.h"
@@ -32,12 +42,35 @@ bool isFinite(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
+// The octree's large arrays are put on transparent huge pages where Linux offers them (madvise;
+// a hint, nothing happens where they are off): at 1M-10M triangles a ray's node and triangle
+// loads are scattered over hundreds of MB, and with 4 KiB pages most of them also miss the TLB.
+// Reserves `count` elements in a vector that has no storage yet and advises its 2 MiB-aligned
+// part before anything touches it (a vector that already has storage is left as it is).
+template <class T>
+void reserveOnHugePages(std::vector<T>& v, size_t count) {
+  const bool fresh = v.capacity() == 0;
+  v.reserve(count);
+#if defined(__linux__)
+  constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
+  const uintptr_t from = reinterpret_cast<uintptr_t>(v.data());
+  const uintptr_t begin = (from + kHugePage - 1) & ~(kHugePage - 1);
+  const uintptr_t end = (from + v.capacity() * sizeof(T)) & ~(kHugePage - 1);
+  if (fresh && end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)fresh;
+#endif
+}
+
 // What the partition moves around: 20 bytes per triangle.
 struct BuildRecord {
   glm::vec3 centroid;  // centre of the triangle's bounding box
   float size;          // largest edge of the triangle's bounding box
   uint32_t index;      // position in the arrays being rebuilt
 };
+// The partition loads centroid and size as one four-float vector.
+static_assert(offsetof(BuildRecord, size) == 3 * sizeof(float),
+              "centroid and size must be adjacent");
 
 using detail::kQuantMax;
 
@@ -51,13 +84,21 @@ struct WorkItem {
   float cellHalf;
   uint32_t level;
   uint32_t parent;
+  uint32_t inTmp;  // 1: the range's records are in Partitioner::tmp, 0: in recs
 };
 
 // Splits one node's record range (the octree rule in octree.h). The records of disjoint ranges
 // are independent, so different threads may split different subtrees at once.
+// The records move between two arrays: a split scatters its range from the array that holds it
+// into the other one, where its children's ranges then are (no copy back per level). A range
+// whose place in slot order is final (a leaf's records, the records kept in a node) is copied
+// into `recs` if it is not there already, so that recs ends in slot order.
 struct Partitioner {
   std::vector<BuildRecord>& recs;
   std::vector<BuildRecord>& tmp;
+  // Per record position: its code (below) in the last counting pass over it, so that the
+  // scatter need not compute it again.
+  std::vector<uint8_t>& codes;
   uint32_t leafSize, maxLevel;
   float looseness;
   uint32_t minChild;
@@ -65,12 +106,14 @@ struct Partitioner {
   // Reorders item's records (kept first, then octants 0..7) and writes the children's work items
   // in octant order (parent left to the caller). Returns the number of children; 0: a leaf.
   uint32_t split(const WorkItem& item, WorkItem (&kids)[8]) const {
+    const BuildRecord* const src = item.inTmp ? tmp.data() : recs.data();
+    BuildRecord* const dst = item.inTmp ? recs.data() : tmp.data();
+    auto leaf = [&] {
+      if (item.inTmp) std::copy(src + item.begin, src + item.end, recs.data() + item.begin);
+      return 0u;
+    };
     const uint32_t count = item.end - item.begin;
-    if (count <= leafSize || item.level >= maxLevel) return 0;
-    // All centroids at one point: no split can separate them.
-    Aabb cb;
-    for (uint32_t i = item.begin; i < item.end; ++i) cb.grow(recs[i].centroid);
-    if (cb.min == cb.max) return 0;
+    if (count <= leafSize || item.level >= maxLevel) return leaf();
 
     // Find the octant of every record; shrink the cell while everything falls in one octant.
     std::array<uint32_t, 9> counts{};
@@ -78,20 +121,47 @@ struct Partitioner {
     glm::vec3 center = item.cellCenter;
     float cellHalf = item.cellHalf;
     float keepSize = cellHalf * looseness;
-    auto bucketOf = [&](const BuildRecord& r) -> uint32_t {
-      if (r.size > keepSize) return 8u;  // larger than looseness x a child cell's edge: kept
-      return (r.centroid.x >= center.x ? 1u : 0u) | (r.centroid.y >= center.y ? 2u : 0u) |
-             (r.centroid.z >= center.z ? 4u : 0u);
-    };
-    for (;;) {
-      counts.fill(0);
-      for (uint32_t i = item.begin; i < item.end; ++i) ++counts[bucketOf(recs[i])];
+    uint8_t* const code = codes.data();
+    for (bool first = true;; first = false) {
+      // A record's code: its octant in bits 0-2 (centroid >= the cell's centre on x, y, z), and
+      // bit 3 when it is kept here (size > looseness x a child cell's edge); bucket 8 (kept) is
+      // every code >= 8. Two four-lane compares of (centroid, size): the same float comparisons
+      // as the scalar form, lane by lane.
+      const float centerLanes[4] = {center.x, center.y, center.z, 0.0f};
+      const simd::F4 centerV = simd::load(centerLanes), keepV = simd::splat(keepSize);
+      auto codeOf = [&](const BuildRecord& r) -> uint32_t {
+        float lanes[4];
+        std::memcpy(lanes, &r, sizeof(lanes));  // centroid x, y, z, size
+        const simd::F4 v = simd::load(lanes);
+        return (simd::bits(simd::ge(v, centerV)) & 7u) | (simd::bits(simd::gt(v, keepV)) & 8u);
+      };
+      std::array<uint32_t, 16> byCode{};
+      for (uint32_t i = item.begin; i < item.end; ++i) {
+        const uint32_t c = codeOf(src[i]);
+        code[i] = static_cast<uint8_t>(c);
+        ++byCode[c];
+      }
+      for (uint32_t k = 0; k < 8; ++k) counts[k] = byCode[k];
+      counts[8] = 0;
+      for (uint32_t k = 8; k < 16; ++k) counts[8] += byCode[k];
       uint32_t nonEmpty = 0, only = 0;
       for (uint32_t k = 0; k < 8; ++k) {
         if (counts[k] != 0) {
           ++nonEmpty;
           only = k;
         }
+      }
+      // All centroids at one point: no split can separate them, a leaf. Only possible when at
+      // most one octant is occupied; with none (everything kept) the node is a leaf anyway
+      // (below), so the check costs a pass only when exactly one octant is.
+      if (first && nonEmpty == 1) {
+        const glm::vec3 c0 = src[item.begin].centroid;
+        bool same = true;
+        for (uint32_t i = item.begin; i < item.end && same; ++i) {
+          const glm::vec3& c = src[i].centroid;
+          same = c.x == c0.x && c.y == c0.y && c.z == c0.z;
+        }
+        if (same) return leaf();
       }
       if (counts[8] != 0 || nonEmpty != 1 || level + 1 >= maxLevel) break;
       // Everything goes to one child: descend the cell without making a node.
@@ -107,7 +177,7 @@ struct Partitioner {
     remap[8] = 8;
     std::array<uint32_t, 9> finalCounts{};
     for (uint32_t k = 0; k < 9; ++k) finalCounts[remap[k]] += counts[k];
-    if (finalCounts[8] == count) return 0;  // nothing left to split off: a leaf
+    if (finalCounts[8] == count) return leaf();  // nothing left to split off
     // Stable counting sort: kept first, then octants 0..7.
     std::array<uint32_t, 9> offset{};
     uint32_t run = item.begin;
@@ -118,10 +188,12 @@ struct Partitioner {
       run += finalCounts[k];
     }
     std::array<uint32_t, 9> firstOf = offset;
-    for (uint32_t i = item.begin; i < item.end; ++i) {
-      tmp[offset[remap[bucketOf(recs[i])]]++] = recs[i];
-    }
-    std::copy(tmp.begin() + item.begin, tmp.begin() + item.end, recs.begin() + item.begin);
+    std::array<uint8_t, 16> bucketOfCode;
+    for (uint32_t c = 0; c < 16; ++c) bucketOfCode[c] = static_cast<uint8_t>(remap[c < 8 ? c : 8]);
+    for (uint32_t i = item.begin; i < item.end; ++i) dst[offset[bucketOfCode[code[i]]]++] = src[i];
+    // The kept records' slots are final here; the children's ranges stay in dst.
+    if (!item.inTmp)
+      std::copy(dst + item.begin, dst + item.begin + finalCounts[8], recs.data() + item.begin);
     const float childHalf = cellHalf * 0.5f;
     uint32_t n = 0;
     for (uint32_t k = 0; k < 8; ++k) {
@@ -130,8 +202,8 @@ struct Partitioner {
       const glm::vec3 childCenter =
           center + glm::vec3((k & 1u) ? childHalf : -childHalf, (k & 2u) ? childHalf : -childHalf,
                              (k & 4u) ? childHalf : -childHalf);
-      kids[n++] = {firstOf[k], firstOf[k] + c, childCenter,
-                   childHalf,  level + 1,      kOctreeInvalidIndex};
+      kids[n++] = {firstOf[k], firstOf[k] + c,      childCenter,    childHalf,
+                   level + 1,  kOctreeInvalidIndex, 1u - item.inTmp};
     }
     return n;
   }
@@ -262,7 +334,6 @@ void Octree::clear() {
   links_.clear();
   blocks_.clear();
   degenerateLanes_.clear();
-  triangles_.clear();
   originalIndex_.clear();
   layers_.clear();
   report_ = {};
@@ -273,6 +344,46 @@ size_t Octree::bytes() const {
          links_.size() * sizeof(OctreeNodeLinks) + blocks_.size() * sizeof(OctreeTriangleBlock) +
          degenerateLanes_.size() + originalIndex_.size() * sizeof(uint32_t) +
          layers_.size() * sizeof(uint32_t);
+}
+
+namespace {
+
+// FNV-1a style mixing, eight bytes at a time (the tail byte by byte). Not for security: it only
+// has to tell two builds apart.
+struct Hasher {
+  uint64_t h = 0xcbf29ce484222325ull;
+  void mix(uint64_t word) { h = (h ^ word) * 0x100000001b3ull; }
+  void bytes(const void* data, size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    mix(size);  // arrays of different lengths must differ even when one is a prefix
+    size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      mix(w);
+    }
+    for (; i < size; ++i) mix(p[i]);
+  }
+  template <class T>
+  void array(const std::vector<T>& v) {
+    bytes(v.data(), v.size() * sizeof(T));
+  }
+};
+
+}  // namespace
+
+uint64_t Octree::structureHash() const {
+  Hasher hs;
+  hs.array(links_);
+  hs.array(qBounds_);
+  hs.array(boundsSlot_);
+  const glm::vec3 grid[5] = {qOrigin_, qScale_, qInvScale_, rootBounds_.min, rootBounds_.max};
+  hs.bytes(grid, sizeof(grid));
+  hs.array(blocks_);
+  hs.array(degenerateLanes_);
+  hs.array(originalIndex_);
+  hs.array(layers_);
+  return hs.h;
 }
 
 float Octree::dequantize(uint32_t k, uint32_t q) const {
@@ -296,6 +407,58 @@ TriangleRange Octree::subtreeRange(uint32_t node) const {
     last = links_[last].firstChild + links_[last].childCount - 1u;
   return {links_[node].firstTriangle, links_[last].ownEnd - links_[node].firstTriangle};
 }
+
+// What a build reads: its input triangles by position (0 .. count() - 1), either gathered from
+// positions and indices or given as triangles, with each position's original index and layers.
+// The build reads each input triangle twice, once to check it and make its partition record,
+// and once to store it in its slot; it never copies the whole input.
+struct Octree::BuildSource {
+  std::span<const glm::vec3> positions;  // with indices (3 per triangle) ...
+  std::span<const uint32_t> indices;
+  std::span<const Triangle> triangles;  // ... or the triangles themselves (indexed == false)
+  bool indexed = false;
+  bool validate = true;                // check indices and finiteness (untrusted input)
+  std::span<const uint32_t> original;  // position -> original index; empty: the position
+  std::span<const uint32_t> layers;    // per position; used only when keepLayers
+  bool keepLayers = false;
+
+  size_t count() const { return indexed ? indices.size() / 3 : triangles.size(); }
+  Triangle at(size_t t) const {
+    if (!indexed) return triangles[t];
+    return {positions[indices[3 * t]], positions[indices[3 * t + 1]],
+            positions[indices[3 * t + 2]]};
+  }
+  // at(t), or false with the message naming the first bad vertex (an index out of range or a
+  // non-finite coordinate; for indexed input each vertex's index is checked before its value).
+  bool checkedAt(size_t t, Triangle& out, std::string& error) const {
+    if (!indexed) {
+      out = triangles[t];
+      if (!validate) return true;
+      for (const glm::vec3* v : {&out.v0, &out.v1, &out.v2}) {
+        if (!isFinite(*v)) {
+          error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v);
+          return false;
+        }
+      }
+      return true;
+    }
+    glm::vec3* v[3] = {&out.v0, &out.v1, &out.v2};
+    for (size_t k = 0; k < 3; ++k) {
+      const uint32_t idx = indices[3 * t + k];
+      if (idx >= positions.size()) {
+        error = "triangle " + std::to_string(t) + " has vertex index " + std::to_string(idx) +
+                " out of range (" + std::to_string(positions.size()) + " vertices)";
+        return false;
+      }
+      *v[k] = positions[idx];
+      if (!isFinite(*v[k])) {
+        error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v[k]);
+        return false;
+      }
+    }
+    return true;
+  }
+};
 
 OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
                                 std::span<const uint32_t> indices, std::span<const uint32_t> layers,
@@ -321,35 +484,15 @@ OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
     report_ = fail;
     return fail;
   }
-  triangles_.resize(triCount);
-  for (size_t t = 0; t < triCount; ++t) {
-    glm::vec3 v[3];
-    for (int k = 0; k < 3; ++k) {
-      const uint32_t idx = indices[3 * t + static_cast<size_t>(k)];
-      if (idx >= positions.size()) {
-        clear();
-        fail.error = "triangle " + std::to_string(t) + " has vertex index " + std::to_string(idx) +
-                     " out of range (" + std::to_string(positions.size()) + " vertices)";
-        report_ = fail;
-        return fail;
-      }
-      v[k] = positions[idx];
-      if (!isFinite(v[k])) {
-        clear();
-        fail.error =
-            "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(v[k]);
-        report_ = fail;
-        return fail;
-      }
-    }
-    triangles_[t] = {v[0], v[1], v[2]};
-  }
-  std::vector<Triangle> gathered;
-  gathered.swap(triangles_);
-  OctreeBuildReport r = build(std::span<const Triangle>(gathered), layers, params);
-  r.buildMs = nowMs() - start;
-  report_.buildMs = r.buildMs;
-  return r;
+  BuildSource source;
+  source.positions = positions;
+  source.indices = indices;
+  source.indexed = true;
+  source.layers = layers;
+  // Layers are stored only when some triangle is not in every layer.
+  source.keepLayers =
+      std::any_of(layers.begin(), layers.end(), [](uint32_t m) { return m != kOctreeAllLayers; });
+  return buildFrom(source, static_cast<uint32_t>(triCount), params, start);
 }
 
 OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
@@ -370,36 +513,12 @@ OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
     report_ = fail;
     return fail;
   }
-  // Layers are stored only when some triangle is not in every layer.
-  const bool keepLayers =
+  BuildSource source;
+  source.triangles = triangles;
+  source.layers = layers;
+  source.keepLayers =
       std::any_of(layers.begin(), layers.end(), [](uint32_t m) { return m != kOctreeAllLayers; });
-  uint32_t degenerate = 0, dropped = 0;
-  triangles_.reserve(triangles.size());
-  originalIndex_.reserve(triangles.size());
-  if (keepLayers) layers_.reserve(triangles.size());
-  for (size_t t = 0; t < triangles.size(); ++t) {
-    const Triangle& tri = triangles[t];
-    for (const glm::vec3* v : {&tri.v0, &tri.v1, &tri.v2}) {
-      if (!isFinite(*v)) {
-        clear();
-        fail.error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v);
-        report_ = fail;
-        return fail;
-      }
-    }
-    if (isDegenerateTriangle(tri)) {
-      ++degenerate;
-      if (params.dropDegenerate) {
-        ++dropped;
-        continue;
-      }
-    }
-    triangles_.push_back(tri);
-    originalIndex_.push_back(static_cast<uint32_t>(t));
-    if (keepLayers) layers_.push_back(layers[t]);
-  }
-  return buildFromGathered(static_cast<uint32_t>(triangles.size()), degenerate, dropped, params,
-                           start);
+  return buildFrom(source, static_cast<uint32_t>(triangles.size()), params, start);
 }
 
 OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
@@ -407,8 +526,6 @@ OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
   const OctreeBuildReport old = report_;
   // Restore input order first so that rebuild() gives exactly what build() gives.
   const size_t n = originalIndex_.size();
-  triangles_.resize(n);
-  for (uint32_t s = 0; s < n; ++s) triangles_[s] = triangle(s);
   std::vector<uint32_t> bySlot(n);
   std::iota(bySlot.begin(), bySlot.end(), 0u);
   std::sort(bySlot.begin(), bySlot.end(),
@@ -416,38 +533,63 @@ OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
   std::vector<Triangle> tris(n);
   std::vector<uint32_t> orig(n), lay(layers_.empty() ? 0 : n);
   for (size_t i = 0; i < n; ++i) {
-    tris[i] = triangles_[bySlot[i]];
+    tris[i] = triangle(bySlot[i]);
     orig[i] = originalIndex_[bySlot[i]];
     if (!lay.empty()) lay[i] = layers_[bySlot[i]];
   }
-  triangles_.swap(tris);
-  originalIndex_.swap(orig);
-  layers_.swap(lay);
-  uint32_t degenerate = old.degenerateTriangles;
-  uint32_t dropped = old.droppedTriangles;
-  if (params.dropDegenerate && !params_.dropDegenerate) {
-    // Drop the degenerate triangles still stored.
-    size_t w = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (isDegenerateTriangle(triangles_[i])) {
-        ++dropped;
-        continue;
-      }
-      triangles_[w] = triangles_[i];
-      originalIndex_[w] = originalIndex_[i];
-      if (!layers_.empty()) layers_[w] = layers_[i];
-      ++w;
-    }
-    triangles_.resize(w);
-    originalIndex_.resize(w);
-    if (!layers_.empty()) layers_.resize(w);
-  }
-  return buildFromGathered(old.inputTriangles, degenerate, dropped, params, start);
+  BuildSource source;
+  source.triangles = tris;
+  source.validate = false;  // stored by an earlier build: already checked
+  source.original = orig;
+  source.layers = lay;
+  source.keepLayers = !lay.empty();
+  // Triangles an earlier build dropped stay dropped, and stay counted; a build that drops
+  // degenerate triangles after one that kept them drops those still stored.
+  OctreeBuildReport r = buildFrom(source, old.inputTriangles, params, start);
+  r.degenerateTriangles = old.degenerateTriangles;
+  r.droppedTriangles += old.droppedTriangles;
+  report_.degenerateTriangles = r.degenerateTriangles;
+  report_.droppedTriangles = r.droppedTriangles;
+  return r;
 }
 
-OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t degenerate,
-                                            uint32_t dropped, const OctreeBuildParams& params,
-                                            double startMs) {
+OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTriangles,
+                                    const OctreeBuildParams& params, double startMs) {
+  // One pass over the input: check each triangle, count (and maybe drop) the zero-area ones,
+  // and make the partition's record of each triangle kept (its index: its input position).
+  const size_t count = source.count();
+  std::vector<BuildRecord> recs(count);
+  std::vector<uint8_t> degenerateFlags(count);  // by input position
+  uint32_t degenerate = 0, dropped = 0, n = 0;
+  Aabb all;
+  {
+    std::string error;
+    for (size_t t = 0; t < count; ++t) {
+      Triangle tri;
+      if (!source.checkedAt(t, tri, error)) {
+        clear();
+        OctreeBuildReport fail;
+        fail.inputTriangles = inputTriangles;
+        fail.error = error;
+        report_ = fail;
+        return fail;
+      }
+      const bool d = isDegenerateTriangle(tri);
+      if (d) {
+        ++degenerate;
+        if (params.dropDegenerate) {
+          ++dropped;
+          continue;
+        }
+      }
+      degenerateFlags[t] = d ? 1 : 0;
+      const Aabb b = tri.bounds();
+      const glm::vec3 s = b.size();
+      recs[n++] = {b.center(), std::max(s.x, std::max(s.y, s.z)), static_cast<uint32_t>(t)};
+      all.grow(b);
+    }
+  }
+  recs.resize(n);
   params_ = params;
   params_.trianglesPerLeaf = std::max(1u, params.trianglesPerLeaf);
   params_.maxLevel = std::min(params.maxLevel, kOctreeMaxLevel);
@@ -456,22 +598,13 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   const float looseness = params_.looseness >= 0.0f ? params_.looseness : 1.0f;
   // A child that would hold fewer than this many triangles stays in its parent (see octree.h).
   const uint32_t minChild = leafSize >= 6 ? 3u : (leafSize >= 4 ? 2u : 1u);
-
-  const uint32_t n = static_cast<uint32_t>(triangles_.size());
   links_.clear();
   qBounds_.clear();
   // The partition produces nodes in depth-first preorder (first slot, parent, level); they are
   // re-laid out with contiguous children at the end.
   std::vector<uint32_t> preFirst, levels;
-
-  std::vector<BuildRecord> recs(n), tmp(n);
-  Aabb all;
-  for (uint32_t i = 0; i < n; ++i) {
-    const Aabb b = triangles_[i].bounds();
-    const glm::vec3 s = b.size();
-    recs[i] = {b.center(), std::max(s.x, std::max(s.y, s.z)), i};
-    all.grow(b);
-  }
+  std::vector<BuildRecord> tmp(n);
+  std::vector<uint8_t> codes(n);
   std::vector<uint32_t> parents;
   const uint32_t requestedThreads = std::min(
       kMaxBuildThreads,
@@ -485,42 +618,79 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     // Root cell: the bounding cube. Cells only assign triangles; rounding of cell bounds cannot
     // lose anything because culling uses the tight bounds computed below.
     const float half = std::max(ext.x, std::max(ext.y, ext.z)) * 0.5f;
-    const Partitioner part{recs, tmp, leafSize, maxLevel, looseness, minChild};
-    const WorkItem root{0, n, all.center(), half, 0, kOctreeInvalidIndex};
+    const Partitioner part{recs, tmp, codes, leafSize, maxLevel, looseness, minChild};
+    const WorkItem root{0, n, all.center(), half, 0, kOctreeInvalidIndex, 0};
     threadsUsed = partitionTree(part, root, requestedThreads, preFirst, parents, levels);
   }
   const uint32_t nodeCount = static_cast<uint32_t>(preFirst.size());
-  // Apply the permutation: records are now in slot order.
+  // Apply the permutation: records are now in slot order. The triangles are read from the input
+  // a second time, straight into their blocks of four (lanes past the last triangle repeat it),
+  // with their degenerate flags; the passes below read them from the blocks.
   {
-    std::vector<Triangle> tris(n);
-    std::vector<uint32_t> orig(n), lay(layers_.empty() ? 0 : n);
+    reserveOnHugePages(originalIndex_, n);
+    originalIndex_.resize(n);
+    layers_.resize(source.keepLayers ? n : 0);
     for (uint32_t s = 0; s < n; ++s) {
       const uint32_t i = recs[s].index;
-      tris[s] = triangles_[i];
-      orig[s] = originalIndex_[i];
-      if (!lay.empty()) lay[s] = layers_[i];
+      originalIndex_[s] = source.original.empty() ? i : source.original[i];
+      if (source.keepLayers) layers_[s] = source.layers[i];
     }
-    triangles_.swap(tris);
-    originalIndex_.swap(orig);
-    layers_.swap(lay);
+    reserveOnHugePages(blocks_, (n + 3) / 4);
+    blocks_.resize((n + 3) / 4);
+    degenerateLanes_.assign(blocks_.size(), 0);
+    // The reads are scattered over the input (slot order is the octree's): each triangle (its
+    // indices, then its vertices) is prefetched a few dozen slots ahead so that the cache misses
+    // overlap.
+    constexpr uint32_t kAhead = 32;
+    for (uint32_t s = 0; s < blocks_.size() * 4; ++s) {
+      if (source.indexed) {
+        if (s + kAhead < n) simd::prefetch(&source.indices[3 * size_t{recs[s + kAhead].index}]);
+      } else if (s + kAhead < n) {
+        simd::prefetch(&source.triangles[recs[s + kAhead].index]);
+      }
+      const uint32_t i = recs[std::min(s, n - 1)].index;
+      const Triangle t = source.at(i);
+      const glm::vec3* v[3] = {&t.v0, &t.v1, &t.v2};
+      for (int k = 0; k < 9; ++k) blocks_[s >> 2].c[k][s & 3u] = (*v[k / 3])[k % 3];
+      if (s < n && degenerateFlags[i] != 0)
+        degenerateLanes_[s >> 2] |= static_cast<uint8_t>(1u << (s & 3u));
+    }
   }
   preFirst.push_back(n);  // own ranges end at the next node's first slot
   // The octree as built, in preorder: node i owns slots [preFirst[i], preFirst[i + 1]). Now its
   // final form, as a temporary tree (t*) with explicit ranges and up to kOctreeMaxChildren children
   // per node:
-  std::vector<uint32_t> tFirst(preFirst.begin(), preFirst.end() - 1),
-      tEnd(preFirst.begin() + 1, preFirst.end());
-  std::vector<uint32_t> tLevel = std::move(levels);
-  std::vector<uint32_t> tKids(static_cast<size_t>(nodeCount) * kOctreeMaxChildren),
-      tKidCount(nodeCount, 0);
-  std::vector<Aabb> tBox(nodeCount);
-  for (uint32_t i = 1; i < nodeCount; ++i) {
-    tKids[static_cast<size_t>(parents[i]) * kOctreeMaxChildren + tKidCount[parents[i]]++] =
-        i;  // octant order
+  // Step 1 below adds one node (a leaf) per inner node with triangles of its own: the arrays are
+  // sized for all of them at once, so that nothing is reallocated and copied as it goes. Only the
+  // octree's nodes have rows of children (the added leaves have none); the rows are not
+  // zero-filled, as only the first tKidCount[p] entries of a row are ever read.
+  std::vector<uint32_t> tKidCount(nodeCount, 0);
+  for (uint32_t i = 1; i < nodeCount; ++i) ++tKidCount[parents[i]];
+  uint32_t added = 0;
+  for (uint32_t p = 0; p < nodeCount; ++p) {
+    added +=
+        tKidCount[p] != 0 && tKidCount[p] != kOctreeMaxChildren && preFirst[p + 1] != preFirst[p];
   }
+  const uint32_t tCount = nodeCount + added;
+  tKidCount.resize(tCount, 0);
+  std::vector<uint32_t> tFirst(tCount), tEnd(tCount);
+  std::copy(preFirst.begin(), preFirst.end() - 1, tFirst.begin());
+  std::copy(preFirst.begin() + 1, preFirst.end(), tEnd.begin());
+  std::vector<uint32_t> tLevel = std::move(levels);
+  tLevel.resize(tCount);
+  const std::unique_ptr<uint32_t[]> tKids = std::make_unique_for_overwrite<uint32_t[]>(
+      static_cast<size_t>(nodeCount) * kOctreeMaxChildren);
+  {
+    std::vector<uint32_t> filled(nodeCount, 0);
+    for (uint32_t i = 1; i < nodeCount; ++i) {
+      tKids[static_cast<size_t>(parents[i]) * kOctreeMaxChildren + filled[parents[i]]++] =
+          i;  // octant order
+    }
+  }
+  std::vector<Aabb> tBox(tCount);
   // Tight bounds, children before parents (reverse preorder).
   for (uint32_t i = nodeCount; i-- > 0;) {
-    for (uint32_t s = tFirst[i]; s < tEnd[i]; ++s) tBox[i].grow(triangles_[s].bounds());
+    for (uint32_t s = tFirst[i]; s < tEnd[i]; ++s) tBox[i].grow(triangle(s).bounds());
     if (parents[i] != kOctreeInvalidIndex) tBox[parents[i]].grow(tBox[i]);
   }
   // 1. Triangles kept in an inner node move into a new leaf, its first child, with their own
@@ -528,21 +698,18 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
   //    children by distance, instead of on entering the node. The leaf keeps the node's level
   //    (the triangles are still "kept in the parent"). Not when the node already has
   //    kOctreeMaxChildren.
-  for (uint32_t p = 0; p < nodeCount; ++p) {
+  for (uint32_t p = 0, v = nodeCount; p < nodeCount; ++p) {
     const uint32_t k = tKidCount[p];
     if (k == 0 || k == kOctreeMaxChildren || tEnd[p] == tFirst[p]) continue;
-    const uint32_t v = static_cast<uint32_t>(tFirst.size());
-    tFirst.push_back(tFirst[p]);
-    tEnd.push_back(tEnd[p]);
-    tLevel.push_back(tLevel[p]);
+    tFirst[v] = tFirst[p];
+    tEnd[v] = tEnd[p];
+    tLevel[v] = tLevel[p];
     Aabb own;
-    for (uint32_t s = tFirst[p]; s < tEnd[p]; ++s) own.grow(triangles_[s].bounds());
-    tBox.push_back(own);
-    tKidCount.push_back(0);
-    tKids.resize(tKids.size() + kOctreeMaxChildren);
+    for (uint32_t s = tFirst[p]; s < tEnd[p]; ++s) own.grow(triangle(s).bounds());
+    tBox[v] = own;
     uint32_t* kids = &tKids[static_cast<size_t>(p) * kOctreeMaxChildren];
     for (uint32_t i = k; i-- > 0;) kids[i + 1] = kids[i];
-    kids[0] = v;
+    kids[0] = v++;
     ++tKidCount[p];
     tEnd[p] = tFirst[p];
   }
@@ -554,7 +721,6 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     const glm::vec3 e = tBox[i].size();
     return e.x * e.y + e.y * e.z + e.z * e.x;
   };
-  const uint32_t tCount = static_cast<uint32_t>(tFirst.size());
   std::vector<uint32_t> finalIndex(tCount, kOctreeInvalidIndex), walk;
   uint32_t finalCount = 0;
   if (nodeCount > 0) {
@@ -590,6 +756,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
       for (uint32_t i = k; i-- > 0;) walk.push_back(kids[i]);
     }
   }
+  reserveOnHugePages(links_, finalCount);
   links_.resize(finalCount);
   for (uint32_t p = 0; p < tCount; ++p) {
     if (finalIndex[p] == kOctreeInvalidIndex) continue;
@@ -602,6 +769,7 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
     l.level = static_cast<uint16_t>(tLevel[p]);
   }
   // Quantized bounds, rounded outward on one grid over the level's box.
+  reserveOnHugePages(qBounds_, finalCount > 0 ? 6 * static_cast<size_t>(finalCount) + 8 : 0);
   qBounds_.assign(finalCount > 0 ? 6 * static_cast<size_t>(finalCount) + 8 : 0, 0);
   boundsSlot_.assign(finalCount, 0);  // the root: lane 0 of a block of one
   for (const OctreeNodeLinks& l : links_) {
@@ -626,20 +794,6 @@ OctreeBuildReport Octree::buildFromGathered(uint32_t inputTriangles, uint32_t de
       }
     }
   }
-
-  // Slots into blocks of four; the scratch copy goes.
-  blocks_.resize((n + 3) / 4);
-  degenerateLanes_.assign(blocks_.size(), 0);
-  for (uint32_t s = 0; s < n; ++s) {
-    if (isDegenerateTriangle(triangles_[s]))
-      degenerateLanes_[s >> 2] |= static_cast<uint8_t>(1u << (s & 3u));
-  }
-  for (uint32_t s = 0; s < blocks_.size() * 4; ++s) {
-    const Triangle& t = triangles_[std::min(s, n - 1)];
-    const glm::vec3* v[3] = {&t.v0, &t.v1, &t.v2};
-    for (int k = 0; k < 9; ++k) blocks_[s >> 2].c[k][s & 3u] = (*v[k / 3])[k % 3];
-  }
-  std::vector<Triangle>().swap(triangles_);
 
   OctreeBuildReport r;
   r.ok = true;
