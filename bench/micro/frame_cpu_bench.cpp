@@ -4,8 +4,11 @@
 // BM_FrameCpuOcclusion: the same frame with the occlusion cull (culling/occlusion_cull.h, the
 // demo's default settings, frustum-only count off as in the demo) in place of the frustum cull:
 // the frame the occlusion issue's last goal names. Each
-// iteration moves the camera to the next of 256 pre-chosen poses at eye height inside the level,
-// so visible sets vary as in play. Counters: nodes visited, runs and triangles drawn per frame.
+// iteration moves the camera to the next of 256 pre-chosen poses at eye height inside the level:
+// unrelated views, each as costly as the first frame after a jump (the cull's history is dropped
+// when the eye moves more than 1 m). Counters: nodes visited, runs and triangles drawn per frame.
+// BM_FrameCpuWalk / BM_FrameCpuOcclusionWalk: the frame along scripted walks, the camera at the
+// eye of the controller the frame steps (see frameCpuWalk below).
 //
 // Levels: the shared canonical OBJs (Quake ones converted to Y-up metres), ons-reborn (the
 // largest) included; OCTREE_FPS_SHARED_DIR in the environment overrides the configured folder.

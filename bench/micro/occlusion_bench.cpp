@@ -12,6 +12,11 @@
 // frustum-only triangles, nodes tested and occluded, occluders rasterized and their pixels; and
 // over the 256 poses, computed once outside the timing: drawn / frustum-only as the mean of
 // per-pose ratios, the ratio of the sums, and the 10th, 50th and 90th percentiles.
+// These poses are unrelated to each other, so the cull's temporal coherence is off for them.
+// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>: the chosen configuration along the
+// scripted walks of tests/support/scripted_walk.h (16 walks of 64 frames from the same floor
+// spots), each frame once per run and in order, so that the history follows the walk; the same
+// counters (ratios from a first pass over the frames with the same setting).
 // BM_FrustumCull/<level>: DrawRanges::cull alone, for comparison.
 // Results and their discussion: bench/micro/OCCLUSION_RESULTS.md.
 
