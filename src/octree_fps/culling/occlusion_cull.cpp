@@ -189,12 +189,12 @@ void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
   // rectangle its hidden test already computed; a pair covers pixels only inside the union of
   // its triangles' rectangles. Skipping such an occluder changes no pixel. The partner is
   // marked done all the same, so that it is not tried alone.
-  // (The history bit of a skipped or empty occluder is cleared, of one that wrote pixels set,
-  // on both triangles of a pair.)
-  const auto remember = [&](bool covered) {
+  // (The history bit, on both triangles of a pair: set when the occluder raised a pixel, cleared
+  // when it was skipped or raised none.)
+  const auto remember = [&](bool raised) {
     const auto set = [&](uint32_t s) {
-      slotFlags_[s] = static_cast<uint8_t>(covered ? slotFlags_[s] | kSlotWasOccluder
-                                                   : slotFlags_[s] & ~kSlotWasOccluder);
+      slotFlags_[s] = static_cast<uint8_t>(raised ? slotFlags_[s] | kSlotWasOccluder
+                                                  : slotFlags_[s] & ~kSlotWasOccluder);
     };
     set(slot);
     if (pair) set(partner);
