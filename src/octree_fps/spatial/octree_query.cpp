@@ -362,7 +362,8 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
           best.take(hit, t, 4 * b, originalIndex_.data());
           return true;
         });
-      });
+      },
+      lookAheadBlocks(blocks_.data(), blocks_.size()));
   return best.finish(*this, origin, dir, st, ioStats, outHit);
 }
 

@@ -249,7 +249,8 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
             best.take(hit, t, 4 * b, originalIndex_.data());
             return true;
           });
-        });
+        },
+        lookAheadBlocks(blocks_.data(), blocks_.size()));
   };
   st.nodesVisited += slab.grid ? walk(std::true_type{}) : walk(std::false_type{});
   return best.finish(*this, origin, dir, st, ioStats, outHit);
@@ -283,7 +284,8 @@ bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMa
             bound = -1.0f;
             return false;
           });
-        });
+        },
+        lookAheadBlocks(blocks_.data(), blocks_.size()));
   };
   st.nodesVisited += slab.grid ? walk(std::true_type{}) : walk(std::false_type{});
   if (ioStats) {
