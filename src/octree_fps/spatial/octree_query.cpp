@@ -346,24 +346,28 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   RayBest best(tMax);
-  st.nodesVisited += nearestFirst<4>(
-      links_.data(), qBounds_.data(), best.t,
-      [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
-        return nodes.hit(planes, stride, first, best.t, keys);
-      },
-      [&](uint32_t node) {
-        if (trace != nullptr) trace->add(node);
-        const OctreeNodeLinks& l = links_[node];
-        forBlocks<1>(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
-          lanes = laneLayers(b, lanes, layerMask);
-          st.trianglesTested += laneCount(lanes);
-          float t[4];
-          uint32_t hit = rayTriangle4(ray4, blocks_[b], best.t, t) & lanes;
-          best.take(hit, t, 4 * b, originalIndex_.data());
-          return true;
-        });
-      },
-      lookAheadBlocks(blocks_.data(), blocks_.size()));
+  // With and without nearestFirst's look-ahead prefetch (octree_traversal_inl.h lookAhead()).
+  auto walk = [&](auto ahead) {
+    return nearestFirst<4, true, decltype(ahead)::value>(
+        links_.data(), qBounds_.data(), best.t,
+        [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
+          return nodes.hit(planes, stride, first, best.t, keys);
+        },
+        [&](uint32_t node) {
+          if (trace != nullptr) trace->add(node);
+          const OctreeNodeLinks& l = links_[node];
+          forBlocks<1>(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
+            lanes = laneLayers(b, lanes, layerMask);
+            st.trianglesTested += laneCount(lanes);
+            float t[4];
+            uint32_t hit = rayTriangle4(ray4, blocks_[b], best.t, t) & lanes;
+            best.take(hit, t, 4 * b, originalIndex_.data());
+            return true;
+          });
+        },
+    blocks_.data());
+  };
+  st.nodesVisited += lookAhead(blocks_.size()) ? walk(std::true_type{}) : walk(std::false_type{});
   return best.finish(*this, origin, dir, st, ioStats, outHit);
 }
 

@@ -228,9 +228,10 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
   // The walk is compiled twice, once per slab test (grid steps, or dequantized for rays with a
   // zero or tiny direction component), and the choice made once per ray: the per-group branch
   // on slab.grid is gone and each copy keeps only its own constants live (any-hit +3-8 %,
-  // bench/micro/RESULTS.md fifth pass). grid is std::true_type or std::false_type.
-  auto walk = [&](auto grid) {
-    return nearestFirst<8>(
+  // bench/micro/RESULTS.md fifth pass). grid is std::true_type or std::false_type; so is ahead,
+  // nearestFirst's look-ahead prefetch (octree_traversal_inl.h lookAhead()).
+  auto walk = [&](auto grid, auto ahead) {
+    return nearestFirst<8, true, decltype(ahead)::value>(
         links_.data(), qBounds_.data(), best.t,
         [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
           return slab.hit<decltype(grid)::value>(planes, stride, first, best.t, keys);
@@ -250,9 +251,15 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
             return true;
           });
         },
-        lookAheadBlocks(blocks_.data(), blocks_.size()));
+        blocks_.data());
   };
-  st.nodesVisited += slab.grid ? walk(std::true_type{}) : walk(std::false_type{});
+  if (lookAhead(blocks_.size())) {
+    st.nodesVisited += slab.grid ? walk(std::true_type{}, std::true_type{})
+                                 : walk(std::false_type{}, std::true_type{});
+  } else {
+    st.nodesVisited += slab.grid ? walk(std::true_type{}, std::false_type{})
+                                 : walk(std::false_type{}, std::false_type{});
+  }
   return best.finish(*this, origin, dir, st, ioStats, outHit);
 }
 
@@ -265,8 +272,8 @@ bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMa
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   // A hit sets the bound below every key (keys are >= 0), which ends the walk (rayAny).
   float bound = tMax;
-  auto walk = [&](auto grid) {  // one copy per slab test, as in raycastAvx2
-    return nearestFirst<8, false>(
+  auto walk = [&](auto grid, auto ahead) {  // one copy per slab test and look-ahead, as in raycastAvx2
+    return nearestFirst<8, false, decltype(ahead)::value>(
         links_.data(), qBounds_.data(), bound,
         [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
           return slab.hit<decltype(grid)::value>(planes, stride, first, bound, keys);
@@ -285,9 +292,15 @@ bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMa
             return false;
           });
         },
-        lookAheadBlocks(blocks_.data(), blocks_.size()));
+        blocks_.data());
   };
-  st.nodesVisited += slab.grid ? walk(std::true_type{}) : walk(std::false_type{});
+  if (lookAhead(blocks_.size())) {
+    st.nodesVisited += slab.grid ? walk(std::true_type{}, std::true_type{})
+                                 : walk(std::false_type{}, std::true_type{});
+  } else {
+    st.nodesVisited += slab.grid ? walk(std::true_type{}, std::false_type{})
+                                 : walk(std::false_type{}, std::false_type{});
+  }
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;
     ioStats->trianglesTested += st.trianglesTested;

@@ -124,11 +124,12 @@ struct RayBest {
 // The look-ahead prefetch of nearestFirst costs about 15 % more instructions per ray (callgrind,
 // bench/micro/RESULTS.md seventh pass); it pays only where the walk's nodes and triangles miss
 // the caches, so it is switched on by size: octrees whose triangle blocks take at least this
-// many bytes (about 470k triangles; the shared levels and the 100k tiling stay below it).
+// many bytes (about 470k triangles; the shared levels and the 100k tiling stay below it). The
+// choice is made once per ray and each walk compiled with and without it: a run-time test per
+// node cost 2 % more instructions on the levels.
 inline constexpr size_t kLookAheadMinBlockBytes = size_t{16} << 20;
-inline const OctreeTriangleBlock* lookAheadBlocks(const OctreeTriangleBlock* blocks,
-                                                  size_t count) {
-  return count * sizeof(OctreeTriangleBlock) >= kLookAheadMinBlockBytes ? blocks : nullptr;
+inline bool lookAhead(size_t blockCount) {
+  return blockCount * sizeof(OctreeTriangleBlock) >= kLookAheadMinBlockBytes;
 }
 
 // Nearest-first traversal (ray, sweeps, closest point), testing kGroup (4 or 8) children at a
@@ -146,12 +147,12 @@ inline const OctreeTriangleBlock* lookAheadBlocks(const OctreeTriangleBlock* blo
 // change the answer): the nearest child hit is still entered first, but the others are pushed
 // unsorted, which skips the sorting networks (rayAny +4-5 % on oa_dm1, bench/micro/RESULTS.md
 // fifth pass); nearest-hit rays need the sort (20 % slower without it).
-// With `blocks` given (the octree's triangle blocks; lookAheadBlocks() below), every child hit
+// With kLookAhead (and `blocks`, the octree's triangle blocks; lookAhead() below), every child hit
 // also has what entering it reads first fetched into the cache as soon as it is known to be hit:
 // its children's bounds planes, or, for a leaf, its triangle blocks. Those addresses come from
 // the child's links, which were prefetched before its box was tested; without this, each of
 // those loads is a memory latency on the path of a ray through an octree larger than the cache.
-template <uint32_t kGroup, bool kSorted = true, class KeyFn, class Visit>
+template <uint32_t kGroup, bool kSorted = true, bool kLookAhead = false, class KeyFn, class Visit>
 uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* bounds, const float& bound,
                       KeyFn&& keyOf, Visit&& visit,
                       const OctreeTriangleBlock* blocks = nullptr) {
@@ -178,7 +179,7 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* bounds, cons
       mask |= keyOf(planes, static_cast<size_t>(l.childCount), g, keys + g) << g;
     mask &= (1u << l.childCount) - 1u;
     tested += l.childCount;
-    if (blocks != nullptr) {
+    if constexpr (kLookAhead) {
       for (uint32_t m = mask; m != 0; m &= m - 1) {
         const OctreeNodeLinks& c = links[l.firstChild + static_cast<uint32_t>(std::countr_zero(m))];
         if (c.childCount != 0) {
