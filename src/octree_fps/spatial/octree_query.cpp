@@ -365,7 +365,7 @@ bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, 
             return true;
           });
         },
-    blocks_.data());
+        blocks_.data());
   };
   st.nodesVisited += lookAhead(blocks_.size()) ? walk(std::true_type{}) : walk(std::false_type{});
   return best.finish(*this, origin, dir, st, ioStats, outHit);

@@ -272,7 +272,8 @@ bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMa
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   // A hit sets the bound below every key (keys are >= 0), which ends the walk (rayAny).
   float bound = tMax;
-  auto walk = [&](auto grid, auto ahead) {  // one copy per slab test and look-ahead, as in raycastAvx2
+  // One copy per slab test and look-ahead, as in raycastAvx2.
+  auto walk = [&](auto grid, auto ahead) {
     return nearestFirst<8, false, decltype(ahead)::value>(
         links_.data(), qBounds_.data(), bound,
         [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {

@@ -154,8 +154,7 @@ inline bool lookAhead(size_t blockCount) {
 // those loads is a memory latency on the path of a ray through an octree larger than the cache.
 template <uint32_t kGroup, bool kSorted = true, bool kLookAhead = false, class KeyFn, class Visit>
 uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* bounds, const float& bound,
-                      KeyFn&& keyOf, Visit&& visit,
-                      const OctreeTriangleBlock* blocks = nullptr) {
+                      KeyFn&& keyOf, Visit&& visit, const OctreeTriangleBlock* blocks = nullptr) {
   uint32_t tested = 1;
   {
     float keys[kGroup];
