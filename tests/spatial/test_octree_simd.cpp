@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "octree_fps/spatial/brute_force.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/random_soup.h"
 
@@ -214,6 +215,42 @@ TEST_F(OctreeSimdTest, EmptyAndTinyOctreesGiveTheSameBits) {
     }
   }
   EXPECT_GT(hitsMisses[0], 100u);  // the tiny octrees are hit, not only missed
+}
+
+// An octree with over 16 MiB of triangle blocks, where the ray walks prefetch ahead
+// (octree_traversal_inl.h lookAhead()): no smaller test reaches that path. Both kernels must
+// still agree bit for bit, and the baseline with brute force on the triangle hit and its t.
+TEST_F(OctreeSimdTest, LargeOctreeWithLookAheadGivesTheSameBits) {
+  test::SoupOptions options;
+  options.regular = 500000;  // 500k triangles: 18 MB of blocks
+  const std::vector<Triangle> tris = test::makeRandomSoup(11, options);
+  Octree octree;
+  octree.build(tris);
+  ASSERT_GE(octree.triangleBlocks().size_bytes(), size_t{16} << 20);
+  const BruteForce brute(tris);
+  test::QueryPlacer place(tris, test::boundsOf(tris), 11u);
+  uint32_t hitsMisses[2] = {0, 0};
+  for (uint32_t i = 0; i < 300; ++i) {
+    const glm::vec3 o = place.nearSurface(1.0f, 0.5f);
+    const glm::vec3 d = place.unitVector();
+    const float tMax = (i % 3 == 0) ? std::numeric_limits<float>::infinity() : 0.5f;
+    const std::string why = compareKernels(octree, o, d, tMax, kOctreeAllLayers, hitsMisses);
+    ASSERT_TRUE(why.empty()) << "ray " << i << ":" << why;
+    if (i % 10 == 0) {  // brute force is O(n) per ray
+      RayHit a, b;
+      ASSERT_TRUE(octreeUseSimd(OctreeSimd::kBaseline));
+      const bool hitA = octree.raycast(o, d, tMax, kOctreeAllLayers, a);
+      const bool hitB = brute.raycast(o, d, tMax, kOctreeAllLayers, b);
+      ASSERT_EQ(hitA, hitB) << "ray " << i;
+      if (hitA) {
+        EXPECT_EQ(a.triangle, b.triangle) << "ray " << i;
+        EXPECT_EQ(a.t, b.t) << "ray " << i;
+      }
+    }
+  }
+  // Both outcomes compared (the soup is dense: 39 of the 300 rays miss).
+  EXPECT_GT(hitsMisses[0], 50u);
+  EXPECT_GT(hitsMisses[1], 20u);
 }
 
 class OctreeSimdLevelTest : public OctreeSimdTest,

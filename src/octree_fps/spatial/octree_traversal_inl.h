@@ -147,7 +147,7 @@ inline bool lookAhead(size_t blockCount) {
 // change the answer): the nearest child hit is still entered first, but the others are pushed
 // unsorted, which skips the sorting networks (rayAny +4-5 % on oa_dm1, bench/micro/RESULTS.md
 // fifth pass); nearest-hit rays need the sort (20 % slower without it).
-// With kLookAhead (and `blocks`, the octree's triangle blocks; lookAhead() below), every child hit
+// With kLookAhead (and `blocks`, the octree's triangle blocks; lookAhead() above), every child hit
 // also has what entering it reads first fetched into the cache as soon as it is known to be hit:
 // its children's bounds planes, or, for a leaf, its triangle blocks. Those addresses come from
 // the child's links, which were prefetched before its box was tested; without this, each of
