@@ -52,7 +52,9 @@
 // projection times a view, GLM column-major, OpenGL clip space). Triangle counts are in drawn
 // triangles (DrawRanges units: invisible collider triangles are not counted).
 // Thread-safety: an OcclusionCuller holds the buffer and scratch of one traversal: one per
-// thread. The octree and DrawRanges are only read.
+// thread. The octree and DrawRanges are only read. Ownership of the history: it belongs to one
+// view; keep one culler per camera culled every frame (two views culled in turn through one
+// culler look like jumps to each other, and the history would never be used).
 // Allocation: build() sizes everything; cull() allocates nothing once the caller's DrawRunList
 // has grown to its largest size (it is cleared and refilled each frame).
 // Complexity: O(nodes visited + occluder pixels + pixels of the tested boxes' rectangles), plus
