@@ -30,23 +30,23 @@
 //
 // Temporal coherence (on by default; OcclusionCullParams::temporalCoherence): in a walk, what was
 // visible in the last frame is nearly all visible again, and on open views four in five box and
-// triangle tests answer "visible" (bench/micro/OCCLUSION_RESULTS.md). So a node found visible in
-// the previous cull() skips its box test (its re-test comes every retestPeriod frames, staggered
-// by node so that the work spreads), its triangles found visible last time skip their hidden test,
-// and of those only the ones that raised a pixel of the buffer (made it nearer) as occluders last
-// time are rasterized again (the others were too small on screen or behind nearer occluders).
-// Still never hides a visible triangle: the history only ever skips a test (the node or triangle
-// is drawn) or an occluder; every node or triangle that is NOT drawn was tested against this
-// frame's buffer, which holds only this frame's opaque, drawn triangles at conservative depths,
-// whichever of them were rasterized (the argument above does not need every occluder). What it can
-// cost is culling: a node that became hidden is drawn until its re-test (at most retestPeriod - 1
-// frames), and a triangle that grew on screen joins the occluders at its node's next full test. The
-// drawn set is nearly always a superset of a fresh cull's at the same pose, but not exactly: an
-// occluder pair's quad writes the looser of its two planes' depths over all its pixels, so where
-// the fresh cull rasterizes a pair and the history skips one of its triangles, the other one alone
-// can leave a pixel nearer and hide a triangle the fresh cull keeps (never a visible one:
-// tests/culling OcclusionCoherence checks every frame of scripted walks against the reference
-// rasterizer; on its ons-reborn walk, 2 triangles in 240 frames).
+// triangle tests answer "visible" (bench/micro/OCCLUSION_RESULTS.md). So a node that drew in the
+// previous cull() (itself, or a node below it) skips its box test (its re-test comes every
+// retestPeriod frames, staggered by node so that the work spreads), its triangles found visible
+// last time skip their hidden test, and of those only the ones that raised a pixel of the buffer
+// (made it nearer) as occluders last time are rasterized again (the others were too small on screen
+// or behind nearer occluders). Still never hides a visible triangle: the history only ever skips a
+// test (the node or triangle is drawn) or an occluder; every node or triangle that is NOT drawn was
+// tested against this frame's buffer, which holds only this frame's opaque, drawn triangles at
+// conservative depths, whichever of them were rasterized (the argument above does not need every
+// occluder). What it can cost is culling: a node that became hidden is drawn until its re-test (at
+// most retestPeriod - 1 frames), and a triangle that grew on screen joins the occluders at its
+// node's next full test. The drawn set is nearly always a superset of a fresh cull's at the same
+// pose, but not exactly: an occluder pair's quad writes the looser of its two planes' depths over
+// all its pixels, so where the fresh cull rasterizes a pair and the history skips one of its
+// triangles, the other one alone can leave a pixel nearer and hide a triangle the fresh cull keeps
+// (never a visible one: tests/culling OcclusionCoherence checks every frame of scripted walks
+// against the reference rasterizer; on its ons-reborn walk, 2 triangles in 240 frames).
 //
 // Frame and units: world space; viewProjection as for OcclusionBuffer::begin (a perspective
 // projection times a view, GLM column-major, OpenGL clip space). Triangle counts are in drawn
@@ -90,16 +90,16 @@ struct OcclusionCullParams {
   // first (traversal order). The rest are still tested and drawn, just not rasterized.
   uint32_t maxOccluders = 0xFFFFFFFFu;
   // Frame-to-frame coherence (the idea of Bittner, Wimmer, Piringer and Purgathofer, "Coherent
-  // Hierarchical Culling", Eurographics 2004, for a CPU buffer): a node found visible in the
-  // previous cull() is assumed visible again without its box test, except on its re-test frame
-  // (every retestPeriod frames, staggered over the nodes); in such a node, the triangles found
-  // visible last time are drawn without their hidden test, and of those, only the ones that
-  // raised a pixel as occluders last time are rasterized (the others were too small on screen or
-  // behind nearer occluders, and most likely are again).
-  // Still conservative: an assumption only skips a test (the node or triangle is drawn) or an
-  // occluder; it never hides anything (see "Temporal coherence" above). The history is
-  // dropped when the eye moves more than historyMaxEyeMove metres between two cull() calls (a
-  // teleport, a respawn) and by build() / resetHistory(). false: every cull() starts afresh.
+  // Hierarchical Culling", Eurographics 2004, for a CPU buffer): a node that drew in the
+  // previous cull() (itself or below it) is assumed visible again without its box test, except on
+  // its re-test frame (every retestPeriod frames, staggered over the nodes); in such a node, the
+  // triangles found visible last time are drawn without their hidden test, and of those, only the
+  // ones that raised a pixel as occluders last time are rasterized (the others were too small on
+  // screen or behind nearer occluders, and most likely are again). Still conservative: an
+  // assumption only skips a test (the node or triangle is drawn) or an occluder; it never hides
+  // anything (see "Temporal coherence" above). The history is dropped when the eye moves more than
+  // historyMaxEyeMove metres between two cull() calls (a teleport, a respawn) and by build() /
+  // resetHistory(). false: every cull() starts afresh.
   bool temporalCoherence = true;
   uint32_t retestPeriod = 8;       // frames; 1 = every node tested every frame
   float historyMaxEyeMove = 1.0f;  // metres per cull() call
