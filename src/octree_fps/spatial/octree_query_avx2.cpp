@@ -215,6 +215,19 @@ inline uint32_t rayTriangle8(const Ray8& r, const OctreeTriangleBlock& b0,
   return ~mask8(reject) & mask8(_mm256_cmp_ps(t, tMax8, _CMP_LE_OS)) & 0xFFu;
 }
 
+// Calls walk(grid, ahead) with each choice as std::true_type or std::false_type: the ray walks
+// are compiled once per slab test and look-ahead (raycastAvx2 says why), and the choice is made
+// once per ray, here, for both of them.
+template <class Walk>
+auto walkChosen(bool grid, bool ahead, Walk& walk) {
+  if (ahead) {
+    return grid ? walk(std::true_type{}, std::true_type{})
+                : walk(std::false_type{}, std::true_type{});
+  }
+  return grid ? walk(std::true_type{}, std::false_type{})
+              : walk(std::false_type{}, std::false_type{});
+}
+
 }  // namespace
 
 bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax,
@@ -253,13 +266,7 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
         },
         blocks_.data());
   };
-  if (lookAhead(blocks_.size())) {
-    st.nodesVisited += slab.grid ? walk(std::true_type{}, std::true_type{})
-                                 : walk(std::false_type{}, std::true_type{});
-  } else {
-    st.nodesVisited += slab.grid ? walk(std::true_type{}, std::false_type{})
-                                 : walk(std::false_type{}, std::false_type{});
-  }
+  st.nodesVisited += walkChosen(slab.grid, lookAhead(blocks_.size()), walk);
   return best.finish(*this, origin, dir, st, ioStats, outHit);
 }
 
@@ -295,13 +302,7 @@ bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMa
         },
         blocks_.data());
   };
-  if (lookAhead(blocks_.size())) {
-    st.nodesVisited += slab.grid ? walk(std::true_type{}, std::true_type{})
-                                 : walk(std::false_type{}, std::true_type{});
-  } else {
-    st.nodesVisited += slab.grid ? walk(std::true_type{}, std::false_type{})
-                                 : walk(std::false_type{}, std::false_type{});
-  }
+  st.nodesVisited += walkChosen(slab.grid, lookAhead(blocks_.size()), walk);
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;
     ioStats->trianglesTested += st.trianglesTested;
