@@ -188,7 +188,19 @@ class OcclusionBuffer {
   float inverseDepthAt(uint32_t x, uint32_t y) const { return pixels_[y * width_ + x]; }
 
  private:
-  void refreshTile(uint32_t tile);
+  // The per-frame kernels behind the public functions of the same names, one instantiation per
+  // instruction set (Isa: a tag of occlusion_isa_inl.h); defined in occlusion_buffer_inl.h.
+  template <class Isa>
+  uint32_t rasterizeClipTriangleT(const ClipPoint& a, const ClipPoint& b, const ClipPoint& c);
+  template <class Isa>
+  uint32_t rasterizeClipTrianglePairT(const ClipPoint& p, const ClipPoint& q, const ClipPoint& s,
+                                      const ClipPoint& r);
+  template <class Isa>
+  bool boxHiddenT(const Aabb& box);
+  template <class Isa>
+  uint32_t trianglesHidden4T(const float (&c)[9][4], uint32_t lanes, ScreenRect (&rects)[4]);
+  template <class Isa>
+  void refreshTileT(uint32_t tile);
   // The box and triangle hidden tests from the clip x, y and w of `count` points (at most eight),
   // all already known to be beyond the near plane (a point on or behind it is never hidden).
   // rect, when not null, receives the points' screen rectangle (pixel units, unclamped).
@@ -200,7 +212,8 @@ class OcclusionBuffer {
   bool rectHidden(double minX, double maxX, double minY, double maxY, double maxInvW);
   // The scan itself: pixels [x0, x1] x [y0, y1] (on screen, x0 <= x1, y0 <= y1) all strictly
   // nearer than depth (a float upper bound of the hull's 1 / w).
-  bool scanHidden(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, float depth);
+  template <class Isa>
+  bool scanHiddenT(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, float depth);
 
   uint32_t width_ = 0;
   uint32_t height_ = 0;
@@ -214,13 +227,16 @@ class OcclusionBuffer {
   alignas(16) float vpMag_[2][4] = {};
   // The hull test's last step in float: bounds as the float hull gives them (see the .cpp),
   // widened, floored, clamped and scanned.
-  bool floatRectHidden(float minX, float maxX, float minY, float maxY, float depth);
+  template <class Isa>
+  bool floatRectHiddenT(float minX, float maxX, float minY, float maxY, float depth);
   // Its second half: the floors fx0 .. fy1 of the bounds, clamped to [-1, size], already taken.
-  bool flooredRectHidden(int32_t fx0, int32_t fx1, int32_t fy0, int32_t fy1, float depth);
+  template <class Isa>
+  bool flooredRectHiddenT(int32_t fx0, int32_t fx1, int32_t fy0, int32_t fy1, float depth);
   std::vector<float> pixels_;       // 1 / w, 0 = empty
   std::vector<float> tileMin_;      // smallest 1 / w in each tile (its farthest pixel)
   std::vector<uint8_t> tileDirty_;  // 1 when a pixel changed since tileMin_ was computed
   bool lastRaised_ = false;         // see lastOccluderRaised()
+  bool avx2_ = false;               // the AVX2 kernels run (chosen by begin())
 };
 
 }  // namespace ofps

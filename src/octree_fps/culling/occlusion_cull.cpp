@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "octree_fps/culling/frustum.h"
+#include "octree_fps/culling/occlusion_isa_inl.h"
 #include "octree_fps/geometry/frustum_inl.h"
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/octree.h"
@@ -12,44 +13,6 @@
 namespace ofps {
 
 namespace {
-
-// The eye of a perspective view-projection: the point with clip x = y = w = 0 (Cramer's rule on
-// rows 0, 1 and 3, in double). A singular matrix (not a perspective one) gives the origin; the
-// eye only orders children, so a wrong eye costs culling, never correctness.
-glm::dvec3 eyeOf(const glm::mat4& m) {
-  const int rows[3] = {0, 1, 3};
-  double a[3][3], r[3];
-  for (int i = 0; i < 3; ++i) {
-    for (int k = 0; k < 3; ++k) a[i][k] = m[k][rows[i]];
-    r[i] = -static_cast<double>(m[3][rows[i]]);
-  }
-  const auto det3 = [](const double(&q)[3][3]) {
-    return q[0][0] * (q[1][1] * q[2][2] - q[1][2] * q[2][1]) -
-           q[0][1] * (q[1][0] * q[2][2] - q[1][2] * q[2][0]) +
-           q[0][2] * (q[1][0] * q[2][1] - q[1][1] * q[2][0]);
-  };
-  const double d = det3(a);
-  if (!(std::fabs(d) > 0.0)) return glm::dvec3(0.0);
-  double out[3];
-  for (int k = 0; k < 3; ++k) {
-    double b[3][3];
-    for (int i = 0; i < 3; ++i) {
-      for (int c = 0; c < 3; ++c) b[i][c] = c == k ? r[i] : a[i][c];
-    }
-    out[k] = det3(b) / d;
-  }
-  return {out[0], out[1], out[2]};
-}
-
-double squaredDistance(const glm::dvec3& p, const Aabb& box) {
-  double s = 0.0;
-  for (int k = 0; k < 3; ++k) {
-    const double lo = box.min[k], hi = box.max[k];
-    const double d = p[k] < lo ? lo - p[k] : (p[k] > hi ? p[k] - hi : 0.0);
-    s += d * d;
-  }
-  return s;
-}
 
 uint32_t drawnIn(const DrawRanges& ranges, uint32_t first, uint32_t count) {
   return ranges.drawnBefore(first + count) - ranges.drawnBefore(first);
@@ -127,6 +90,8 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
   visible_.reserve(nodes);
   runs_.clear();
   runs_.reserve(slots);
+  runsSorted_.clear();
+  runsSorted_.reserve(slots);
 }
 
 uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const Frustum& frustum,
@@ -156,334 +121,17 @@ uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const Frust
   return count;
 }
 
-void OcclusionCuller::rasterizeOccluder(const Octree& octree, uint32_t slot,
-                                        const OcclusionCullParams& params, OcclusionCullStats* st,
-                                        const OcclusionBuffer::ScreenRect* rects,
-                                        uint32_t rectFirst) {
-  if ((slotFlags_[slot] & kSlotPairDone) != 0) {  // went in with its pair's first triangle
-    slotFlags_[slot] &= static_cast<uint8_t>(~kSlotPairDone);
-    return;
-  }
-  if ((slotFlags_[slot] & kSlotOccluder) == 0 || st->occludersRasterized >= params.maxOccluders) {
-    return;
-  }
-  // Drawn on last frame's word (temporal coherence), so no rectangle: an occluder that raised no
-  // pixel last time is not tried (too small on screen, or behind nearer occluders; its node's next
-  // full test tries it again); one that did is rasterized without the precheck.
-  const bool untested = (slotFlags_[slot] & kSlotUntested) != 0;
-  if (untested && (slotFlags_[slot] & kSlotWasOccluder) == 0) return;
-  using ClipPoint = OcclusionBuffer::ClipPoint;
-  const auto clipOfSlot = [&](uint32_t s, ClipPoint(&out)[3]) {
-    const Triangle t = octree.triangle(s);
-    out[0] = buffer_.clipOf(t.v0);
-    out[1] = buffer_.clipOf(t.v1);
-    out[2] = buffer_.clipOf(t.v2);
-  };
-  const uint32_t partner = pairPartner_[slot];
-  // The partner is later in the same node: its kSlotHidden bit (set by this node's tests, if it
-  // is hidden) is still there.
-  const bool pair = partner != kOctreeInvalidIndex && (slotFlags_[partner] & kSlotHidden) == 0 &&
-                    st->occludersRasterized + 1 < params.maxOccluders;
-  // Most visible triangles are too small on screen to hold a whole pixel, and the setup of an
-  // occluder (edge and depth functions in double) costs far more than this look at the
-  // rectangle its hidden test already computed; a pair covers pixels only inside the union of
-  // its triangles' rectangles. Skipping such an occluder changes no pixel. The partner is
-  // marked done all the same, so that it is not tried alone.
-  // (The history bit, on both triangles of a pair: set when the occluder raised a pixel, cleared
-  // when it was skipped or raised none.)
-  const auto remember = [&](bool raised) {
-    const auto set = [&](uint32_t s) {
-      slotFlags_[s] = static_cast<uint8_t>(raised ? slotFlags_[s] | kSlotWasOccluder
-                                                  : slotFlags_[s] & ~kSlotWasOccluder);
-    };
-    set(slot);
-    if (pair) set(partner);
-  };
-  if (rects != nullptr && !untested && (!pair || (slotFlags_[partner] & kSlotUntested) == 0)) {
-    OcclusionBuffer::ScreenRect r = rects[slot - rectFirst];
-    if (pair) r = OcclusionBuffer::rectUnion(r, rects[partner - rectFirst]);
-    if (!buffer_.mayCoverPixel(r)) {
-      if (pair) slotFlags_[partner] |= kSlotPairDone;
-      remember(false);
-      return;
-    }
-  }
-  ClipPoint a[3];
-  clipOfSlot(slot, a);
-  if (pair) {
-    ClipPoint b[3];
-    clipOfSlot(partner, b);
-    const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
-    slotFlags_[partner] |= kSlotPairDone;
-    st->occludersRasterized += 2;
-    st->occluderPixels +=
-        buffer_.rasterizeClipTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
-    remember(buffer_.lastOccluderRaised());
-    return;
-  }
-  ++st->occludersRasterized;
-  st->occluderPixels += buffer_.rasterizeClipTriangle(a[0], a[1], a[2]);
-  remember(buffer_.lastOccluderRaised());
-}
-
 void OcclusionCuller::cull(const Octree& octree, const DrawRanges& ranges,
                            const glm::mat4& viewProjection, DrawRunList* out,
                            OcclusionCullStats* ioStats, const OcclusionCullParams& params) {
-  out->clear();
-  visible_.clear();
-  runs_.clear();
-  if (octree.empty() || slotFlags_.size() != octree.triangleCount() ||
-      subtreeEnd_.size() != octree.nodeCount() || ownDrawn_.size() != octree.nodeCount()) {
-    return;  // build() was not called for this octree
+  // The kernels of the instruction set octreeSimd() names (occlusion_isa_inl.h).
+#if defined(OFPS_OCCLUSION_AVX2)
+  if (octreeSimd() == OctreeSimd::kAvx2) {
+    cullT<detail::OcclusionIsaAvx2>(octree, ranges, viewProjection, out, ioStats, params);
+    return;
   }
-  OcclusionCullStats st;
-  const Frustum frustum = Frustum::fromViewProjection(viewProjection);
-  buffer_.setMinOccluderInradius(params.minOccluderInradius);
-  buffer_.begin(viewProjection);
-  const glm::dvec3 eye = eyeOf(viewProjection);
-  // Temporal coherence: the previous call's stamp, or none (a jump, the first call, a reset).
-  const glm::dvec3 moved = eye - lastEye_;
-  const double maxMove = static_cast<double>(params.historyMaxEyeMove);
-  const bool coherent =
-      params.temporalCoherence && historyValid_ && glm::dot(moved, moved) <= maxMove * maxMove;
-  if (++frame_ == 0) {  // the stamps wrapped around (2^32 calls): start them again
-    std::fill(nodeVisibleFrame_.begin(), nodeVisibleFrame_.end(), 0u);
-    frame_ = 1;
-  }
-  const uint32_t lastFrame = coherent ? frame_ - 1 : 0;  // 0: no node was visible "last frame"
-  const uint32_t period = std::max(params.retestPeriod, 1u);
-  lastEye_ = eye;
-  historyValid_ = true;
-
-  // Each entry carries its node's bounds: the parent already computed them to order its
-  // children, and nodeBounds() (dequantizing six planes) is not free.
-  struct Entry {
-    uint32_t node, mask, depth;  // depth: the root's is 0
-    Aabb box;
-  };
-  // The nodes from the root to the current one, by depth (depth-first: path[d] for d < depth are
-  // the current node's ancestors), for stamping them visible when it draws.
-  uint32_t path[kOctreeMaxPathLength];
-  // Depth-first, nearest child first: pending siblings plus children never exceed
-  // kOctreeMaxChildren per level (as in cullOctree).
-  Entry stack[kOctreeStackSize];
-  uint32_t top = 0;
-  // Every entry is already classified against the frustum (its mask: the planes its box
-  // straddles): the root here, the others by their parent, four children at a time.
-  {
-    const Aabb rootBox = octree.nodeBounds(0);
-    uint32_t rootMask = kFrustumAllPlanes;
-    ++st.nodesTested;
-    if (classifyAabb(frustum, rootBox, rootMask) == Containment::Outside) {
-      ++st.nodesFrustumCulled;
-    } else {
-      stack[top++] = {0, rootMask, 0, rootBox};
-    }
-  }
-  while (top > 0) {
-    const Entry e = stack[--top];
-    const Aabb& box = e.box;
-    const uint32_t mask = e.mask;
-    // The node's own triangles are read right after its box test when it is visible: start
-    // loading their blocks (a cache miss each on the larger levels) now, so that the box test
-    // hides the wait. A hidden node wastes the hint, nothing else.
-    const OctreeNodeLinks& links = octree.nodeLinks()[e.node];
-    const uint32_t ownEnd = links.ownEnd;
-    if (ownDrawn_[e.node] > 0) {
-      const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
-      const uint32_t lastBlock = std::min((ownEnd - 1) >> 2, (links.firstTriangle >> 2) + 3);
-      for (uint32_t b = links.firstTriangle >> 2; b <= lastBlock; ++b) {
-        const char* p = reinterpret_cast<const char*>(&blocks[b]);
-        simd::prefetch(p);
-        simd::prefetch(p + 64);
-        simd::prefetch(p + 128);
-      }
-      simd::prefetch(&slotFlags_[links.firstTriangle]);
-      // The occluder pairs are looked up per visible triangle (4 + 1 bytes per slot).
-      simd::prefetch(&pairPartner_[links.firstTriangle]);
-      simd::prefetch(&pairCode_[links.firstTriangle]);
-    }
-    // Visible in the last frame and not due for its re-test (frame_ + a per-node phase, so
-    // that about 1 / period of the assumed nodes are re-tested each frame): no box test.
-    const bool assumed = lastFrame != 0 && nodeVisibleFrame_[e.node] == lastFrame &&
-                         (frame_ + e.node * 2654435761u) % period != 0;
-    if (assumed) {
-      ++st.nodesAssumedVisible;
-    } else {
-      ++st.nodesOcclusionTested;
-      if (buffer_.boxHidden(box)) {
-        ++st.nodesOccluded;
-        if (params.countFrustumOnly) {
-          st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, frustum, e.node, mask);
-        }
-        continue;
-      }
-    }
-    path[e.depth] = e.node;
-    const size_t runsBefore = runs_.size();
-    const TriangleRange own{links.firstTriangle, ownEnd - links.firstTriangle};
-    const uint32_t drawn = ownDrawn_[e.node];
-    if (drawn > 0) {
-      st.trianglesDrawnFrustumOnly += drawn;
-      visible_.push_back(e.node);
-      const uint32_t end = own.first + own.count;
-      if (params.testTriangles) {
-        // Each drawn triangle against the buffer as it was before this node's occluders (so the
-        // answer does not depend on the order within the node), then the visible ones drawn
-        // and rasterized. A hidden triangle could not raise any pixel it covers: skipping it
-        // as an occluder loses nothing.
-        // Four at a time, straight from the octree's blocks (a block may start before the
-        // node's range or end after it: those lanes, and undrawn slots, are left out).
-        const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
-        // In an assumed node, the triangles visible last time are drawn untested (no rectangle:
-        // kSlotUntested until the run loop below clears it).
-        for (uint32_t b = own.first >> 2; b <= (end - 1) >> 2; ++b) {
-          uint32_t lanes = 0;
-          for (uint32_t i = 0; i < 4; ++i) {
-            const uint32_t s = 4 * b + i;
-            if (s < own.first || s >= end || (slotFlags_[s] & kSlotDrawn) == 0) continue;
-            if (assumed && (slotFlags_[s] & kSlotWasVisible) != 0) {
-              slotFlags_[s] |= kSlotUntested;
-              ++st.trianglesAssumedVisible;
-            } else {
-              lanes |= 1u << i;
-            }
-          }
-          if (lanes == 0) continue;
-          OcclusionBuffer::ScreenRect rects[4];
-          const uint32_t hidden = buffer_.trianglesHidden4(blocks[b].c, lanes, rects);
-          for (uint32_t i = 0; i < 4; ++i) {
-            if (((lanes >> i) & 1u) == 0) continue;
-            const uint32_t s = 4 * b + i;
-            nodeRects_[s - own.first] = rects[i];
-            if (((hidden >> i) & 1u) != 0) {
-              slotFlags_[s] =
-                  static_cast<uint8_t>((slotFlags_[s] | kSlotHidden) & ~kSlotWasVisible);
-              ++st.trianglesOccluded;
-            } else {
-              slotFlags_[s] |= kSlotWasVisible;
-            }
-          }
-        }
-        for (uint32_t s = own.first; s < end;) {
-          if ((slotFlags_[s] & kSlotHidden) != 0) {
-            slotFlags_[s] &= static_cast<uint8_t>(~kSlotHidden);
-            ++s;
-            continue;
-          }
-          const uint32_t runFirst = s;
-          for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
-            // Most drawn slots are no occluder this frame (not one at all, or untested and raised
-            // nothing last time): rasterizeOccluder's own first checks, without the call.
-            const uint8_t f = slotFlags_[s];
-            if ((f & (kSlotOccluder | kSlotPairDone)) == 0 ||
-                (f & (kSlotUntested | kSlotWasOccluder | kSlotPairDone)) == kSlotUntested) {
-              continue;
-            }
-            rasterizeOccluder(octree, s, params, &st, nodeRects_.data(), own.first);
-          }
-          // Cleared after the whole run: a pair's second triangle is read by its first. (Only an
-          // assumed node has untested slots.)
-          for (uint32_t t = runFirst; assumed && t < s; ++t) {
-            slotFlags_[t] &= static_cast<uint8_t>(~kSlotUntested);
-          }
-          runs_.push_back({runFirst, s - runFirst});
-        }
-      } else {
-        for (uint32_t s = own.first; s < end; ++s) {
-          rasterizeOccluder(octree, s, params, &st, nullptr, 0);
-        }
-        runs_.push_back({own.first, own.count});
-      }
-    }
-    // Visible for the history only when it drew: then it and its ancestors are stamped (the idea
-    // of CHC's pull-up: a node whose box passed but whose triangles and children all turned out
-    // hidden is tested again next frame as one box, not assumed, with each child tested below).
-    if (runs_.size() != runsBefore) {
-      for (uint32_t d = e.depth + 1; d-- > 0 && nodeVisibleFrame_[path[d]] != frame_;) {
-        nodeVisibleFrame_[path[d]] = frame_;
-      }
-    }
-    const uint32_t n = links.childCount;
-    if (n == 0) continue;
-    // Sort the children far to near by (distance, index) and push them in that order, so the
-    // nearest pops first.
-    const uint32_t first = links.firstChild;
-    // Their links and drawn counts are read when they pop (16 and 4 bytes each, side by side).
-    for (uint32_t i = 0; i < n; i += 4) simd::prefetch(&octree.nodeLinks()[first + i]);
-    simd::prefetch(&ownDrawn_[first]);
-    struct Keyed {
-      double key;
-      uint32_t node, mask;
-      Aabb box;
-    };
-    Keyed children[kOctreeMaxChildren];
-    uint32_t kept = 0;
-    // The frustum test four children at a time (detail::classifyAabb4: the same float operations
-    // as classifyAabb, so the same answers and masks); those outside are neither sorted nor
-    // pushed.
-    for (uint32_t g = 0; g < n; g += 4) {
-      const uint32_t count = std::min(n - g, 4u);
-      Aabb boxes[4];
-      for (uint32_t l = 0; l < count; ++l) boxes[l] = octree.nodeBounds(first + g + l);
-      uint32_t outside = 0, masks[4] = {mask, mask, mask, mask};
-      if (mask != 0) {  // a node wholly inside leaves nothing to test below it
-        alignas(16) float lo[3][4], hi[3][4];
-        for (uint32_t l = 0; l < 4; ++l) {
-          const Aabb& b = boxes[l < count ? l : 0];
-          for (int a = 0; a < 3; ++a) {
-            lo[a][l] = b.min[a];
-            hi[a][l] = b.max[a];
-          }
-        }
-        const simd::F4 lo4[3] = {simd::load(lo[0]), simd::load(lo[1]), simd::load(lo[2])};
-        const simd::F4 hi4[3] = {simd::load(hi[0]), simd::load(hi[1]), simd::load(hi[2])};
-        outside = detail::classifyAabb4(frustum, lo4, hi4, mask, masks);
-      }
-      for (uint32_t l = 0; l < count; ++l) {
-        ++st.nodesTested;
-        if (((outside >> l) & 1u) != 0) {
-          ++st.nodesFrustumCulled;
-          continue;
-        }
-        children[kept++] = {squaredDistance(eye, boxes[l]), first + g + l, masks[l], boxes[l]};
-      }
-    }
-    for (uint32_t i = 1; i < kept; ++i) {  // insertion sort: at most 16, usually 8 or fewer
-      const Keyed k = children[i];
-      uint32_t j = i;
-      while (j > 0 && (children[j - 1].key < k.key ||
-                       (children[j - 1].key == k.key && children[j - 1].node < k.node))) {
-        children[j] = children[j - 1];
-        --j;
-      }
-      children[j] = k;
-    }
-    for (uint32_t i = 0; i < kept; ++i) {
-      stack[top++] = {children[i].node, children[i].mask, e.depth + 1, children[i].box};
-    }
-  }
-
-  // Index-buffer order: sort the visible slot runs and merge those that touch (as
-  // DrawRanges::cull does).
-  std::sort(runs_.begin(), runs_.end(),
-            [](const SlotRun& a, const SlotRun& b) { return a.first < b.first; });
-  for (const SlotRun& r : runs_) ranges.appendSlotRun(r.first, r.count, out);
-  st.trianglesDrawn = out->triangles;
-
-  if (ioStats) {
-    ioStats->nodesTested += st.nodesTested;
-    ioStats->nodesFrustumCulled += st.nodesFrustumCulled;
-    ioStats->nodesOcclusionTested += st.nodesOcclusionTested;
-    ioStats->nodesOccluded += st.nodesOccluded;
-    ioStats->trianglesDrawnFrustumOnly += st.trianglesDrawnFrustumOnly;
-    ioStats->trianglesDrawn += st.trianglesDrawn;
-    ioStats->trianglesOccluded += st.trianglesOccluded;
-    ioStats->occludersRasterized += st.occludersRasterized;
-    ioStats->occluderPixels += st.occluderPixels;
-    ioStats->nodesAssumedVisible += st.nodesAssumedVisible;
-    ioStats->trianglesAssumedVisible += st.trianglesAssumedVisible;
-  }
+#endif
+  cullT<detail::OcclusionIsaBaseline>(octree, ranges, viewProjection, out, ioStats, params);
 }
 
 void subtractRuns(const DrawRunList& all, const DrawRunList& part, DrawRunList* out) {

@@ -174,9 +174,14 @@ class OcclusionCuller {
   // screen rectangles of the node's tested triangles, indexed by slot - rectFirst (their hidden
   // tests computed them; the node's pair partners are in the node too), or null when the node's
   // triangles were not tested.
-  void rasterizeOccluder(const Octree& octree, uint32_t slot, const OcclusionCullParams& params,
-                         OcclusionCullStats* st, const OcclusionBuffer::ScreenRect* rects,
-                         uint32_t rectFirst);
+  template <class Isa>
+  void rasterizeOccluderT(const Octree& octree, uint32_t slot, const OcclusionCullParams& params,
+                          OcclusionCullStats* st, const OcclusionBuffer::ScreenRect* rects,
+                          uint32_t rectFirst);
+  // cull() for one instruction set (occlusion_isa_inl.h); defined in occlusion_cull_inl.h.
+  template <class Isa>
+  void cullT(const Octree& octree, const DrawRanges& ranges, const glm::mat4& viewProjection,
+             DrawRunList* out, OcclusionCullStats* ioStats, const OcclusionCullParams& params);
   std::vector<uint8_t> slotFlags_;  // per triangle slot: kSlot* bits (kSlotHidden: scratch)
   // Occluder pairs (OcclusionBuffer::rasterizeTrianglePair): on the first slot of a pair, the
   // second slot, and which edge of the first (bits 0-1) and which corner of the second (bits
@@ -199,8 +204,9 @@ class OcclusionCuller {
   uint32_t frame_ = 0;
   glm::dvec3 lastEye_{0.0};
   bool historyValid_ = false;
-  std::vector<uint32_t> visible_;  // nodes drawn by the last cull, visit order
-  std::vector<SlotRun> runs_;      // scratch: visible slot runs of the last cull
+  std::vector<uint32_t> visible_;    // nodes drawn by the last cull, visit order
+  std::vector<SlotRun> runs_;        // scratch: visible slot runs of the last cull
+  std::vector<SlotRun> runsSorted_;  // scratch: runs_ sorted by first slot (radix passes)
 };
 
 // The runs of `all` that are not in `part` (drawn-triangle units, sorted and merged, as

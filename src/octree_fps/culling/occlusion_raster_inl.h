@@ -1,0 +1,394 @@
+#pragma once
+// Internal to the core (src/octree_fps/culling; not an installed interface): the occlusion
+// buffer's scan conversion and projected-hull helpers, with their error arguments. They live in
+// an anonymous namespace on purpose: each file that includes this one gets its own copy, compiled
+// for that file's target (occlusion_isa_inl.h), so the AVX2 kernels never call a baseline helper
+// and no baseline caller can end up with an AVX2 one.
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "octree_fps/culling/occlusion_buffer.h"
+#include "octree_fps/geometry/simd4.h"
+
+// The float hidden tests' helpers below run per box and per block of four triangles; a call
+// with their four-lane arguments costs as much as a good part of their work.
+#if defined(__GNUC__) || defined(__clang__)
+#define OFPS_OCCLUSION_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define OFPS_OCCLUSION_INLINE __forceinline
+#else
+#define OFPS_OCCLUSION_INLINE inline
+#endif
+
+namespace ofps {
+
+namespace {
+
+// Relative rounding margin of every affine screen function below. The functions are a handful of
+// double operations on float inputs (error ~1e-15 relative to their magnitude), so 1e-10 is
+// orders of magnitude above the error and still far below a pixel or a depth step that matters.
+constexpr double kMargin = 1e-10;
+// A triangle whose homogeneous determinant is this small relative to its vertices' magnitudes is
+// (nearly) edge-on; it covers no whole pixel worth having, and its depth plane would be
+// ill-conditioned, so it is skipped (skipping an occluder is always safe).
+constexpr double kMinConditioning = 1e-6;
+// Relative widening of each row's span bounds past the rounding of their two operations.
+constexpr double kSpanSlack = 1e-12;
+
+using Clip = OcclusionBuffer::ClipPoint;
+
+struct Vec3d {
+  double x, y, z;
+};
+
+inline Vec3d cross(const Vec3d& a, const Vec3d& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+inline double dot(const Vec3d& a, const Vec3d& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+inline double norm1(const Vec3d& a) {
+  return std::fabs(a.x) + std::fabs(a.y) + std::fabs(a.z);
+}
+
+// An affine function of the pixel position, f(x, y) = a x + b y + c, and its rounding margin.
+struct ScreenFunction {
+  double a, b, c, margin;
+};
+
+// Smallest float >= v (v finite).
+inline float floatAbove(double v) {
+  float f = static_cast<float>(v);
+  if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// A float <= v, within 2^-22 of it (v finite; NaN stays NaN): lowering v by 2^-23 of its size (plus
+// an absolute 2^-140 for the subnormal range) before rounding to nearest (error at most 2^-24 of
+// the result, or 2^-150 absolute) cannot land above v.
+inline float floatBelow(double v) {
+  return static_cast<float>(v - (std::fabs(v) * 0x1p-23 + 0x1p-140));
+}
+
+// A depth function evaluated in float over a rectangle of pixels, as a lower bound. The exact
+// value at pixel (i, j)'s minimizing corner is a i + b j + C, C = c - margin + a [a < 0] + b [b <
+// 0]. In float, A = fl(a), B = fl(b), the row base r_j = fl(fl(B j) + Cf) and the pixel value
+// fl(r_j + fl(A i)), with i, j exact small integers. With u = 2^-24: A and B are within u of a
+// and b, and each product and sum adds at most u of its result, so the value is within 3u |a| |i|
+// + 4u |b| |j| + 2u |Cf| (and terms in u^2) of a i + b j + Cf: under 4.01 u M, M = |a| xm + |b| ym
+// + |C|, with xm, ym the largest |i|, |j| over the rectangle (at least 1, so that M also bounds
+// the terms of C, computed in double within 2^-51 M). Cf lowers C by 2^-21 M (then floatBelow
+// rounds down to float), about twice those 4.01 u M = 2^-21.997 M: every value written is a lower
+// bound of the function, and the function's own margin makes that a lower bound of 1 / w over
+// the pixel. A zero M leaves the absolute 2^-120, above any underflow (2^-149 per operation). The
+// rows then cost one product and one sum each.
+struct FloatPlane {
+  float a, b, c;
+};
+inline FloatPlane floatPlane(const ScreenFunction& d, int32_t x0, int32_t x1, int32_t y0, int32_t y1) {
+  const double c = (d.c - d.margin) + (d.a < 0.0 ? d.a : 0.0) + (d.b < 0.0 ? d.b : 0.0);
+  const auto largest = [](int32_t lo, int32_t hi) {
+    return std::max(
+        1.0, std::max(std::fabs(static_cast<double>(lo)), std::fabs(static_cast<double>(hi))));
+  };
+  const double magnitude =
+      std::fabs(d.a) * largest(x0, x1) + std::fabs(d.b) * largest(y0, y1) + std::fabs(c);
+  return {static_cast<float>(d.a), static_cast<float>(d.b),
+          floatBelow(c - (0x1p-21 * magnitude + 0x1p-120))};
+}
+
+// Converts p X + q Y + r (X, Y in normalized device coordinates) to pixel units.
+inline ScreenFunction toPixels(const Vec3d& pqr, double margin, double width, double height) {
+  return {pqr.x * 2.0 / width, pqr.y * 2.0 / height, pqr.z - pqr.x - pqr.y, margin};
+}
+
+// floor(v) and ceil(v) clamped to [lo, hi], without a libm call (the baseline x86-64 target has
+// no rounding instruction, and these run four times per row of every occluder).
+// Written as selects (minsd / maxsd on x86-64) rather than branches: these bounds vary from row
+// to row in ways a branch predictor cannot follow.
+inline int32_t floorClamped(double v, int32_t lo, int32_t hi) {
+  double c = v > lo ? v : static_cast<double>(lo);  // also NaN: lo, the safe upper bound
+  c = c < hi ? c : static_cast<double>(hi);
+  const int32_t i = static_cast<int32_t>(c);  // truncates toward zero
+  return i - (static_cast<double>(i) > c ? 1 : 0);
+}
+// A NaN lower bound gives hi (no pixel passes), the safe answer.
+inline int32_t ceilClamped(double v, int32_t lo, int32_t hi) {
+  double c = v < hi ? v : static_cast<double>(hi);  // also NaN: hi
+  c = c > lo ? c : static_cast<double>(lo);
+  const int32_t i = static_cast<int32_t>(c);
+  return i + (static_cast<double>(i) < c ? 1 : 0);
+}
+
+// The buffer arrays fillConvex writes.
+struct Target {
+  float* pixels;
+  uint8_t* tileDirty;
+  uint32_t width, tilesX;
+  bool* raised;  // set to whether the fill made any pixel nearer
+};
+
+constexpr int kMaxFunctions = 5;
+
+// Writes every pixel of rows y0..y1, columns x0..x1 that passes all `count` coverage functions
+// (each >= its margin at the pixel's minimizing corner) with the smallest of the `depthCount`
+// (1 or 2) depth functions over the pixel, minus their margins, rounded down to float, keeping
+// the larger value already there. Returns the pixels covered.
+inline uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count,
+                    const ScreenFunction* depths, int depthCount, int32_t x0, int32_t x1,
+                    int32_t y0, int32_t y1) {
+  // Row bounds of each function: on row j, pixel i passes function f (f >= margin at its
+  // minimizing corner) iff its left end (a > 0) or right end (a < 0) is past
+  // T = (margin - c - b * y) / a, y = j + (b < 0) being the row's minimizing edge. Per function,
+  // rowP = (margin - c - b (b < 0)) / a and rowQ = b / a make T = rowP - rowQ j, one multiply-add
+  // per row. Their rounding, and that of widening them by the slack, is a few units in the last
+  // place of |rowP| + |rowQ| ymax (ymax = the largest |y| of the rows); kSpanSlack of that size,
+  // added towards the inside once per triangle, covers it, so every pixel kept passes the
+  // function exactly. The functions are sorted by the sign of a once, so the rows do not branch
+  // on it; a function with a = 0 is tested row by row as it is.
+  double leftP[kMaxFunctions], leftQ[kMaxFunctions], rightP[kMaxFunctions], rightQ[kMaxFunctions];
+  const ScreenFunction* flat[kMaxFunctions];
+  int lefts = 0, rights = 0, flats = 0;
+  const double ymax = std::max(std::fabs(static_cast<double>(y0)), std::fabs(y1 + 1.0));
+  for (int k = 0; k < count; ++k) {
+    const ScreenFunction& f = edges[k];
+    if (f.a == 0.0) {
+      flat[flats++] = &f;
+      continue;
+    }
+    const double p = (f.margin - f.c - (f.b < 0.0 ? f.b : 0.0)) / f.a;
+    const double q = f.b / f.a;
+    const double slack = kSpanSlack * (std::fabs(p) + std::fabs(q) * (ymax + 1.0));
+    if (f.a > 0.0) {
+      leftP[lefts] = p + slack;
+      leftQ[lefts++] = q;
+    } else {
+      rightP[rights] = p - slack;
+      rightQ[rights++] = q;
+    }
+  }
+  FloatPlane planes[2];
+  for (int k = 0; k < depthCount; ++k) planes[k] = floatPlane(depths[k], x0, x1, y0, y1);
+  uint32_t covered = 0;
+  bool raised = false;
+  simd::M4 raised4 = simd::gt(simd::splat(0.0f), simd::splat(0.0f));  // all false
+  bool started = false;
+  // Tiles to mark dirty, gathered over the rows of one tile row and marked once per tile row
+  // (their column range is the hull of those rows' spans: marking a clean tile too only costs a
+  // later refresh).
+  uint32_t dirtyRow = 0, dirtyLo = 1, dirtyHi = 0;  // empty
+  const auto markDirty = [&] {
+    for (uint32_t t = dirtyLo; t <= dirtyHi; ++t) {
+      target.tileDirty[dirtyRow * target.tilesX + t] = 1;
+    }
+  };
+  for (int32_t j = y0; j <= y1; ++j) {
+    // Each function's pixels on this row form a half-line; intersect them.
+    int32_t lo = x0, hi = x1;
+    const double row = j;
+    for (int k = 0; k < lefts; ++k) {
+      lo = std::max(lo, ceilClamped(leftP[k] - leftQ[k] * row, x0, x1 + 1));
+    }
+    for (int k = 0; k < rights; ++k) {
+      hi = std::min(hi, floorClamped(rightP[k] - rightQ[k] * row, x0 - 1, x1 + 1) - 1);
+    }
+    for (int k = 0; k < flats; ++k) {
+      const ScreenFunction& f = *flat[k];
+      if (!(f.b * (row + (f.b < 0.0 ? 1.0 : 0.0)) + f.c >= f.margin)) hi = lo - 1;
+    }
+    if (lo > hi) {
+      // The covered pixels form a convex region: past its last row there is nothing more (a
+      // sliver's rows can have gaps; stopping there only drops occluder pixels, which is safe).
+      if (started) break;
+      continue;
+    }
+    started = true;
+    float* rowPixels = &target.pixels[static_cast<size_t>(j) * target.width];
+    // Each depth function's smallest value over the pixel (at its minimizing corner), as a float
+    // lower bound (floatPlane); with several (a pair of triangles), the smallest of them.
+    const int32_t last = hi - lo;
+    const float rowF = static_cast<float>(j);
+    simd::F4 base4[2], step4[2];
+    float base[2];
+    for (int k = 0; k < depthCount; ++k) {
+      base[k] = planes[k].b * rowF + planes[k].c;
+      base4[k] = simd::splat(base[k]);
+      step4[k] = simd::splat(planes[k].a);
+    }
+    if (last >= 3) {
+      // Four pixels at a time; the last group may overlap the one before it, which is harmless
+      // (writing the larger of two values twice changes nothing).
+      const simd::F4 lanes = simd::fromInts(0, 1, 2, 3);
+      for (int32_t k = 0;; k += 4) {
+        if (k > last - 3) k = last - 3;
+        const simd::F4 column = lanes + simd::splat(static_cast<float>(lo + k));  // exact
+        simd::F4 value = base4[0] + step4[0] * column;
+        if (depthCount > 1) value = simd::min(value, base4[1] + step4[1] * column);
+        // max(value, old): a NaN value keeps the old pixel (SSE's rule, second operand).
+        float* out = rowPixels + lo + k;
+        const simd::F4 old = simd::load(out);
+        raised4 = raised4 | simd::gt(value, old);
+        simd::store(out, simd::max(value, old));
+        if (k == last - 3) break;
+      }
+    } else {
+      for (int32_t k = 0; k <= last; ++k) {
+        const float column = static_cast<float>(lo + k);
+        float value = base[0] + planes[0].a * column;
+        if (depthCount > 1) value = std::min(value, base[1] + planes[1].a * column);
+        float& out = rowPixels[lo + k];
+        raised = raised || value > out;
+        out = value > out ? value : out;
+      }
+    }
+    covered += static_cast<uint32_t>(hi - lo + 1);
+    const uint32_t tileRow = static_cast<uint32_t>(j) / kOcclusionTileSize;
+    const uint32_t tileLo = static_cast<uint32_t>(lo) / kOcclusionTileSize;
+    const uint32_t tileHi = static_cast<uint32_t>(hi) / kOcclusionTileSize;
+    if (tileRow != dirtyRow || dirtyLo > dirtyHi) {
+      markDirty();
+      dirtyRow = tileRow;
+      dirtyLo = tileLo;
+      dirtyHi = tileHi;
+    } else {
+      dirtyLo = std::min(dirtyLo, tileLo);
+      dirtyHi = std::max(dirtyHi, tileHi);
+    }
+  }
+  markDirty();
+  *target.raised = raised || simd::bits(raised4) != 0;
+  return covered;
+}
+
+// 1 / w over the plane of the triangle with homogeneous vertices h (see rasterizeTriangle), as a
+// pixel-space function with its rounding margin. False when the triangle is (nearly) edge-on.
+inline bool inverseDepthFunction(const Vec3d (&h)[3], double width, double height, ScreenFunction* out) {
+  const double mag[3] = {norm1(h[1]) * norm1(h[2]), norm1(h[2]) * norm1(h[0]),
+                         norm1(h[0]) * norm1(h[1])};
+  const double det = dot(h[0], cross(h[1], h[2]));
+  const double volume = norm1(h[0]) * mag[0];
+  if (!(std::fabs(det) > kMinConditioning * volume)) return false;
+  const double sign = det > 0.0 ? 1.0 : -1.0;
+  Vec3d sum{0.0, 0.0, 0.0};
+  for (int i = 0; i < 3; ++i) {
+    const Vec3d e = cross(h[(i + 1) % 3], h[(i + 2) % 3]);
+    sum = {sum.x + sign * e.x, sum.y + sign * e.y, sum.z + sign * e.z};
+  }
+  const double invDet = 1.0 / std::fabs(det);
+  const double margin = kMargin * (volume * invDet) * (mag[0] + mag[1] + mag[2]) * invDet;
+  *out = toPixels({sum.x * invDet, sum.y * invDet, sum.z * invDet}, margin, width, height);
+  return true;
+}
+
+// The projected hull of points transformed in float, four points (lanes) at a time, with every
+// bound taken outward past its rounding. Error argument (u = 2^-24, the unit roundoff):
+// - Clip coordinates. Each is v = ((m0 x + m1 y) + m2 z) + m3 in float: a recursively summed dot
+//   product of four terms (the last exact), in error by at most gamma_4 E, E = |m0 x| + |m1 y| +
+//   |m2 z| + |m3| and gamma_4 = 4u / (1 - 4u) < 2^-21.99 (Higham, "Accuracy and Stability of
+//   Numerical Algorithms", 2nd ed., section 3.1). E <= M (|x| + |y| + |z|) + L =: F, with M the
+//   largest |m0|, |m1|, |m2| and L the largest |m3| over the four rows; F is computed in float
+//   from positive terms, so fl(F) >= (1 - u)^4 F. With d = 2^-20 fl(F) + 2^-100 (the absolute
+//   part covers products that underflow, 2^-149 each), lo = fl(v - d) and hi = fl(v + d)
+//   bracket the exact value: fl(v - d) <= v - d + u (|v| + d), |v| <= (1 + 2^-21) E, and d (1 - u)
+//   >= 2^-20.01 E exceeds the dot product's error plus u |v| (2^-21.99 E + 2^-23.99 E). "Exact"
+//   is the real product with the float matrix begin() received, which clipOf approximates in
+//   double. A coordinate whose products or sums overflow makes d infinite too (F bounds every
+//   partial sum), so its bracket is NaN or infinite and the point is never certain (below).
+// - Near plane. A point is certainly beyond it when lo_w > 0 and lo_z > -lo_w (an exact float
+//   comparison): then w > 0 and z + w >= lo_z + lo_w > 0. False on NaN.
+// - Screen position. Then 1 / w lies in [1 / hi_w, 1 / lo_w], and x / w in [lo_x / den, hi_x /
+//   den'] for the bracket end den (den') that the sign of lo_x (hi_x) calls for. Each is computed
+//   as q = fl(num * fl(1 / den)): two roundings, |q - num / den| <= 2.0001 u |q|. In pixels, s =
+//   fl(fl(q + 1) * half) (half = size / 2) adds two roundings of at most u |s| each (relative to
+//   each result), and |q| half <= |s| + half (1 + 2^-22): in all, s is within 2^-22.9 (2 |s| +
+//   half) of the exact bound. finishHull4 moves each bound outward by 2^-19 (|s| + half) + 1e-6
+//   pixel, computed in float (a few u of that, and u of the result for the move itself): still
+//   outward of the exact projected bound.
+// - Depth. The nearest point's 1 / w <= 1 / lo_w <= fl(1 / lo_w) / (1 - u); multiplying by 1 +
+//   2^-22 (a float product, rounded by at most u) gives a float at least 1 / lo_w.
+struct Hull4 {
+  simd::F4 minX, maxX, minY, maxY, maxInvW;
+  simd::M4 ok;  // every point so far certainly beyond the near plane, and no NaN
+};
+
+// A hull's bounds as four plain lanes each, for the per-lane decisions after the SIMD part.
+struct Hull4Lanes {
+  float x0[4], x1[4], y0[4], y1[4], depth[4];
+};
+
+inline Hull4Lanes lanesOf(const Hull4& h) {
+  Hull4Lanes l;
+  simd::store(l.x0, h.minX);
+  simd::store(l.x1, h.maxX);
+  simd::store(l.y0, h.minY);
+  simd::store(l.y1, h.maxY);
+  simd::store(l.depth, h.maxInvW);
+  return l;
+}
+
+inline Hull4 emptyHull4() {
+  const float inf = std::numeric_limits<float>::infinity();
+  const simd::F4 zero = simd::splat(0.0f);
+  return {simd::splat(inf),    simd::splat(-inf), simd::splat(inf), simd::splat(-inf), zero,
+          simd::ge(zero, zero)};
+}
+
+OFPS_OCCLUSION_INLINE void addPoints4(const float (&vp)[4][4][4], const float (&mag)[2][4],
+                                      simd::F4 halfW, simd::F4 halfH, simd::F4 px, simd::F4 py,
+                                      simd::F4 pz, Hull4& h) {
+  using simd::F4;
+  const F4 zero = simd::splat(0.0f), one = simd::splat(1.0f);
+  const F4 size = (simd::abs(px) + simd::abs(py)) + simd::abs(pz);
+  const F4 d = (simd::load(mag[0]) * size + simd::load(mag[1])) * simd::splat(0x1p-20f) +
+               simd::splat(0x1p-100f);
+  const auto row = [&](int r) {
+    return ((simd::load(vp[r][0]) * px + simd::load(vp[r][1]) * py) + simd::load(vp[r][2]) * pz) +
+           simd::load(vp[r][3]);
+  };
+  const F4 w = row(3);
+  const F4 wLo = w - d, wHi = w + d;
+  const F4 zLo = row(2) - d;
+  h.ok = h.ok & simd::gt(wLo, zero) & simd::gt(zLo, zero - wLo);
+  const F4 invLo = one / wHi, invHi = one / wLo;
+  // x / w at the bracket end the sign of x calls for, as the smaller (larger) of the two
+  // products: where the point is certain, 0 < invLo <= invHi (both finite or invHi = +inf), so
+  // num * invLo <= num * invHi exactly when num >= 0, and a float product is monotone in each
+  // factor, so the min (max) is the very product a select on the sign would take, bit for bit.
+  // The operand order keeps that true when invHi = +inf and num = +-0: min/max return their
+  // second operand when one is NaN (SSE's rule, and simd4's portable form), so ratioBelow gets
+  // num * invLo = +-0 as before and ratioAbove NaN (0 * inf) as before (the point then fails the
+  // le() test below). Two products and a min instead of a compare, a three-instruction select on
+  // SSE2 and a product.
+  const auto ratioBelow = [&](F4 num) { return simd::min(num * invHi, num * invLo); };
+  const auto ratioAbove = [&](F4 num) { return simd::max(num * invLo, num * invHi); };
+  const F4 x = row(0), y = row(1);
+  const F4 x0 = (ratioBelow(x - d) + one) * halfW, x1 = (ratioAbove(x + d) + one) * halfW;
+  const F4 y0 = (ratioBelow(y - d) + one) * halfH, y1 = (ratioAbove(y + d) + one) * halfH;
+  h.ok = h.ok & simd::le(x0, x1) & simd::le(y0, y1);  // false on NaN
+  h.minX = simd::min(h.minX, x0);
+  h.maxX = simd::max(h.maxX, x1);
+  h.minY = simd::min(h.minY, y0);
+  h.maxY = simd::max(h.maxY, y1);
+  // Raised by 1 + 2^-22 once, in finishHull4 (a float product by a positive constant is
+  // monotone, so the max of the raised values is the raised max, bit for bit).
+  h.maxInvW = simd::max(h.maxInvW, invHi);
+}
+
+// Moves the bounds outward past the rounding bounded above (see addPoints4).
+OFPS_OCCLUSION_INLINE void finishHull4(simd::F4 halfW, simd::F4 halfH, Hull4& h) {
+  using simd::F4;
+  const F4 k = simd::splat(0x1p-19f), abs = simd::splat(1e-6f);
+  const auto slack = [&](F4 b, F4 half) { return (simd::abs(b) + half) * k + abs; };
+  h.minX = h.minX - slack(h.minX, halfW);
+  h.maxX = h.maxX + slack(h.maxX, halfW);
+  h.minY = h.minY - slack(h.minY, halfH);
+  h.maxY = h.maxY + slack(h.maxY, halfH);
+  h.maxInvW = h.maxInvW * simd::splat(1.0f + 0x1p-22f);
+}
+
+}  // namespace
+
+}  // namespace ofps
