@@ -70,8 +70,8 @@ std::vector<glm::vec3> floorSpots(const IsaLevel& level, const Octree& octree, u
     const glm::vec3 p = a + (level.positions[level.indices[3 * t + 1]] - a) * r1 +
                         (level.positions[level.indices[3 * t + 2]] - a) * r2;
     RayHit hit;
-    if (octree.raycast(p + glm::vec3(0.0f, 0.01f, 0.0f), {0.0f, 1.0f, 0.0f}, 1.9f,
-                       kOctreeAllLayers, hit)) {
+    if (octree.raycast(p + glm::vec3(0.0f, 0.01f, 0.0f), {0.0f, 1.0f, 0.0f}, 1.9f, kOctreeAllLayers,
+                       hit)) {
       continue;
     }
     spots.push_back(p + glm::vec3(0.0f, 0.05f, 0.0f));
@@ -133,7 +133,8 @@ void checkSameBits(const IsaLevel& level, const std::string& name) {
     // Boxes of 0.1 to 5 m anywhere in the level's bounds (each buffer keeps the kernels its
     // begin() chose, whatever octreeSimd() says now).
     for (int k = 0; k < 32; ++k) {
-      const glm::vec3 c = bounds.min + (bounds.max - bounds.min) * glm::vec3(u(rng), u(rng), u(rng));
+      const glm::vec3 c =
+          bounds.min + (bounds.max - bounds.min) * glm::vec3(u(rng), u(rng), u(rng));
       const glm::vec3 half = glm::vec3(u(rng), u(rng), u(rng)) * 2.5f + 0.05f;
       const Aabb box{c - half, c + half};
       const bool hiddenA = baseline.boxHidden(box);

@@ -62,18 +62,6 @@ void OcclusionBuffer::begin(const glm::mat4& viewProjection) {
   std::fill(tileDirty_.begin(), tileDirty_.end(), uint8_t{0});
 }
 
-OcclusionBuffer::ClipPoint OcclusionBuffer::clipOf(const glm::vec3& p) const {
-  // In double: a float times a float is exact in double, so the only rounding is in the
-  // four-term sums, always added in this order.
-  Clip out;
-  double* o = &out.x;
-  for (int row = 0; row < 4; ++row) {
-    o[row] = vp_[row][0] * static_cast<double>(p.x) + vp_[row][1] * static_cast<double>(p.y) +
-             vp_[row][2] * static_cast<double>(p.z) + vp_[row][3];
-  }
-  return out;
-}
-
 uint32_t OcclusionBuffer::rasterizeTriangle(const glm::vec3& a, const glm::vec3& b,
                                             const glm::vec3& c) {
   return rasterizeClipTriangle(clipOf(a), clipOf(b), clipOf(c));

@@ -137,7 +137,17 @@ class OcclusionBuffer {
   struct ClipPoint {
     double x, y, z, w;
   };
-  ClipPoint clipOf(const glm::vec3& p) const;
+  // (Inline: the cull transforms every occluder vertex with it. In double, a float times a float
+  // is exact, so the only rounding is in the four-term sums, always added in this order.)
+  ClipPoint clipOf(const glm::vec3& p) const {
+    ClipPoint out;
+    double* o = &out.x;
+    for (int row = 0; row < 4; ++row) {
+      o[row] = vp_[row][0] * static_cast<double>(p.x) + vp_[row][1] * static_cast<double>(p.y) +
+               vp_[row][2] * static_cast<double>(p.z) + vp_[row][3];
+    }
+    return out;
+  }
   // Screen bounds of a tested triangle's three vertices, in pixel units (unclamped), as its
   // hidden test projected them; the whole plane (infinite bounds) when a vertex is not beyond the
   // near plane, where no rectangle bounds the image.

@@ -10,7 +10,7 @@ namespace ofps {
 
 template <class Isa>
 uint32_t OcclusionBuffer::rasterizeClipTriangleT(const ClipPoint& a, const ClipPoint& b,
-                                                const ClipPoint& c) {
+                                                 const ClipPoint& c) {
   lastRaised_ = false;
   const Clip v[3] = {a, b, c};
   // Trivial rejections: all three vertices beyond one clip plane (near, or a screen side).
@@ -134,7 +134,7 @@ uint32_t OcclusionBuffer::rasterizeClipTriangleT(const ClipPoint& a, const ClipP
 
 template <class Isa>
 uint32_t OcclusionBuffer::rasterizeClipTrianglePairT(const ClipPoint& p, const ClipPoint& q,
-                                                    const ClipPoint& s, const ClipPoint& r) {
+                                                     const ClipPoint& s, const ClipPoint& r) {
   lastRaised_ = false;
   // One by one: the pair raised a pixel if either triangle did.
   const auto oneByOne = [&] {
@@ -268,7 +268,7 @@ bool OcclusionBuffer::boxHiddenT(const Aabb& box) {
 
 template <class Isa>
 OFPS_OCCLUSION_INLINE bool OcclusionBuffer::floatRectHiddenT(float minX, float maxX, float minY,
-                                                            float maxY, float depth) {
+                                                             float maxY, float depth) {
   // Floors of bounds clamped to [-1, size] (so that the conversions cannot overflow): truncation,
   // then one down where it rounded a negative value up.
   const float fw = static_cast<float>(width_), fh = static_cast<float>(height_);
@@ -278,12 +278,13 @@ OFPS_OCCLUSION_INLINE bool OcclusionBuffer::floatRectHiddenT(float minX, float m
     return i - (static_cast<float>(i) > f ? 1 : 0);
   };
   return flooredRectHiddenT<Isa>(floorIn(minX, fw), floorIn(maxX, fw), floorIn(minY, fh),
-                           floorIn(maxY, fh), depth);
+                                 floorIn(maxY, fh), depth);
 }
 
 template <class Isa>
-OFPS_OCCLUSION_INLINE bool OcclusionBuffer::flooredRectHiddenT(int32_t fx0, int32_t fx1, int32_t fy0,
-                                                              int32_t fy1, float depth) {
+OFPS_OCCLUSION_INLINE bool OcclusionBuffer::flooredRectHiddenT(int32_t fx0, int32_t fx1,
+                                                               int32_t fy0, int32_t fy1,
+                                                               float depth) {
   const int32_t w = static_cast<int32_t>(width_), h = static_cast<int32_t>(height_);
   // Entirely off screen: outside the frustum, which is the frustum test's call, not ours.
   if (fx1 < 0 || fy1 < 0 || fx0 >= w || fy0 >= h) return false;
@@ -294,7 +295,7 @@ OFPS_OCCLUSION_INLINE bool OcclusionBuffer::flooredRectHiddenT(int32_t fx0, int3
 
 template <class Isa>
 uint32_t OcclusionBuffer::trianglesHidden4T(const float (&c)[9][4], uint32_t lanes,
-                                           ScreenRect (&rects)[4]) {
+                                            ScreenRect (&rects)[4]) {
   const simd::F4 halfW = simd::splat(0.5f * static_cast<float>(width_));
   const simd::F4 halfH = simd::splat(0.5f * static_cast<float>(height_));
   Hull4 h = emptyHull4();
@@ -336,8 +337,8 @@ uint32_t OcclusionBuffer::trianglesHidden4T(const float (&c)[9][4], uint32_t lan
     }
     rects[i] = {hl.x0[i], hl.x1[i], hl.y0[i], hl.y1[i]};
     if (flooredRectHiddenT<Isa>(static_cast<int32_t>(fx0[i]), static_cast<int32_t>(fx1[i]),
-                          static_cast<int32_t>(fy0[i]), static_cast<int32_t>(fy1[i]),
-                          hl.depth[i])) {
+                                static_cast<int32_t>(fy0[i]), static_cast<int32_t>(fy1[i]),
+                                hl.depth[i])) {
       hidden |= 1u << i;
     }
   }
@@ -346,7 +347,7 @@ uint32_t OcclusionBuffer::trianglesHidden4T(const float (&c)[9][4], uint32_t lan
 
 template <class Isa>
 bool OcclusionBuffer::scanHiddenT(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1,
-                                 float boxInvW) {
+                                  float boxInvW) {
   const simd::F4 depth4 = simd::splat(boxInvW);
   static_assert(kOcclusionTileSize == 8, "the pixel scan reads a tile row as two groups of four");
 

@@ -4,6 +4,7 @@
 // occlusion_kernels.cpp and occlusion_kernels_avx2.cpp, each instantiating it for its own target;
 // occlusion_cull.cpp dispatches. Contracts: occlusion_cull.h.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <vector>
 
@@ -45,20 +46,11 @@ inline glm::dvec3 eyeOf(const glm::mat4& m) {
   return {out[0], out[1], out[2]};
 }
 
-inline double squaredDistance(const glm::dvec3& p, const Aabb& box) {
-  double s = 0.0;
-  for (int k = 0; k < 3; ++k) {
-    const double lo = box.min[k], hi = box.max[k];
-    const double d = p[k] < lo ? lo - p[k] : (p[k] > hi ? p[k] - hi : 0.0);
-    s += d * d;
-  }
-  return s;
-}
-
 // Sorts runs by first slot: least-significant-digit radix sort, 11-bit digits, only as many
 // passes as the largest slot needs (two up to 4M slots). A frame has a thousand or more runs; a
-// comparison sort (std::sort) cost about 1 % of the pass's instructions more on open terrain. Stable,
-// O(runs + 2^11) per pass, no allocation (scratch has runs' capacity). The result ends in runs.
+// comparison sort (std::sort) cost about 1 % of the pass's instructions more on open terrain.
+// Stable, O(runs + 2^11) per pass, no allocation (scratch has runs' capacity). The result ends in
+// runs.
 template <class Run>
 inline void radixSortByFirst(std::vector<Run>& runs, std::vector<Run>& scratch) {
   constexpr uint32_t kBits = 11, kBuckets = 1u << kBits;
@@ -79,14 +71,13 @@ inline void radixSortByFirst(std::vector<Run>& runs, std::vector<Run>& scratch) 
   }
 }
 
-
 }  // namespace
 
 template <class Isa>
 void OcclusionCuller::rasterizeOccluderT(const Octree& octree, uint32_t slot,
-                                        const OcclusionCullParams& params, OcclusionCullStats* st,
-                                        const OcclusionBuffer::ScreenRect* rects,
-                                        uint32_t rectFirst) {
+                                         const OcclusionCullParams& params, OcclusionCullStats* st,
+                                         const OcclusionBuffer::ScreenRect* rects,
+                                         uint32_t rectFirst) {
   if ((slotFlags_[slot] & kSlotPairDone) != 0) {  // went in with its pair's first triangle
     slotFlags_[slot] &= static_cast<uint8_t>(~kSlotPairDone);
     return;
@@ -155,8 +146,8 @@ void OcclusionCuller::rasterizeOccluderT(const Octree& octree, uint32_t slot,
 
 template <class Isa>
 void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
-                           const glm::mat4& viewProjection, DrawRunList* out,
-                           OcclusionCullStats* ioStats, const OcclusionCullParams& params) {
+                            const glm::mat4& viewProjection, DrawRunList* out,
+                            OcclusionCullStats* ioStats, const OcclusionCullParams& params) {
   out->clear();
   visible_.clear();
   runs_.clear();
@@ -169,6 +160,8 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
   buffer_.setMinOccluderInradius(params.minOccluderInradius);
   buffer_.begin(viewProjection);
   const glm::dvec3 eye = eyeOf(viewProjection);
+  const float eyeF[3] = {static_cast<float>(eye.x), static_cast<float>(eye.y),
+                         static_cast<float>(eye.z)};
   // Temporal coherence: the previous call's stamp, or none (a jump, the first call, a reset).
   const glm::dvec3 moved = eye - lastEye_;
   const double maxMove = static_cast<double>(params.historyMaxEyeMove);
@@ -334,61 +327,68 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     }
     const uint32_t n = links.childCount;
     if (n == 0) continue;
-    // Sort the children far to near by (distance, index) and push them in that order, so the
-    // nearest pops first.
     const uint32_t first = links.firstChild;
     // Their links and drawn counts are read when they pop (16 and 4 bytes each, side by side).
     for (uint32_t i = 0; i < n; i += 4) simd::prefetch(&octree.nodeLinks()[first + i]);
     simd::prefetch(&ownDrawn_[first]);
-    struct Keyed {
-      double key;
-      uint32_t node, mask;
-      Aabb box;
-    };
-    Keyed children[kOctreeMaxChildren];
+    // Keys of the children inside the frustum: (squared distance from the eye, as float bits,
+    // which order as unsigned integers for non-negative floats) << 32 | child index, so that one
+    // integer comparison orders by distance, then by index (the order only speeds the cull up: a
+    // tie or a rounding either way is as correct as any other order).
+    uint64_t keys[kOctreeMaxChildren];
+    uint32_t masks[kOctreeMaxChildren];
+    Aabb boxes[kOctreeMaxChildren];
     uint32_t kept = 0;
     // The frustum test four children at a time (detail::classifyAabb4: the same float operations
-    // as classifyAabb, so the same answers and masks); those outside are neither sorted nor
-    // pushed.
+    // as classifyAabb, so the same answers and masks), and their distances from the eye; those
+    // outside are neither sorted nor pushed.
     for (uint32_t g = 0; g < n; g += 4) {
       const uint32_t count = std::min(n - g, 4u);
-      Aabb boxes[4];
-      for (uint32_t l = 0; l < count; ++l) boxes[l] = octree.nodeBounds(first + g + l);
-      uint32_t outside = 0, masks[4] = {mask, mask, mask, mask};
-      if (mask != 0) {  // a node wholly inside leaves nothing to test below it
-        alignas(16) float lo[3][4], hi[3][4];
-        for (uint32_t l = 0; l < 4; ++l) {
-          const Aabb& b = boxes[l < count ? l : 0];
-          for (int a = 0; a < 3; ++a) {
-            lo[a][l] = b.min[a];
-            hi[a][l] = b.max[a];
-          }
+      for (uint32_t l = 0; l < count; ++l) boxes[g + l] = octree.nodeBounds(first + g + l);
+      alignas(16) float lo[3][4], hi[3][4];
+      for (uint32_t l = 0; l < 4; ++l) {
+        const Aabb& b = boxes[g + (l < count ? l : 0)];
+        for (int a = 0; a < 3; ++a) {
+          lo[a][l] = b.min[a];
+          hi[a][l] = b.max[a];
         }
-        const simd::F4 lo4[3] = {simd::load(lo[0]), simd::load(lo[1]), simd::load(lo[2])};
-        const simd::F4 hi4[3] = {simd::load(hi[0]), simd::load(hi[1]), simd::load(hi[2])};
-        outside = detail::classifyAabb4(frustum, lo4, hi4, mask, masks);
       }
+      const simd::F4 lo4[3] = {simd::load(lo[0]), simd::load(lo[1]), simd::load(lo[2])};
+      const simd::F4 hi4[3] = {simd::load(hi[0]), simd::load(hi[1]), simd::load(hi[2])};
+      uint32_t outside = 0, groupMasks[4] = {mask, mask, mask, mask};
+      if (mask != 0) {  // a node wholly inside leaves nothing to test below it
+        outside = detail::classifyAabb4(frustum, lo4, hi4, mask, groupMasks);
+      }
+      const simd::F4 zero = simd::splat(0.0f);
+      simd::F4 distance2 = zero;
+      for (int a = 0; a < 3; ++a) {
+        const simd::F4 e = simd::splat(eyeF[a]);
+        const simd::F4 d = simd::max(lo4[a] - e, zero) + simd::max(e - hi4[a], zero);
+        distance2 = distance2 + d * d;
+      }
+      alignas(16) float dist[4];
+      simd::store(dist, distance2);
       for (uint32_t l = 0; l < count; ++l) {
         ++st.nodesTested;
         if (((outside >> l) & 1u) != 0) {
           ++st.nodesFrustumCulled;
           continue;
         }
-        children[kept++] = {squaredDistance(eye, boxes[l]), first + g + l, masks[l], boxes[l]};
+        masks[g + l] = groupMasks[l];
+        keys[kept++] = (static_cast<uint64_t>(std::bit_cast<uint32_t>(dist[l])) << 32) | (g + l);
       }
     }
-    for (uint32_t i = 1; i < kept; ++i) {  // insertion sort: at most 16, usually 8 or fewer
-      const Keyed k = children[i];
+    // Far to near (insertion sort: at most 16, usually 8 or fewer), pushed in that order so that
+    // the nearest pops first.
+    for (uint32_t i = 1; i < kept; ++i) {
+      const uint64_t k = keys[i];
       uint32_t j = i;
-      while (j > 0 && (children[j - 1].key < k.key ||
-                       (children[j - 1].key == k.key && children[j - 1].node < k.node))) {
-        children[j] = children[j - 1];
-        --j;
-      }
-      children[j] = k;
+      for (; j > 0 && keys[j - 1] < k; --j) keys[j] = keys[j - 1];
+      keys[j] = k;
     }
     for (uint32_t i = 0; i < kept; ++i) {
-      stack[top++] = {children[i].node, children[i].mask, e.depth + 1, children[i].box};
+      const uint32_t c = static_cast<uint32_t>(keys[i] & 0xFFu);
+      stack[top++] = {first + c, masks[c], e.depth + 1, boxes[c]};
     }
   }
 

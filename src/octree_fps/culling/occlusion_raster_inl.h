@@ -88,7 +88,8 @@ inline float floatBelow(double v) {
 struct FloatPlane {
   float a, b, c;
 };
-inline FloatPlane floatPlane(const ScreenFunction& d, int32_t x0, int32_t x1, int32_t y0, int32_t y1) {
+inline FloatPlane floatPlane(const ScreenFunction& d, int32_t x0, int32_t x1, int32_t y0,
+                             int32_t y1) {
   const double c = (d.c - d.margin) + (d.a < 0.0 ? d.a : 0.0) + (d.b < 0.0 ? d.b : 0.0);
   const auto largest = [](int32_t lo, int32_t hi) {
     return std::max(
@@ -138,8 +139,8 @@ constexpr int kMaxFunctions = 5;
 // (1 or 2) depth functions over the pixel, minus their margins, rounded down to float, keeping
 // the larger value already there. Returns the pixels covered.
 inline uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count,
-                    const ScreenFunction* depths, int depthCount, int32_t x0, int32_t x1,
-                    int32_t y0, int32_t y1) {
+                           const ScreenFunction* depths, int depthCount, int32_t x0, int32_t x1,
+                           int32_t y0, int32_t y1) {
   // Row bounds of each function: on row j, pixel i passes function f (f >= margin at its
   // minimizing corner) iff its left end (a > 0) or right end (a < 0) is past
   // T = (margin - c - b * y) / a, y = j + (b < 0) being the row's minimizing edge. Per function,
@@ -265,7 +266,8 @@ inline uint32_t fillConvex(const Target& target, const ScreenFunction* edges, in
 
 // 1 / w over the plane of the triangle with homogeneous vertices h (see rasterizeTriangle), as a
 // pixel-space function with its rounding margin. False when the triangle is (nearly) edge-on.
-inline bool inverseDepthFunction(const Vec3d (&h)[3], double width, double height, ScreenFunction* out) {
+inline bool inverseDepthFunction(const Vec3d (&h)[3], double width, double height,
+                                 ScreenFunction* out) {
   const double mag[3] = {norm1(h[1]) * norm1(h[2]), norm1(h[2]) * norm1(h[0]),
                          norm1(h[0]) * norm1(h[1])};
   const double det = dot(h[0], cross(h[1], h[2]));
