@@ -1,7 +1,7 @@
 // Occlusion culling through the octree (culling/occlusion_cull.h) against the frustum-only cull
 // (DrawRanges::cull), on the shared Quake levels and ons-reborn.
 //
-// Camera paths (occlusion_levels.h): 256 poses, each at eye
+// Camera paths (occlusion_levels.h, shared with occlusion_oracle.cpp): 256 poses, each at eye
 // height (1.65 m) above a random floor point that has headroom, any yaw, pitch within +-17
 // degrees, 70 degree vertical field of view at 16:9, near 0.05 m (deterministic: fixed seed); and
 // the scripted walks from the same floor points. Each benchmark iteration culls the next pose, so
@@ -19,6 +19,9 @@
 // spots), each frame once per run and in order, so that the history follows the walk; the same
 // counters (ratios from a first pass over the frames with the same setting).
 // BM_FrustumCull/<level>: DrawRanges::cull alone, for comparison.
+// How far these ratios can go at all: occlusion_oracle.cpp (a standalone tool) counts, along the
+// same walks, the triangles an exact reference rasterizer sees, the floor under any culler that
+// never hides a visible triangle.
 // Results and their discussion: bench/micro/OCCLUSION_RESULTS.md.
 
 #include <benchmark/benchmark.h>

@@ -1,7 +1,7 @@
 #pragma once
 // The occlusion benchmarks' levels and camera paths, loaded one way for every tool that measures
-// them, so that their frames are the same by construction and their figures can be set side by
-// side.
+// them (occlusion_bench.cpp, occlusion_oracle.cpp), so that their frames are the same by
+// construction and their figures can be set side by side.
 //
 // Poses: 256 per level (fixed seed 2024), each with the eye 1.65 m above a random point of a floor
 // triangle (normal within ~45 degrees of up) that has 1.9 m of headroom, any yaw, pitch within
