@@ -17,7 +17,9 @@
 // per-frame ratios (counted); frames with V == 0 likewise for drawn / visible.
 //
 // Output: per level a markdown table of the per-frame ratios (mean, ratio of sums, p10 / p50 /
-// p90, percentiles as the occlusion bench takes them: the sorted ratio at floor(q * (n - 1))).
+// p90, percentiles as the occlusion bench takes them: the sorted ratio at floor(q * (n - 1))),
+// the mean triangle counts, and how much of the mean of per-frame ratios comes from frames where
+// the history's cull draws most of the frustum.
 // Results: bench/micro/OCCLUSION_RESULTS.md ("Round 6").
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -132,6 +134,13 @@ bool measureLevel(const std::string& name, uint32_t step, const std::vector<Reso
   std::vector<uint8_t> frustumSet(triangles), historySet(triangles), freshSet(triangles), visible;
   ofps::DrawRunList frustumRuns, historyRuns, freshRuns;
   uint32_t measured = 0, emptyFrustum = 0;
+  // The mean of per-frame ratios weighs a frame with a few hundred triangles in the frustum as
+  // much as one with thousands: the frames where the history's cull draws most of the frustum
+  // (kMostlyDrawn) are counted apart, to show what they weigh in the mean and what is visible
+  // there.
+  constexpr double kMostlyDrawn = 0.7;
+  uint32_t mostlyFrames = 0;
+  double mostlyFrustumSum = 0.0, mostlyRatioSum = 0.0, mostlyVisibleRatioSum = 0.0;
   for (size_t f = 0; f < L.walkFrames.size(); ++f) {
     const glm::mat4& vp = L.walkFrames[f];
     history.cull(L.octree, L.ranges, vp, &historyRuns, nullptr, historyParams);
@@ -153,6 +162,12 @@ bool measureLevel(const std::string& name, uint32_t step, const std::vector<Reso
       renderers[r]->render(L.positions, L.indices, {}, vp);
       const uint32_t V = renderers[r]->markVisible(triangles, &visible);
       visibleSum[r] += V;
+      if (r == 0 && F > 0 && historyRuns.triangles >= kMostlyDrawn * F) {
+        ++mostlyFrames;
+        mostlyFrustumSum += F;
+        mostlyRatioSum += static_cast<double>(historyRuns.triangles) / F;
+        mostlyVisibleRatioSum += static_cast<double>(V) / F;
+      }
       visibleOverFrustum[r].add(V, F);
       historyOverVisible[r].add(historyRuns.triangles, V);
       freshOverVisible[r].add(freshRuns.triangles, V);
@@ -201,6 +216,20 @@ bool measureLevel(const std::string& name, uint32_t step, const std::vector<Reso
   for (const RatioSeries& s : freshOverVisible) row(s);
 
   bool safe = true;
+  if (!res.empty() && !historyOverFrustum.ratios.empty()) {
+    const size_t frames = historyOverFrustum.ratios.size();
+    const double others = static_cast<double>(frames - mostlyFrames);
+    const double m = mostlyFrames > 0 ? mostlyFrames : 1.0;
+    std::printf(
+        "\nFrames where the history's cull draws >= %.0f %% of frustum-only: %u of %zu, with %.0f "
+        "triangles in the frustum on average (the other frames: %.0f); they carry %.0f %% of the "
+        "sum of the history's per-frame ratios; visible / frustum-only there (%s): %.3f on "
+        "average.\n",
+        kMostlyDrawn * 100.0, mostlyFrames, frames, mostlyFrustumSum / m,
+        others > 0.0 ? (frustumSum - mostlyFrustumSum) / others : 0.0,
+        100.0 * mostlyRatioSum / (historyOverFrustum.mean() * static_cast<double>(frames)),
+        res[0].label().c_str(), mostlyVisibleRatioSum / m);
+  }
   std::printf("\nVisible triangles culled (summed over the frames; must be 0):");
   for (size_t r = 0; r < res.size(); ++r) {
     std::printf(" %s: history %llu, fresh %llu, frustum %llu%s", res[r].label().c_str(),
