@@ -6,11 +6,10 @@
 // clips triangles against the near and far planes in homogeneous clip space (Sutherland-Hodgman,
 // double precision), point-samples pixel centres at twice the occlusion buffer's resolution in
 // each direction (512 x 256 against 256 x 128), interpolates 1 / w with barycentric weights and
-// keeps the nearest sample. Also
-// checked per pose: the occlusion cull draws a subset of the frustum-only cull (DrawRanges::cull)
-// and counts the frustum-only triangles exactly as DrawRanges::cull does; culling whole nodes only
-// (no per-triangle tests) draws a superset; and with an occluder budget of 50 triangles nothing
-// visible is culled either. The ratio drawn /
+// keeps the nearest sample. Also checked per pose: the occlusion cull draws a subset of the
+// frustum-only cull (DrawRanges::cull) and counts the frustum-only triangles exactly as
+// DrawRanges::cull does; culling whole nodes only (no per-triangle tests) draws a superset; and
+// with an occluder budget of 50 triangles nothing visible is culled either. The ratio drawn /
 // frustum-only is printed, not asserted (speed and culling rates are the benchmark's business).
 //
 // Poses: a random floor triangle (normal within ~45 degrees of up), a random point on it, the eye
