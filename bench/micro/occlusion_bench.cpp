@@ -1,10 +1,11 @@
 // Occlusion culling through the octree (culling/occlusion_cull.h) against the frustum-only cull
 // (DrawRanges::cull), on the shared Quake levels and ons-reborn.
 //
-// Camera path: 256 poses, each at eye height (1.65 m) above a random floor point that has
-// headroom, any yaw, pitch within +-17 degrees, 70 degree vertical field of view at 16:9, near
-// 0.05 m (deterministic: fixed seed). Each benchmark iteration culls the next pose, so the time
-// per iteration is the CPU time of one frame's pass on one core.
+// Camera paths (occlusion_levels.h, shared with occlusion_oracle.cpp): 256 poses, each at eye
+// height (1.65 m) above a random floor point that has headroom, any yaw, pitch within +-17
+// degrees, 70 degree vertical field of view at 16:9, near 0.05 m (deterministic: fixed seed); and
+// the scripted walks from the same floor points. Each benchmark iteration culls the next pose, so
+// the time per iteration is the CPU time of one frame's pass on one core.
 //
 // BM_OcclusionCull/<level>/<width>/<height>/<countFrustumOnly>/<testTriangles>/<10 x minimum
 // occluder inradius in pixels>/<occluder budget, 0 = none>: the whole pass (frustum and occlusion
@@ -18,86 +19,34 @@
 // spots), each frame once per run and in order, so that the history follows the walk; the same
 // counters (ratios from a first pass over the frames with the same setting).
 // BM_FrustumCull/<level>: DrawRanges::cull alone, for comparison.
+// How far these ratios can go at all: occlusion_oracle.cpp (a standalone tool) counts, along the
+// same walks, the triangles an exact reference rasterizer sees, the floor under any culler that
+// never hides a visible triangle.
 // Results and their discussion: bench/micro/OCCLUSION_RESULTS.md.
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
-#include <glm/ext/matrix_clip_space.hpp>
-#include <glm/ext/matrix_transform.hpp>
 #include <map>
-#include <random>
 #include <string>
 #include <vector>
 
-#include "bench_levels.h"
+#include "occlusion_levels.h"
 #include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/culling/occlusion_cull.h"
-#include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
-#include "support/scripted_walk.h"
 
 namespace {
 
-struct OcclusionLevel {
-  bool ok = false;
-  ofps::Octree octree;
-  ofps::DrawRanges ranges;
-  std::vector<glm::mat4> viewProj;
-  std::vector<glm::vec3> feet;  // the floor point under each pose
-  std::vector<glm::mat4>
-      walkFrames;  // scripted walks (tests/support/scripted_walk.h) from those floor points
-};
-
-constexpr uint32_t kWalks = 16, kWalkFrames = 64;  // 1,024 frames of 60 Hz per level
+using ofps::bench::kWalkFrames;
+using ofps::bench::kWalks;
+using ofps::bench::OcclusionLevel;
 
 OcclusionLevel& load(const std::string& name) {
   static std::map<std::string, OcclusionLevel> cache;
   auto [it, inserted] = cache.try_emplace(name);
-  OcclusionLevel& L = it->second;
-  if (!inserted) return L;
-  ofps::ObjReadResult obj = ofps::bench::readLevelMetres(name);
-  if (!obj.ok) return L;
-  if (!L.octree.build(obj.mesh.positions, obj.mesh.indices).ok) return L;
-  L.ranges.build(L.octree, {});
-  // Floor triangles (normal within ~45 degrees of up), then random points on them with headroom.
-  std::vector<uint32_t> floors;
-  const auto& P = obj.mesh.positions;
-  const auto& I = obj.mesh.indices;
-  for (uint32_t t = 0; t < obj.mesh.triangleCount(); ++t) {
-    const glm::vec3 n = glm::cross(P[I[3 * t + 1]] - P[I[3 * t]], P[I[3 * t + 2]] - P[I[3 * t]]);
-    const float len = glm::length(n);
-    if (len > 1e-6f && n.y > 0.7f * len) floors.push_back(t);
-  }
-  std::mt19937 rng(2024);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  for (int tries = 0; tries < 100000 && L.viewProj.size() < 256 && !floors.empty(); ++tries) {
-    const uint32_t t = floors[static_cast<size_t>(u(rng) * floors.size()) % floors.size()];
-    float r1 = u(rng), r2 = u(rng);
-    if (r1 + r2 > 1.0f) {
-      r1 = 1.0f - r1;
-      r2 = 1.0f - r2;
-    }
-    const glm::vec3 a = P[I[3 * t]];
-    const glm::vec3 floor = a + (P[I[3 * t + 1]] - a) * r1 + (P[I[3 * t + 2]] - a) * r2;
-    ofps::RayHit hit;
-    if (L.octree.raycast(floor + glm::vec3(0.0f, 0.01f, 0.0f), {0.0f, 1.0f, 0.0f}, 1.9f, ~0u,
-                         hit)) {
-      continue;
-    }
-    const glm::vec3 eye = floor + glm::vec3(0.0f, 1.65f, 0.0f);
-    const float yaw = u(rng) * 6.2831853f, pitch = (u(rng) - 0.5f) * 0.6f;
-    const glm::vec3 fwd(-std::sin(yaw) * std::cos(pitch), std::sin(pitch),
-                        -std::cos(yaw) * std::cos(pitch));
-    L.viewProj.push_back(glm::perspective(glm::radians(70.0f), 16.0f / 9.0f, 0.05f, 5000.0f) *
-                         glm::lookAt(eye, eye + fwd, glm::vec3(0.0f, 1.0f, 0.0f)));
-    L.feet.push_back(floor + glm::vec3(0.0f, 0.05f, 0.0f));
-  }
-  L.walkFrames = ofps::test::scriptedWalks(L.octree, L.feet, kWalks, kWalkFrames);
-  L.ok = !L.viewProj.empty();
-  return L;
+  if (inserted) ofps::bench::loadOcclusionLevel(name, &it->second);
+  return it->second;
 }
 
 // The pass over `frames` in order, one per iteration (each frame once per cycle: the history of
@@ -109,7 +58,7 @@ void occlusionCull(benchmark::State& state, const OcclusionLevel& L,
 void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
   OcclusionLevel& L = load(name);
   if (!L.ok) {
-    state.SkipWithError(("level not available: " + ofps::bench::levelObjPath(name)).c_str());
+    state.SkipWithError(L.error.c_str());
     return;
   }
   ofps::OcclusionCullParams params;
@@ -128,7 +77,7 @@ void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
 void BM_OcclusionWalk(benchmark::State& state, const std::string& name) {
   OcclusionLevel& L = load(name);
   if (!L.ok) {
-    state.SkipWithError(("level not available: " + ofps::bench::levelObjPath(name)).c_str());
+    state.SkipWithError(L.error.c_str());
     return;
   }
   ofps::OcclusionCullParams params;
@@ -198,7 +147,7 @@ void occlusionCull(benchmark::State& state, const OcclusionLevel& L,
 void BM_FrustumCull(benchmark::State& state, const std::string& name) {
   OcclusionLevel& L = load(name);
   if (!L.ok) {
-    state.SkipWithError(("level not available: " + ofps::bench::levelObjPath(name)).c_str());
+    state.SkipWithError(L.error.c_str());
     return;
   }
   ofps::DrawRunList runs;

@@ -2,14 +2,14 @@
 // reference rasterizer renders EVERY drawn triangle's id with a depth buffer, and every id that
 // appears in its image must be in the set drawn with occlusion culling on. Zero misses.
 //
-// The reference shares nothing with the code under test: it clips triangles against the near
-// and far planes in homogeneous clip space (Sutherland-Hodgman, double precision), point-samples
-// pixel centres at twice the occlusion buffer's resolution in each direction (512 x 256 against
-// 256 x 128), interpolates 1 / w with barycentric weights and keeps the nearest sample. Also
-// checked per pose: the occlusion cull draws a subset of the frustum-only cull (DrawRanges::cull)
-// and counts the frustum-only triangles exactly as DrawRanges::cull does; culling whole nodes only
-// (no per-triangle tests) draws a superset; and with an occluder budget of 50 triangles nothing
-// visible is culled either. The ratio drawn /
+// The reference (tests/support/reference_renderer.h) shares nothing with the code under test: it
+// clips triangles against the near and far planes in homogeneous clip space (Sutherland-Hodgman,
+// double precision), point-samples pixel centres at twice the occlusion buffer's resolution in
+// each direction (512 x 256 against 256 x 128), interpolates 1 / w with barycentric weights and
+// keeps the nearest sample. Also checked per pose: the occlusion cull draws a subset of the
+// frustum-only cull (DrawRanges::cull) and counts the frustum-only triangles exactly as
+// DrawRanges::cull does; culling whole nodes only (no per-triangle tests) draws a superset; and
+// with an occluder budget of 50 triangles nothing visible is culled either. The ratio drawn /
 // frustum-only is printed, not asserted (speed and culling rates are the benchmark's business).
 //
 // Poses: a random floor triangle (normal within ~45 degrees of up), a random point on it, the eye
@@ -40,6 +40,7 @@
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/arena_fixture.h"
+#include "support/reference_renderer.h"
 #include "support/scripted_walk.h"
 #include "support/test_paths.h"
 
@@ -64,9 +65,10 @@ void operator delete(void* p, std::size_t) noexcept {
 namespace ofps {
 namespace {
 
+// Twice the occlusion buffer's default resolution (256 x 128) in each direction.
 constexpr int kRefWidth = 512;
 constexpr int kRefHeight = 256;
-constexpr uint32_t kNoTriangle = 0xFFFFFFFFu;
+constexpr uint32_t kNoTriangle = test::ReferenceRenderer::kNoTriangle;
 
 struct TestLevel {
   std::vector<glm::vec3> positions;
@@ -74,84 +76,6 @@ struct TestLevel {
   std::vector<uint8_t> drawn;  // per triangle; empty = all
   Octree octree;
   DrawRanges ranges;
-};
-
-// Reference image of triangle ids (original indices), nearest sample wins.
-class ReferenceRenderer {
- public:
-  void render(const TestLevel& level, const glm::mat4& viewProjection) {
-    ids_.assign(kRefWidth * kRefHeight, kNoTriangle);
-    depth_.assign(kRefWidth * kRefHeight, 0.0);  // 1 / w, larger = nearer, 0 = empty
-    const glm::dmat4 m(viewProjection);
-    const uint32_t n = static_cast<uint32_t>(level.indices.size() / 3);
-    for (uint32_t t = 0; t < n; ++t) {
-      if (!level.drawn.empty() && level.drawn[t] == 0) continue;
-      glm::dvec4 poly[8];
-      for (int k = 0; k < 3; ++k) {
-        poly[k] = m * glm::dvec4(glm::dvec3(level.positions[level.indices[3 * t + k]]), 1.0);
-      }
-      int count = clip(poly, 3, 1.0);   // near: z + w >= 0
-      count = clip(poly, count, -1.0);  // far: w - z >= 0
-      for (int k = 1; k + 1 < count; ++k) fill(poly[0], poly[k], poly[k + 1], t);
-    }
-  }
-  const std::vector<uint32_t>& ids() const { return ids_; }
-
- private:
-  // Keeps the part of the polygon with w + side * z >= 0.
-  static int clip(glm::dvec4 (&poly)[8], int count, double side) {
-    glm::dvec4 out[8];
-    int n = 0;
-    for (int i = 0; i < count; ++i) {
-      const glm::dvec4& a = poly[i];
-      const glm::dvec4& b = poly[(i + 1) % count];
-      const double da = a.w + side * a.z, db = b.w + side * b.z;
-      if (da >= 0.0) out[n++] = a;
-      if ((da >= 0.0) != (db >= 0.0)) out[n++] = a + (b - a) * (da / (da - db));
-    }
-    for (int i = 0; i < n; ++i) poly[i] = out[i];
-    return n;
-  }
-  void fill(const glm::dvec4& a, const glm::dvec4& b, const glm::dvec4& c, uint32_t id) {
-    const glm::dvec4* v[3] = {&a, &b, &c};
-    double sx[3], sy[3], iw[3];
-    for (int k = 0; k < 3; ++k) {
-      if (!(v[k]->w > 0.0)) return;
-      sx[k] = (v[k]->x / v[k]->w * 0.5 + 0.5) * kRefWidth;
-      sy[k] = (v[k]->y / v[k]->w * 0.5 + 0.5) * kRefHeight;
-      iw[k] = 1.0 / v[k]->w;
-    }
-    const double area = (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]);
-    if (area == 0.0 || !std::isfinite(area)) return;
-    const int x0 = std::max(0, static_cast<int>(std::floor(std::min({sx[0], sx[1], sx[2]}))));
-    const int x1 =
-        std::min(kRefWidth - 1, static_cast<int>(std::ceil(std::max({sx[0], sx[1], sx[2]}))));
-    const int y0 = std::max(0, static_cast<int>(std::floor(std::min({sy[0], sy[1], sy[2]}))));
-    const int y1 =
-        std::min(kRefHeight - 1, static_cast<int>(std::ceil(std::max({sy[0], sy[1], sy[2]}))));
-    for (int y = y0; y <= y1; ++y) {
-      for (int x = x0; x <= x1; ++x) {
-        const double px = x + 0.5, py = y + 0.5;
-        double bary[3];
-        bool inside = true;
-        for (int k = 0; k < 3; ++k) {
-          const int i = (k + 1) % 3, j = (k + 2) % 3;
-          bary[k] = ((sx[j] - sx[i]) * (py - sy[i]) - (px - sx[i]) * (sy[j] - sy[i])) / area;
-          inside = inside && bary[k] >= 0.0;
-        }
-        if (!inside) continue;
-        const double inv = bary[0] * iw[0] + bary[1] * iw[1] + bary[2] * iw[2];
-        const size_t p = static_cast<size_t>(y) * kRefWidth + x;
-        if (inv > depth_[p]) {
-          depth_[p] = inv;
-          ids_[p] = id;
-        }
-      }
-    }
-  }
-
-  std::vector<uint32_t> ids_;
-  std::vector<double> depth_;
 };
 
 bool loadCanonical(const std::string& name, bool zUp, TestLevel* out) {
@@ -247,7 +171,7 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
       budgetSet(triangles);
   DrawRunList nodeRuns, budgetRuns;
   uint64_t trianglesTestedOut = 0;
-  ReferenceRenderer reference;
+  test::ReferenceRenderer reference(kRefWidth, kRefHeight);
   DrawRunList runs, frustumRuns;
   uint64_t misses = 0, visibleIds = 0, posesWithView = 0, occludedNodes = 0;
   double ratioSum = 0.0;
@@ -306,7 +230,7 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
       ++ratioPoses;
     }
 
-    reference.render(level, poses[p]);
+    reference.render(level.positions, level.indices, level.drawn, poses[p]);
     std::vector<uint8_t> seen(triangles, 0);
     const uint64_t idsBefore = visibleIds;
     for (uint32_t id : reference.ids()) {
@@ -380,7 +304,7 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
   const uint32_t triangles = static_cast<uint32_t>(level.indices.size() / 3);
   std::vector<uint8_t> drawnSet(triangles), freshSet(triangles), frustumSet(triangles);
   DrawRunList runs, freshRuns, frustumRuns;
-  ReferenceRenderer reference;
+  test::ReferenceRenderer reference(kRefWidth, kRefHeight);
   OcclusionCullStats total;
   uint64_t misses = 0, visibleIds = 0, freshDrawn = 0, freshOnly = 0, jumps = 0;
   glm::vec3 lastEye(std::numeric_limits<float>::max());
@@ -413,7 +337,7 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
     total.trianglesAssumedVisible += stats.trianglesAssumedVisible;
     total.trianglesDrawn += stats.trianglesDrawn;
 
-    reference.render(level, vp);
+    reference.render(level.positions, level.indices, level.drawn, vp);
     std::vector<uint8_t> seen(triangles, 0);
     for (uint32_t id : reference.ids()) {
       if (id == kNoTriangle || seen[id]) continue;
