@@ -178,12 +178,29 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePair(const ClipPoint& p, const Cl
 }
 
 bool OcclusionBuffer::boxHidden(const Aabb& box) {
-  OFPS_OCCLUSION_DISPATCH(boxHiddenT, box);
+#if defined(OFPS_OCCLUSION_AVX2)
+  if (avx2_) return boxHiddenAvx2(box);
+#endif
+  return boxHiddenT<OcclusionIsaBaseline>(box);
 }
 
 uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lanes,
                                            ScreenRect (&rects)[4]) {
   OFPS_OCCLUSION_DISPATCH(trianglesHidden4T, c, lanes, rects);
+}
+
+uint32_t OcclusionBuffer::trianglesHidden8(const float (&c0)[9][4], const float (&c1)[9][4],
+                                           uint32_t lanes, ScreenRect (&rects)[8]) {
+#if defined(OFPS_OCCLUSION_AVX2)
+  if (avx2_) return trianglesHidden8Avx2(c0, c1, lanes, rects);
+#endif
+  uint32_t hidden = 0;
+  if ((lanes & 0xFu) != 0)
+    hidden = trianglesHidden4T<OcclusionIsaBaseline>(c0, lanes & 0xFu, rects);
+  if ((lanes >> 4) != 0) {
+    hidden |= trianglesHidden4T<OcclusionIsaBaseline>(c1, lanes >> 4, rects + 4) << 4;
+  }
+  return hidden;
 }
 
 #undef OFPS_OCCLUSION_DISPATCH

@@ -251,12 +251,12 @@ bool OcclusionBuffer::boxHiddenT(const Aabb& box) {
   const float cx[4] = {box.min.x, box.max.x, box.min.x, box.max.x};
   const float cy[4] = {box.min.y, box.min.y, box.max.y, box.max.y};
   const simd::F4 xs = simd::load(cx), ys = simd::load(cy);
-  Hull4 h = emptyHull4();
-  addPoints4(vpf_, vpMag_, halfW, halfH, xs, ys, simd::splat(box.min.z), h);
-  addPoints4(vpf_, vpMag_, halfW, halfH, xs, ys, simd::splat(box.max.z), h);
+  Hull<Lanes4> h = emptyHull<Lanes4>();
+  addPoints<Lanes4>(vpf_, vpMag_, halfW, halfH, xs, ys, simd::splat(box.min.z), h);
+  addPoints<Lanes4>(vpf_, vpMag_, halfW, halfH, xs, ys, simd::splat(box.max.z), h);
   if (simd::bits(h.ok) != 0xFu) return false;
-  finishHull4(halfW, halfH, h);
-  const Hull4Lanes hl = lanesOf(h);
+  finishHull<Lanes4>(halfW, halfH, h);
+  const HullLanes<Lanes4> hl = lanesOf(h);
   const auto lo = [](const float(&v)[4]) {
     return std::min(std::min(v[0], v[1]), std::min(v[2], v[3]));
   };
@@ -295,41 +295,37 @@ OFPS_OCCLUSION_INLINE bool OcclusionBuffer::flooredRectHiddenT(int32_t fx0, int3
 
 template <class Isa>
 uint32_t OcclusionBuffer::trianglesHidden4T(const float (&c)[9][4], uint32_t lanes,
-                                            ScreenRect (&rects)[4]) {
-  const simd::F4 halfW = simd::splat(0.5f * static_cast<float>(width_));
-  const simd::F4 halfH = simd::splat(0.5f * static_cast<float>(height_));
-  Hull4 h = emptyHull4();
+                                            ScreenRect* rects) {
+  const simd::F4 coords[9] = {simd::load(c[0]), simd::load(c[1]), simd::load(c[2]),
+                              simd::load(c[3]), simd::load(c[4]), simd::load(c[5]),
+                              simd::load(c[6]), simd::load(c[7]), simd::load(c[8])};
+  return trianglesHiddenLanes<Isa, Lanes4>(coords, lanes, rects);
+}
+
+template <class Isa, class V>
+uint32_t OcclusionBuffer::trianglesHiddenLanes(const typename V::F (&coords)[9], uint32_t lanes,
+                                               ScreenRect* rects) {
+  using F = typename V::F;
+  const F halfW = V::splat(0.5f * static_cast<float>(width_));
+  const F halfH = V::splat(0.5f * static_cast<float>(height_));
+  Hull<V> h = emptyHull<V>();
   for (int v = 0; v < 3; ++v) {
-    addPoints4(vpf_, vpMag_, halfW, halfH, simd::load(c[3 * v]), simd::load(c[3 * v + 1]),
-               simd::load(c[3 * v + 2]), h);
+    addPoints<V>(vpf_, vpMag_, halfW, halfH, coords[3 * v], coords[3 * v + 1], coords[3 * v + 2],
+                 h);
   }
-  finishHull4(halfW, halfH, h);
-  const Hull4Lanes hl = lanesOf(h);
-  // The four bounds' floors, clamped to [-1, size] as floatRectHidden takes them, four lanes at
-  // a time: c = min(max(v, -1), size) (an infinite bound is clamped; a NaN one, which only
-  // finishHull4's inf - inf can make past a float overflow, becomes -1: a lower bound at the left
-  // or bottom edge, an upper bound off screen, both the safe answer), then r = (c + K) - K with
-  // K = 1.5 x 2^23: c + K lies in [2^23, 2^24) (size <= 2^22), where floats are the integers, so
-  // it rounds to an integer within 1/2 of c + K and the subtraction is exact: r is an integer
-  // with |r - c| <= 1/2, and floor(c) = r - [r > c]. Exact, the same integers as floorIn (as
-  // floats: each converts to int32 exactly).
-  const simd::F4 minus1 = simd::splat(-1.0f), one = simd::splat(1.0f), zero = simd::splat(0.0f);
-  const simd::F4 magic = simd::splat(12582912.0f);
-  const auto floor4 = [&](simd::F4 v, simd::F4 size) {
-    const simd::F4 clamped = simd::min(simd::max(v, minus1), size);
-    const simd::F4 r = (clamped + magic) - magic;
-    return r - simd::select(simd::gt(r, clamped), one, zero);
-  };
-  const simd::F4 fw = halfW + halfW, fh = halfH + halfH;  // exact: the sizes, as floats
-  float fx0[4], fx1[4], fy0[4], fy1[4];
-  simd::store(fx0, floor4(h.minX, fw));
-  simd::store(fx1, floor4(h.maxX, fw));
-  simd::store(fy0, floor4(h.minY, fh));
-  simd::store(fy1, floor4(h.maxY, fh));
-  const uint32_t certain = simd::bits(h.ok) & lanes;
+  finishHull<V>(halfW, halfH, h);
+  const HullLanes<V> hl = lanesOf(h);
+  const F fw = halfW + halfW, fh = halfH + halfH;  // exact: the sizes, as floats
+  constexpr int kCount = V::kCount;
+  float fx0[kCount], fx1[kCount], fy0[kCount], fy1[kCount];
+  V::store(fx0, clampedFloor<V>(h.minX, fw));
+  V::store(fx1, clampedFloor<V>(h.maxX, fw));
+  V::store(fy0, clampedFloor<V>(h.minY, fh));
+  V::store(fy1, clampedFloor<V>(h.maxY, fh));
+  const uint32_t certain = V::bits(h.ok) & lanes;
   uint32_t hidden = 0;
   const double infinity = std::numeric_limits<double>::infinity();
-  for (uint32_t i = 0; i < 4; ++i) {
+  for (uint32_t i = 0; i < static_cast<uint32_t>(kCount); ++i) {
     if (((lanes >> i) & 1u) == 0) continue;
     if (((certain >> i) & 1u) == 0) {
       rects[i] = {-infinity, infinity, -infinity, infinity};

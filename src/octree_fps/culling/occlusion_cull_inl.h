@@ -258,7 +258,11 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
         const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
         // In an assumed node, the triangles visible last time are drawn untested (no rectangle:
         // kSlotUntested until the run loop below clears it).
-        for (uint32_t b = own.first >> 2; b <= (end - 1) >> 2; ++b) {
+        // Two blocks per call (trianglesHidden8: eight lanes wide where the AVX2 kernels run);
+        // the answers are those of one call per block, since every test in the node reads the
+        // buffer before its occluders.
+        const uint32_t firstBlock = own.first >> 2, lastBlock = (end - 1) >> 2;
+        const auto laneMask = [&](uint32_t b) {
           uint32_t lanes = 0;
           for (uint32_t i = 0; i < 4; ++i) {
             const uint32_t s = 4 * b + i;
@@ -270,12 +274,18 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
               lanes |= 1u << i;
             }
           }
+          return lanes;
+        };
+        for (uint32_t b = firstBlock; b <= lastBlock; b += 2) {
+          const uint32_t second = b + 1 <= lastBlock ? b + 1 : b;
+          const uint32_t lanes = laneMask(b) | (second != b ? laneMask(second) << 4 : 0u);
           if (lanes == 0) continue;
-          OcclusionBuffer::ScreenRect rects[4];
-          const uint32_t hidden = buffer_.trianglesHidden4(blocks[b].c, lanes, rects);
-          for (uint32_t i = 0; i < 4; ++i) {
+          OcclusionBuffer::ScreenRect rects[8];
+          const uint32_t hidden =
+              buffer_.trianglesHidden8(blocks[b].c, blocks[second].c, lanes, rects);
+          for (uint32_t i = 0; i < 8; ++i) {
             if (((lanes >> i) & 1u) == 0) continue;
-            const uint32_t s = 4 * b + i;
+            const uint32_t s = 4 * b + i;  // lanes 4-7 are block b + 1's
             nodeRects_[s - own.first] = rects[i];
             if (((hidden >> i) & 1u) != 0) {
               slotFlags_[s] =
@@ -362,8 +372,8 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
       const simd::F4 zero = simd::splat(0.0f);
       simd::F4 distance2 = zero;
       for (int a = 0; a < 3; ++a) {
-        const simd::F4 e = simd::splat(eyeF[a]);
-        const simd::F4 d = simd::max(lo4[a] - e, zero) + simd::max(e - hi4[a], zero);
+        const simd::F4 eyeLane = simd::splat(eyeF[a]);
+        const simd::F4 d = simd::max(lo4[a] - eyeLane, zero) + simd::max(eyeLane - hi4[a], zero);
         distance2 = distance2 + d * d;
       }
       alignas(16) float dist[4];

@@ -8,5 +8,6 @@
 namespace ofps {
 
 OFPS_OCCLUSION_INSTANTIATE(detail::OcclusionIsaBaseline)
+template bool OcclusionBuffer::boxHiddenT<detail::OcclusionIsaBaseline>(const Aabb&);
 
 }  // namespace ofps

@@ -13,6 +13,8 @@
 
 #if defined(OFPS_OCCLUSION_AVX2)
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -37,6 +39,96 @@
 namespace ofps {
 
 OFPS_OCCLUSION_INSTANTIATE(detail::OcclusionIsaAvx2)
+
+namespace {
+
+// Eight float lanes (AVX): the members of Lanes4 (occlusion_raster_inl.h), one IEEE operation
+// per lane each, with the same NaN rules (min and max return their second operand when either
+// is NaN; the comparisons are ordered: false on NaN), so a lane computes what Lanes4 computes
+// for the same inputs, bit for bit.
+struct F8 {
+  __m256 v;
+};
+struct M8 {
+  __m256 v;
+};
+inline F8 operator+(F8 a, F8 b) {
+  return {_mm256_add_ps(a.v, b.v)};
+}
+inline F8 operator-(F8 a, F8 b) {
+  return {_mm256_sub_ps(a.v, b.v)};
+}
+inline F8 operator*(F8 a, F8 b) {
+  return {_mm256_mul_ps(a.v, b.v)};
+}
+inline F8 operator/(F8 a, F8 b) {
+  return {_mm256_div_ps(a.v, b.v)};
+}
+inline M8 operator&(M8 a, M8 b) {
+  return {_mm256_and_ps(a.v, b.v)};
+}
+
+struct Lanes8 {
+  static constexpr int kCount = 8;
+  using F = F8;
+  using M = M8;
+  static F splat(float x) { return {_mm256_set1_ps(x)}; }
+  static F splatted(const float (&v)[4]) { return {_mm256_broadcast_ss(&v[0])}; }
+  static void store(float* out, F a) { _mm256_storeu_ps(out, a.v); }
+  static F min(F a, F b) { return {_mm256_min_ps(a.v, b.v)}; }
+  static F max(F a, F b) { return {_mm256_max_ps(a.v, b.v)}; }
+  static F abs(F a) { return {_mm256_andnot_ps(_mm256_set1_ps(-0.0f), a.v)}; }
+  static F select(M m, F a, F b) {
+    return {_mm256_or_ps(_mm256_and_ps(m.v, a.v), _mm256_andnot_ps(m.v, b.v))};
+  }
+  static M gt(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GT_OS)}; }
+  static M ge(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GE_OS)}; }
+  static M le(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LE_OS)}; }
+  static uint32_t bits(M m) { return static_cast<uint32_t>(_mm256_movemask_ps(m.v)); }
+};
+
+}  // namespace
+
+// boxHiddenT with the eight corners in the eight lanes (one transform instead of two): every
+// corner's bounds are computed as there, and the rectangle is their exact minimum and maximum,
+// so the answer is the same.
+bool OcclusionBuffer::boxHiddenAvx2(const Aabb& box) {
+  if (box.isEmpty()) return false;
+  const F8 halfW = Lanes8::splat(0.5f * static_cast<float>(width_));
+  const F8 halfH = Lanes8::splat(0.5f * static_cast<float>(height_));
+  const glm::vec3 lo = box.min, hi = box.max;
+  const F8 xs{_mm256_setr_ps(lo.x, hi.x, lo.x, hi.x, lo.x, hi.x, lo.x, hi.x)};
+  const F8 ys{_mm256_setr_ps(lo.y, lo.y, hi.y, hi.y, lo.y, lo.y, hi.y, hi.y)};
+  const F8 zs{_mm256_setr_ps(lo.z, lo.z, lo.z, lo.z, hi.z, hi.z, hi.z, hi.z)};
+  Hull<Lanes8> h = emptyHull<Lanes8>();
+  addPoints<Lanes8>(vpf_, vpMag_, halfW, halfH, xs, ys, zs, h);
+  if (Lanes8::bits(h.ok) != 0xFFu) return false;
+  finishHull<Lanes8>(halfW, halfH, h);
+  const HullLanes<Lanes8> hl = lanesOf(h);
+  const auto least = [](const float(&v)[8]) {
+    float m = v[0];
+    for (int i = 1; i < 8; ++i) m = std::min(m, v[i]);
+    return m;
+  };
+  const auto greatest = [](const float(&v)[8]) {
+    float m = v[0];
+    for (int i = 1; i < 8; ++i) m = std::max(m, v[i]);
+    return m;
+  };
+  return floatRectHiddenT<detail::OcclusionIsaAvx2>(least(hl.x0), greatest(hl.x1), least(hl.y0),
+                                                    greatest(hl.y1), greatest(hl.depth));
+}
+
+// trianglesHidden4T on two blocks in the eight lanes: the same per-lane work and answers.
+uint32_t OcclusionBuffer::trianglesHidden8Avx2(const float (&c0)[9][4], const float (&c1)[9][4],
+                                               uint32_t lanes, ScreenRect (&rects)[8]) {
+  F8 coords[9];
+  for (int k = 0; k < 9; ++k) {
+    coords[k].v =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(c0[k])), _mm_loadu_ps(c1[k]), 1);
+  }
+  return trianglesHiddenLanes<detail::OcclusionIsaAvx2, Lanes8>(coords, lanes, rects);
+}
 
 }  // namespace ofps
 

@@ -306,55 +306,81 @@ inline bool inverseDepthFunction(const Vec3d (&h)[3], double width, double heigh
 //   as q = fl(num * fl(1 / den)): two roundings, |q - num / den| <= 2.0001 u |q|. In pixels, s =
 //   fl(fl(q + 1) * half) (half = size / 2) adds two roundings of at most u |s| each (relative to
 //   each result), and |q| half <= |s| + half (1 + 2^-22): in all, s is within 2^-22.9 (2 |s| +
-//   half) of the exact bound. finishHull4 moves each bound outward by 2^-19 (|s| + half) + 1e-6
+//   half) of the exact bound. finishHull moves each bound outward by 2^-19 (|s| + half) + 1e-6
 //   pixel, computed in float (a few u of that, and u of the result for the move itself): still
 //   outward of the exact projected bound.
 // - Depth. The nearest point's 1 / w <= 1 / lo_w <= fl(1 / lo_w) / (1 - u); multiplying by 1 +
 //   2^-22 (a float product, rounded by at most u) gives a float at least 1 / lo_w.
-struct Hull4 {
-  simd::F4 minX, maxX, minY, maxY, maxInvW;
-  simd::M4 ok;  // every point so far certainly beyond the near plane, and no NaN
+// The four-lane (SSE2, or plain arrays) form of the lane operations the hull helpers below are
+// written in; occlusion_kernels_avx2.cpp has an eight-lane one (Lanes8) with the same members.
+// Every member is one IEEE operation per lane, so both give the same bits lane by lane.
+struct Lanes4 {
+  static constexpr int kCount = 4;
+  using F = simd::F4;
+  using M = simd::M4;
+  static F splat(float x) { return simd::splat(x); }
+  // A value that begin() stored splatted four times (vpf_, vpMag_), in every lane.
+  static F splatted(const float (&v)[4]) { return simd::load(v); }
+  static void store(float* out, F a) { simd::store(out, a); }
+  static F min(F a, F b) { return simd::min(a, b); }
+  static F max(F a, F b) { return simd::max(a, b); }
+  static F abs(F a) { return simd::abs(a); }
+  static F select(M m, F a, F b) { return simd::select(m, a, b); }
+  static M gt(F a, F b) { return simd::gt(a, b); }
+  static M ge(F a, F b) { return simd::ge(a, b); }
+  static M le(F a, F b) { return simd::le(a, b); }
+  static uint32_t bits(M m) { return simd::bits(m); }
 };
 
-// A hull's bounds as four plain lanes each, for the per-lane decisions after the SIMD part.
-struct Hull4Lanes {
-  float x0[4], x1[4], y0[4], y1[4], depth[4];
+template <class V>
+struct Hull {
+  typename V::F minX, maxX, minY, maxY, maxInvW;
+  typename V::M ok;  // every point so far certainly beyond the near plane, and no NaN
 };
 
-inline Hull4Lanes lanesOf(const Hull4& h) {
-  Hull4Lanes l;
-  simd::store(l.x0, h.minX);
-  simd::store(l.x1, h.maxX);
-  simd::store(l.y0, h.minY);
-  simd::store(l.y1, h.maxY);
-  simd::store(l.depth, h.maxInvW);
+// A hull's bounds as plain lanes, for the per-lane decisions after the SIMD part.
+template <class V>
+struct HullLanes {
+  float x0[V::kCount], x1[V::kCount], y0[V::kCount], y1[V::kCount], depth[V::kCount];
+};
+
+template <class V>
+OFPS_OCCLUSION_INLINE HullLanes<V> lanesOf(const Hull<V>& h) {
+  HullLanes<V> l;
+  V::store(l.x0, h.minX);
+  V::store(l.x1, h.maxX);
+  V::store(l.y0, h.minY);
+  V::store(l.y1, h.maxY);
+  V::store(l.depth, h.maxInvW);
   return l;
 }
 
-inline Hull4 emptyHull4() {
+template <class V>
+OFPS_OCCLUSION_INLINE Hull<V> emptyHull() {
   const float inf = std::numeric_limits<float>::infinity();
-  const simd::F4 zero = simd::splat(0.0f);
-  return {simd::splat(inf),    simd::splat(-inf), simd::splat(inf), simd::splat(-inf), zero,
-          simd::ge(zero, zero)};
+  const typename V::F zero = V::splat(0.0f);
+  return {V::splat(inf), V::splat(-inf), V::splat(inf), V::splat(-inf), zero, V::ge(zero, zero)};
 }
 
-OFPS_OCCLUSION_INLINE void addPoints4(const float (&vp)[4][4][4], const float (&mag)[2][4],
-                                      simd::F4 halfW, simd::F4 halfH, simd::F4 px, simd::F4 py,
-                                      simd::F4 pz, Hull4& h) {
-  using simd::F4;
-  const F4 zero = simd::splat(0.0f), one = simd::splat(1.0f);
-  const F4 size = (simd::abs(px) + simd::abs(py)) + simd::abs(pz);
-  const F4 d = (simd::load(mag[0]) * size + simd::load(mag[1])) * simd::splat(0x1p-20f) +
-               simd::splat(0x1p-100f);
+template <class V>
+OFPS_OCCLUSION_INLINE void addPoints(const float (&vp)[4][4][4], const float (&mag)[2][4],
+                                     typename V::F halfW, typename V::F halfH, typename V::F px,
+                                     typename V::F py, typename V::F pz, Hull<V>& h) {
+  using F = typename V::F;
+  const F zero = V::splat(0.0f), one = V::splat(1.0f);
+  const F size = (V::abs(px) + V::abs(py)) + V::abs(pz);
+  const F d =
+      (V::splatted(mag[0]) * size + V::splatted(mag[1])) * V::splat(0x1p-20f) + V::splat(0x1p-100f);
   const auto row = [&](int r) {
-    return ((simd::load(vp[r][0]) * px + simd::load(vp[r][1]) * py) + simd::load(vp[r][2]) * pz) +
-           simd::load(vp[r][3]);
+    return ((V::splatted(vp[r][0]) * px + V::splatted(vp[r][1]) * py) +
+            V::splatted(vp[r][2]) * pz) +
+           V::splatted(vp[r][3]);
   };
-  const F4 w = row(3);
-  const F4 wLo = w - d, wHi = w + d;
-  const F4 zLo = row(2) - d;
-  h.ok = h.ok & simd::gt(wLo, zero) & simd::gt(zLo, zero - wLo);
-  const F4 invLo = one / wHi, invHi = one / wLo;
+  const F w = row(3);
+  const F wLo = w - d, wHi = w + d;
+  const F zLo = row(2) - d;
+  h.ok = h.ok & V::gt(wLo, zero) & V::gt(zLo, zero - wLo);
+  const F invLo = one / wHi, invHi = one / wLo;
   // x / w at the bracket end the sign of x calls for, as the smaller (larger) of the two
   // products: where the point is certain, 0 < invLo <= invHi (both finite or invHi = +inf), so
   // num * invLo <= num * invHi exactly when num >= 0, and a float product is monotone in each
@@ -364,31 +390,49 @@ OFPS_OCCLUSION_INLINE void addPoints4(const float (&vp)[4][4][4], const float (&
   // num * invLo = +-0 as before and ratioAbove NaN (0 * inf) as before (the point then fails the
   // le() test below). Two products and a min instead of a compare, a three-instruction select on
   // SSE2 and a product.
-  const auto ratioBelow = [&](F4 num) { return simd::min(num * invHi, num * invLo); };
-  const auto ratioAbove = [&](F4 num) { return simd::max(num * invLo, num * invHi); };
-  const F4 x = row(0), y = row(1);
-  const F4 x0 = (ratioBelow(x - d) + one) * halfW, x1 = (ratioAbove(x + d) + one) * halfW;
-  const F4 y0 = (ratioBelow(y - d) + one) * halfH, y1 = (ratioAbove(y + d) + one) * halfH;
-  h.ok = h.ok & simd::le(x0, x1) & simd::le(y0, y1);  // false on NaN
-  h.minX = simd::min(h.minX, x0);
-  h.maxX = simd::max(h.maxX, x1);
-  h.minY = simd::min(h.minY, y0);
-  h.maxY = simd::max(h.maxY, y1);
-  // Raised by 1 + 2^-22 once, in finishHull4 (a float product by a positive constant is
+  const auto ratioBelow = [&](F num) { return V::min(num * invHi, num * invLo); };
+  const auto ratioAbove = [&](F num) { return V::max(num * invLo, num * invHi); };
+  const F x = row(0), y = row(1);
+  const F x0 = (ratioBelow(x - d) + one) * halfW, x1 = (ratioAbove(x + d) + one) * halfW;
+  const F y0 = (ratioBelow(y - d) + one) * halfH, y1 = (ratioAbove(y + d) + one) * halfH;
+  h.ok = h.ok & V::le(x0, x1) & V::le(y0, y1);  // false on NaN
+  h.minX = V::min(h.minX, x0);
+  h.maxX = V::max(h.maxX, x1);
+  h.minY = V::min(h.minY, y0);
+  h.maxY = V::max(h.maxY, y1);
+  // Raised by 1 + 2^-22 once, in finishHull (a float product by a positive constant is
   // monotone, so the max of the raised values is the raised max, bit for bit).
-  h.maxInvW = simd::max(h.maxInvW, invHi);
+  h.maxInvW = V::max(h.maxInvW, invHi);
 }
 
-// Moves the bounds outward past the rounding bounded above (see addPoints4).
-OFPS_OCCLUSION_INLINE void finishHull4(simd::F4 halfW, simd::F4 halfH, Hull4& h) {
-  using simd::F4;
-  const F4 k = simd::splat(0x1p-19f), abs = simd::splat(1e-6f);
-  const auto slack = [&](F4 b, F4 half) { return (simd::abs(b) + half) * k + abs; };
+// Moves the bounds outward past the rounding bounded above (see addPoints).
+template <class V>
+OFPS_OCCLUSION_INLINE void finishHull(typename V::F halfW, typename V::F halfH, Hull<V>& h) {
+  using F = typename V::F;
+  const F k = V::splat(0x1p-19f), abs = V::splat(1e-6f);
+  const auto slack = [&](F b, F half) { return (V::abs(b) + half) * k + abs; };
   h.minX = h.minX - slack(h.minX, halfW);
   h.maxX = h.maxX + slack(h.maxX, halfW);
   h.minY = h.minY - slack(h.minY, halfH);
   h.maxY = h.maxY + slack(h.maxY, halfH);
-  h.maxInvW = h.maxInvW * simd::splat(1.0f + 0x1p-22f);
+  h.maxInvW = h.maxInvW * V::splat(1.0f + 0x1p-22f);
+}
+
+// The four bounds' floors, clamped to [-1, size] as floatRectHidden takes them, lane by lane:
+// c = min(max(v, -1), size) (an infinite bound is clamped; a NaN one, which only finishHull's
+// inf - inf can make past a float overflow, becomes -1: a lower bound at the left or bottom edge,
+// an upper bound off screen, both the safe answer), then r = (c + K) - K with K = 1.5 x 2^23:
+// c + K lies in [2^23, 2^24) (size <= 2^22), where floats are the integers, so it rounds to an
+// integer within 1/2 of c + K and the subtraction is exact: r is an integer with |r - c| <= 1/2,
+// and floor(c) = r - [r > c]. Exact, the same integers as floorIn (as floats: each converts to
+// int32 exactly).
+template <class V>
+OFPS_OCCLUSION_INLINE typename V::F clampedFloor(typename V::F v, typename V::F size) {
+  using F = typename V::F;
+  const F clamped = V::min(V::max(v, V::splat(-1.0f)), size);
+  const F magic = V::splat(12582912.0f);
+  const F r = (clamped + magic) - magic;
+  return r - V::select(V::gt(r, clamped), V::splat(1.0f), V::splat(0.0f));
 }
 
 }  // namespace
