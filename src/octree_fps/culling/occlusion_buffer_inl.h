@@ -129,7 +129,8 @@ uint32_t OcclusionBuffer::rasterizeClipTriangleT(const ClipPoint& a, const ClipP
   const bool allBeyondNear =
       v[0].z + v[0].w > 0.0 && v[1].z + v[1].w > 0.0 && v[2].z + v[2].w > 0.0;
   const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_, &lastRaised_};
-  return fillConvex(target, edges, allBeyondNear ? 3 : 4, &depth, 1, x0, x1, y0, y1);
+  return fillConvex<typename PixelLanes<Isa>::type>(target, edges, allBeyondNear ? 3 : 4, &depth, 1,
+                                                    x0, x1, y0, y1);
 }
 
 template <class Isa>
@@ -220,7 +221,7 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePairT(const ClipPoint& p, const C
                         kMargin * norm1(h[i]) * norm1(h[(i + 1) % 4]), width, height);
   }
   const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_, &lastRaised_};
-  return fillConvex(target, edges, 4, depths, 2, x0, x1, y0, y1);
+  return fillConvex<typename PixelLanes<Isa>::type>(target, edges, 4, depths, 2, x0, x1, y0, y1);
 }
 
 template <class Isa>

@@ -38,8 +38,6 @@
 
 namespace ofps {
 
-OFPS_OCCLUSION_INSTANTIATE(detail::OcclusionIsaAvx2)
-
 namespace {
 
 // Eight float lanes (AVX): the members of Lanes4 (occlusion_raster_inl.h), one IEEE operation
@@ -67,12 +65,17 @@ inline F8 operator/(F8 a, F8 b) {
 inline M8 operator&(M8 a, M8 b) {
   return {_mm256_and_ps(a.v, b.v)};
 }
+inline M8 operator|(M8 a, M8 b) {
+  return {_mm256_or_ps(a.v, b.v)};
+}
 
 struct Lanes8 {
   static constexpr int kCount = 8;
   using F = F8;
   using M = M8;
   static F splat(float x) { return {_mm256_set1_ps(x)}; }
+  static F load(const float* p) { return {_mm256_loadu_ps(p)}; }
+  static F iota() { return {_mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7)}; }
   static F splatted(const float (&v)[4]) { return {_mm256_broadcast_ss(&v[0])}; }
   static void store(float* out, F a) { _mm256_storeu_ps(out, a.v); }
   static F min(F a, F b) { return {_mm256_min_ps(a.v, b.v)}; }
@@ -87,7 +90,15 @@ struct Lanes8 {
   static uint32_t bits(M m) { return static_cast<uint32_t>(_mm256_movemask_ps(m.v)); }
 };
 
+// The pixel spans of these kernels, eight pixels at a time.
+template <>
+struct PixelLanes<detail::OcclusionIsaAvx2> {
+  using type = Lanes8;
+};
+
 }  // namespace
+
+OFPS_OCCLUSION_INSTANTIATE(detail::OcclusionIsaAvx2)
 
 // boxHiddenT with the eight corners in the eight lanes (one transform instead of two): every
 // corner's bounds are computed as there, and the rectangle is their exact minimum and maximum,
@@ -104,19 +115,20 @@ bool OcclusionBuffer::boxHiddenAvx2(const Aabb& box) {
   addPoints<Lanes8>(vpf_, vpMag_, halfW, halfH, xs, ys, zs, h);
   if (Lanes8::bits(h.ok) != 0xFFu) return false;
   finishHull<Lanes8>(halfW, halfH, h);
-  const HullLanes<Lanes8> hl = lanesOf(h);
-  const auto least = [](const float(&v)[8]) {
-    float m = v[0];
-    for (int i = 1; i < 8; ++i) m = std::min(m, v[i]);
-    return m;
+  // The rectangle and depth: minima and maxima over the lanes, in the registers (exact; no
+  // lane is NaN once every corner is certain).
+  const auto least = [](F8 a) {
+    __m128 m = _mm_min_ps(_mm256_castps256_ps128(a.v), _mm256_extractf128_ps(a.v, 1));
+    m = _mm_min_ps(m, _mm_movehl_ps(m, m));
+    return _mm_cvtss_f32(_mm_min_ss(m, _mm_shuffle_ps(m, m, 1)));
   };
-  const auto greatest = [](const float(&v)[8]) {
-    float m = v[0];
-    for (int i = 1; i < 8; ++i) m = std::max(m, v[i]);
-    return m;
+  const auto greatest = [](F8 a) {
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(a.v), _mm256_extractf128_ps(a.v, 1));
+    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+    return _mm_cvtss_f32(_mm_max_ss(m, _mm_shuffle_ps(m, m, 1)));
   };
-  return floatRectHiddenT<detail::OcclusionIsaAvx2>(least(hl.x0), greatest(hl.x1), least(hl.y0),
-                                                    greatest(hl.y1), greatest(hl.depth));
+  return floatRectHiddenT<detail::OcclusionIsaAvx2>(least(h.minX), greatest(h.maxX), least(h.minY),
+                                                    greatest(h.maxY), greatest(h.maxInvW));
 }
 
 // trianglesHidden4T on two blocks in the eight lanes: the same per-lane work and answers.

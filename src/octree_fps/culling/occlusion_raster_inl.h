@@ -124,6 +124,37 @@ inline int32_t ceilClamped(double v, int32_t lo, int32_t hi) {
   return i + (static_cast<double>(i) < c ? 1 : 0);
 }
 
+// The four-lane (SSE2, or plain arrays) form of the lane operations that the pixel spans and the
+// hull helpers below are written in; occlusion_kernels_avx2.cpp has an eight-lane one (Lanes8) with
+// the same members. Every member is one IEEE operation per lane, so both give the same bits lane by
+// lane.
+struct Lanes4 {
+  static constexpr int kCount = 4;
+  using F = simd::F4;
+  using M = simd::M4;
+  static F splat(float x) { return simd::splat(x); }
+  static F load(const float* p) { return simd::load(p); }
+  static F iota() { return simd::fromInts(0, 1, 2, 3); }  // lane i holds i
+  // A value that begin() stored splatted four times (vpf_, vpMag_), in every lane.
+  static F splatted(const float (&v)[4]) { return simd::load(v); }
+  static void store(float* out, F a) { simd::store(out, a); }
+  static F min(F a, F b) { return simd::min(a, b); }
+  static F max(F a, F b) { return simd::max(a, b); }
+  static F abs(F a) { return simd::abs(a); }
+  static F select(M m, F a, F b) { return simd::select(m, a, b); }
+  static M gt(F a, F b) { return simd::gt(a, b); }
+  static M ge(F a, F b) { return simd::ge(a, b); }
+  static M le(F a, F b) { return simd::le(a, b); }
+  static uint32_t bits(M m) { return simd::bits(m); }
+};
+
+// The lane type of a kernel set's pixel spans (fillConvex): Lanes4, unless the kernels' own file
+// specializes it (occlusion_kernels_avx2.cpp: Lanes8).
+template <class Isa>
+struct PixelLanes {
+  using type = Lanes4;
+};
+
 // The buffer arrays fillConvex writes.
 struct Target {
   float* pixels;
@@ -134,13 +165,44 @@ struct Target {
 
 constexpr int kMaxFunctions = 5;
 
+// One row's span of fillConvex: pixels lo .. lo + last (last >= V::kCount - 1) of row `pixels`
+// raised to the smaller of the depth planes' values there (base[k] + planes[k].a * column), V's
+// lanes at a time; the last group may overlap the one before it, which is harmless (writing the
+// larger of two values twice changes nothing). Returns whether a pixel was raised.
+template <class V>
+OFPS_OCCLUSION_INLINE bool maxSpan(float* pixels, int32_t lo, int32_t last, const float* base,
+                                   const FloatPlane* planes, int depthCount) {
+  using F = typename V::F;
+  constexpr int32_t n = V::kCount;
+  const F lanes = V::iota();
+  const F base0 = V::splat(base[0]), step0 = V::splat(planes[0].a);
+  const F base1 = V::splat(depthCount > 1 ? base[1] : 0.0f);
+  const F step1 = V::splat(depthCount > 1 ? planes[1].a : 0.0f);
+  typename V::M raised = V::gt(base0, base0);  // all false (or NaN: false too)
+  for (int32_t k = 0;; k += n) {
+    if (k > last - (n - 1)) k = last - (n - 1);
+    const F column = lanes + V::splat(static_cast<float>(lo + k));  // exact
+    F value = base0 + step0 * column;
+    if (depthCount > 1) value = V::min(value, base1 + step1 * column);
+    // max(value, old): a NaN value keeps the old pixel (SSE's rule, second operand).
+    float* out = pixels + lo + k;
+    const F old = V::load(out);
+    raised = raised | V::gt(value, old);
+    V::store(out, V::max(value, old));
+    if (k == last - (n - 1)) break;
+  }
+  return V::bits(raised) != 0;
+}
+
 // Writes every pixel of rows y0..y1, columns x0..x1 that passes all `count` coverage functions
 // (each >= its margin at the pixel's minimizing corner) with the smallest of the `depthCount`
 // (1 or 2) depth functions over the pixel, minus their margins, rounded down to float, keeping
-// the larger value already there. Returns the pixels covered.
-inline uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count,
-                           const ScreenFunction* depths, int depthCount, int32_t x0, int32_t x1,
-                           int32_t y0, int32_t y1) {
+// the larger value already there. Returns the pixels covered. V: the lane type of the pixel loop
+// (Lanes4; eight lanes in the AVX2 kernels); every pixel gets the same value with any V.
+template <class V>
+uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count,
+                    const ScreenFunction* depths, int depthCount, int32_t x0, int32_t x1,
+                    int32_t y0, int32_t y1) {
   // Row bounds of each function: on row j, pixel i passes function f (f >= margin at its
   // minimizing corner) iff its left end (a > 0) or right end (a < 0) is past
   // T = (margin - c - b * y) / a, y = j + (b < 0) being the row's minimizing edge. Per function,
@@ -175,7 +237,6 @@ inline uint32_t fillConvex(const Target& target, const ScreenFunction* edges, in
   for (int k = 0; k < depthCount; ++k) planes[k] = floatPlane(depths[k], x0, x1, y0, y1);
   uint32_t covered = 0;
   bool raised = false;
-  simd::M4 raised4 = simd::gt(simd::splat(0.0f), simd::splat(0.0f));  // all false
   bool started = false;
   // Tiles to mark dirty, gathered over the rows of one tile row and marked once per tile row
   // (their column range is the hull of those rows' spans: marking a clean tile too only costs a
@@ -212,29 +273,12 @@ inline uint32_t fillConvex(const Target& target, const ScreenFunction* edges, in
     // lower bound (floatPlane); with several (a pair of triangles), the smallest of them.
     const int32_t last = hi - lo;
     const float rowF = static_cast<float>(j);
-    simd::F4 base4[2], step4[2];
     float base[2];
-    for (int k = 0; k < depthCount; ++k) {
-      base[k] = planes[k].b * rowF + planes[k].c;
-      base4[k] = simd::splat(base[k]);
-      step4[k] = simd::splat(planes[k].a);
-    }
-    if (last >= 3) {
-      // Four pixels at a time; the last group may overlap the one before it, which is harmless
-      // (writing the larger of two values twice changes nothing).
-      const simd::F4 lanes = simd::fromInts(0, 1, 2, 3);
-      for (int32_t k = 0;; k += 4) {
-        if (k > last - 3) k = last - 3;
-        const simd::F4 column = lanes + simd::splat(static_cast<float>(lo + k));  // exact
-        simd::F4 value = base4[0] + step4[0] * column;
-        if (depthCount > 1) value = simd::min(value, base4[1] + step4[1] * column);
-        // max(value, old): a NaN value keeps the old pixel (SSE's rule, second operand).
-        float* out = rowPixels + lo + k;
-        const simd::F4 old = simd::load(out);
-        raised4 = raised4 | simd::gt(value, old);
-        simd::store(out, simd::max(value, old));
-        if (k == last - 3) break;
-      }
+    for (int k = 0; k < depthCount; ++k) base[k] = planes[k].b * rowF + planes[k].c;
+    if (last >= V::kCount - 1) {
+      raised = maxSpan<V>(rowPixels, lo, last, base, planes, depthCount) || raised;
+    } else if (V::kCount > 4 && last >= 3) {
+      raised = maxSpan<Lanes4>(rowPixels, lo, last, base, planes, depthCount) || raised;
     } else {
       for (int32_t k = 0; k <= last; ++k) {
         const float column = static_cast<float>(lo + k);
@@ -260,7 +304,7 @@ inline uint32_t fillConvex(const Target& target, const ScreenFunction* edges, in
     }
   }
   markDirty();
-  *target.raised = raised || simd::bits(raised4) != 0;
+  *target.raised = raised;
   return covered;
 }
 
@@ -311,27 +355,6 @@ inline bool inverseDepthFunction(const Vec3d (&h)[3], double width, double heigh
 //   outward of the exact projected bound.
 // - Depth. The nearest point's 1 / w <= 1 / lo_w <= fl(1 / lo_w) / (1 - u); multiplying by 1 +
 //   2^-22 (a float product, rounded by at most u) gives a float at least 1 / lo_w.
-// The four-lane (SSE2, or plain arrays) form of the lane operations the hull helpers below are
-// written in; occlusion_kernels_avx2.cpp has an eight-lane one (Lanes8) with the same members.
-// Every member is one IEEE operation per lane, so both give the same bits lane by lane.
-struct Lanes4 {
-  static constexpr int kCount = 4;
-  using F = simd::F4;
-  using M = simd::M4;
-  static F splat(float x) { return simd::splat(x); }
-  // A value that begin() stored splatted four times (vpf_, vpMag_), in every lane.
-  static F splatted(const float (&v)[4]) { return simd::load(v); }
-  static void store(float* out, F a) { simd::store(out, a); }
-  static F min(F a, F b) { return simd::min(a, b); }
-  static F max(F a, F b) { return simd::max(a, b); }
-  static F abs(F a) { return simd::abs(a); }
-  static F select(M m, F a, F b) { return simd::select(m, a, b); }
-  static M gt(F a, F b) { return simd::gt(a, b); }
-  static M ge(F a, F b) { return simd::ge(a, b); }
-  static M le(F a, F b) { return simd::le(a, b); }
-  static uint32_t bits(M m) { return simd::bits(m); }
-};
-
 template <class V>
 struct Hull {
   typename V::F minX, maxX, minY, maxY, maxInvW;
