@@ -131,6 +131,8 @@ void occlusionCull(benchmark::State& state, const OcclusionLevel& L,
   state.counters["nodes_tested"] = total.nodesTested / f;
   state.counters["nodes_occluded"] = total.nodesOccluded / f;
   state.counters["boxes_tested"] = total.nodesOcclusionTested / f;
+  state.counters["tris_occluded"] = total.trianglesOccluded / f;
+  state.counters["tris_outside"] = total.trianglesOutsideFrustum / f;
   if (params.temporalCoherence) {
     state.counters["nodes_assumed"] = total.nodesAssumedVisible / f;
     state.counters["tris_assumed"] = total.trianglesAssumedVisible / f;

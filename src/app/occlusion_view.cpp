@@ -107,7 +107,8 @@ void occlusionPanel(DemoState& s) {
               c.trianglesDrawnFrustumOnly, share);
   ImGui::Text("nodes: %u tested against the buffer, %u occluded", c.nodesOcclusionTested,
               c.nodesOccluded);
-  ImGui::Text("%u triangles of visible nodes occluded", c.trianglesOccluded);
+  ImGui::Text("%u triangles of visible nodes occluded, %u outside the frustum", c.trianglesOccluded,
+              c.trianglesOutsideFrustum);
   ImGui::Text("%u occluders rasterized, %u pixels written", c.occludersRasterized,
               c.occluderPixels);
   ImGui::Text("props: %u of %u in the frustum occluded", o.propsOccluded, o.propsTested);

@@ -133,6 +133,8 @@ nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, const Occlus
           {"triangles_assumed_visible", stats.trianglesAssumedVisible},
           {"nodes_tested", stats.nodesOcclusionTested},
           {"nodes_occluded", stats.nodesOccluded},
+          {"triangles_occluded", stats.trianglesOccluded},
+          {"triangles_outside_frustum", stats.trianglesOutsideFrustum},
           {"triangles_drawn_frustum_only", stats.trianglesDrawnFrustumOnly},
           {"triangles_drawn", stats.trianglesDrawn},
           {"props_occluded", propsOccluded},

@@ -87,6 +87,7 @@ void expectSameStats(const OcclusionCullStats& a, const OcclusionCullStats& b, s
   EXPECT_EQ(a.trianglesDrawnFrustumOnly, b.trianglesDrawnFrustumOnly) << "frame " << frame;
   EXPECT_EQ(a.trianglesDrawn, b.trianglesDrawn) << "frame " << frame;
   EXPECT_EQ(a.trianglesOccluded, b.trianglesOccluded) << "frame " << frame;
+  EXPECT_EQ(a.trianglesOutsideFrustum, b.trianglesOutsideFrustum) << "frame " << frame;
   EXPECT_EQ(a.occludersRasterized, b.occludersRasterized) << "frame " << frame;
   EXPECT_EQ(a.occluderPixels, b.occluderPixels) << "frame " << frame;
   EXPECT_EQ(a.nodesAssumedVisible, b.nodesAssumedVisible) << "frame " << frame;

@@ -186,20 +186,26 @@ bool OcclusionBuffer::boxHidden(const Aabb& box) {
 
 uint32_t OcclusionBuffer::trianglesHidden4(const float (&c)[9][4], uint32_t lanes,
                                            ScreenRect (&rects)[4]) {
-  OFPS_OCCLUSION_DISPATCH(trianglesHidden4T, c, lanes, rects);
+  OFPS_OCCLUSION_DISPATCH(trianglesHidden4T, c, lanes, rects, nullptr);
 }
 
 uint32_t OcclusionBuffer::trianglesHidden8(const float (&c0)[9][4], const float (&c1)[9][4],
-                                           uint32_t lanes, ScreenRect (&rects)[8]) {
+                                           uint32_t lanes, ScreenRect (&rects)[8],
+                                           uint32_t* outside) {
 #if defined(OFPS_OCCLUSION_AVX2)
-  if (avx2_) return trianglesHidden8Avx2(c0, c1, lanes, rects);
+  if (avx2_) return trianglesHidden8Avx2(c0, c1, lanes, rects, outside);
 #endif
-  uint32_t hidden = 0;
-  if ((lanes & 0xFu) != 0)
-    hidden = trianglesHidden4T<OcclusionIsaBaseline>(c0, lanes & 0xFu, rects);
-  if ((lanes >> 4) != 0) {
-    hidden |= trianglesHidden4T<OcclusionIsaBaseline>(c1, lanes >> 4, rects + 4) << 4;
+  uint32_t hidden = 0, low = 0, high = 0;
+  if ((lanes & 0xFu) != 0) {
+    hidden = trianglesHidden4T<OcclusionIsaBaseline>(c0, lanes & 0xFu, rects,
+                                                     outside != nullptr ? &low : nullptr);
   }
+  if ((lanes >> 4) != 0) {
+    hidden |= trianglesHidden4T<OcclusionIsaBaseline>(c1, lanes >> 4, rects + 4,
+                                                      outside != nullptr ? &high : nullptr)
+              << 4;
+  }
+  if (outside != nullptr) *outside = low | (high << 4);
   return hidden;
 }
 

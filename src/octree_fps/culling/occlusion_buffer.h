@@ -171,9 +171,13 @@ class OcclusionBuffer {
   uint32_t trianglesHidden4(const float (&c)[9][4], uint32_t lanes, ScreenRect (&rects)[4]);
   // The same on two blocks at once (c0: lanes 0-3, c1: lanes 4-7, the bits of `lanes` likewise):
   // exactly two trianglesHidden4 calls (the same answers and rectangles), done eight lanes wide
-  // where the AVX2 kernels run.
+  // where the AVX2 kernels run. With `outside` (not null), the lanes whose triangle certainly
+  // lies outside the view frustum (its three vertices beyond one clip plane, with the same float
+  // error bounds as the hidden test) are also stored in *outside: they are neither tested for
+  // occlusion (not set in the result) nor given a rectangle; a triangle outside the frustum is
+  // never seen, whatever the occluders.
   uint32_t trianglesHidden8(const float (&c0)[9][4], const float (&c1)[9][4], uint32_t lanes,
-                            ScreenRect (&rects)[8]);
+                            ScreenRect (&rects)[8], uint32_t* outside = nullptr);
   // False when no whole pixel of the screen fits in the rectangle, so that no occluder inside it
   // can cover a pixel (rasterizeTriangle writes only pixels that a triangle covers wholly, and a
   // triangle lies in its vertices' rectangle): the caller may skip such an occluder before its
@@ -213,16 +217,17 @@ class OcclusionBuffer {
   template <class Isa>
   bool boxHiddenT(const Aabb& box);
   template <class Isa>
-  uint32_t trianglesHidden4T(const float (&c)[9][4], uint32_t lanes, ScreenRect* rects);
+  uint32_t trianglesHidden4T(const float (&c)[9][4], uint32_t lanes, ScreenRect* rects,
+                             uint32_t* outside);
   // trianglesHidden4T's work on the nine coordinates of V::kCount triangles in V's lanes
   // (occlusion_raster_inl.h: four, or eight in the AVX2 kernels); rects: kCount entries.
   template <class Isa, class V>
-  uint32_t trianglesHiddenLanes(const typename V::F (&coords)[9], uint32_t lanes,
-                                ScreenRect* rects);
+  uint32_t trianglesHiddenLanes(const typename V::F (&coords)[9], uint32_t lanes, ScreenRect* rects,
+                                uint32_t* outside);
   // The AVX2 kernels' own forms, eight lanes wide (occlusion_kernels_avx2.cpp).
   bool boxHiddenAvx2(const Aabb& box);
   uint32_t trianglesHidden8Avx2(const float (&c0)[9][4], const float (&c1)[9][4], uint32_t lanes,
-                                ScreenRect (&rects)[8]);
+                                ScreenRect (&rects)[8], uint32_t* outside);
   template <class Isa>
   void refreshTileT(uint32_t tile);
   // The box and triangle hidden tests from the clip x, y and w of `count` points (at most eight),

@@ -296,23 +296,31 @@ OFPS_OCCLUSION_INLINE bool OcclusionBuffer::flooredRectHiddenT(int32_t fx0, int3
 
 template <class Isa>
 uint32_t OcclusionBuffer::trianglesHidden4T(const float (&c)[9][4], uint32_t lanes,
-                                            ScreenRect* rects) {
+                                            ScreenRect* rects, uint32_t* outside) {
   const simd::F4 coords[9] = {simd::load(c[0]), simd::load(c[1]), simd::load(c[2]),
                               simd::load(c[3]), simd::load(c[4]), simd::load(c[5]),
                               simd::load(c[6]), simd::load(c[7]), simd::load(c[8])};
-  return trianglesHiddenLanes<Isa, Lanes4>(coords, lanes, rects);
+  return trianglesHiddenLanes<Isa, Lanes4>(coords, lanes, rects, outside);
 }
 
 template <class Isa, class V>
 uint32_t OcclusionBuffer::trianglesHiddenLanes(const typename V::F (&coords)[9], uint32_t lanes,
-                                               ScreenRect* rects) {
+                                               ScreenRect* rects, uint32_t* outside) {
   using F = typename V::F;
   const F halfW = V::splat(0.5f * static_cast<float>(width_));
   const F halfH = V::splat(0.5f * static_cast<float>(height_));
   Hull<V> h = emptyHull<V>();
+  Outside<V> beyond = allOutside<V>();
   for (int v = 0; v < 3; ++v) {
-    addPoints<V>(vpf_, vpMag_, halfW, halfH, coords[3 * v], coords[3 * v + 1], coords[3 * v + 2],
-                 h);
+    addPoints<V>(vpf_, vpMag_, halfW, halfH, coords[3 * v], coords[3 * v + 1], coords[3 * v + 2], h,
+                 outside != nullptr ? &beyond : nullptr);
+  }
+  uint32_t skip = 0;  // lanes outside the frustum: no rectangle, no scan
+  if (outside != nullptr) {
+    skip = V::bits(beyond.left | beyond.right | beyond.bottom | beyond.top | beyond.nearPlane |
+                   beyond.farPlane) &
+           lanes;
+    *outside = skip;
   }
   finishHull<V>(halfW, halfH, h);
   const HullLanes<V> hl = lanesOf(h);
@@ -328,6 +336,10 @@ uint32_t OcclusionBuffer::trianglesHiddenLanes(const typename V::F (&coords)[9],
   const double infinity = std::numeric_limits<double>::infinity();
   for (uint32_t i = 0; i < static_cast<uint32_t>(kCount); ++i) {
     if (((lanes >> i) & 1u) == 0) continue;
+    if (((skip >> i) & 1u) != 0) {  // outside the frustum: an empty rectangle
+      rects[i] = {infinity, -infinity, infinity, -infinity};
+      continue;
+    }
     if (((certain >> i) & 1u) == 0) {
       rects[i] = {-infinity, infinity, -infinity, infinity};
       continue;

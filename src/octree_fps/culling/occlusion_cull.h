@@ -113,7 +113,11 @@ struct OcclusionCullStats {
   uint32_t nodesOccluded = 0;              // of those, hidden (skipped with their subtrees)
   uint32_t trianglesDrawnFrustumOnly = 0;  // what DrawRanges::cull would draw (countFrustumOnly)
   uint32_t trianglesDrawn = 0;             // what this cull draws (out->triangles)
-  uint32_t trianglesOccluded = 0;    // triangles of visible nodes hidden one by one (testTriangles)
+  uint32_t trianglesOccluded = 0;  // triangles of visible nodes hidden one by one (testTriangles)
+  // Triangles of visible nodes left out one by one because they lie outside the view frustum
+  // (testTriangles; only in nodes whose box straddles a frustum plane): the frustum-only cull,
+  // which works node by node, draws them.
+  uint32_t trianglesOutsideFrustum = 0;
   uint32_t occludersRasterized = 0;  // triangles sent to the buffer
   uint32_t occluderPixels = 0;       // pixels they covered (overdraw included)
   // Temporal coherence (OcclusionCullParams::temporalCoherence): nodes drawn without their box

@@ -281,16 +281,19 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
           const uint32_t lanes = laneMask(b) | (second != b ? laneMask(second) << 4 : 0u);
           if (lanes == 0) continue;
           OcclusionBuffer::ScreenRect rects[8];
-          const uint32_t hidden =
-              buffer_.trianglesHidden8(blocks[b].c, blocks[second].c, lanes, rects);
+          // Triangles outside the frustum are left out too, where the node's box straddles a
+          // frustum plane (mask != 0; inside a node wholly in the frustum, none can be).
+          uint32_t outside = 0;
+          const uint32_t hidden = buffer_.trianglesHidden8(blocks[b].c, blocks[second].c, lanes,
+                                                           rects, mask != 0 ? &outside : nullptr);
           for (uint32_t i = 0; i < 8; ++i) {
             if (((lanes >> i) & 1u) == 0) continue;
             const uint32_t s = 4 * b + i;  // lanes 4-7 are block b + 1's
             nodeRects_[s - own.first] = rects[i];
-            if (((hidden >> i) & 1u) != 0) {
+            if ((((hidden | outside) >> i) & 1u) != 0) {
               slotFlags_[s] =
                   static_cast<uint8_t>((slotFlags_[s] | kSlotHidden) & ~kSlotWasVisible);
-              ++st.trianglesOccluded;
+              ++(((outside >> i) & 1u) != 0 ? st.trianglesOutsideFrustum : st.trianglesOccluded);
             } else {
               slotFlags_[s] |= kSlotWasVisible;
             }
@@ -416,6 +419,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     ioStats->trianglesDrawnFrustumOnly += st.trianglesDrawnFrustumOnly;
     ioStats->trianglesDrawn += st.trianglesDrawn;
     ioStats->trianglesOccluded += st.trianglesOccluded;
+    ioStats->trianglesOutsideFrustum += st.trianglesOutsideFrustum;
     ioStats->occludersRasterized += st.occludersRasterized;
     ioStats->occluderPixels += st.occluderPixels;
     ioStats->nodesAssumedVisible += st.nodesAssumedVisible;

@@ -10,7 +10,7 @@
   template uint32_t OcclusionBuffer::rasterizeClipTrianglePairT<Isa>(                             \
       const ClipPoint&, const ClipPoint&, const ClipPoint&, const ClipPoint&);                    \
   template uint32_t OcclusionBuffer::trianglesHidden4T<Isa>(const float(&)[9][4], uint32_t,       \
-                                                            ScreenRect*);                         \
+                                                            ScreenRect*, uint32_t*);              \
   template bool OcclusionBuffer::scanHiddenT<Isa>(uint32_t, uint32_t, uint32_t, uint32_t, float); \
   template void OcclusionCuller::cullT<Isa>(const Octree&, const DrawRanges&, const glm::mat4&,   \
                                             DrawRunList*, OcclusionCullStats*,                    \

@@ -133,13 +133,14 @@ bool OcclusionBuffer::boxHiddenAvx2(const Aabb& box) {
 
 // trianglesHidden4T on two blocks in the eight lanes: the same per-lane work and answers.
 uint32_t OcclusionBuffer::trianglesHidden8Avx2(const float (&c0)[9][4], const float (&c1)[9][4],
-                                               uint32_t lanes, ScreenRect (&rects)[8]) {
+                                               uint32_t lanes, ScreenRect (&rects)[8],
+                                               uint32_t* outside) {
   F8 coords[9];
   for (int k = 0; k < 9; ++k) {
     coords[k].v =
         _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(c0[k])), _mm_loadu_ps(c1[k]), 1);
   }
-  return trianglesHiddenLanes<detail::OcclusionIsaAvx2, Lanes8>(coords, lanes, rects);
+  return trianglesHiddenLanes<detail::OcclusionIsaAvx2, Lanes8>(coords, lanes, rects, outside);
 }
 
 }  // namespace ofps

@@ -361,6 +361,21 @@ struct Hull {
   typename V::M ok;  // every point so far certainly beyond the near plane, and no NaN
 };
 
+// Per lane: every point so far certainly beyond the left, right, bottom, top, near or far clip
+// plane (x < -w, x > w, y < -w, y > w, z < -w, z > w: each a linear function of the homogeneous
+// point, so a triangle whose three vertices are beyond one plane lies wholly beyond it, whatever
+// the signs of their w, and covers no point of the view).
+template <class V>
+struct Outside {
+  typename V::M left, right, bottom, top, nearPlane, farPlane;
+};
+
+template <class V>
+OFPS_OCCLUSION_INLINE Outside<V> allOutside() {
+  const typename V::M all = V::ge(V::splat(0.0f), V::splat(0.0f));
+  return {all, all, all, all, all, all};
+}
+
 // A hull's bounds as plain lanes, for the per-lane decisions after the SIMD part.
 template <class V>
 struct HullLanes {
@@ -388,7 +403,8 @@ OFPS_OCCLUSION_INLINE Hull<V> emptyHull() {
 template <class V>
 OFPS_OCCLUSION_INLINE void addPoints(const float (&vp)[4][4][4], const float (&mag)[2][4],
                                      typename V::F halfW, typename V::F halfH, typename V::F px,
-                                     typename V::F py, typename V::F pz, Hull<V>& h) {
+                                     typename V::F py, typename V::F pz, Hull<V>& h,
+                                     Outside<V>* outside = nullptr) {
   using F = typename V::F;
   const F zero = V::splat(0.0f), one = V::splat(1.0f);
   const F size = (V::abs(px) + V::abs(py)) + V::abs(pz);
@@ -401,7 +417,8 @@ OFPS_OCCLUSION_INLINE void addPoints(const float (&vp)[4][4][4], const float (&m
   };
   const F w = row(3);
   const F wLo = w - d, wHi = w + d;
-  const F zLo = row(2) - d;
+  const F z = row(2);
+  const F zLo = z - d;
   h.ok = h.ok & V::gt(wLo, zero) & V::gt(zLo, zero - wLo);
   const F invLo = one / wHi, invHi = one / wLo;
   // x / w at the bracket end the sign of x calls for, as the smaller (larger) of the two
@@ -416,8 +433,20 @@ OFPS_OCCLUSION_INLINE void addPoints(const float (&vp)[4][4][4], const float (&m
   const auto ratioBelow = [&](F num) { return V::min(num * invHi, num * invLo); };
   const auto ratioAbove = [&](F num) { return V::max(num * invLo, num * invHi); };
   const F x = row(0), y = row(1);
-  const F x0 = (ratioBelow(x - d) + one) * halfW, x1 = (ratioAbove(x + d) + one) * halfW;
-  const F y0 = (ratioBelow(y - d) + one) * halfH, y1 = (ratioAbove(y + d) + one) * halfH;
+  const F xLo = x - d, xHi = x + d, yLo = y - d, yHi = y + d;
+  if (outside != nullptr) {
+    // Certainly beyond a plane: the bracket's near end is beyond the bracket of +-w that is
+    // hardest to pass (x <= xHi < -wHi <= -w, and so on; a float negation is exact). NaN: false.
+    const F minusWHi = zero - wHi, zHi = z + d;
+    outside->left = outside->left & V::gt(minusWHi, xHi);
+    outside->right = outside->right & V::gt(xLo, wHi);
+    outside->bottom = outside->bottom & V::gt(minusWHi, yHi);
+    outside->top = outside->top & V::gt(yLo, wHi);
+    outside->nearPlane = outside->nearPlane & V::gt(minusWHi, zHi);
+    outside->farPlane = outside->farPlane & V::gt(zLo, wHi);
+  }
+  const F x0 = (ratioBelow(xLo) + one) * halfW, x1 = (ratioAbove(xHi) + one) * halfW;
+  const F y0 = (ratioBelow(yLo) + one) * halfH, y1 = (ratioAbove(yHi) + one) * halfH;
   h.ok = h.ok & V::le(x0, x1) & V::le(y0, y1);  // false on NaN
   h.minX = V::min(h.minX, x0);
   h.maxX = V::max(h.maxX, x1);
