@@ -252,7 +252,6 @@ bool measureLevel(const std::string& name, uint32_t step, const std::vector<Reso
   return safe;
 }
 
-
 // ---- --diagnose: why the occlusion cull draws triangles that are not visible -------------------
 //
 // Every triangle drawn by the history's cull (the default) but absent from the reference image at
@@ -382,16 +381,16 @@ constexpr const char* kAloneNames[kAloneCount] = {
 struct CauseCounts {
   uint64_t cause[kCauseCount] = {};
   uint64_t alone[kAloneCount] = {};
-  uint64_t emptyFail = 0;       // crack / missing: a failing pixel is empty in the final buffer
-  uint64_t nearFootFinal = 0, nearFootComplete = 0;  // near, but the footprint of its part
-                                                     // beyond the near plane is hidden
-  uint64_t subPixelFine = 0;    // pixel-limit, and visible in the fine (4x) reference image
+  uint64_t emptyFail = 0;  // crack / missing: a failing pixel is empty in the final buffer
+  // near, but the footprint of its part beyond the near plane is hidden (final, complete buffer)
+  uint64_t nearFootFinal = 0, nearFootComplete = 0;
+  uint64_t subPixelFine = 0;  // pixel-limit, and visible in the fine (4x) reference image
   // pixel-limit, and at the first pixel failing on the sampled buffer: a sample is empty (no
   // surface: sky, outside the level), or the front triangle there lies on the triangle's plane.
   // Else: the sampled value there is within 1 % of the triangle's nearest 1 / w (it touches the
   // front surface, or lies just behind it: a face meeting a visible one at an edge).
   uint64_t limitEmpty = 0, limitCoplanar = 0, limitContact = 0;
-  uint64_t visibleTested = 0;   // check: drawn, visible, not near
+  uint64_t visibleTested = 0;                // check: drawn, visible, not near
   uint64_t visibleHidden[kAloneCount] = {};  // of those, hidden by each test (final: must be 0)
   uint64_t total() const {
     uint64_t s = 0;
@@ -494,8 +493,8 @@ ScreenPolygon screenPolygon(const ofps::OcclusionBuffer& buffer, const glm::vec3
   s.n = n;
   if (n < 3) return s;
   const double(&p)[8][2] = s.p;
-  const double area2 = (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) -
-                       (p[2][0] - p[0][0]) * (p[1][1] - p[0][1]);
+  const double area2 =
+      (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[2][0] - p[0][0]) * (p[1][1] - p[0][1]);
   if (!(std::fabs(area2) > 1e-9)) return s;
   s.a = ((iw[1] - iw[0]) * (p[2][1] - p[0][1]) - (iw[2] - iw[0]) * (p[1][1] - p[0][1])) / area2;
   s.b = ((p[1][0] - p[0][0]) * (iw[2] - iw[0]) - (p[2][0] - p[0][0]) * (iw[1] - iw[0])) / area2;
@@ -529,8 +528,8 @@ bool holdsPixel(const ScreenPolygon& s, int x, int y) {
 // not all coplanar, one triangle holding the whole square.
 enum Front : uint8_t { kFrontNone, kFrontCoplanar, kFrontEdge, kFrontMixed, kFrontWhole };
 struct PixelImages {
-  std::span<const float> final;   // the fresh cull's final buffer
-  std::vector<double> complete;   // see the comment above
+  std::span<const float> final;  // the fresh cull's final buffer
+  std::vector<double> complete;  // see the comment above
   std::vector<double> sampled;
   // The final buffer where a front triangle holds the whole pixel square raised to that
   // triangle's smallest 1 / w over the pixel: the final buffer had every occluder written each
@@ -544,9 +543,9 @@ struct PixelImages {
 struct Footprint {
   uint32_t pixels = 0;  // on-screen pixels met in a positive area
   bool finalHidden = true, completeHidden = true, sampledHidden = true, repairedHidden = true;
-  bool failEmpty = false;  // a pixel failing on the final buffer is empty there
-  uint8_t failFront = 0;   // the largest Front over the failing pixels
-  size_t sampledFailPixel = 0;  // the first pixel failing on the sampled buffer
+  bool failEmpty = false;           // a pixel failing on the final buffer is empty there
+  uint8_t failFront = 0;            // the largest Front over the failing pixels
+  size_t sampledFailPixel = 0;      // the first pixel failing on the sampled buffer
   double sampledFailNearest = 0.0;  // the triangle's largest 1 / w over its part of that pixel
 };
 Footprint footprintTest(const ScreenPolygon& s, int width, int height, const PixelImages& img) {
@@ -569,7 +568,9 @@ Footprint footprintTest(const ScreenPolygon& s, int width, int height, const Pix
       if (n == 0) continue;
       ++r.pixels;
       double nearest = 0.0;
-      for (int k = 0; k < n; ++k) nearest = std::max(nearest, s.a * part[k][0] + s.b * part[k][1] + s.c);
+      for (int k = 0; k < n; ++k) {
+        nearest = std::max(nearest, s.a * part[k][0] + s.b * part[k][1] + s.c);
+      }
       const size_t p = static_cast<size_t>(y) * width + x;
       if (!(static_cast<double>(img.final[p]) > nearest)) {
         r.finalHidden = false;
@@ -616,9 +617,9 @@ struct ViewStats {
   uint32_t frames = 0;
   double frustum = 0.0, visible = 0.0, drawnInvisible = 0.0;
   std::vector<double> nearestDistance;  // view-axis distance of the nearest visible point (V > 0)
-  double straddlingNodes = 0.0;     // visible nodes (fresh) whose box is not beyond the near plane
-  double frustumInStraddling = 0.0; // share of F among those nodes' own triangles
-  double drawnInStraddling = 0.0;   // share of the drawn-invisible among them
+  double straddlingNodes = 0.0;      // visible nodes (fresh) whose box is not beyond the near plane
+  double frustumInStraddling = 0.0;  // share of F among those nodes' own triangles
+  double drawnInStraddling = 0.0;    // share of the drawn-invisible among them
   double largestNodeShare = 0.0, twoLargestShare = 0.0;  // of F, in the one / two fullest nodes
   static double median(std::vector<double> v) {
     if (v.empty()) return 0.0;
@@ -679,7 +680,8 @@ bool diagnoseLevel(const std::string& name, uint32_t step, const Resolution& res
   freshParams.temporalCoherence = false;
   const int W = static_cast<int>(fresh.buffer().width());
   const int H = static_cast<int>(fresh.buffer().height());
-  constexpr int kSamples = 4;  // reference samples per pixel side for the complete and sampled images
+  // Reference samples per pixel side for the complete and sampled images.
+  constexpr int kSamples = 4;
   ofps::test::ReferenceRenderer reference(res.width, res.height);
   ofps::test::ReferenceRenderer fine(W * kSamples, H * kSamples);
   PixelImages img;
@@ -893,7 +895,8 @@ bool diagnoseLevel(const std::string& name, uint32_t step, const Resolution& res
         }
         if (near) {
           ++frame.cause[cause];
-          if (cause == kNear) {  // would a footprint test on its part beyond the near plane hide it?
+          // Would a footprint test of its part beyond the near plane hide it?
+          if (cause == kNear) {
             const ScreenPolygon s = screenPolygon(finalBuffer, v);
             if (s.planeOk) {
               const Footprint fp = footprintTest(s, W, H, img);
@@ -914,11 +917,14 @@ bool diagnoseLevel(const std::string& name, uint32_t step, const Resolution& res
       const bool edgeOn = !s.planeOk;
       const bool rectFinal = finalBuffer.triangleHidden(v[0], v[1], v[2]);
       const Footprint fp = edgeOn ? Footprint{} : footprintTest(s, W, H, img);
-      const bool hidden[kAloneCount] = {outside != 0, rectFinal, !edgeOn && fp.finalHidden,
+      const bool hidden[kAloneCount] = {outside != 0,
+                                        rectFinal,
+                                        !edgeOn && fp.finalHidden,
                                         rectHidden(sx, sy, iw, W, H, img.repaired),
                                         !edgeOn && fp.repairedHidden,
                                         rectHidden(sx, sy, iw, W, H, img.complete),
-                                        !edgeOn && fp.completeHidden, !edgeOn && fp.sampledHidden,
+                                        !edgeOn && fp.completeHidden,
+                                        !edgeOn && fp.sampledHidden,
                                         outside != 0 || rectFinal,
                                         outside != 0 || (!edgeOn && fp.finalHidden)};
       uint64_t* tally = isVisible ? frame.visibleHidden : frame.alone;
@@ -995,9 +1001,9 @@ bool diagnoseLevel(const std::string& name, uint32_t step, const Resolution& res
       vs.frustumInStraddling += static_cast<double>(inStraddlingF) / F;
       vs.largestNodeShare += static_cast<double>(best) / F;
       vs.twoLargestShare += static_cast<double>(best + second) / F;
-      vs.drawnInStraddling += frame.total() > 0 ? static_cast<double>(inStraddling) /
-                                                      static_cast<double>(frame.total())
-                                                : 0.0;
+      vs.drawnInStraddling +=
+          frame.total() > 0 ? static_cast<double>(inStraddling) / static_cast<double>(frame.total())
+                            : 0.0;
     }
     all.add(frame);
     if (F > 0) {  // the goal's figure with each cause (or each test's catch) taken away
@@ -1042,42 +1048,51 @@ bool diagnoseLevel(const std::string& name, uint32_t step, const Resolution& res
       "the visible drawn: %.3f. The last column gives it without one cause's (or one test's) "
       "triangles.\n\n",
       ratioFrames, ratioBase / rf, ratioFloor / rf);
-  std::printf("| cause (exclusive: the first that applies) | all frames | %% | >= 70 %% frames | %% "
-              "| mean ratio without |\n");
+  std::printf(
+      "| cause (exclusive: the first that applies) | all frames | %% | >= 70 %% frames | %% "
+      "| mean ratio without |\n");
   std::printf("|---|---|---|---|---|---|\n");
   for (int i = 0; i < kCauseCount; ++i) {
     std::printf("| %s | %llu | %.1f | %llu | %.1f | %.3f |\n", kCauseNames[i], u(all.cause[i]),
                 pct(all.cause[i], all.total()), u(mostly.cause[i]),
                 pct(mostly.cause[i], mostly.total()), ratioWithout[i] / rf);
   }
-  std::printf("| (of near: the footprint of its part beyond the near plane hidden in the final "
-              "buffer) | %llu | %.1f | %llu | %.1f |\n",
-              u(all.nearFootFinal), pct(all.nearFootFinal, all.total()), u(mostly.nearFootFinal),
-              pct(mostly.nearFootFinal, mostly.total()));
+  std::printf(
+      "| (of near: the footprint of its part beyond the near plane hidden in the final "
+      "buffer) | %llu | %.1f | %llu | %.1f |\n",
+      u(all.nearFootFinal), pct(all.nearFootFinal, all.total()), u(mostly.nearFootFinal),
+      pct(mostly.nearFootFinal, mostly.total()));
   std::printf("| (of near: ... in the complete buffer) | %llu | %.1f | %llu | %.1f |\n",
               u(all.nearFootComplete), pct(all.nearFootComplete, all.total()),
               u(mostly.nearFootComplete), pct(mostly.nearFootComplete, mostly.total()));
-  std::printf("| (of crack + missing: a failing pixel is EMPTY in the final buffer) | %llu | %.1f "
-              "| %llu | %.1f |\n",
-              u(all.emptyFail), pct(all.emptyFail, all.total()), u(mostly.emptyFail),
-              pct(mostly.emptyFail, mostly.total()));
-  std::printf("| (of pixel-limit: visible in the %d x %d reference) | %llu | %.1f | %llu | %.1f |\n",
-              W * kSamples, H * kSamples, u(all.subPixelFine), pct(all.subPixelFine, all.total()),
-              u(mostly.subPixelFine), pct(mostly.subPixelFine, mostly.total()));
-  std::printf("| (of pixel-limit: its first failing pixel has an empty sample) | %llu | %.1f | %llu | "
-              "%.1f |\n",
-              u(all.limitEmpty), pct(all.limitEmpty, all.total()), u(mostly.limitEmpty),
-              pct(mostly.limitEmpty, mostly.total()));
-  std::printf("| (of pixel-limit: ... else the front triangle there is on its plane) | %llu | %.1f | "
-              "%llu | %.1f |\n",
-              u(all.limitCoplanar), pct(all.limitCoplanar, all.total()), u(mostly.limitCoplanar),
-              pct(mostly.limitCoplanar, mostly.total()));
-  std::printf("| (of pixel-limit: ... else the front there is within 1 %% of its nearest depth) | "
-              "%llu | %.1f | %llu | %.1f |\n\n",
-              u(all.limitContact), pct(all.limitContact, all.total()), u(mostly.limitContact),
-              pct(mostly.limitContact, mostly.total()));
-  std::printf("| hidden by this test alone (of all drawn-invisible; the buffer tests: not near) | all frames | %% | >= 70 %% "
-              "frames | %% | mean ratio without | visible ones it hides (check) |\n");
+  std::printf(
+      "| (of crack + missing: a failing pixel is EMPTY in the final buffer) | %llu | %.1f "
+      "| %llu | %.1f |\n",
+      u(all.emptyFail), pct(all.emptyFail, all.total()), u(mostly.emptyFail),
+      pct(mostly.emptyFail, mostly.total()));
+  std::printf(
+      "| (of pixel-limit: visible in the %d x %d reference) | %llu | %.1f | %llu | %.1f |\n",
+      W * kSamples, H * kSamples, u(all.subPixelFine), pct(all.subPixelFine, all.total()),
+      u(mostly.subPixelFine), pct(mostly.subPixelFine, mostly.total()));
+  std::printf(
+      "| (of pixel-limit: its first failing pixel has an empty sample) | %llu | %.1f | %llu | "
+      "%.1f |\n",
+      u(all.limitEmpty), pct(all.limitEmpty, all.total()), u(mostly.limitEmpty),
+      pct(mostly.limitEmpty, mostly.total()));
+  std::printf(
+      "| (of pixel-limit: ... else the front triangle there is on its plane) | %llu | %.1f | "
+      "%llu | %.1f |\n",
+      u(all.limitCoplanar), pct(all.limitCoplanar, all.total()), u(mostly.limitCoplanar),
+      pct(mostly.limitCoplanar, mostly.total()));
+  std::printf(
+      "| (of pixel-limit: ... else the front there is within 1 %% of its nearest depth) | "
+      "%llu | %.1f | %llu | %.1f |\n\n",
+      u(all.limitContact), pct(all.limitContact, all.total()), u(mostly.limitContact),
+      pct(mostly.limitContact, mostly.total()));
+  std::printf(
+      "| hidden by this test alone (of all drawn-invisible; the buffer tests: not near) | all "
+      "frames | %% | >= 70 %% "
+      "frames | %% | mean ratio without | visible ones it hides (check) |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < kAloneCount; ++i) {
     std::printf("| %s | %llu | %.1f | %llu | %.1f | %.3f | %llu of %llu |\n", kAloneNames[i],
@@ -1120,8 +1135,9 @@ bool diagnoseLevel(const std::string& name, uint32_t step, const Resolution& res
     return a.counts.total() != b.counts.total() ? a.counts.total() > b.counts.total()
                                                 : a.frame < b.frame;
   });
-  std::printf("\nExamples: the >= 70 %% frames with the most drawn-invisible (frame, walk / step: "
-              "F, drawn history / fresh, V; drawn-invisible per cause in the table's order):\n\n");
+  std::printf(
+      "\nExamples: the >= 70 %% frames with the most drawn-invisible (frame, walk / step: "
+      "F, drawn history / fresh, V; drawn-invisible per cause in the table's order):\n\n");
   for (size_t i = 0; i < std::min<size_t>(examples.size(), 5); ++i) {
     const ExampleFrame& e = examples[i];
     std::printf("- frame %zu (walk %zu / %zu): F %u, drawn %u / %u, V %u; causes", e.frame,
