@@ -74,6 +74,8 @@ class ReferenceRenderer {
 
   // Per pixel, row by row from the bottom: the nearest triangle's id, or kNoTriangle.
   std::span<const uint32_t> ids() const { return ids_; }
+  // Per pixel, likewise: the nearest triangle's 1 / w there (0 where empty).
+  std::span<const double> inverseDepth() const { return depth_; }
 
   // Sets (*visible)[id] = 1 for every id in the image (the vector is resized to `triangles` and
   // cleared first) and returns how many distinct ids there are.
