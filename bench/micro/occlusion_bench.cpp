@@ -14,7 +14,8 @@
 // over the 256 poses, computed once outside the timing: drawn / frustum-only as the mean of
 // per-pose ratios, the ratio of the sums, and the 10th, 50th and 90th percentiles.
 // These poses are unrelated to each other, so the cull's temporal coherence is off for them.
-// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>: the chosen configuration along the
+// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>/<retestDrawn>: the chosen
+// configuration (retestDrawn: OcclusionCullParams::retestDrawn, off by default) along the
 // scripted walks of tests/support/scripted_walk.h (16 walks of 64 frames from the same floor
 // spots), each frame once per run and in order, so that the history follows the walk; the same
 // counters (ratios from a first pass over the frames with the same setting).
@@ -84,6 +85,7 @@ void BM_OcclusionWalk(benchmark::State& state, const std::string& name) {
   params.countFrustumOnly = false;  // as the demo
   params.temporalCoherence = state.range(0) != 0;
   params.retestPeriod = static_cast<uint32_t>(state.range(1));
+  params.retestDrawn = state.range(2) != 0;
   occlusionCull(state, L, L.walkFrames, 256, 128, params);
 }
 
@@ -179,7 +181,7 @@ BENCHMARK_CAPTURE(BM_OcclusionCull, ons_reborn, std::string("ons-reborn"))->Appl
 // Each walk frame exactly once, in order (the history needs the order; and the same frames for
 // every binary).
 void walkArgs(benchmark::internal::Benchmark* b) {
-  b->Args({0, 8})->Args({1, 8})->Args({1, 4})->Args({1, 16});
+  b->Args({0, 8, 0})->Args({1, 8, 0})->Args({1, 4, 0})->Args({1, 16, 0})->Args({1, 8, 1});
   b->Iterations(kWalks * kWalkFrames)->Unit(benchmark::kMicrosecond);
 }
 

@@ -117,10 +117,13 @@ void checkSameBits(const IsaLevel& level, const std::string& name) {
   uint64_t drawn = 0, pixelsWritten = 0, boxesHidden = 0;
   for (size_t f = 0; f < frames.size(); ++f) {
     OcclusionCullStats statsA, statsB;
+    // Every other walk with the second test after all occluders (retestDrawn).
+    OcclusionCullParams params;
+    params.retestDrawn = (f / 48) % 2 == 1;
     ASSERT_TRUE(octreeUseSimd(OctreeSimd::kBaseline));
-    baseline.cull(octree, ranges, frames[f], &runsA, &statsA);
+    baseline.cull(octree, ranges, frames[f], &runsA, &statsA, params);
     ASSERT_TRUE(octreeUseSimd(OctreeSimd::kAvx2));
-    avx2.cull(octree, ranges, frames[f], &runsB, &statsB);
+    avx2.cull(octree, ranges, frames[f], &runsB, &statsB, params);
     ASSERT_EQ(runsA.first, runsB.first) << name << " frame " << f;
     ASSERT_EQ(runsA.count, runsB.count) << name << " frame " << f;
     expectSameStats(statsA, statsB, f);

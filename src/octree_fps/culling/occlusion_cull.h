@@ -83,6 +83,18 @@ struct OcclusionCullParams {
   // occluders. More, shorter runs; far fewer triangles where a visible node is large (the
   // octree keeps large triangles in large nodes). false: whole nodes only.
   bool testTriangles = true;
+  // With testTriangles: once every occluder is in, test each drawn triangle again against the
+  // whole buffer. The first test of a triangle sees only the occluders of nodes visited before
+  // its own (nearer ones, mostly), so a triangle behind a wall of its own node, or of a node
+  // visited later, passes it; the second test leaves such triangles out (a quarter to a half of
+  // those drawn in excess of the truly visible ones along the benchmark walks:
+  // bench/micro/OCCLUSION_RESULTS.md). Correct because the buffer only ever holds real opaque
+  // surfaces at conservative depths, and a triangle's own pixels never hide it (they are not
+  // strictly nearer than its nearest point). Costs one more hidden test per drawn triangle: along
+  // the benchmark walks 25-40 % of the triangles drawn for 15-40 % more instructions in the pass,
+  // so it is off by default (the GPU draws a few hundred extra triangles faster than the CPU
+  // tests them again).
+  bool retestDrawn = false;
   // OcclusionBuffer::setMinOccluderInradius for this pass (pixels; 0.5 = every triangle that can
   // hold a whole pixel is an occluder).
   double minOccluderInradius = 0.5;
@@ -182,6 +194,10 @@ class OcclusionCuller {
   void rasterizeOccluderT(const Octree& octree, uint32_t slot, const OcclusionCullParams& params,
                           OcclusionCullStats* st, const OcclusionBuffer::ScreenRect* rects,
                           uint32_t rectFirst);
+  // OcclusionCullParams::retestDrawn: the runs' drawn triangles tested again, the hidden ones cut
+  // out of runs_.
+  template <class Isa>
+  void retestDrawnT(const Octree& octree, OcclusionCullStats* st);
   // cull() for one instruction set (occlusion_isa_inl.h); defined in occlusion_cull_inl.h.
   template <class Isa>
   void cullT(const Octree& octree, const DrawRanges& ranges, const glm::mat4& viewProjection,

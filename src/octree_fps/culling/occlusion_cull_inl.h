@@ -145,6 +145,67 @@ void OcclusionCuller::rasterizeOccluderT(const Octree& octree, uint32_t slot,
 }
 
 template <class Isa>
+void OcclusionCuller::retestDrawnT(const Octree& octree, OcclusionCullStats* st) {
+  // runs_ is sorted here, so the blocks come in order: each block is tested once with all its
+  // drawn slots in runs, and two blocks (adjacent or not) go to each eight-lane test.
+  const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
+  uint32_t pending = 0, pendingLanes = 0;  // a block waiting for a partner (lanes != 0)
+  const auto test = [&](uint32_t b0, uint32_t lanes0, uint32_t b1, uint32_t lanes1) {
+    OcclusionBuffer::ScreenRect rects[8];
+    uint32_t outside = 0;
+    const uint32_t lanes = lanes0 | (lanes1 << 4);
+    const uint32_t hidden =
+        buffer_.trianglesHidden8(blocks[b0].c, blocks[b1].c, lanes, rects, &outside);
+    for (uint32_t bits = (hidden | outside) & lanes; bits != 0; bits &= bits - 1) {
+      const uint32_t i = static_cast<uint32_t>(std::countr_zero(bits));
+      const uint32_t s = 4 * (i < 4 ? b0 : b1) + (i & 3u);
+      slotFlags_[s] |= kSlotHidden;
+      ++(((outside >> i) & 1u) != 0 ? st->trianglesOutsideFrustum : st->trianglesOccluded);
+    }
+  };
+  const auto add = [&](uint32_t b, uint32_t lanes) {
+    if (lanes == 0) return;
+    if (pendingLanes == 0) {
+      pending = b;
+      pendingLanes = lanes;
+      return;
+    }
+    test(pending, pendingLanes, b, lanes);
+    pendingLanes = 0;
+  };
+  // The drawn slots of the runs, gathered block by block (a block may hold slots of two runs).
+  uint32_t block = 0, lanes = 0;
+  for (const SlotRun& r : runs_) {
+    for (uint32_t s = r.first; s < r.first + r.count; ++s) {
+      if ((s >> 2) != block) {
+        add(block, lanes);
+        block = s >> 2;
+        lanes = 0;
+      }
+      if ((slotFlags_[s] & kSlotDrawn) != 0) lanes |= 1u << (s & 3u);
+    }
+  }
+  add(block, lanes);
+  if (pendingLanes != 0) test(pending, pendingLanes, pending, 0);
+  // The runs without their hidden slots (at most one run per slot: runsSorted_'s capacity).
+  runsSorted_.clear();
+  for (const SlotRun& r : runs_) {
+    const uint32_t end = r.first + r.count;
+    for (uint32_t s = r.first; s < end;) {
+      if ((slotFlags_[s] & kSlotHidden) != 0) {
+        slotFlags_[s] &= static_cast<uint8_t>(~kSlotHidden);
+        ++s;
+        continue;
+      }
+      const uint32_t first = s;
+      while (s < end && (slotFlags_[s] & kSlotHidden) == 0) ++s;
+      runsSorted_.push_back({first, s - first});
+    }
+  }
+  runs_.swap(runsSorted_);
+}
+
+template <class Isa>
 void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
                             const glm::mat4& viewProjection, DrawRunList* out,
                             OcclusionCullStats* ioStats, const OcclusionCullParams& params) {
@@ -408,6 +469,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
   // Index-buffer order: sort the visible slot runs and merge those that touch (as
   // DrawRanges::cull does).
   radixSortByFirst(runs_, runsSorted_);
+  if (params.testTriangles && params.retestDrawn) retestDrawnT<Isa>(octree, &st);
   for (const SlotRun& r : runs_) ranges.appendSlotRun(r.first, r.count, out);
   st.trianglesDrawn = out->triangles;
 
