@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -339,6 +340,18 @@ int main(int argc, char** argv) {
       b->Arg(i);
       if (e.ms) b->Unit(benchmark::kMillisecond);
     }
+  }
+  // OCTREE_FPS_SIMD=baseline (or avx2): the kernels every benchmark runs (octreeUseSimd), to time
+  // the two kernel sets of the same build against each other.
+  if (const char* simd = std::getenv("OCTREE_FPS_SIMD"); simd != nullptr && *simd != '\0') {
+    const std::string want(simd);
+    const bool ok = want == "baseline" ? octreeUseSimd(OctreeSimd::kBaseline)
+                                       : want == "avx2" && octreeUseSimd(OctreeSimd::kAvx2);
+    if (!ok) {
+      std::fprintf(stderr, "OCTREE_FPS_SIMD=%s: not available here (baseline or avx2)\n", simd);
+      return 1;
+    }
+    std::fprintf(stderr, "kernels: %s\n", octreeSimdName(octreeSimd()));
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
