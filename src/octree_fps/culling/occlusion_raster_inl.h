@@ -146,6 +146,14 @@ struct Lanes4 {
   static M ge(F a, F b) { return simd::ge(a, b); }
   static M le(F a, F b) { return simd::le(a, b); }
   static uint32_t bits(M m) { return simd::bits(m); }
+  // Row spans (fillConvex): the scalar loops; Lanes8 evaluates up to two left and two right
+  // bounds in one four-lane double vector.
+  struct Spans {};
+  static bool prepareSpans(const double*, const double*, int, const double*, const double*, int,
+                           int32_t, int32_t, Spans*) {
+    return false;
+  }
+  static void rowSpan(const Spans&, double, int32_t*, int32_t*) {}
 };
 
 // The lane type of a kernel set's pixel spans (fillConvex): Lanes4, unless the kernels' own file
@@ -247,15 +255,24 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
       target.tileDirty[dirtyRow * target.tilesX + t] = 1;
     }
   };
+  // The lane type may evaluate the bounds of a row side by side (the same double operations,
+  // hence the same integers); otherwise, or for more functions than it takes, the loops below.
+  typename V::Spans vectorSpans;
+  const bool vector =
+      V::prepareSpans(leftP, leftQ, lefts, rightP, rightQ, rights, x0, x1, &vectorSpans);
   for (int32_t j = y0; j <= y1; ++j) {
     // Each function's pixels on this row form a half-line; intersect them.
     int32_t lo = x0, hi = x1;
     const double row = j;
-    for (int k = 0; k < lefts; ++k) {
-      lo = std::max(lo, ceilClamped(leftP[k] - leftQ[k] * row, x0, x1 + 1));
-    }
-    for (int k = 0; k < rights; ++k) {
-      hi = std::min(hi, floorClamped(rightP[k] - rightQ[k] * row, x0 - 1, x1 + 1) - 1);
+    if (vector) {
+      V::rowSpan(vectorSpans, row, &lo, &hi);
+    } else {
+      for (int k = 0; k < lefts; ++k) {
+        lo = std::max(lo, ceilClamped(leftP[k] - leftQ[k] * row, x0, x1 + 1));
+      }
+      for (int k = 0; k < rights; ++k) {
+        hi = std::min(hi, floorClamped(rightP[k] - rightQ[k] * row, x0 - 1, x1 + 1) - 1);
+      }
     }
     for (int k = 0; k < flats; ++k) {
       const ScreenFunction& f = *flat[k];
