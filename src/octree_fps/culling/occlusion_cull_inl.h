@@ -411,24 +411,24 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     // tie or a rounding either way is as correct as any other order).
     uint64_t keys[kOctreeMaxChildren];
     uint32_t masks[kOctreeMaxChildren];
-    Aabb boxes[kOctreeMaxChildren];
+    // The children's bounds, plane by plane; the last group's lanes past n copy child 0 (their
+    // answers are ignored, but they must be valid numbers).
+    alignas(16) float lo[3][kOctreeMaxChildren], hi[3][kOctreeMaxChildren];
+    octree.childBounds(e.node, lo, hi);
+    for (uint32_t l = n; l < ((n + 3u) & ~3u); ++l) {
+      for (int a = 0; a < 3; ++a) {
+        lo[a][l] = lo[a][0];
+        hi[a][l] = hi[a][0];
+      }
+    }
     uint32_t kept = 0;
     // The frustum test four children at a time (detail::classifyAabb4: the same float operations
     // as classifyAabb, so the same answers and masks), and their distances from the eye; those
     // outside are neither sorted nor pushed.
     for (uint32_t g = 0; g < n; g += 4) {
       const uint32_t count = std::min(n - g, 4u);
-      for (uint32_t l = 0; l < count; ++l) boxes[g + l] = octree.nodeBounds(first + g + l);
-      alignas(16) float lo[3][4], hi[3][4];
-      for (uint32_t l = 0; l < 4; ++l) {
-        const Aabb& b = boxes[g + (l < count ? l : 0)];
-        for (int a = 0; a < 3; ++a) {
-          lo[a][l] = b.min[a];
-          hi[a][l] = b.max[a];
-        }
-      }
-      const simd::F4 lo4[3] = {simd::load(lo[0]), simd::load(lo[1]), simd::load(lo[2])};
-      const simd::F4 hi4[3] = {simd::load(hi[0]), simd::load(hi[1]), simd::load(hi[2])};
+      const simd::F4 lo4[3] = {simd::load(&lo[0][g]), simd::load(&lo[1][g]), simd::load(&lo[2][g])};
+      const simd::F4 hi4[3] = {simd::load(&hi[0][g]), simd::load(&hi[1][g]), simd::load(&hi[2][g])};
       uint32_t outside = 0, groupMasks[4] = {mask, mask, mask, mask};
       if (mask != 0) {  // a node wholly inside leaves nothing to test below it
         outside = detail::classifyAabb4(frustum, lo4, hi4, mask, groupMasks);
@@ -462,7 +462,8 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     }
     for (uint32_t i = 0; i < kept; ++i) {
       const uint32_t c = static_cast<uint32_t>(keys[i] & 0xFFu);
-      stack[top++] = {first + c, masks[c], e.depth + 1, boxes[c]};
+      const Aabb childBox{{lo[0][c], lo[1][c], lo[2][c]}, {hi[0][c], hi[1][c], hi[2][c]}};
+      stack[top++] = {first + c, masks[c], e.depth + 1, childBox};
     }
   }
 

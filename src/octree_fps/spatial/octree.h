@@ -427,6 +427,23 @@ class Octree {
   // The node's quantized bounds: contain every triangle of its subtree; loose by less than one
   // quantization step (quantizationStep()) on each side.
   Aabb nodeBounds(uint32_t node) const;
+  // The bounds of all of node's children at once, plane by plane: child firstChild(node) + i has
+  // min[axis][i] and max[axis][i], the very floats nodeBounds() gives (the children are one
+  // block of the quantized planes: one pass over 6 x childCount(node) values). Entries past
+  // childCount(node) are left as they were. O(children).
+  void childBounds(uint32_t node, float (&min)[3][kOctreeMaxChildren],
+                   float (&max)[3][kOctreeMaxChildren]) const {
+    const uint32_t first = links_[node].firstChild, count = links_[node].childCount;
+    const uint16_t* q = &qBounds_[6 * static_cast<size_t>(first)];
+    for (uint32_t k = 0; k < 3; ++k) {
+      const float origin = qOrigin_[static_cast<int>(k)], scale = qScale_[static_cast<int>(k)];
+      for (uint32_t i = 0; i < count; ++i) {
+        // Exactly dequantize(): origin + float(q) * scale.
+        min[k][i] = origin + static_cast<float>(q[k * count + i]) * scale;
+        max[k][i] = origin + static_cast<float>(q[(k + 3) * count + i]) * scale;
+      }
+    }
+  }
   // Size of one quantization step per axis (the level's bounding box / 65,535).
   glm::vec3 quantizationStep() const { return qScale_; }
   // The node's own triangles (those kept in it), and its whole subtree (own + descendants').
