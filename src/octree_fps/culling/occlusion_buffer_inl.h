@@ -227,17 +227,20 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePairT(const ClipPoint& p, const C
 template <class Isa>
 void OcclusionBuffer::refreshTileT(uint32_t tile) {
   const uint32_t tx = tile % tilesX_, ty = tile / tilesX_;
-  // Four columns at a time (a minimum is exact, so the lanes' order does not matter; pixels are
-  // never NaN).
-  static_assert(kOcclusionTileSize % 4 == 0, "the tile minimum reads four pixels at a time");
-  simd::F4 m = simd::splat(std::numeric_limits<float>::infinity());
+  // V's lanes of columns at a time (a minimum is exact, so the lanes' order does not matter;
+  // pixels are never NaN).
+  using V = typename PixelLanes<Isa>::type;
+  static_assert(kOcclusionTileSize % V::kCount == 0, "the tile minimum reads whole lane groups");
+  typename V::F m = V::splat(std::numeric_limits<float>::infinity());
   for (uint32_t y = 0; y < kOcclusionTileSize; ++y) {
     const float* row = &pixels_[(ty * kOcclusionTileSize + y) * width_ + tx * kOcclusionTileSize];
-    for (uint32_t x = 0; x < kOcclusionTileSize; x += 4) m = simd::min(m, simd::load(row + x));
+    for (uint32_t x = 0; x < kOcclusionTileSize; x += V::kCount) m = V::min(m, V::load(row + x));
   }
-  float lanes[4];
-  simd::store(lanes, m);
-  tileMin_[tile] = std::min(std::min(lanes[0], lanes[1]), std::min(lanes[2], lanes[3]));
+  float lanes[V::kCount];
+  V::store(lanes, m);
+  float least = lanes[0];
+  for (int i = 1; i < V::kCount; ++i) least = std::min(least, lanes[i]);
+  tileMin_[tile] = least;
   tileDirty_[tile] = 0;
 }
 
@@ -357,8 +360,9 @@ uint32_t OcclusionBuffer::trianglesHiddenLanes(const typename V::F (&coords)[9],
 template <class Isa>
 bool OcclusionBuffer::scanHiddenT(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1,
                                   float boxInvW) {
-  const simd::F4 depth4 = simd::splat(boxInvW);
-  static_assert(kOcclusionTileSize == 8, "the pixel scan reads a tile row as two groups of four");
+  using V = typename PixelLanes<Isa>::type;
+  const typename V::F depth = V::splat(boxInvW);
+  static_assert(kOcclusionTileSize == 8, "the pixel scan reads a tile row of eight pixels");
 
   for (uint32_t ty = y0 / kOcclusionTileSize; ty <= y1 / kOcclusionTileSize; ++ty) {
     for (uint32_t tx = x0 / kOcclusionTileSize; tx <= x1 / kOcclusionTileSize; ++tx) {
@@ -377,8 +381,7 @@ bool OcclusionBuffer::scanHiddenT(uint32_t x0, uint32_t x1, uint32_t y0, uint32_
       const uint32_t py1 = std::min(y1, ty * kOcclusionTileSize + kOcclusionTileSize - 1);
       for (uint32_t y = py0; y <= py1; ++y) {
         const float* row = &pixels_[static_cast<size_t>(y) * width_ + left];
-        const uint32_t nearer =
-            simd::less(depth4, simd::load(row)) | (simd::less(depth4, simd::load(row + 4)) << 4);
+        const uint32_t nearer = V::nearer8(row, depth);
         if ((nearer & columns) != columns) return false;
       }
     }

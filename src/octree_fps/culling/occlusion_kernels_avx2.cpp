@@ -88,6 +88,9 @@ struct Lanes8 {
   static M ge(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GE_OS)}; }
   static M le(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LE_OS)}; }
   static uint32_t bits(M m) { return static_cast<uint32_t>(_mm256_movemask_ps(m.v)); }
+  static uint32_t nearer8(const float* row, F depth) {
+    return bits(gt(load(row), depth));  // pixel > depth, ordered: false on NaN, as Lanes4's
+  }
 
   // fillConvex's row bounds, up to two left (lanes 0, 1) and two right (lanes 2, 3) functions
   // in one vector of four doubles. A left bound is ceilClamped(P - Q row, x0, x1 + 1); a right

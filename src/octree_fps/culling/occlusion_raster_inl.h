@@ -146,6 +146,10 @@ struct Lanes4 {
   static M ge(F a, F b) { return simd::ge(a, b); }
   static M le(F a, F b) { return simd::le(a, b); }
   static uint32_t bits(M m) { return simd::bits(m); }
+  // Bit i set when pixel row[i] (i < 8) is strictly nearer than depth (false on NaN).
+  static uint32_t nearer8(const float* row, F depth) {
+    return simd::less(depth, simd::load(row)) | (simd::less(depth, simd::load(row + 4)) << 4);
+  }
   // Row spans (fillConvex): the scalar loops; Lanes8 evaluates up to two left and two right
   // bounds in one four-lane double vector.
   struct Spans {};
