@@ -18,6 +18,7 @@
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/arena_fixture.h"
+#include "support/floor_triangles.h"
 #include "support/scripted_walk.h"
 #include "support/test_paths.h"
 
@@ -45,17 +46,8 @@ class SimdGuard {
 // Floor spots with 1.9 m of headroom: the walks' starting points.
 std::vector<glm::vec3> floorSpots(const IsaLevel& level, const Octree& octree, uint32_t count,
                                   uint32_t seed) {
-  std::vector<uint32_t> floors;
-  const uint32_t n = static_cast<uint32_t>(level.indices.size() / 3);
-  for (uint32_t t = 0; t < n; ++t) {
-    const glm::vec3 a = level.positions[level.indices[3 * t]];
-    const glm::vec3 nrm = glm::cross(level.positions[level.indices[3 * t + 1]] - a,
-                                     level.positions[level.indices[3 * t + 2]] - a);
-    const float len = glm::length(nrm);
-    if (len > 1e-6f && nrm.y > 0.7f * len && (level.drawn.empty() || level.drawn[t])) {
-      floors.push_back(t);
-    }
-  }
+  const std::vector<uint32_t> floors =
+      test::floorTriangles(level.positions, level.indices, level.drawn);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   std::vector<glm::vec3> spots;

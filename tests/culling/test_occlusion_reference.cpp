@@ -40,6 +40,7 @@
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/arena_fixture.h"
+#include "support/floor_triangles.h"
 #include "support/reference_renderer.h"
 #include "support/scripted_walk.h"
 #include "support/test_paths.h"
@@ -96,18 +97,7 @@ bool loadCanonical(const std::string& name, bool zUp, TestLevel* out) {
 
 // Floor triangles of the drawn geometry (normal within ~45 degrees of up).
 std::vector<uint32_t> floorTriangles(const TestLevel& level) {
-  const uint32_t n = static_cast<uint32_t>(level.indices.size() / 3);
-  std::vector<uint32_t> floors;
-  for (uint32_t t = 0; t < n; ++t) {
-    const glm::vec3 a = level.positions[level.indices[3 * t]];
-    const glm::vec3 nrm = glm::cross(level.positions[level.indices[3 * t + 1]] - a,
-                                     level.positions[level.indices[3 * t + 2]] - a);
-    const float len = glm::length(nrm);
-    if (len > 1e-6f && nrm.y > 0.7f * len && (level.drawn.empty() || level.drawn[t])) {
-      floors.push_back(t);
-    }
-  }
-  return floors;
+  return test::floorTriangles(level.positions, level.indices, level.drawn);
 }
 
 // A random point on a random floor triangle with 1.9 m of headroom above it, or false (tried
