@@ -49,24 +49,12 @@ std::vector<glm::vec3> floorSpots(const IsaLevel& level, const Octree& octree, u
   const std::vector<uint32_t> floors =
       test::floorTriangles(level.positions, level.indices, level.drawn);
   std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
   std::vector<glm::vec3> spots;
+  glm::vec3 spot;
   for (int tries = 0; tries < 20000 && spots.size() < count && !floors.empty(); ++tries) {
-    const uint32_t t = floors[static_cast<size_t>(u(rng) * floors.size()) % floors.size()];
-    float r1 = u(rng), r2 = u(rng);
-    if (r1 + r2 > 1.0f) {
-      r1 = 1.0f - r1;
-      r2 = 1.0f - r2;
+    if (test::randomFloorSpot(level.positions, level.indices, floors, octree, rng, &spot)) {
+      spots.push_back(spot + glm::vec3(0.0f, 0.05f, 0.0f));
     }
-    const glm::vec3 a = level.positions[level.indices[3 * t]];
-    const glm::vec3 p = a + (level.positions[level.indices[3 * t + 1]] - a) * r1 +
-                        (level.positions[level.indices[3 * t + 2]] - a) * r2;
-    RayHit hit;
-    if (octree.raycast(p + glm::vec3(0.0f, 0.01f, 0.0f), {0.0f, 1.0f, 0.0f}, 1.9f, kOctreeAllLayers,
-                       hit)) {
-      continue;
-    }
-    spots.push_back(p + glm::vec3(0.0f, 0.05f, 0.0f));
   }
   return spots;
 }

@@ -104,22 +104,7 @@ std::vector<uint32_t> floorTriangles(const TestLevel& level) {
 // again by the caller).
 bool randomFloorSpot(const TestLevel& level, const std::vector<uint32_t>& floors, std::mt19937& rng,
                      glm::vec3* out) {
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  const uint32_t t = floors[static_cast<size_t>(u(rng) * floors.size()) % floors.size()];
-  double r1 = u(rng), r2 = u(rng);
-  if (r1 + r2 > 1.0) {
-    r1 = 1.0 - r1;
-    r2 = 1.0 - r2;
-  }
-  const glm::vec3 a = level.positions[level.indices[3 * t]];
-  const glm::vec3 b = level.positions[level.indices[3 * t + 1]];
-  const glm::vec3 c = level.positions[level.indices[3 * t + 2]];
-  const glm::vec3 floor = a + (b - a) * static_cast<float>(r1) + (c - a) * static_cast<float>(r2);
-  RayHit hit;
-  const glm::vec3 start = floor + glm::vec3(0.0f, 0.01f, 0.0f);
-  if (level.octree.raycast(start, {0.0f, 1.0f, 0.0f}, 1.9f, kOctreeAllLayers, hit)) return false;
-  *out = floor;
-  return true;
+  return test::randomFloorSpot(level.positions, level.indices, floors, level.octree, rng, out);
 }
 
 // Random eye poses above floors (see the file comment).
@@ -142,6 +127,15 @@ std::vector<glm::mat4> randomPoses(const TestLevel& level, uint32_t count, uint3
                     glm::lookAt(eye, eye + fwd, glm::vec3(0.0f, 1.0f, 0.0f)));
   }
   return poses;
+}
+
+// Marks the original triangles that `runs` draws (set: one entry per triangle, cleared first).
+void markRuns(const DrawRunList& runs, std::span<const uint32_t> drawOrder,
+              std::vector<uint8_t>* set) {
+  std::fill(set->begin(), set->end(), uint8_t{0});
+  for (size_t r = 0; r < runs.first.size(); ++r) {
+    for (uint32_t i = 0; i < runs.count[r]; ++i) (*set)[drawOrder[runs.first[r] + i]] = 1;
+  }
 }
 
 void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
@@ -175,16 +169,8 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
     OcclusionCullStats stats;
     culler.cull(level.octree, level.ranges, poses[p], &runs, &stats, fresh);
     level.ranges.cull(level.octree, Frustum::fromViewProjection(poses[p]), &frustumRuns);
-    std::fill(drawnSet.begin(), drawnSet.end(), uint8_t{0});
-    std::fill(frustumSet.begin(), frustumSet.end(), uint8_t{0});
-    for (size_t r = 0; r < runs.first.size(); ++r) {
-      for (uint32_t i = 0; i < runs.count[r]; ++i) drawnSet[drawOrder[runs.first[r] + i]] = 1;
-    }
-    for (size_t r = 0; r < frustumRuns.first.size(); ++r) {
-      for (uint32_t i = 0; i < frustumRuns.count[r]; ++i) {
-        frustumSet[drawOrder[frustumRuns.first[r] + i]] = 1;
-      }
-    }
+    markRuns(runs, drawOrder, &drawnSet);
+    markRuns(frustumRuns, drawOrder, &frustumSet);
     // The other modes, from their own cullers: whole nodes only must draw a superset (the buffer
     // is the same: a hidden triangle cannot raise a pixel), and a small occluder budget must
     // stay safe (checked against the reference below).
@@ -199,23 +185,9 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
     OcclusionCullParams retest = fresh;
     retest.retestDrawn = true;
     retestCuller.cull(level.octree, level.ranges, poses[p], &retestRuns, nullptr, retest);
-    std::fill(retestSet.begin(), retestSet.end(), uint8_t{0});
-    for (size_t r = 0; r < retestRuns.first.size(); ++r) {
-      for (uint32_t i = 0; i < retestRuns.count[r]; ++i) {
-        retestSet[drawOrder[retestRuns.first[r] + i]] = 1;
-      }
-    }
-    std::fill(nodeSet.begin(), nodeSet.end(), uint8_t{0});
-    std::fill(budgetSet.begin(), budgetSet.end(), uint8_t{0});
-    for (size_t r = 0; r < nodeRuns.first.size(); ++r) {
-      for (uint32_t i = 0; i < nodeRuns.count[r]; ++i)
-        nodeSet[drawOrder[nodeRuns.first[r] + i]] = 1;
-    }
-    for (size_t r = 0; r < budgetRuns.first.size(); ++r) {
-      for (uint32_t i = 0; i < budgetRuns.count[r]; ++i) {
-        budgetSet[drawOrder[budgetRuns.first[r] + i]] = 1;
-      }
-    }
+    markRuns(retestRuns, drawOrder, &retestSet);
+    markRuns(nodeRuns, drawOrder, &nodeSet);
+    markRuns(budgetRuns, drawOrder, &budgetSet);
     for (uint32_t t = 0; t < triangles; ++t) {
       ASSERT_FALSE(drawnSet[t] && !nodeSet[t])
           << name << " pose " << p << ": triangle " << t << " drawn, but not with whole nodes";
@@ -282,14 +254,6 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
 // There can be a few (occlusion_cull.h: an occluder pair's quad writes the looser of its two
 // planes, so a pair rasterized in one cull and a single triangle in the other can move a pixel
 // either way), and they are not a correctness matter: the reference decides that.
-void markRuns(const DrawRunList& runs, std::span<const uint32_t> drawOrder,
-              std::vector<uint8_t>* set) {
-  std::fill(set->begin(), set->end(), uint8_t{0});
-  for (size_t r = 0; r < runs.first.size(); ++r) {
-    for (uint32_t i = 0; i < runs.count[r]; ++i) (*set)[drawOrder[runs.first[r] + i]] = 1;
-  }
-}
-
 void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
   const OctreeBuildReport report = level.octree.build(level.positions, level.indices);
   ASSERT_TRUE(report.ok) << report.error;
