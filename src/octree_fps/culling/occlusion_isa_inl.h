@@ -8,9 +8,10 @@
 // target (occlusion_kernels.cpp) and for AVX2 (occlusion_kernels_avx2.cpp, GCC on x86-64 only,
 // as the octree's eight-lane ray kernels). The source is the same and the core is built with
 // -ffp-contract=off, and the AVX2 target does not enable FMA: every float and double operation
-// is the same IEEE operation in both, so the two give the same bits (the VEX encoding, three
-// operands and wider registers are what the second compilation buys: about 12 % fewer
-// instructions per frame, bench/micro/OCCLUSION_RESULTS.md). The public member functions choose
+// is the same IEEE operation in both, so the two give the same bits. The second compilation alone
+// (three-operand VEX encoding) saved 8.6 % of the instructions per frame on ons-reborn's frame
+// walk; the AVX2 kernels' eight-lane forms (Lanes8 in occlusion_kernels_avx2.cpp) add to that
+// (bench/micro/OCCLUSION_RESULTS.md, round 7). The public member functions choose
 // between them at run time by octreeSimd() (octree.h): the culler once per cull(), the buffer
 // once per begin(); octreeUseSimd(OctreeSimd::kBaseline) forces the baseline, as for rays.
 
