@@ -56,22 +56,37 @@ def classify(binary, artifact):
 
 
 def classify_report(text):
-    """("assimp" | "project", why) from a sanitizer or libFuzzer report's first deciding frame."""
+    """("assimp" | "project", why) from a sanitizer or libFuzzer report's first deciding frame.
+
+    A timeout is a sample of wherever the loop was when the alarm rang: when that is one of the
+    project's callbacks (the progress handler, the in-memory IO system) called from inside
+    libassimp.so, the loop is Assimp's (its frames are further down the same stack), so a hang's
+    first project frame decides only when no Assimp frame lies below it. A crash is decided by
+    its first frame as it stands."""
+    timeout = "libFuzzer: timeout" in text
+    summary = next((l for l in text.splitlines() if "ERROR:" in l or "SUMMARY" in l), "").strip()
+    first = None
     for line in text.splitlines():
         m = FRAME.match(line)
         if not m:
             continue
         fn, loc = m.group("fn") or "", (m.group("where") or "").strip()
-        where = fn + " " + loc
+        where = (fn + " " + loc).strip()
         if RUNTIME.search(where) or STDLIB.match(fn) or RELATIVE_SOURCE.match(loc):
             continue
         # A frame without a name outside libassimp.so is a stub or runtime code of our binary
         # (the project's own code is built with symbols, so its frames always have names).
         if not fn and "libassimp.so" not in where:
             continue
-        kind = "assimp" if "libassimp.so" in where else "project"
-        summary = next((l for l in text.splitlines() if "ERROR:" in l or "SUMMARY" in l), "")
-        return kind, summary.strip() + " | first frame: " + where.strip()
+        assimp = "libassimp.so" in where
+        if first is None:
+            first = where
+            if assimp or not timeout:
+                return ("assimp" if assimp else "project"), summary + " | first frame: " + where
+        elif assimp:
+            return "assimp", summary + " | in a callback from Assimp: " + first
+    if first is not None:
+        return "project", summary + " | first frame: " + first
     return "project", "no stack frame found in the report"
 
 
@@ -99,6 +114,22 @@ SAMPLES = [
     ("project", "a crash in the project's own code", """
 ==4==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000011
     #0 0x55e0a1 in octree_fps::Octree::build(std::span<octree_fps::Triangle const>) /check/work/main/src/octree_fps/octree/octree_build.cpp:120:9
+    #1 0x7f30c3  (/lib/x86_64-linux-gnu/libassimp.so.5+0x99)
+"""),
+    ("assimp", "a hang caught in the project's progress callback, called by Assimp's loop", """
+==6== ERROR: libFuzzer: timeout after 11 seconds
+    #0 0x55e0a1 in (anonymous namespace)::ProgressBridge::UpdateFileRead(int, int) /check/work/main/src/level/assimp_import.cpp:33:5
+    #1 0x7f30c3  (/lib/x86_64-linux-gnu/libassimp.so.5+0x99)
+    #2 0x55e0c3 in octree_fps::level::importScene(std::span<unsigned char const>) /check/work/main/src/level/assimp_import.cpp:88:3
+"""),
+    ("project", "a hang in the project's own loop (Assimp not below it)", """
+==7== ERROR: libFuzzer: timeout after 11 seconds
+    #0 0x55e0a1 in octree_fps::Octree::build(std::span<octree_fps::Triangle const>) /check/work/main/src/octree_fps/octree/octree_build.cpp:120:9
+    #1 0x55e0c3 in LLVMFuzzerTestOneInput /check/work/main/tests/fuzz/fuzz_level_load.cpp:40:3
+"""),
+    ("project", "a crash in the project's callback, called by Assimp", """
+==8==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000
+    #0 0x55e0a1 in (anonymous namespace)::OverlayIOSystem::Open(char const*, char const*) /check/work/main/src/level/assimp_import.cpp:63:5
     #1 0x7f30c3  (/lib/x86_64-linux-gnu/libassimp.so.5+0x99)
 """),
     ("project", "a report with no stack (a failed check names its problem)", """
