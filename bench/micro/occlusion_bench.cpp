@@ -14,8 +14,9 @@
 // over the 256 poses, computed once outside the timing: drawn / frustum-only as the mean of
 // per-pose ratios, the ratio of the sums, and the 10th, 50th and 90th percentiles.
 // These poses are unrelated to each other, so the cull's temporal coherence is off for them.
-// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>/<retestDrawn>: the chosen
-// configuration (retestDrawn: OcclusionCullParams::retestDrawn, off by default) along the
+// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>/<retestDrawn>/<occluderPrepass>:
+// the chosen configuration (retestDrawn: OcclusionCullParams::retestDrawn, off by default;
+// occluderPrepass: on by default, used only with the history) along the
 // scripted walks of tests/support/scripted_walk.h (16 walks of 64 frames from the same floor
 // spots), each frame once per run and in order, so that the history follows the walk; the same
 // counters (ratios from a first pass over the frames with the same setting).
@@ -73,8 +74,8 @@ void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
                 static_cast<uint32_t>(state.range(1)), params);
 }
 
-// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>: the chosen configuration along
-// the scripted walks (16 walks of 64 frames).
+// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>/<retestDrawn>/<occluderPrepass>:
+// the chosen configuration along the scripted walks (16 walks of 64 frames).
 void BM_OcclusionWalk(benchmark::State& state, const std::string& name) {
   OcclusionLevel& L = load(name);
   if (!L.ok) {
@@ -86,6 +87,7 @@ void BM_OcclusionWalk(benchmark::State& state, const std::string& name) {
   params.temporalCoherence = state.range(0) != 0;
   params.retestPeriod = static_cast<uint32_t>(state.range(1));
   params.retestDrawn = state.range(2) != 0;
+  params.occluderPrepass = state.range(3) != 0;
   occlusionCull(state, L, L.walkFrames, 256, 128, params);
 }
 
@@ -138,6 +140,7 @@ void occlusionCull(benchmark::State& state, const OcclusionLevel& L,
   if (params.temporalCoherence) {
     state.counters["nodes_assumed"] = total.nodesAssumedVisible / f;
     state.counters["tris_assumed"] = total.trianglesAssumedVisible / f;
+    state.counters["occluders_prepassed"] = total.occludersPrepassed / f;
   }
   state.counters["occluders"] = total.occludersRasterized / f;
   state.counters["occluder_px"] = total.occluderPixels / f;
@@ -181,7 +184,8 @@ BENCHMARK_CAPTURE(BM_OcclusionCull, ons_reborn, std::string("ons-reborn"))->Appl
 // Each walk frame exactly once, in order (the history needs the order; and the same frames for
 // every binary).
 void walkArgs(benchmark::internal::Benchmark* b) {
-  b->Args({0, 8, 0})->Args({1, 8, 0})->Args({1, 4, 0})->Args({1, 16, 0})->Args({1, 8, 1});
+  b->Args({0, 8, 0, 0})->Args({1, 8, 0, 1})->Args({1, 8, 0, 0})->Args({1, 4, 0, 1});
+  b->Args({1, 16, 0, 1})->Args({1, 8, 1, 1});
   b->Iterations(kWalks * kWalkFrames)->Unit(benchmark::kMicrosecond);
 }
 

@@ -118,12 +118,14 @@ void occlusionPanel(DemoState& s) {
     ImGui::SetTooltip(
         "What was visible last frame is drawn without its test this frame (each node is\n"
         "re-tested every 8 frames), and occluders that changed no pixel last frame are left out.\n"
+        "Last frame's visible occluders go into the buffer first, before any test.\n"
         "Cheaper when walking; draws a little more. Never hides a visible triangle.\n"
         "The history is dropped when the eye jumps more than 1 m (a respawn, a teleport).");
   }
   if (o.temporalCoherence) {
     ImGui::Text("drawn untested (visible last frame): %u nodes, %u triangles",
                 c.nodesAssumedVisible, c.trianglesAssumedVisible);
+    ImGui::Text("occluders from last frame, in first: %u", c.occludersPrepassed);
   }
   ImGui::Text("occlusion pass %.3f ms CPU", o.cpuMs);
   markerAfterItem();

@@ -131,6 +131,8 @@ nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, const Occlus
           {"temporal_coherence", temporalCoherence},
           {"nodes_assumed_visible", stats.nodesAssumedVisible},
           {"triangles_assumed_visible", stats.trianglesAssumedVisible},
+          {"occluders_rasterized", stats.occludersRasterized},
+          {"occluders_prepassed", stats.occludersPrepassed},
           {"nodes_tested", stats.nodesOcclusionTested},
           {"nodes_occluded", stats.nodesOccluded},
           {"triangles_occluded", stats.trianglesOccluded},

@@ -249,11 +249,13 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
 // frame, with the history of the frames before: no triangle visible in the reference image is
 // culled; nothing outside the frustum cull is drawn; after a jump of more than
 // OcclusionCullParams::historyMaxEyeMove, the cull IS the fresh one (history dropped). And the
-// history was used: nodes and triangles were drawn on its word. Not asserted, printed: the
-// triangles a fresh cull (no history) draws at the same pose that the history's cull does not.
-// There can be a few (occlusion_cull.h: an occluder pair's quad writes the looser of its two
-// planes, so a pair rasterized in one cull and a single triangle in the other can move a pixel
-// either way), and they are not a correctness matter: the reference decides that.
+// history was used: nodes and triangles were drawn on its word, and last frame's occluders went
+// in first (the occluder prepass), never over a jump. Not asserted, printed: the triangles a fresh
+// cull (no history) draws at the same pose that the history's cull does not. There are many: the
+// prepass gives every test the occluders a fresh cull meets only later in its traversal (and an
+// occluder pair's quad writes the looser of its two planes, so a pair rasterized in one cull and a
+// single triangle in the other can move a pixel either way). They are not a correctness matter:
+// the reference decides that.
 void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
   const OctreeBuildReport report = level.octree.build(level.positions, level.indices);
   ASSERT_TRUE(report.ok) << report.error;
@@ -305,6 +307,8 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
       ++jumps;
       ASSERT_EQ(stats.nodesAssumedVisible, 0u)
           << name << " frame " << f << ": history kept over a jump";
+      ASSERT_EQ(stats.occludersPrepassed, 0u)
+          << name << " frame " << f << ": last frame's occluders used over a jump";
       ASSERT_EQ(runs.first, freshRuns.first) << name << " frame " << f;
       ASSERT_EQ(runs.count, freshRuns.count) << name << " frame " << f;
     }
@@ -312,6 +316,8 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
     freshDrawn += freshRuns.triangles;
     total.nodesAssumedVisible += stats.nodesAssumedVisible;
     total.trianglesAssumedVisible += stats.trianglesAssumedVisible;
+    total.occludersPrepassed += stats.occludersPrepassed;
+    total.occludersRasterized += stats.occludersRasterized;
     total.trianglesDrawn += stats.trianglesDrawn;
 
     reference.render(level.positions, level.indices, level.drawn, vp);
@@ -331,11 +337,15 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
   EXPECT_GE(jumps, 1u) << name;  // the first frame at least
   EXPECT_GT(total.nodesAssumedVisible, 0u) << name;
   EXPECT_GT(total.trianglesAssumedVisible, 0u) << name;
+  EXPECT_GT(total.occludersPrepassed, 0u) << name;
   std::printf(
       "[ occlusion ] %s walk: %u frames, %llu jumps, %llu nodes drawn on the history's word,"
+      " %llu of %llu occluders from the prepass,"
       " drawn with history / fresh = %.3f, drawn by fresh only: %llu\n",
       name.c_str(), walk.frameCount(), static_cast<unsigned long long>(jumps),
       static_cast<unsigned long long>(total.nodesAssumedVisible),
+      static_cast<unsigned long long>(total.occludersPrepassed),
+      static_cast<unsigned long long>(total.occludersRasterized),
       freshDrawn > 0 ? static_cast<double>(total.trianglesDrawn) / freshDrawn : 1.0,
       static_cast<unsigned long long>(freshOnly));
 }
@@ -409,6 +419,76 @@ TEST(OcclusionCull, NoAllocationAfterWarmUp) {
   for (const glm::mat4& vp : poses) culler.cull(level.octree, level.ranges, vp, &runs, &stats);
   EXPECT_EQ(gAllocations.load() - before, 0u);
   EXPECT_GT(stats.trianglesDrawn, 0u);  // the passes did draw something
+}
+
+// Triangles left out of the occluders (cut-out materials: the caller's occluder mask) never reach
+// the buffer, not even through the history: a fence that is no occluder stands between the eye
+// and a box for a whole walk towards it, with a floor (occluders) under both so that the occluder
+// prepass has a list to replay. Every frame draws the box's front face, and the prepass ran.
+TEST(OcclusionCull, NonOccludersStayOutOfTheBufferAlongAWalk) {
+  TestLevel level;
+  const auto quad = [&](glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 d) {
+    const uint32_t base = static_cast<uint32_t>(level.positions.size());
+    level.positions.insert(level.positions.end(), {a, b, c, d});
+    level.indices.insert(level.indices.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
+  };
+  // Triangle 0: the fence (z = -5, one triangle, so that no crack between two of them crosses the
+  // view's centre). 1-2: the floor (y = -2). Then the box.
+  level.positions.insert(level.positions.end(), {{-30, -20, -5}, {30, -20, -5}, {0, 40, -5}});
+  level.indices.insert(level.indices.end(), {0, 1, 2});
+  quad({-20, -2, 10}, {20, -2, 10}, {20, -2, -40}, {-20, -2, -40});
+  const uint32_t boxFirst = static_cast<uint32_t>(level.indices.size() / 3);
+  const glm::vec3 lo(-0.5f, -0.5f, -9.0f), hi(0.5f, 0.5f, -8.0f);
+  quad({lo.x, lo.y, hi.z}, {hi.x, lo.y, hi.z}, {hi.x, hi.y, hi.z}, {lo.x, hi.y, hi.z});  // front
+  quad({lo.x, lo.y, lo.z}, {lo.x, hi.y, lo.z}, {hi.x, hi.y, lo.z}, {hi.x, lo.y, lo.z});  // back
+  quad({lo.x, hi.y, lo.z}, {lo.x, hi.y, hi.z}, {hi.x, hi.y, hi.z}, {hi.x, hi.y, lo.z});  // top
+  quad({lo.x, lo.y, lo.z}, {lo.x, lo.y, hi.z}, {lo.x, hi.y, hi.z}, {lo.x, hi.y, lo.z});  // left
+  quad({hi.x, lo.y, lo.z}, {hi.x, hi.y, lo.z}, {hi.x, hi.y, hi.z}, {hi.x, lo.y, hi.z});  // right
+  const uint32_t triangles = static_cast<uint32_t>(level.indices.size() / 3);
+  std::vector<uint8_t> occluders(triangles, 1);
+  occluders[0] = 0;
+  ASSERT_TRUE(level.octree.build(level.positions, level.indices).ok);
+  level.ranges.build(level.octree, {});
+  OcclusionCuller culler;
+  culler.build(level.octree, level.ranges, occluders);
+  // The box's front face (its first two triangles) is what the fence would hide: with every
+  // triangle an occluder, the second cull at a pose (the fence in from the first one's list) leaves
+  // it out. (The other faces can be hidden by the front one.)
+  const uint32_t frontEnd = boxFirst + 2;
+  {
+    OcclusionCuller all;
+    all.build(level.octree, level.ranges);
+    DrawRunList runs;
+    const glm::mat4 vp = glm::perspective(1.2f, 16.0f / 9.0f, 0.05f, 500.0f) *
+                         glm::lookAt(glm::vec3(0.0f), glm::vec3(0, 0, -1), glm::vec3(0, 1, 0));
+    all.cull(level.octree, level.ranges, vp, &runs);
+    all.cull(level.octree, level.ranges, vp, &runs);
+    std::vector<uint8_t> drawn(triangles, 0);
+    markRuns(runs, level.ranges.drawOrder(), &drawn);
+    for (uint32_t t = boxFirst; t < frontEnd; ++t) EXPECT_FALSE(drawn[t]) << "box triangle " << t;
+  }
+  OcclusionCullStats total;
+  DrawRunList runs;
+  // History and prepass on; every node re-tested every frame, so that nothing is drawn on the
+  // history's word and whatever the buffer holds decides.
+  OcclusionCullParams params;
+  params.retestPeriod = 1;
+  for (int f = 0; f < 40; ++f) {
+    // Walking towards the fence (5 cm a frame, under the 1 m history limit), looking about.
+    const glm::vec3 eye(0.02f * std::sin(0.3f * f), 0.0f, -0.05f * f);
+    const glm::vec3 target(0.3f * std::sin(0.17f * f), 0.1f * std::cos(0.23f * f), -8.5f);
+    const glm::mat4 vp = glm::perspective(1.2f, 16.0f / 9.0f, 0.05f, 500.0f) *
+                         glm::lookAt(eye, target, glm::vec3(0, 1, 0));
+    OcclusionCullStats stats;
+    culler.cull(level.octree, level.ranges, vp, &runs, &stats, params);
+    std::vector<uint8_t> drawn(triangles, 0);
+    markRuns(runs, level.ranges.drawOrder(), &drawn);
+    for (uint32_t t = boxFirst; t < frontEnd; ++t) {
+      ASSERT_TRUE(drawn[t]) << "frame " << f << ": box triangle " << t << " culled";
+    }
+    total.occludersPrepassed += stats.occludersPrepassed;
+  }
+  EXPECT_GT(total.occludersPrepassed, 0u);
 }
 
 TEST(OcclusionReference, CollisionWorld) {

@@ -92,6 +92,10 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
   runs_.reserve(slots);
   runsSorted_.clear();
   runsSorted_.reserve(slots);
+  occluders_.clear();
+  occluders_.reserve(slots);
+  lastOccluders_.clear();
+  lastOccluders_.reserve(slots);
 }
 
 uint32_t OcclusionCuller::frustumOnlyTriangles(const Octree& octree, const Frustum& frustum,

@@ -78,7 +78,8 @@ void OcclusionCuller::rasterizeOccluderT(const Octree& octree, uint32_t slot,
                                          const OcclusionCullParams& params, OcclusionCullStats* st,
                                          const OcclusionBuffer::ScreenRect* rects,
                                          uint32_t rectFirst) {
-  if ((slotFlags_[slot] & kSlotPairDone) != 0) {  // went in with its pair's first triangle
+  if ((slotFlags_[slot] & kSlotPrepassed) != 0) return;  // in already (the prepass)
+  if ((slotFlags_[slot] & kSlotPairDone) != 0) {         // went in with its pair's first triangle
     slotFlags_[slot] &= static_cast<uint8_t>(~kSlotPairDone);
     return;
   }
@@ -137,11 +138,54 @@ void OcclusionCuller::rasterizeOccluderT(const Octree& octree, uint32_t slot,
     st->occluderPixels +=
         buffer_.rasterizeClipTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
     remember(buffer_.lastOccluderRaised());
+    if (buffer_.lastOccluderRaised()) occluders_.push_back(slot | kOccluderPair);
     return;
   }
   ++st->occludersRasterized;
   st->occluderPixels += buffer_.rasterizeClipTriangle(a[0], a[1], a[2]);
   remember(buffer_.lastOccluderRaised());
+  if (buffer_.lastOccluderRaised()) occluders_.push_back(slot);
+}
+
+template <class Isa>
+void OcclusionCuller::prepassT(const Octree& octree, const OcclusionCullParams& params,
+                               OcclusionCullStats* st) {
+  using ClipPoint = OcclusionBuffer::ClipPoint;
+  const auto clipOfSlot = [&](uint32_t s, ClipPoint(&out)[3]) {
+    const Triangle t = octree.triangle(s);
+    out[0] = buffer_.clipOf(t.v0);
+    out[1] = buffer_.clipOf(t.v1);
+    out[2] = buffer_.clipOf(t.v2);
+  };
+  for (const uint32_t entry : lastOccluders_) {
+    const uint32_t slot = entry & ~kOccluderPair;
+    const bool pair = (entry & kOccluderPair) != 0;
+    if (st->occludersRasterized + (pair ? 1u : 0u) >= params.maxOccluders) break;
+    ClipPoint a[3];
+    clipOfSlot(slot, a);
+    uint32_t partner = kOctreeInvalidIndex;
+    if (pair) {
+      partner = pairPartner_[slot];
+      ClipPoint b[3];
+      clipOfSlot(partner, b);
+      const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
+      st->occludersRasterized += 2;
+      st->occludersPrepassed += 2;
+      st->occluderPixels +=
+          buffer_.rasterizeClipTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
+    } else {
+      ++st->occludersRasterized;
+      ++st->occludersPrepassed;
+      st->occluderPixels += buffer_.rasterizeClipTriangle(a[0], a[1], a[2]);
+    }
+    const bool raised = buffer_.lastOccluderRaised();
+    const auto mark = [&](uint32_t s) {
+      slotFlags_[s] = static_cast<uint8_t>((slotFlags_[s] & ~kSlotWasOccluder) | kSlotPrepassed |
+                                           (raised ? kSlotWasOccluder : 0));
+    };
+    mark(slot);
+    if (pair) mark(partner);
+  }
 }
 
 template <class Isa>
@@ -236,6 +280,9 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
   const uint32_t period = std::max(params.retestPeriod, 1u);
   lastEye_ = eye;
   historyValid_ = true;
+  lastOccluders_.swap(occluders_);
+  occluders_.clear();
+  if (coherent && params.occluderPrepass) prepassT<Isa>(octree, params, &st);
 
   // Each entry carries its node's bounds: the parent already computed them to order its
   // children, and nodeBounds() (dequantizing six planes) is not free.
@@ -352,8 +399,8 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
             const uint32_t s = 4 * b + i;  // lanes 4-7 are block b + 1's
             nodeRects_[s - own.first] = rects[i];
             if ((((hidden | outside) >> i) & 1u) != 0) {
-              slotFlags_[s] =
-                  static_cast<uint8_t>((slotFlags_[s] | kSlotHidden) & ~kSlotWasVisible);
+              slotFlags_[s] = static_cast<uint8_t>((slotFlags_[s] | kSlotHidden) &
+                                                   ~(kSlotWasVisible | kSlotWasOccluder));
               ++(((outside >> i) & 1u) != 0 ? st.trianglesOutsideFrustum : st.trianglesOccluded);
             } else {
               slotFlags_[s] |= kSlotWasVisible;
@@ -371,6 +418,21 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
             // Most drawn slots are no occluder this frame (not one at all, or untested and raised
             // nothing last time): rasterizeOccluder's own first checks, without the call.
             const uint8_t f = slotFlags_[s];
+            if ((f & kSlotPrepassed) != 0) {
+              // In from the prepass, and visible: next cull's prepass takes it again if it
+              // raised a pixel (a pair by its first slot, the one the entry names).
+              if ((f & kSlotWasOccluder) != 0) {
+                const uint32_t partner = pairPartner_[s];
+                const bool pair = partner != kOctreeInvalidIndex &&
+                                  (slotFlags_[partner] & kSlotPrepassed) != 0 &&
+                                  (slotFlags_[partner] & kSlotHidden) == 0 &&
+                                  (slotFlags_[partner] & kSlotPairDone) == 0;
+                if (pair) slotFlags_[partner] |= kSlotPairDone;
+                if ((f & kSlotPairDone) == 0) occluders_.push_back(s | (pair ? kOccluderPair : 0u));
+              }
+              slotFlags_[s] = static_cast<uint8_t>(f & ~(kSlotPrepassed | kSlotPairDone));
+              continue;
+            }
             if ((f & (kSlotOccluder | kSlotPairDone)) == 0 ||
                 (f & (kSlotUntested | kSlotWasOccluder | kSlotPairDone)) == kSlotUntested) {
               continue;
@@ -467,6 +529,15 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     }
   }
 
+  if (coherent && params.occluderPrepass) {
+    for (const uint32_t entry : lastOccluders_) {  // those not visited keep no scratch bits
+      const uint32_t slot = entry & ~kOccluderPair;
+      slotFlags_[slot] &= static_cast<uint8_t>(~(kSlotPrepassed | kSlotPairDone));
+      if ((entry & kOccluderPair) != 0) {
+        slotFlags_[pairPartner_[slot]] &= static_cast<uint8_t>(~(kSlotPrepassed | kSlotPairDone));
+      }
+    }
+  }
   // Index-buffer order: sort the visible slot runs and merge those that touch (as
   // DrawRanges::cull does).
   radixSortByFirst(runs_, runsSorted_);
@@ -487,6 +558,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     ioStats->occluderPixels += st.occluderPixels;
     ioStats->nodesAssumedVisible += st.nodesAssumedVisible;
     ioStats->trianglesAssumedVisible += st.trianglesAssumedVisible;
+    ioStats->occludersPrepassed += st.occludersPrepassed;
   }
 }
 
