@@ -278,6 +278,9 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
   }
   const uint32_t lastFrame = coherent ? frame_ - 1 : 0;  // 0: no node was visible "last frame"
   const uint32_t period = std::max(params.retestPeriod, 1u);
+  // The phase test runs for every node visited: a power-of-two period (the default 8) takes a
+  // mask instead of a division.
+  const uint32_t phaseMask = std::has_single_bit(period) ? period - 1 : 0;
   lastEye_ = eye;
   historyValid_ = true;
   lastOccluders_.swap(occluders_);
@@ -335,7 +338,8 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     // Visible in the last frame and not due for its re-test (frame_ + a per-node phase, so
     // that about 1 / period of the assumed nodes are re-tested each frame): no box test.
     const bool assumed = lastFrame != 0 && nodeVisibleFrame_[e.node] == lastFrame &&
-                         (frame_ + e.node * 2654435761u) % period != 0;
+                         (phaseMask != 0 ? (frame_ + e.node * 2654435761u) & phaseMask
+                                         : (frame_ + e.node * 2654435761u) % period) != 0;
     if (assumed) {
       ++st.nodesAssumedVisible;
     } else {
@@ -467,6 +471,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     // Their links and drawn counts are read when they pop (16 and 4 bytes each, side by side).
     for (uint32_t i = 0; i < n; i += 4) simd::prefetch(&octree.nodeLinks()[first + i]);
     simd::prefetch(&ownDrawn_[first]);
+    simd::prefetch(&nodeVisibleFrame_[first]);  // read with the history's test when they pop
     // Keys of the children inside the frustum: (squared distance from the eye, as float bits,
     // which order as unsigned integers for non-negative floats) << 32 | child index, so that one
     // integer comparison orders by distance, then by index (the order only speeds the cull up: a
