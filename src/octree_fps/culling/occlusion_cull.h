@@ -103,9 +103,9 @@ struct OcclusionCullParams {
   // bench/micro/OCCLUSION_RESULTS.md). Correct because the buffer only ever holds real opaque
   // surfaces at conservative depths, and a triangle's own pixels never hide it (they are not
   // strictly nearer than its nearest point). Costs one more hidden test per drawn triangle: along
-  // the benchmark walks 25-40 % of the triangles drawn for 15-40 % more instructions in the pass,
-  // so it is off by default (the GPU draws a few hundred extra triangles faster than the CPU
-  // tests them again).
+  // the benchmark walks (with the occluder prepass) 15-30 % of the triangles drawn for 0-30 % more
+  // time in the pass, so it is off by default (the GPU draws a few hundred extra triangles faster
+  // than the CPU tests them again).
   bool retestDrawn = false;
   // OcclusionBuffer::setMinOccluderInradius for this pass (pixels; 0.5 = every triangle that can
   // hold a whole pixel is an occluder).
@@ -130,7 +130,7 @@ struct OcclusionCullParams {
   // that raised a pixel and were found visible (the idea of two-pass occlusion culling: what was
   // visible last frame is the best guess for this frame's occluders). The nearest node's first
   // test then sees the whole likely buffer instead of the occluders of the nodes visited before
-  // it. Along the benchmark walks it draws 7-18 % fewer triangles for 4 % fewer instructions
+  // it. Along the benchmark walks it draws 6-18 % fewer triangles for 4-7 % fewer instructions
   // (bench/micro/OCCLUSION_RESULTS.md, round 8). Conservative for any list: see "Occluder
   // prepass" above.
   bool occluderPrepass = true;
