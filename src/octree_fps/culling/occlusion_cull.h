@@ -256,6 +256,10 @@ class OcclusionCuller {
   std::vector<uint32_t> occluders_, lastOccluders_;
   template <class Isa>
   void prepassT(const Octree& octree, const OcclusionCullParams& params, OcclusionCullStats* st);
+  // Rasterizes the triangle in `slot`, or, with `pair`, the quad of it and its pair partner;
+  // counts it in *st and returns whether it raised a pixel.
+  template <class Isa>
+  bool rasterizeSlotT(const Octree& octree, uint32_t slot, bool pair, OcclusionCullStats* st);
   std::vector<uint32_t> visible_;    // nodes drawn by the last cull, visit order
   std::vector<SlotRun> runs_;        // scratch: visible slot runs of the last cull
   std::vector<SlotRun> runsSorted_;  // scratch: runs_ sorted by first slot (radix passes)

@@ -74,6 +74,32 @@ inline void radixSortByFirst(std::vector<Run>& runs, std::vector<Run>& scratch) 
 }  // namespace
 
 template <class Isa>
+bool OcclusionCuller::rasterizeSlotT(const Octree& octree, uint32_t slot, bool pair,
+                                     OcclusionCullStats* st) {
+  using ClipPoint = OcclusionBuffer::ClipPoint;
+  const auto clipOfSlot = [&](uint32_t s, ClipPoint(&out)[3]) {
+    const Triangle t = octree.triangle(s);
+    out[0] = buffer_.clipOf(t.v0);
+    out[1] = buffer_.clipOf(t.v1);
+    out[2] = buffer_.clipOf(t.v2);
+  };
+  ClipPoint a[3];
+  clipOfSlot(slot, a);
+  if (pair) {
+    ClipPoint b[3];
+    clipOfSlot(pairPartner_[slot], b);
+    const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
+    st->occludersRasterized += 2;
+    st->occluderPixels +=
+        buffer_.rasterizeClipTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
+  } else {
+    ++st->occludersRasterized;
+    st->occluderPixels += buffer_.rasterizeClipTriangle(a[0], a[1], a[2]);
+  }
+  return buffer_.lastOccluderRaised();
+}
+
+template <class Isa>
 void OcclusionCuller::rasterizeOccluderT(const Octree& octree, uint32_t slot,
                                          const OcclusionCullParams& params, OcclusionCullStats* st,
                                          const OcclusionBuffer::ScreenRect* rects,
@@ -91,13 +117,6 @@ void OcclusionCuller::rasterizeOccluderT(const Octree& octree, uint32_t slot,
   // full test tries it again); one that did is rasterized without the precheck.
   const bool untested = (slotFlags_[slot] & kSlotUntested) != 0;
   if (untested && (slotFlags_[slot] & kSlotWasOccluder) == 0) return;
-  using ClipPoint = OcclusionBuffer::ClipPoint;
-  const auto clipOfSlot = [&](uint32_t s, ClipPoint(&out)[3]) {
-    const Triangle t = octree.triangle(s);
-    out[0] = buffer_.clipOf(t.v0);
-    out[1] = buffer_.clipOf(t.v1);
-    out[2] = buffer_.clipOf(t.v2);
-  };
   const uint32_t partner = pairPartner_[slot];
   // The partner is later in the same node: its kSlotHidden bit (set by this node's tests, if it
   // is hidden) is still there.
@@ -127,64 +146,27 @@ void OcclusionCuller::rasterizeOccluderT(const Octree& octree, uint32_t slot,
       return;
     }
   }
-  ClipPoint a[3];
-  clipOfSlot(slot, a);
-  if (pair) {
-    ClipPoint b[3];
-    clipOfSlot(partner, b);
-    const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
-    slotFlags_[partner] |= kSlotPairDone;
-    st->occludersRasterized += 2;
-    st->occluderPixels +=
-        buffer_.rasterizeClipTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
-    remember(buffer_.lastOccluderRaised());
-    if (buffer_.lastOccluderRaised()) occluders_.push_back(slot | kOccluderPair);
-    return;
-  }
-  ++st->occludersRasterized;
-  st->occluderPixels += buffer_.rasterizeClipTriangle(a[0], a[1], a[2]);
-  remember(buffer_.lastOccluderRaised());
-  if (buffer_.lastOccluderRaised()) occluders_.push_back(slot);
+  if (pair) slotFlags_[partner] |= kSlotPairDone;
+  const bool raised = rasterizeSlotT<Isa>(octree, slot, pair, st);
+  remember(raised);
+  if (raised) occluders_.push_back(slot | (pair ? kOccluderPair : 0u));
 }
 
 template <class Isa>
 void OcclusionCuller::prepassT(const Octree& octree, const OcclusionCullParams& params,
                                OcclusionCullStats* st) {
-  using ClipPoint = OcclusionBuffer::ClipPoint;
-  const auto clipOfSlot = [&](uint32_t s, ClipPoint(&out)[3]) {
-    const Triangle t = octree.triangle(s);
-    out[0] = buffer_.clipOf(t.v0);
-    out[1] = buffer_.clipOf(t.v1);
-    out[2] = buffer_.clipOf(t.v2);
-  };
   for (const uint32_t entry : lastOccluders_) {
     const uint32_t slot = entry & ~kOccluderPair;
     const bool pair = (entry & kOccluderPair) != 0;
     if (st->occludersRasterized + (pair ? 1u : 0u) >= params.maxOccluders) break;
-    ClipPoint a[3];
-    clipOfSlot(slot, a);
-    uint32_t partner = kOctreeInvalidIndex;
-    if (pair) {
-      partner = pairPartner_[slot];
-      ClipPoint b[3];
-      clipOfSlot(partner, b);
-      const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
-      st->occludersRasterized += 2;
-      st->occludersPrepassed += 2;
-      st->occluderPixels +=
-          buffer_.rasterizeClipTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
-    } else {
-      ++st->occludersRasterized;
-      ++st->occludersPrepassed;
-      st->occluderPixels += buffer_.rasterizeClipTriangle(a[0], a[1], a[2]);
-    }
-    const bool raised = buffer_.lastOccluderRaised();
+    st->occludersPrepassed += pair ? 2u : 1u;
+    const bool raised = rasterizeSlotT<Isa>(octree, slot, pair, st);
     const auto mark = [&](uint32_t s) {
       slotFlags_[s] = static_cast<uint8_t>((slotFlags_[s] & ~kSlotWasOccluder) | kSlotPrepassed |
                                            (raised ? kSlotWasOccluder : 0));
     };
     mark(slot);
-    if (pair) mark(partner);
+    if (pair) mark(pairPartner_[slot]);
   }
 }
 
