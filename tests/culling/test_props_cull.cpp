@@ -565,9 +565,14 @@ TEST(PropsCull, ChunksMakeTheArenaFloorCostFollowTheView) {
       << chunked.cellsTested << " with chunks vs " << whole.cellsTested << " without";
 }
 
-TEST(PropsCull, PropsWorldStepsKeepLinksAndCullExactly) {
-  // The simulation's own path: props thrown into the arena fall and settle; the links are kept
-  // by step(); the cull through DrawRanges matches brute force and gives cullOctree's runs.
+// The simulation's own path, at tick rates from 30 to 500 Hz (1.5 s of simulated time each):
+// props thrown into the arena fall and settle; the links are kept by step(); the cull through
+// DrawRanges matches brute force and gives cullOctree's runs. About 45 frames are checked per
+// rate (every step at 30 Hz, every eleventh at 500 Hz), each with a new random frustum.
+class PropsCullTickRates : public ::testing::TestWithParam<int> {};
+
+TEST_P(PropsCullTickRates, PropsWorldStepsKeepLinksAndCullExactly) {
+  const int hz = GetParam();
   const test::Arena& arena = test::defaultArena();
   ASSERT_FALSE(arena.octree.empty());
   PropsWorld world;
@@ -576,18 +581,23 @@ TEST(PropsCull, PropsWorldStepsKeepLinksAndCullExactly) {
   world.linkToLevel(arena.octree);
   DrawRanges ranges;
   ranges.build(arena.octree, {});
-  std::mt19937 rng(31);
+  std::mt19937 rng(31 + static_cast<uint32_t>(hz));
   const float diagonal = glm::length(b.max - b.min);
-  for (uint32_t f = 0; f < 90; ++f) {
-    world.step(arena.octree, 1.0f / 60.0f);
-    if (f % 10 == 0) {
+  const uint32_t steps = static_cast<uint32_t>(hz) * 3 / 2;
+  const uint32_t checkEvery = std::max(1u, steps / 45);
+  const uint32_t throwEvery = std::max(1u, static_cast<uint32_t>(hz) / 6);  // six throws a second
+  for (uint32_t f = 0; f < steps; ++f) {
+    world.step(arena.octree, 1.0f / static_cast<float>(hz));
+    if (f % throwEvery == 0) {
       world.throwSphere(b.center(), glm::vec3(3.0f, 8.0f, -2.0f), 0.2f);  // a cell to link later
     }
+    if (f % checkEvery != 0 && f + 1 != steps) continue;
     std::string error;
-    ASSERT_TRUE(world.validateLinks(arena.octree, &error)) << "step " << f << ": " << error;
+    ASSERT_TRUE(world.validateLinks(arena.octree, &error))
+        << hz << " Hz, step " << f << ": " << error;
     const Frustum fr = randomFrustum(rng, b, diagonal);
     checkFrame(arena.octree, world.grid(), world.cellLinks(), fr, nullptr,
-               "step " + std::to_string(f));
+               std::to_string(hz) + " Hz, step " + std::to_string(f));
     DrawRunList runs, refRuns;
     std::vector<uint32_t> ids(world.size());
     PropsCullStats ps;
@@ -597,9 +607,14 @@ TEST(PropsCull, PropsWorldStepsKeepLinksAndCullExactly) {
     EXPECT_EQ(runs.first, refRuns.first);
     EXPECT_EQ(runs.count, refRuns.count);
     std::vector<uint32_t> ref(world.size());
-    EXPECT_EQ(n, world.cullFrustum(fr, ref));
+    EXPECT_EQ(n, world.cullFrustum(fr, ref)) << hz << " Hz, step " << f;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Rates, PropsCullTickRates, ::testing::Values(30, 60, 120, 240, 500),
+                         [](const ::testing::TestParamInfo<int>& rate) {
+                           return std::to_string(rate.param) + "Hz";
+                         });
 
 }  // namespace
 }  // namespace ofps
