@@ -491,6 +491,55 @@ TEST(OcclusionCull, NonOccludersStayOutOfTheBufferAlongAWalk) {
   EXPECT_GT(total.occludersPrepassed, 0u);
 }
 
+// At a fixed pose the prepass's list is steady from the second frame on, with per-triangle
+// tests and with whole nodes (testTriangles = false, where the traversal has no triangle loop of
+// its own to carry the prepassed occluders over: it once lost them every other frame).
+TEST(OcclusionCull, PrepassListIsSteadyAtAFixedPose) {
+  TestLevel level = arenaLevel();
+  ASSERT_TRUE(level.octree.build(level.positions, level.indices).ok);
+  level.ranges.build(level.octree, level.drawn);
+  // The pose, of 30 random ones, whose fresh cull rasterizes the most occluder pixels.
+  const std::vector<glm::mat4> poses = randomPoses(level, 30, 3);
+  ASSERT_FALSE(poses.empty());
+  glm::mat4 pose = poses[0];
+  {
+    OcclusionCuller fresh;
+    fresh.build(level.octree, level.ranges);
+    OcclusionCullParams params;
+    params.temporalCoherence = false;
+    DrawRunList runs;
+    uint32_t most = 0;
+    for (const glm::mat4& vp : poses) {
+      OcclusionCullStats s;
+      fresh.cull(level.octree, level.ranges, vp, &runs, &s, params);
+      if (s.occluderPixels > most) {
+        most = s.occluderPixels;
+        pose = vp;
+      }
+    }
+  }
+  for (const bool testTriangles : {true, false}) {
+    OcclusionCuller culler;
+    culler.build(level.octree, level.ranges);
+    OcclusionCullParams params;
+    params.testTriangles = testTriangles;
+    DrawRunList runs;
+    uint32_t second = 0;
+    for (int f = 0; f < 8; ++f) {
+      OcclusionCullStats s;
+      culler.cull(level.octree, level.ranges, pose, &runs, &s, params);
+      if (f == 0) {
+        EXPECT_EQ(s.occludersPrepassed, 0u);
+        continue;
+      }
+      if (f == 1) second = s.occludersPrepassed;
+      EXPECT_GT(s.occludersPrepassed, 0u) << "testTriangles " << testTriangles << ", frame " << f;
+      EXPECT_EQ(s.occludersPrepassed, second)
+          << "testTriangles " << testTriangles << ", frame " << f;
+    }
+  }
+}
+
 TEST(OcclusionReference, CollisionWorld) {
   checkShared("collision-world", false, 21);
 }

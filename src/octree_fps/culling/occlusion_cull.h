@@ -256,6 +256,9 @@ class OcclusionCuller {
   std::vector<uint32_t> occluders_, lastOccluders_;
   template <class Isa>
   void prepassT(const Octree& octree, const OcclusionCullParams& params, OcclusionCullStats* st);
+  // A slot the prepass put in, met visible by the traversal (with or without triangle tests):
+  // carried to the next cull's list if it raised a pixel; its scratch bits cleared.
+  void keepPrepassed(uint32_t slot);
   // Rasterizes the triangle in `slot`, or, with `pair`, the quad of it and its pair partner;
   // counts it in *st and returns whether it raised a pixel.
   template <class Isa>

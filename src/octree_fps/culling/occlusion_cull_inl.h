@@ -73,6 +73,21 @@ inline void radixSortByFirst(std::vector<Run>& runs, std::vector<Run>& scratch) 
 
 }  // namespace
 
+inline void OcclusionCuller::keepPrepassed(uint32_t slot) {
+  // In from the prepass, and visible: next cull's prepass takes it again if it raised a pixel
+  // (a pair by its first slot, the one the entry names; the partner is later in the node).
+  const uint8_t f = slotFlags_[slot];
+  if ((f & kSlotWasOccluder) != 0) {
+    const uint32_t partner = pairPartner_[slot];
+    const bool pair =
+        partner != kOctreeInvalidIndex && (slotFlags_[partner] & kSlotPrepassed) != 0 &&
+        (slotFlags_[partner] & kSlotHidden) == 0 && (slotFlags_[partner] & kSlotPairDone) == 0;
+    if (pair) slotFlags_[partner] |= kSlotPairDone;
+    if ((f & kSlotPairDone) == 0) occluders_.push_back(slot | (pair ? kOccluderPair : 0u));
+  }
+  slotFlags_[slot] = static_cast<uint8_t>(f & ~(kSlotPrepassed | kSlotPairDone));
+}
+
 template <class Isa>
 bool OcclusionCuller::rasterizeSlotT(const Octree& octree, uint32_t slot, bool pair,
                                      OcclusionCullStats* st) {
@@ -104,8 +119,11 @@ void OcclusionCuller::rasterizeOccluderT(const Octree& octree, uint32_t slot,
                                          const OcclusionCullParams& params, OcclusionCullStats* st,
                                          const OcclusionBuffer::ScreenRect* rects,
                                          uint32_t rectFirst) {
-  if ((slotFlags_[slot] & kSlotPrepassed) != 0) return;  // in already (the prepass)
-  if ((slotFlags_[slot] & kSlotPairDone) != 0) {         // went in with its pair's first triangle
+  if ((slotFlags_[slot] & kSlotPrepassed) != 0) {  // in already (the prepass)
+    keepPrepassed(slot);
+    return;
+  }
+  if ((slotFlags_[slot] & kSlotPairDone) != 0) {  // went in with its pair's first triangle
     slotFlags_[slot] &= static_cast<uint8_t>(~kSlotPairDone);
     return;
   }
@@ -405,18 +423,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
             // nothing last time): rasterizeOccluder's own first checks, without the call.
             const uint8_t f = slotFlags_[s];
             if ((f & kSlotPrepassed) != 0) {
-              // In from the prepass, and visible: next cull's prepass takes it again if it
-              // raised a pixel (a pair by its first slot, the one the entry names).
-              if ((f & kSlotWasOccluder) != 0) {
-                const uint32_t partner = pairPartner_[s];
-                const bool pair = partner != kOctreeInvalidIndex &&
-                                  (slotFlags_[partner] & kSlotPrepassed) != 0 &&
-                                  (slotFlags_[partner] & kSlotHidden) == 0 &&
-                                  (slotFlags_[partner] & kSlotPairDone) == 0;
-                if (pair) slotFlags_[partner] |= kSlotPairDone;
-                if ((f & kSlotPairDone) == 0) occluders_.push_back(s | (pair ? kOccluderPair : 0u));
-              }
-              slotFlags_[s] = static_cast<uint8_t>(f & ~(kSlotPrepassed | kSlotPairDone));
+              keepPrepassed(s);
               continue;
             }
             if ((f & (kSlotOccluder | kSlotPairDone)) == 0 ||
