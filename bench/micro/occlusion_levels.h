@@ -22,6 +22,7 @@
 #include "bench_levels.h"
 #include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/spatial/octree.h"
+#include "support/floor_triangles.h"
 #include "support/scripted_walk.h"
 
 namespace ofps::bench {
@@ -59,12 +60,7 @@ inline void loadOcclusionLevel(const std::string& name, OcclusionLevel* L) {
   L->ranges.build(L->octree, {});
   const auto& P = L->positions;
   const auto& I = L->indices;
-  std::vector<uint32_t> floors;
-  for (uint32_t t = 0; t < I.size() / 3; ++t) {
-    const glm::vec3 n = glm::cross(P[I[3 * t + 1]] - P[I[3 * t]], P[I[3 * t + 2]] - P[I[3 * t]]);
-    const float len = glm::length(n);
-    if (len > 1e-6f && n.y > 0.7f * len) floors.push_back(t);
-  }
+  const std::vector<uint32_t> floors = test::floorTriangles(P, I, {});
   std::mt19937 rng(2024);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   for (int tries = 0; tries < 100000 && L->viewProj.size() < 256 && !floors.empty(); ++tries) {
