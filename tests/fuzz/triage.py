@@ -28,6 +28,7 @@ RUNTIME = re.compile(r"libc\.so|libc-|libstdc\+\+|ld-linux|__sanitizer|__asan|__
 # A source location given as a relative path comes from a system library's debug info (glibc's
 # is "nptl/./nptl/...", "string/...", "malloc/..."): this project is compiled from absolute paths,
 # so a relative location is never ours.
+SOURCE_LINE = re.compile(r":\d+(?::\d+)?$")
 RELATIVE_SOURCE = re.compile(r"^[A-Za-z_][\w.+-]*/\S*:\d+")
 # The C++ standard library's templates are instantiated in the fuzz binary too, and a call from
 # libstdc++.so (a stringbuf Assimp writes to) can land in that copy: such a frame names a std::
@@ -74,9 +75,11 @@ def classify_report(text):
         where = (fn + " " + loc).strip()
         if RUNTIME.search(where) or STDLIB.match(fn) or RELATIVE_SOURCE.match(loc):
             continue
-        # A frame without a name outside libassimp.so is a stub or runtime code of our binary
-        # (the project's own code is built with symbols, so its frames always have names).
-        if not fn and "libassimp.so" not in where:
+        # Outside libassimp.so, a frame without a source line is a stub or runtime code of our
+        # binary, such as a sanitizer's interceptor of a C library function (strncmp, memcpy)
+        # that Assimp called: the project's own code is built with debug information, so its
+        # frames always name their file and line.
+        if "libassimp.so" not in where and not SOURCE_LINE.search(loc):
             continue
         assimp = "libassimp.so" in where
         if first is None:
@@ -110,6 +113,12 @@ SAMPLES = [
     #0 0x55e0a1 in std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::_M_append(char const*, unsigned long) (/check/build-fuzz/fuzz_level_load+0x1a2b)
     #1 0x7f30b2 in std::ostream::write(char const*, long) (/lib/x86_64-linux-gnu/libstdc++.so.6+0x14b)
     #2 0x7f30c3  (/lib/x86_64-linux-gnu/libassimp.so.5+0x99)
+"""),
+    ("assimp", "Assimp's overflow caught in ASan's strncmp interceptor (CI, 2026-12-02)", """
+==23915==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60d000001032 at pc 0x562813a1b39d
+    #0 0x55a10981539c in strncmp (/work/ci-clone/build-fuzz/fuzz_level_load+0x11339c) (BuildId: 660191b7373cb16a909a80a165ca4ddc6bf60dec)
+    #1 0x7fb5229477d2  (/lib/x86_64-linux-gnu/libassimp.so.5+0x7477d2) (BuildId: e4829eb60459b5ac4cad963cb7d1ae36f864bc15)
+    #9 0x55a1098de56c in ofps::loader::importScene(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&) /work/ci-clone/build-fuzz/../src/level/assimp_import.cpp:124:35
 """),
     ("project", "a crash in the project's own code", """
 ==4==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000011
