@@ -105,6 +105,14 @@ bool endOfFrame(DemoState& s, int* ioStatus) {
 int writeRunOutputs(const DemoState& s, int status) {
   const DemoOptions& options = s.options;
   std::string error;
+  if (!options.swapTo.empty() && s.automation.loadsFailed > 0) {
+    const size_t requested = 1 + options.swapMore.size();
+    std::fprintf(
+        stderr,
+        "error: %zu of %zu level load%s failed (--swap-to; each kept the level before it)\n",
+        s.automation.loadsFailed, requested, requested == 1 ? "" : "s");
+    status = std::max(status, 1);
+  }
   if (!options.propsPath.empty() && s.level.session &&
       !writeTextFile(options.propsPath, s.sim.propsCsv(), &error)) {
     std::fprintf(stderr, "error: %s\n", error.c_str());

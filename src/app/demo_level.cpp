@@ -76,7 +76,7 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
   s.sim.props().linkToLevel(l.octree);  // props cells to the new level's nodes
   resetTeams(s);
   forgetProbe(s.probe);
-  rememberRecentFile(s.level.recentFiles, l.level.path);
+  rememberRecentFile(s.level.recentFiles, l.level.path, savesForUser(s));
   std::snprintf(s.level.pathField.data(), s.level.pathField.size(), "%s", l.level.path.c_str());
   syncFrameControls(s.level);
   // The first level's guessed frame is said on the view too, not only on stderr.
@@ -90,6 +90,7 @@ void pollLoader(DemoState& s) {
     // A failed load keeps the current level and its warnings; the error stays beside the Load
     // button and on the view until the next successful load.
     s.level.loadError = result->error;
+    ++s.automation.loadsFailed;
     s.level.failedLoadWarnings = std::move(result->warnings);
     s.level.revealSection = true;
     const std::string kept = s.level.session ? s.level.session->level.path : "nothing";

@@ -77,7 +77,7 @@ int startDemo(DemoState& s, std::unique_ptr<LevelSession> first) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     status = 1;
   } else {
-    s.level.recentFiles = loadRecentFiles();
+    if (s.ui.settings.enabled) s.level.recentFiles = loadRecentFiles();
     s.level.assetLevels =
         findLevelFiles(std::filesystem::path(defaultLevelPath()).parent_path().string());
     adoptSession(s, std::move(first), true);

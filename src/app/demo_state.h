@@ -195,6 +195,9 @@ struct AutomationState {
   bool scriptWritten = false;  // --trace written once the script finished
   // How many of options.swapMore have been started.
   size_t swapsMoreStarted = 0;
+  // Loads that failed during the run (each kept the level before it); with --swap-to the run
+  // then ends with status 1, so a scripted check of level swapping sees the failure.
+  size_t loadsFailed = 0;
 };
 
 // The saved view settings (ui_settings_apply.cpp).
@@ -263,6 +266,9 @@ void applyUiSettings(DemoState& s, const UiSettings& settings);
 void loadSettingsAtStart(DemoState& s);  // then the command line's overrides
 void resetUiSettings(DemoState& s);      // the defaults (and the command line's overrides)
 void saveSettingsAtExit(const DemoState& s);
+// Whether this run may write the user's files (the settings, the recent levels): not under
+// --no-settings or $OCTREE_FPS_NO_SETTINGS, nor in runs that end themselves (--frames, --script).
+bool savesForUser(const DemoState& s);
 // view_stats.cpp: --stats-json's "view" (overlays shown, their numbers, the settings file).
 nlohmann::json viewStats(const DemoState& s);
 // view_legends.cpp: the crosshair and the legends of the overlays shown, over the view.

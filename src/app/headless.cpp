@@ -23,6 +23,11 @@ int runHeadless(const DemoOptions& options) {
   if (!options.screenshotPath.empty()) {
     std::fprintf(stderr, "warning: --screenshot ignored with --headless (nothing is drawn)\n");
   }
+  if (!options.swapTo.empty()) {
+    std::fprintf(stderr,
+                 "warning: --swap-to ignored with --headless (level swaps run in the window's "
+                 "loader)\n");
+  }
   if (!options.occlusion) {
     std::fprintf(stderr, "warning: --no-occlusion ignored with --headless (nothing is culled)\n");
   }

@@ -4,6 +4,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#if defined(_WIN32)
+#include <io.h>
+#define OFPS_ISATTY(f) _isatty(_fileno(f))
+#else
+#include <unistd.h>
+#define OFPS_ISATTY(f) isatty(fileno(f))
+#endif
 
 #include "level/level_loader.h"
 #include "level/spawn_search.h"
@@ -103,7 +110,9 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
   lo.allSolid = options.allSolid;
   if (options.memoryBudgetMb) lo.memoryBudgetBytes = *options.memoryBudgetMb * 1000000ull;
   int lastDecile = -1;
-  lo.onProgress = [&lastDecile, progress](float fraction, const char* stage) {
+  // Console progress only for a person watching: logs, tests and CI get the result lines alone.
+  const bool console = OFPS_ISATTY(stderr) != 0;
+  lo.onProgress = [&lastDecile, progress, console](float fraction, const char* stage) {
     // Loading is 90% of the bar, the octree build the rest.
     if (progress != nullptr) {
       progress->fraction.store(0.9f * fraction);
@@ -111,7 +120,7 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
       progress->stage.store(stage != nullptr ? stage : "loading");
     }
     const int decile = static_cast<int>(fraction * 10.0f);
-    if (decile != lastDecile) {  // console progress in 10% steps keeps logs short
+    if (console && decile != lastDecile) {  // 10% steps keep the console short
       std::fprintf(stderr, "loading: %3d%% %s\n", decile * 10, stage != nullptr ? stage : "");
       lastDecile = decile;
     }

@@ -135,8 +135,8 @@ void occlusionPanel(DemoState& s) {
         "rasterization, and the props' box tests. The frustum-only cull is not included.");
   }
   const LevelSession& l = *s.level.session;
-  ImGui::Text("%u of %u drawn triangles may occlude", l.occluderTriangles,
-              l.drawRanges.drawnTriangles());
+  ImGui::TextWrapped("%u of the level's %u drawable triangles may occlude", l.occluderTriangles,
+                     l.drawRanges.drawnTriangles());
   markerAfterItem();
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(

@@ -3,6 +3,7 @@
 // the character's queries touched (nodes, tested triangles, the triangles in contact) and the
 // capsule they were asked for.
 #include <algorithm>
+#include <cstdio>
 #include <glm/vec4.hpp>
 #include <vector>
 
@@ -91,6 +92,14 @@ void resetOverlays(DemoState& s) {
     // The user's range, as far as this tree reaches.
     s.overlay.maxDepth = std::min(s.options.overlayDepths->second, deepest);
     s.overlay.minDepth = std::min(s.options.overlayDepths->first, s.overlay.maxDepth);
+    if (s.overlay.minDepth != s.options.overlayDepths->first ||
+        s.overlay.maxDepth != s.options.overlayDepths->second) {
+      std::fprintf(stderr,
+                   "warning: --octree-overlay %d:%d: this octree's depths are 0 to %d; showing "
+                   "%d:%d\n",
+                   s.options.overlayDepths->first, s.options.overlayDepths->second, deepest,
+                   s.overlay.minDepth, s.overlay.maxDepth);
+    }
     return;
   }
   const DepthRange r = defaultOverlayDepths(perDepth);

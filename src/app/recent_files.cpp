@@ -32,13 +32,14 @@ std::vector<std::string> loadRecentFiles() {
   return out;
 }
 
-void rememberRecentFile(std::vector<std::string>& recent, const std::string& path) {
+void rememberRecentFile(std::vector<std::string>& recent, const std::string& path, bool save) {
   std::error_code ec;
   const std::string abs = fs::absolute(path, ec).lexically_normal().string();
   const std::string& key = ec ? path : abs;
   recent.erase(std::remove(recent.begin(), recent.end(), key), recent.end());
   recent.insert(recent.begin(), key);
   if (recent.size() > kMaxRecent) recent.resize(kMaxRecent);
+  if (!save) return;
   const fs::path p = recentPath();
   if (p.empty()) return;
   fs::create_directories(p.parent_path(), ec);

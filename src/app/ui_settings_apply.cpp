@@ -100,9 +100,13 @@ void resetUiSettings(DemoState& s) {
   s.ui.panelResetPending = true;
 }
 
+bool savesForUser(const DemoState& s) {
+  return s.ui.settings.enabled && s.options.frames == 0 && s.options.scriptPath.empty();
+}
+
 void saveSettingsAtExit(const DemoState& s) {
   const SettingsState& st = s.ui.settings;
-  if (st.path.empty() || s.options.frames > 0 || !s.options.scriptPath.empty()) return;
+  if (st.path.empty() || !savesForUser(s)) return;
   UiSettings u = currentUiSettings(s);
   keepFileWhereForced(s.options, st.atStart, st.file, u);
   std::string error;

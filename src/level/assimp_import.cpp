@@ -158,6 +158,16 @@ ImportedScene importScene(const std::string& path, const Preflight& pre,
                         " invalid JSON?); the last importer Assimp tried said: " +
                         why);
     }
+    if (contains(why, "is a POINT but") || contains(why, "is a LINE but")) {
+      // Assimp's validation of a face with one or two indices (in an OBJ, an 'f' line cut short,
+      // most often the last line of a truncated file) names the mesh's internals, not the file.
+      return failed(std::move(out),
+                    path + ": a face has fewer than three vertices" +
+                        std::string(pre.ext == "obj" ? " (an 'f' line with one or two indices:"
+                                                       " is the file truncated?)"
+                                                     : "") +
+                        "; Assimp: " + why);
+    }
     return failed(std::move(out), path + ": Assimp cannot import it: " + why);
   }
   if (scene->mRootNode == nullptr) {

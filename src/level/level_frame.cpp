@@ -195,7 +195,7 @@ FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
   }
   const std::string units = g.scale == 1.0f ? " metres" : " in Quake units (0.0254 m)";
   g.why = std::string(g.ambiguous ? "assumed " : "guessed ") + upName + units + " (" + evidence +
-          ", " + fmtFloat(g.width) + " units wide)";
+          ", " + fmtFloat(g.width) + (g.width == 1.0 ? " unit wide)" : " units wide)");
   return g;
 }
 

@@ -23,6 +23,7 @@ require_xvfb_run()
 # Recent files go under XDG_CONFIG_HOME: keep the test out of the user's configuration.
 _env = isolated_env()
 tmp = tempfile.mkdtemp(prefix="octree-fps-feedback-")
+recent_path = os.path.join(_env["XDG_CONFIG_HOME"], "octree-fps", "recent.txt")
 atexit.register(shutil.rmtree, tmp, True)
 
 # What a person says of the hall below: Z-up, Quake units, 8,048 u = 204.4 m.
@@ -88,7 +89,11 @@ if case == "failed_swap_keeps_level_and_warnings":
     shot = os.path.join(tmp, "shot.png")
     rc, out = run_window([hall, "--frames", "30", "--swap-to", broken, "--no-panel",
                           "--stats-json", stats_path, "--screenshot", shot])
-    expect(rc == 0, f"exit {rc}", out)
+    # A scripted swap that failed ends the run with status 1, after its outputs are written.
+    expect(rc == 1, f"exit {rc} (1: the swap failed)", out)
+    expect("1 of 1 level load failed" in out, "the end of the run says the swap failed", out)
+    # A run that ends itself (--frames) leaves the user's recent levels alone.
+    expect(not os.path.exists(recent_path), "no recent.txt written by a --frames run", out)
     with open(stats_path) as f:
         level = json.load(f)["level"]
     expect(level["path"] == hall, "the hall is still the level", out)
@@ -107,7 +112,8 @@ elif case == "successful_swap_clears_error":
     shot = os.path.join(tmp, "shot.png")
     rc, out = run_window([arena, "--frames", "30", "--swap-to", broken, "--swap-to", hall,
                           "--no-panel", "--stats-json", stats_path, "--screenshot", shot])
-    expect(rc == 0, f"exit {rc}", out)
+    expect(rc == 1, f"exit {rc} (1: one of the swaps failed)", out)
+    expect("1 of 2 level loads failed" in out, "the end of the run counts the failed swap", out)
     expect("broken.obj" in out and "kept" in out, "the broken file failed on the way", out)
     with open(stats_path) as f:
         stats = json.load(f)
@@ -142,9 +148,9 @@ elif case == "dismiss_hides_toast_not_error":
                 return os.path.join(tmp, line.split("screenshot written to ", 1)[1].strip())
         expect(False, "no screenshot written", "".join(lines))
 
+    # No --frames: a run a person ends (Esc), so it keeps the recent levels (checked below).
     proc = spawn_demo(demo, [hall, "--swap-to", broken, "--no-panel", "--no-vsync", "--width",
-                             "800", "--height", "600", "--frames", "100000", "--stats-json",
-                             stats_path], _env, cwd=tmp)
+                             "800", "--height", "600", "--stats-json", stats_path], _env, cwd=tmp)
     # A demo that stops answering (no screenshot line) is killed, so the reads below end.
     watchdog = threading.Timer(150, proc.kill)
     watchdog.daemon = True  # never keeps the check alive itself
@@ -179,7 +185,10 @@ elif case == "dismiss_hides_toast_not_error":
     expect(red == 0, f"the toast is gone after dismiss ({red} red pixels)", "".join(lines))
     xt.press(XK_ESCAPE)  # Esc: the mouse is not captured (the click landed on the toast), so quit
     code, out = finish_demo(proc, lines)
-    expect(code == 0, f"exit {code}", out)
+    expect(code == 1, f"exit {code} (1: the --swap-to load failed)", out)
+    with open(recent_path) as f:
+        recent = f.read().splitlines()
+    expect(recent == [hall], f"the loaded level, not the broken one, is remembered: {recent}", out)
     with open(stats_path) as f:
         level = json.load(f)["level"]
     expect(level["path"] == hall and "broken.obj" in level["load_error"],

@@ -175,6 +175,18 @@ TEST(BadInput, OutOfRangeIndices) {
   EXPECT_NE(r.error.find("oor.gltf"), std::string::npos) << r.error;
 }
 
+TEST(BadInput, ObjFaceCutShortSaysTruncated) {
+  // The last 'f' line of a cut file keeps one or two indices; Assimp's own message is about its
+  // mesh's primitive flags, so the loader names what it means for the file.
+  TempDir dir;
+  const std::string quad = "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 1 0 1\nf 1 2 3\n";
+  writeFile(dir.file("cut1.obj"), quad + "f 4");
+  expectError(dir.file("cut1.obj"), "a face has fewer than three vertices");
+  expectError(dir.file("cut1.obj"), "truncated?");
+  writeFile(dir.file("cut2.obj"), quad + "f 2 4\n");
+  expectError(dir.file("cut2.obj"), "a face has fewer than three vertices");
+}
+
 TEST(BadInput, OnlyPointsAndLines) {
   TempDir dir;
   writeFile(dir.file("lines.obj"), "v 0 0 0\nv 1 0 0\nv 0 0 1\nl 1 2\nl 2 3\np 1\n");
