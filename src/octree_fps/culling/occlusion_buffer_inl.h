@@ -129,8 +129,8 @@ uint32_t OcclusionBuffer::rasterizeClipTriangleT(const ClipPoint& a, const ClipP
   const bool allBeyondNear =
       v[0].z + v[0].w > 0.0 && v[1].z + v[1].w > 0.0 && v[2].z + v[2].w > 0.0;
   const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_, &lastRaised_};
-  return fillConvex<typename PixelLanes<Isa>::type>(target, edges, allBeyondNear ? 3 : 4, &depth, 1,
-                                                    x0, x1, y0, y1);
+  return fillConvex<typename PixelLanes<Isa>::type, 1>(target, edges, allBeyondNear ? 3 : 4, &depth,
+                                                       x0, x1, y0, y1);
 }
 
 template <class Isa>
@@ -157,13 +157,19 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePairT(const ClipPoint& p, const C
                       {v[1].x, v[1].y, v[1].w},
                       {v[2].x, v[2].y, v[2].w},
                       {v[3].x, v[3].y, v[3].w}};
+  if (!simple) return oneByOne();
+  // The corners' norms and the quad's edge crosses (edge i: corners i, i + 1) serve the turn
+  // test, both depth planes and the edge functions: computed once, the same operations as each
+  // use's own would be, so the same bits.
+  double norms[4];
+  Vec3d edge[4];
+  for (int i = 0; i < 4; ++i) norms[i] = norm1(h[i]);
+  for (int i = 0; i < 4; ++i) edge[i] = cross(h[i], h[(i + 1) % 4]);
   double turn = 0.0;
   for (int i = 0; i < 4 && simple; ++i) {
-    const Vec3d& a = h[i];
-    const Vec3d& b = h[(i + 1) % 4];
-    const Vec3d& c = h[(i + 2) % 4];
-    const double o = dot(a, cross(b, c));
-    const double scale = norm1(a) * norm1(b) * norm1(c);
+    // h[i] . (h[i + 1] x h[i + 2]): the cross is edge i + 1's.
+    const double o = dot(h[i], edge[(i + 1) % 4]);
+    const double scale = norms[i] * norms[(i + 1) % 4] * norms[(i + 2) % 4];
     simple = std::fabs(o) > kMinConditioning * scale && (i == 0 || (o > 0.0) == (turn > 0.0));
     turn = o;
   }
@@ -200,9 +206,13 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePairT(const ClipPoint& p, const C
     // 2A / P above 1/2 by far more than this 1e-9 allows for rounding.
     if (twiceArea < 0.5 * (1.0 - 1e-9) * perimeter) return 0;
   }
+  // The triangles (p, q, r) = corners 0, 1, 3 and (q, s, r) = 1, 2, 3: of each one's three
+  // crosses, two are edges of the quad and one crosses the diagonal.
   ScreenFunction depths[2];
-  if (!inverseDepthFunction({h[0], h[1], h[3]}, width, height, &depths[0]) ||
-      !inverseDepthFunction({h[1], h[2], h[3]}, width, height, &depths[1])) {
+  if (!inverseDepthFunction({h[0], h[1], h[3]}, {norms[0], norms[1], norms[3]},
+                            {cross(h[1], h[3]), edge[3], edge[0]}, width, height, &depths[0]) ||
+      !inverseDepthFunction({h[1], h[2], h[3]}, {norms[1], norms[2], norms[3]},
+                            {edge[2], cross(h[3], h[1]), edge[1]}, width, height, &depths[1])) {
     return oneByOne();
   }
   // Only pixels wholly inside the bounds (as for a single triangle, rasterizeClipTriangle).
@@ -216,12 +226,12 @@ uint32_t OcclusionBuffer::rasterizeClipTrianglePairT(const ClipPoint& p, const C
   const double sign = turn > 0.0 ? 1.0 : -1.0;
   ScreenFunction edges[4];
   for (int i = 0; i < 4; ++i) {
-    const Vec3d e = cross(h[i], h[(i + 1) % 4]);
+    const Vec3d& e = edge[i];
     edges[i] = toPixels({sign * e.x, sign * e.y, sign * e.z},
-                        kMargin * norm1(h[i]) * norm1(h[(i + 1) % 4]), width, height);
+                        kMargin * norms[i] * norms[(i + 1) % 4], width, height);
   }
   const Target target{pixels_.data(), tileDirty_.data(), width_, tilesX_, &lastRaised_};
-  return fillConvex<typename PixelLanes<Isa>::type>(target, edges, 4, depths, 2, x0, x1, y0, y1);
+  return fillConvex<typename PixelLanes<Isa>::type, 2>(target, edges, 4, depths, x0, x1, y0, y1);
 }
 
 template <class Isa>

@@ -101,12 +101,16 @@ bool OcclusionCuller::rasterizeSlotT(const Octree& octree, uint32_t slot, bool p
   ClipPoint a[3];
   clipOfSlot(slot, a);
   if (pair) {
-    ClipPoint b[3];
-    clipOfSlot(pairPartner_[slot], b);
+    // Of the partner, only its far corner (the other two are the shared edge's, already in a).
     const uint32_t edge = pairCode_[slot] & 3u, apex = pairCode_[slot] >> 2;
+    const uint32_t partner = pairPartner_[slot];
+    const OctreeTriangleBlock& block = octree.triangleBlocks()[partner >> 2];
+    const uint32_t lane = partner & 3u;
+    const ClipPoint far = buffer_.clipOf(
+        {block.c[3 * apex][lane], block.c[3 * apex + 1][lane], block.c[3 * apex + 2][lane]});
     st->occludersRasterized += 2;
     st->occluderPixels +=
-        buffer_.rasterizeClipTrianglePair(a[(edge + 2) % 3], a[edge], b[apex], a[(edge + 1) % 3]);
+        buffer_.rasterizeClipTrianglePair(a[(edge + 2) % 3], a[edge], far, a[(edge + 1) % 3]);
   } else {
     ++st->occludersRasterized;
     st->occluderPixels += buffer_.rasterizeClipTriangle(a[0], a[1], a[2]);
@@ -508,13 +512,36 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
         keys[kept++] = (static_cast<uint64_t>(std::bit_cast<uint32_t>(dist[l])) << 32) | (g + l);
       }
     }
-    // Far to near (insertion sort: at most 16, usually 8 or fewer), pushed in that order so that
-    // the nearest pops first.
-    for (uint32_t i = 1; i < kept; ++i) {
-      const uint64_t k = keys[i];
-      uint32_t j = i;
-      for (; j > 0 && keys[j - 1] < k; --j) keys[j] = keys[j - 1];
-      keys[j] = k;
+    // Far to near, pushed in that order so that the nearest pops first. The keys are distinct
+    // (the child index is in them), so every sort gives the same order: sorting networks (no
+    // branches to mispredict) for up to eight, as the ray walks use (octree_traversal_inl.h),
+    // entries past `kept` set to 0 so that they sort last; insertion above eight (rare: at most
+    // 16 children).
+    const auto cx = [&](uint32_t a, uint32_t b) {
+      const uint64_t x = keys[a], y = keys[b];
+      keys[a] = x > y ? x : y;
+      keys[b] = x > y ? y : x;
+    };
+    if (kept <= 1) {
+    } else if (kept <= 4) {
+      for (uint32_t i = kept; i < 4; ++i) keys[i] = 0;
+      cx(0, 1), cx(2, 3), cx(0, 2), cx(1, 3), cx(1, 2);
+    } else if (kept <= 8) {
+      for (uint32_t i = kept; i < 8; ++i) keys[i] = 0;
+      // 19 comparators, the fewest known for eight inputs (Knuth, TAOCP vol. 3, 5.3.4).
+      cx(0, 2), cx(1, 3), cx(4, 6), cx(5, 7);
+      cx(0, 4), cx(1, 5), cx(2, 6), cx(3, 7);
+      cx(0, 1), cx(2, 3), cx(4, 5), cx(6, 7);
+      cx(2, 4), cx(3, 5);
+      cx(1, 4), cx(3, 6);
+      cx(1, 2), cx(3, 4), cx(5, 6);
+    } else {
+      for (uint32_t i = 1; i < kept; ++i) {
+        const uint64_t k = keys[i];
+        uint32_t j = i;
+        for (; j > 0 && keys[j - 1] < k; --j) keys[j] = keys[j - 1];
+        keys[j] = k;
+      }
     }
     for (uint32_t i = 0; i < kept; ++i) {
       const uint32_t c = static_cast<uint32_t>(keys[i] & 0xFFu);

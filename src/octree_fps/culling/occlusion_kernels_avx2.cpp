@@ -93,21 +93,47 @@ struct Lanes8 {
   }
 
   // fillConvex's row bounds, up to two left (lanes 0, 1) and two right (lanes 2, 3) functions
-  // in one vector of four doubles. A left bound is ceilClamped(P - Q row, x0, x1 + 1); a right
-  // one floorClamped(P - Q row, x0 - 1, x1 + 1), computed negated: -P - (-Q) row is exactly
+  // in one vector of four doubles, or (`wide`, a quad with three edges on one side) up to four
+  // of each in two vectors. A left bound is ceilClamped(P - Q row, x0, x1 + 1); a right one
+  // floorClamped(P - Q row, x0 - 1, x1 + 1), computed negated: -P - (-Q) row is exactly
   // -(P - Q row) (rounding to nearest is symmetric), clamped to [-(x1 + 1), -(x0 - 1)] and
   // rounded up, which is minus the floor of the clamped value. The clamps take min first, then
   // max (MINPD returns its second operand on NaN), so a NaN gives the upper end in both cases,
   // as ceilClamped and floorClamped do: an empty row. Unused lanes hold P = -inf, Q = 0, which
   // clamp to the neutral bound (x0, or x1 on the right).
   struct Spans {
-    __m256d p, q, upper, lower;
+    __m256d p, q, upper, lower;      // two and two, or the left ones when wide
+    __m256d pr, qr, upperR, lowerR;  // wide: the right ones
+    bool wide;
   };
   static bool prepareSpans(const double* leftP, const double* leftQ, int lefts,
                            const double* rightP, const double* rightQ, int rights, int32_t x0,
                            int32_t x1, Spans* out) {
-    if (lefts > 2 || rights > 2) return false;
+    if (lefts > 4 || rights > 4) return false;
     const double inf = std::numeric_limits<double>::infinity();
+    const double left0 = x0, left1 = x1 + 1.0, right0 = -(x1 + 1.0), right1 = -(x0 - 1.0);
+    out->wide = lefts > 2 || rights > 2;
+    if (out->wide) {
+      alignas(32) double p[4] = {-inf, -inf, -inf, -inf}, q[4] = {0.0, 0.0, 0.0, 0.0};
+      alignas(32) double pr[4] = {-inf, -inf, -inf, -inf}, qr[4] = {0.0, 0.0, 0.0, 0.0};
+      for (int k = 0; k < lefts; ++k) {
+        p[k] = leftP[k];
+        q[k] = leftQ[k];
+      }
+      for (int k = 0; k < rights; ++k) {
+        pr[k] = -rightP[k];
+        qr[k] = -rightQ[k];
+      }
+      out->p = _mm256_load_pd(p);
+      out->q = _mm256_load_pd(q);
+      out->upper = _mm256_set1_pd(left1);
+      out->lower = _mm256_set1_pd(left0);
+      out->pr = _mm256_load_pd(pr);
+      out->qr = _mm256_load_pd(qr);
+      out->upperR = _mm256_set1_pd(right1);
+      out->lowerR = _mm256_set1_pd(right0);
+      return true;
+    }
     alignas(32) double p[4] = {-inf, -inf, -inf, -inf}, q[4] = {0.0, 0.0, 0.0, 0.0};
     for (int k = 0; k < lefts; ++k) {
       p[k] = leftP[k];
@@ -117,18 +143,29 @@ struct Lanes8 {
       p[2 + k] = -rightP[k];
       q[2 + k] = -rightQ[k];
     }
-    const double left0 = x0, left1 = x1 + 1.0, right0 = -(x1 + 1.0), right1 = -(x0 - 1.0);
     out->p = _mm256_load_pd(p);
     out->q = _mm256_load_pd(q);
     out->upper = _mm256_setr_pd(left1, left1, right1, right1);
     out->lower = _mm256_setr_pd(left0, left0, right0, right0);
+    out->pr = out->qr = out->upperR = out->lowerR = _mm256_setzero_pd();  // not read
     return true;
   }
   static void rowSpan(const Spans& s, double row, int32_t* lo, int32_t* hi) {
-    const __m256d t = _mm256_sub_pd(s.p, _mm256_mul_pd(s.q, _mm256_set1_pd(row)));
-    const __m256d c = _mm256_ceil_pd(_mm256_max_pd(_mm256_min_pd(t, s.upper), s.lower));
+    const __m256d r = _mm256_set1_pd(row);
+    const __m256d c = _mm256_ceil_pd(
+        _mm256_max_pd(_mm256_min_pd(_mm256_sub_pd(s.p, _mm256_mul_pd(s.q, r)), s.upper), s.lower));
     // Lane 0: the larger left bound; lane 2: the larger negated right bound.
-    const __m256d m = _mm256_max_pd(c, _mm256_permute_pd(c, 0x5));
+    __m256d m = _mm256_max_pd(c, _mm256_permute_pd(c, 0x5));
+    if (s.wide) {
+      const __m256d cr = _mm256_ceil_pd(_mm256_max_pd(
+          _mm256_min_pd(_mm256_sub_pd(s.pr, _mm256_mul_pd(s.qr, r)), s.upperR), s.lowerR));
+      const __m256d mr = _mm256_max_pd(cr, _mm256_permute_pd(cr, 0x5));
+      // Lanes 0-1: the left vector's pairs, lanes 2-3: the right one's, each the larger of its
+      // two halves (a maximum is exact, in any order).
+      const __m256d lows = _mm256_permute2f128_pd(m, mr, 0x20);   // m's low half, mr's low half
+      const __m256d highs = _mm256_permute2f128_pd(m, mr, 0x31);  // their high halves
+      m = _mm256_max_pd(lows, highs);
+    }
     const __m128i k = _mm256_cvttpd_epi32(m);  // exact: small integers
     *lo = std::max(*lo, _mm_cvtsi128_si32(k));
     *hi = std::min(*hi, -_mm_extract_epi32(k, 2) - 1);

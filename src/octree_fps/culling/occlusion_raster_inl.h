@@ -178,43 +178,45 @@ struct Target {
 constexpr int kMaxFunctions = 5;
 
 // One row's span of fillConvex: pixels lo .. lo + last (last >= V::kCount - 1) of row `pixels`
-// raised to the smaller of the depth planes' values there (base[k] + planes[k].a * column), V's
-// lanes at a time; the last group may overlap the one before it, which is harmless (writing the
-// larger of two values twice changes nothing). Returns whether a pixel was raised.
-template <class V>
+// raised to the smaller of the kDepths depth planes' values there (base[k] + planes[k].a *
+// column), V's lanes at a time; the last group may overlap the one before it, which is harmless
+// (writing the larger of two values twice changes nothing). Returns whether a pixel was raised.
+template <class V, int kDepths>
 OFPS_OCCLUSION_INLINE bool maxSpan(float* pixels, int32_t lo, int32_t last, const float* base,
-                                   const FloatPlane* planes, int depthCount) {
+                                   const FloatPlane* planes) {
   using F = typename V::F;
   constexpr int32_t n = V::kCount;
-  const F lanes = V::iota();
   const F base0 = V::splat(base[0]), step0 = V::splat(planes[0].a);
-  const F base1 = V::splat(depthCount > 1 ? base[1] : 0.0f);
-  const F step1 = V::splat(depthCount > 1 ? planes[1].a : 0.0f);
+  const F base1 = V::splat(kDepths > 1 ? base[1] : 0.0f);
+  const F step1 = V::splat(kDepths > 1 ? planes[1].a : 0.0f);
   typename V::M raised = V::gt(base0, base0);  // all false (or NaN: false too)
-  for (int32_t k = 0;; k += n) {
-    if (k > last - (n - 1)) k = last - (n - 1);
-    const F column = lanes + V::splat(static_cast<float>(lo + k));  // exact
+  const auto group = [&](float* out, F column) {
     F value = base0 + step0 * column;
-    if (depthCount > 1) value = V::min(value, base1 + step1 * column);
+    if constexpr (kDepths > 1) value = V::min(value, base1 + step1 * column);
     // max(value, old): a NaN value keeps the old pixel (SSE's rule, second operand).
-    float* out = pixels + lo + k;
     const F old = V::load(out);
     raised = raised | V::gt(value, old);
     V::store(out, V::max(value, old));
-    if (k == last - (n - 1)) break;
-  }
+  };
+  // Columns are small integers, exact in float however they are summed.
+  const F lanes = V::iota(), stride = V::splat(static_cast<float>(n));
+  F column = lanes + V::splat(static_cast<float>(lo));
+  float* out = pixels + lo;
+  float* const lastGroup = pixels + lo + (last - (n - 1));
+  for (; out < lastGroup; out += n, column = column + stride) group(out, column);
+  group(lastGroup, lanes + V::splat(static_cast<float>(lo + last - (n - 1))));
   return V::bits(raised) != 0;
 }
 
 // Writes every pixel of rows y0..y1, columns x0..x1 that passes all `count` coverage functions
-// (each >= its margin at the pixel's minimizing corner) with the smallest of the `depthCount`
-// (1 or 2) depth functions over the pixel, minus their margins, rounded down to float, keeping
-// the larger value already there. Returns the pixels covered. V: the lane type of the pixel loop
-// (Lanes4; eight lanes in the AVX2 kernels); every pixel gets the same value with any V.
-template <class V>
+// (each >= its margin at the pixel's minimizing corner) with the smallest of the kDepths (1 or 2)
+// depth functions over the pixel, minus their margins, rounded down to float, keeping the larger
+// value already there. Returns the pixels covered. V: the lane type of the pixel loop (Lanes4;
+// eight lanes in the AVX2 kernels); every pixel gets the same value with any V.
+template <class V, int kDepths>
 uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count,
-                    const ScreenFunction* depths, int depthCount, int32_t x0, int32_t x1,
-                    int32_t y0, int32_t y1) {
+                    const ScreenFunction* depths, int32_t x0, int32_t x1, int32_t y0, int32_t y1) {
+  static_assert(kDepths == 1 || kDepths == 2, "a triangle's plane, or a pair's two");
   // Row bounds of each function: on row j, pixel i passes function f (f >= margin at its
   // minimizing corner) iff its left end (a > 0) or right end (a < 0) is past
   // T = (margin - c - b * y) / a, y = j + (b < 0) being the row's minimizing edge. Per function,
@@ -245,20 +247,14 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
       rightQ[rights++] = q;
     }
   }
-  FloatPlane planes[2];
-  for (int k = 0; k < depthCount; ++k) planes[k] = floatPlane(depths[k], x0, x1, y0, y1);
+  FloatPlane planes[kDepths];
+  for (int k = 0; k < kDepths; ++k) planes[k] = floatPlane(depths[k], x0, x1, y0, y1);
   uint32_t covered = 0;
   bool raised = false;
-  bool started = false;
-  // Tiles to mark dirty, gathered over the rows of one tile row and marked once per tile row
-  // (their column range is the hull of those rows' spans: marking a clean tile too only costs a
-  // later refresh).
-  uint32_t dirtyRow = 0, dirtyLo = 1, dirtyHi = 0;  // empty
-  const auto markDirty = [&] {
-    for (uint32_t t = dirtyLo; t <= dirtyHi; ++t) {
-      target.tileDirty[dirtyRow * target.tilesX + t] = 1;
-    }
-  };
+  // The rows written and the hull of their spans: their tiles are marked dirty once, after the
+  // rows (a tile of the hull that no span reached is marked too, which only costs it a refresh
+  // before its next test; a per-row record cost more than those refreshes).
+  int32_t firstRow = -1, lastRow = -1, spanLo = x1 + 1, spanHi = x0 - 1;
   // The lane type may evaluate the bounds of a row side by side (the same double operations,
   // hence the same integers); otherwise, or for more functions than it takes, the loops below.
   typename V::Spans vectorSpans;
@@ -288,64 +284,62 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
       // rows apart (on oa_dm1 one triangle holds 11 whole pixels and only 1 is written; over the
       // walks, 0.2-0.45 % of the occluder pixels are lost: bench/micro/OCCLUSION_RESULTS.md,
       // round 6). Dropping occluder pixels is always safe, and the rows below are not scanned.
-      if (started) break;
+      if (firstRow >= 0) break;
       continue;
     }
-    started = true;
+    if (firstRow < 0) firstRow = j;
+    lastRow = j;
+    spanLo = std::min(spanLo, lo);
+    spanHi = std::max(spanHi, hi);
     float* rowPixels = &target.pixels[static_cast<size_t>(j) * target.width];
     // Each depth function's smallest value over the pixel (at its minimizing corner), as a float
     // lower bound (floatPlane); with several (a pair of triangles), the smallest of them.
     const int32_t last = hi - lo;
     const float rowF = static_cast<float>(j);
-    float base[2];
-    for (int k = 0; k < depthCount; ++k) base[k] = planes[k].b * rowF + planes[k].c;
+    float base[kDepths];
+    for (int k = 0; k < kDepths; ++k) base[k] = planes[k].b * rowF + planes[k].c;
     if (last >= V::kCount - 1) {
-      raised = maxSpan<V>(rowPixels, lo, last, base, planes, depthCount) || raised;
+      raised = maxSpan<V, kDepths>(rowPixels, lo, last, base, planes) || raised;
     } else if (V::kCount > 4 && last >= 3) {
-      raised = maxSpan<Lanes4>(rowPixels, lo, last, base, planes, depthCount) || raised;
+      raised = maxSpan<Lanes4, kDepths>(rowPixels, lo, last, base, planes) || raised;
     } else {
       for (int32_t k = 0; k <= last; ++k) {
         const float column = static_cast<float>(lo + k);
         float value = base[0] + planes[0].a * column;
-        if (depthCount > 1) value = std::min(value, base[1] + planes[1].a * column);
+        if constexpr (kDepths > 1) value = std::min(value, base[1] + planes[1].a * column);
         float& out = rowPixels[lo + k];
         raised = raised || value > out;
         out = value > out ? value : out;
       }
     }
     covered += static_cast<uint32_t>(hi - lo + 1);
-    const uint32_t tileRow = static_cast<uint32_t>(j) / kOcclusionTileSize;
-    const uint32_t tileLo = static_cast<uint32_t>(lo) / kOcclusionTileSize;
-    const uint32_t tileHi = static_cast<uint32_t>(hi) / kOcclusionTileSize;
-    if (tileRow != dirtyRow || dirtyLo > dirtyHi) {
-      markDirty();
-      dirtyRow = tileRow;
-      dirtyLo = tileLo;
-      dirtyHi = tileHi;
-    } else {
-      dirtyLo = std::min(dirtyLo, tileLo);
-      dirtyHi = std::max(dirtyHi, tileHi);
+  }
+  if (firstRow >= 0) {
+    const uint32_t t0 = static_cast<uint32_t>(spanLo) / kOcclusionTileSize;
+    const uint32_t t1 = static_cast<uint32_t>(spanHi) / kOcclusionTileSize;
+    for (uint32_t ty = static_cast<uint32_t>(firstRow) / kOcclusionTileSize;
+         ty <= static_cast<uint32_t>(lastRow) / kOcclusionTileSize; ++ty) {
+      for (uint32_t t = t0; t <= t1; ++t) target.tileDirty[ty * target.tilesX + t] = 1;
     }
   }
-  markDirty();
   *target.raised = raised;
   return covered;
 }
 
 // 1 / w over the plane of the triangle with homogeneous vertices h (see rasterizeTriangle), as a
 // pixel-space function with its rounding margin. False when the triangle is (nearly) edge-on.
-inline bool inverseDepthFunction(const Vec3d (&h)[3], double width, double height,
-                                 ScreenFunction* out) {
-  const double mag[3] = {norm1(h[1]) * norm1(h[2]), norm1(h[2]) * norm1(h[0]),
-                         norm1(h[0]) * norm1(h[1])};
-  const double det = dot(h[0], cross(h[1], h[2]));
-  const double volume = norm1(h[0]) * mag[0];
+// norms[i] = norm1(h[i]) and e[i] = cross(h[i + 1], h[i + 2]) (indices mod 3), which the caller
+// has computed already for its edges.
+inline bool inverseDepthFunction(const Vec3d (&h)[3], const double (&norms)[3], const Vec3d (&e)[3],
+                                 double width, double height, ScreenFunction* out) {
+  const double mag[3] = {norms[1] * norms[2], norms[2] * norms[0], norms[0] * norms[1]};
+  const double det = dot(h[0], e[0]);
+  const double volume = norms[0] * mag[0];
   if (!(std::fabs(det) > kMinConditioning * volume)) return false;
   const double sign = det > 0.0 ? 1.0 : -1.0;
   Vec3d sum{0.0, 0.0, 0.0};
   for (int i = 0; i < 3; ++i) {
-    const Vec3d e = cross(h[(i + 1) % 3], h[(i + 2) % 3]);
-    sum = {sum.x + sign * e.x, sum.y + sign * e.y, sum.z + sign * e.z};
+    sum = {sum.x + sign * e[i].x, sum.y + sign * e[i].y, sum.z + sign * e[i].z};
   }
   const double invDet = 1.0 / std::fabs(det);
   const double margin = kMargin * (volume * invDet) * (mag[0] + mag[1] + mag[2]) * invDet;
