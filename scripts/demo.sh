@@ -7,7 +7,7 @@
 # install-deps.sh installs, with Mesa's software OpenGL. --headless needs no display at all.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/build.sh"
+"$root/scripts/build.sh" --quiet
 demo="${BUILD_DIR:-$root/build}/octree_demo"
 
 if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then

@@ -14,9 +14,10 @@ namespace ofps::app {
 // cannot be made; nothing to close then), and their teardown.
 bool openWindow(DemoState& s);
 void closeWindow(DemoState& s);
-// demo_setup.cpp: renderers, UI lists, the first level, --spawn-props, --teams and --script.
-// Returns the exit status so far: 0, 1 (a renderer failed), 2 (a bad script).
-int startDemo(DemoState& s, std::unique_ptr<LevelSession> first);
+// demo_setup.cpp: renderers, UI lists, the first level, --spawn-props, --teams and --script's
+// script (null without one; read and checked before the level was loaded, loadScriptFor).
+// Returns the exit status so far: 0 or 1 (a renderer failed).
+int startDemo(DemoState& s, std::unique_ptr<LevelSession> first, const Script* script);
 
 // demo_level.cpp: the level and the character on it.
 // Puts the character at the spawn point, or flying at --camera's pose on the first level.

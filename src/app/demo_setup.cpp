@@ -68,7 +68,7 @@ bool openWindow(DemoState& s) {
   return true;
 }
 
-int startDemo(DemoState& s, std::unique_ptr<LevelSession> first) {
+int startDemo(DemoState& s, std::unique_ptr<LevelSession> first, const Script* script) {
   const DemoOptions& options = s.options;
   std::string error;
   int status = 0;
@@ -87,17 +87,9 @@ int startDemo(DemoState& s, std::unique_ptr<LevelSession> first) {
       const Octree& octree = s.level.session->octree;
       s.sim.props().spawnRandom(options.spawnProps, octree, octree.bounds(), s.props.spawnSeed++);
     }
-    if (!options.scriptPath.empty()) {
-      LevelSession& l = *s.level.session;
-      const auto script = loadScriptFor(options.scriptPath, l, &s.params, &error);
-      if (!script) {
-        std::fprintf(stderr, "error: %s\n", error.c_str());
-        status = 2;
-      } else {
-        s.gpu.renderer.setDrawOrder(l.level, l.drawRanges.drawOrder());
-        s.sim.attachScript(l, *script, s.params, !options.tracePath.empty(),
-                           !options.propsTracePath.empty());
-      }
+    if (script != nullptr) {
+      s.sim.attachScript(*s.level.session, *script, s.params, !options.tracePath.empty(),
+                         !options.propsTracePath.empty());
     }
   }
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -27,6 +28,14 @@ int runWindowed(const DemoOptions& options) {
     s.overlay.minDepth = options.overlayDepths->first;
   }
   std::string error;
+  std::optional<Script> script;
+  if (!options.scriptPath.empty()) {
+    script = loadScriptFor(options.scriptPath, &s.params, &error);
+    if (!script) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return 2;
+    }
+  }
   auto first = loadLevelSession(options.levelPath, options, s.params.octree, &error);
   if (!first) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
@@ -34,7 +43,7 @@ int runWindowed(const DemoOptions& options) {
   }
   if (!openWindow(s)) return 1;
 
-  int status = startDemo(s, std::move(first));
+  int status = startDemo(s, std::move(first), script ? &*script : nullptr);
   auto last = std::chrono::steady_clock::now();
   // --max-fps: each frame starts no earlier than this far after the previous one.
   const auto minFrame = options.maxFps > 0

@@ -2,6 +2,7 @@
 // or --frames idle steps), write the trace and the statistics.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "app/level_session.h"
@@ -15,6 +16,14 @@ namespace ofps::app {
 int runHeadless(const DemoOptions& options) {
   std::string error;
   ScenarioParams params;
+  std::optional<Script> script;
+  if (!options.scriptPath.empty()) {
+    script = loadScriptFor(options.scriptPath, &params, &error);
+    if (!script) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return 2;
+    }
+  }
   auto session = loadLevelSession(options.levelPath, options, params.octree, &error);
   if (!session) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
@@ -37,12 +46,7 @@ int runHeadless(const DemoOptions& options) {
   }
 
   Simulation sim;
-  if (!options.scriptPath.empty()) {
-    const auto script = loadScriptFor(options.scriptPath, *session, &params, &error);
-    if (!script) {
-      std::fprintf(stderr, "error: %s\n", error.c_str());
-      return 2;
-    }
+  if (script) {
     sim.attachScript(*session, *script, params, !options.tracePath.empty(),
                      !options.propsTracePath.empty());
     while (!sim.scriptFinished()) sim.step(*session, {});

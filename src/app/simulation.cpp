@@ -108,19 +108,16 @@ double Simulation::simulatedSeconds() const {
   return static_cast<double>(steps_) * static_cast<double>(controller().params().tickSeconds());
 }
 
-std::optional<Script> loadScriptFor(const std::string& path, LevelSession& session,
-                                    ScenarioParams* ioParams, std::string* error) {
+std::optional<Script> loadScriptFor(const std::string& path, ScenarioParams* ioParams,
+                                    std::string* error) {
   ScriptParseResult parsed = readScript(path, *ioParams);
   if (!parsed.ok) {
     *error = parsed.error;
     return std::nullopt;
   }
-  if (!parsed.script.applyParams(*ioParams, error)) return std::nullopt;
-  const OctreeBuildParams& wanted = ioParams->octree;
-  const OctreeBuildParams& have = session.octree.params();
-  if (wanted.trianglesPerLeaf != have.trianglesPerLeaf || wanted.maxLevel != have.maxLevel) {
-    if (!session.rebuildOctree(wanted, error)) return std::nullopt;
-  }
+  ScenarioParams applied = *ioParams;
+  if (!parsed.script.applyParams(applied, error)) return std::nullopt;
+  *ioParams = applied;
   return std::move(parsed.script);
 }
 

@@ -75,12 +75,13 @@ class Simulation {
   uint64_t jumps_ = 0;
 };
 
-// Reads --script, applies its `set` lines to *ioParams (the one copy of each parameter struct)
-// and rebuilds the session's octree when ioParams->octree differs from what it was built with.
+// Reads --script and applies its `set` lines to *ioParams (the one copy of each parameter
+// struct). Called before the level is loaded: a bad script then fails at once rather than after
+// a long load, and the octree is built once, with the script's parameters.
 // Returns the script, or nullopt with *error naming the file and line (the demo then exits with
-// status 2).
-std::optional<Script> loadScriptFor(const std::string& path, LevelSession& session,
-                                    ScenarioParams* ioParams, std::string* error);
+// status 2) and *ioParams unchanged.
+std::optional<Script> loadScriptFor(const std::string& path, ScenarioParams* ioParams,
+                                    std::string* error);
 
 // Writes text to a file; false with *error naming the file.
 bool writeTextFile(const std::string& path, const std::string& text, std::string* error);

@@ -24,8 +24,9 @@ _env = dict(os.environ, XDG_CONFIG_HOME=_config)
 atexit.register(shutil.rmtree, _config, True)
 
 
-def run(*args, timeout=240):
-    p = subprocess.run([demo, *args], capture_output=True, text=True, timeout=timeout, env=_env)
+def run(*args, timeout=240, env=None):
+    p = subprocess.run([demo, *args], capture_output=True, text=True, timeout=timeout,
+                       env=env or _env)
     return p.returncode, p.stdout + p.stderr
 
 
@@ -151,6 +152,21 @@ elif case == "bad_script":
         code, text = run("--headless", "--script", script)
         expect(code == 2, f"bad script exits 2 (got {code})", text)
         expect("bad.script:2" in text, "the error names the file and line", text)
+        # The script is checked before the level is read, so a typo costs no wait for a large
+        # level: the demo's "loaded LEVEL: ..." line must not appear. Windowed runs check it
+        # before opening a window too, so no display is needed to see the error.
+        level = os.path.join(source_dir, "assets", "arena.glb")
+        missing = os.path.join(tmp, "missing.script")
+        no_display = {k: v for k, v in _env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        for mode in (["--headless"], []):
+            for path, named in ((script, "bad.script:2"), (missing, "missing.script")):
+                args = [*mode, level, "--script", path]
+                code, text = run(*args, env=no_display)
+                expect(code == 2, f"{args} exits 2 (got {code})", text)
+                expect(named in text, f"the error names {named}", text)
+                expect("loaded " not in text, f"{args}: the script fails before the level loads",
+                       text)
+                expect("GLFW" not in text, f"{args}: and before a window is opened", text)
         code, text = run("--headless", "--trace", os.path.join(tmp, "t.csv"))
         expect(code == 2, f"--trace without --script exits 2 (got {code})", text)
 elif case == "props_files":
