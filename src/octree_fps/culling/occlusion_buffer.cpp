@@ -31,8 +31,10 @@ void OcclusionBuffer::resize(uint32_t width, uint32_t height) {
   tilesX_ = width / kOcclusionTileSize;
   pixels_.assign(static_cast<size_t>(width) * height, 0.0f);
   const size_t tiles = static_cast<size_t>(tilesX_) * (height / kOcclusionTileSize);
-  tileMin_.assign(tiles, 0.0f);
-  tileDirty_.assign(tiles, 0);
+  // kTilePadding more: the pixel scan reads a row's tiles a group at a time, past the row's
+  // end (those lanes are masked off; the padding is never dirty).
+  tileMin_.assign(tiles + kTilePadding, 0.0f);
+  tileDirty_.assign(tiles + kTilePadding, 0);
 }
 
 void OcclusionBuffer::begin(const glm::mat4& viewProjection) {

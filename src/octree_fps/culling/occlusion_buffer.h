@@ -261,11 +261,12 @@ class OcclusionBuffer {
   // Its second half: the floors fx0 .. fy1 of the bounds, clamped to [-1, size], already taken.
   template <class Isa>
   bool flooredRectHiddenT(int32_t fx0, int32_t fx1, int32_t fy0, int32_t fy1, float depth);
-  std::vector<float> pixels_;       // 1 / w, 0 = empty
-  std::vector<float> tileMin_;      // smallest 1 / w in each tile (its farthest pixel)
-  std::vector<uint8_t> tileDirty_;  // 1 when a pixel changed since tileMin_ was computed
-  bool lastRaised_ = false;         // see lastOccluderRaised()
-  bool avx2_ = false;               // the AVX2 kernels run (chosen by begin())
+  std::vector<float> pixels_;                // 1 / w, 0 = empty
+  static constexpr size_t kTilePadding = 8;  // the widest group of tiles a pixel scan reads
+  std::vector<float> tileMin_;               // smallest 1 / w in each tile (its farthest pixel)
+  std::vector<uint8_t> tileDirty_;           // 1 when a pixel changed since tileMin_ was computed
+  bool lastRaised_ = false;                  // see lastOccluderRaised()
+  bool avx2_ = false;                        // the AVX2 kernels run (chosen by begin())
 };
 
 }  // namespace ofps

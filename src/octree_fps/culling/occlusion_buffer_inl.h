@@ -4,6 +4,9 @@
 // Included only by occlusion_kernels.cpp and occlusion_kernels_avx2.cpp, each instantiating them
 // for its own target; occlusion_buffer.cpp dispatches to them. Contracts and the conservativeness
 // argument: occlusion_buffer.h.
+#include <bit>
+#include <cstring>
+
 #include "octree_fps/culling/occlusion_raster_inl.h"
 
 namespace ofps {
@@ -347,16 +350,16 @@ uint32_t OcclusionBuffer::trianglesHiddenLanes(const typename V::F (&coords)[9],
   const uint32_t certain = V::bits(h.ok) & lanes;
   uint32_t hidden = 0;
   const double infinity = std::numeric_limits<double>::infinity();
-  for (uint32_t i = 0; i < static_cast<uint32_t>(kCount); ++i) {
-    if (((lanes >> i) & 1u) == 0) continue;
-    if (((skip >> i) & 1u) != 0) {  // outside the frustum: an empty rectangle
-      rects[i] = {infinity, -infinity, infinity, -infinity};
-      continue;
-    }
-    if (((certain >> i) & 1u) == 0) {
-      rects[i] = {-infinity, infinity, -infinity, infinity};
-      continue;
-    }
+  // Lane by lane over set bits only (a loop over every lane with a test per lane mispredicted
+  // often: which lanes are live, outside or uncertain varies from call to call).
+  for (uint32_t bits = skip; bits != 0; bits &= bits - 1) {  // outside the frustum: empty
+    rects[std::countr_zero(bits)] = {infinity, -infinity, infinity, -infinity};
+  }
+  for (uint32_t bits = lanes & ~skip & ~certain; bits != 0; bits &= bits - 1) {  // the plane
+    rects[std::countr_zero(bits)] = {-infinity, infinity, -infinity, infinity};
+  }
+  for (uint32_t bits = certain & ~skip; bits != 0; bits &= bits - 1) {
+    const uint32_t i = static_cast<uint32_t>(std::countr_zero(bits));
     rects[i] = {hl.x0[i], hl.x1[i], hl.y0[i], hl.y1[i]};
     if (flooredRectHiddenT<Isa>(static_cast<int32_t>(fx0[i]), static_cast<int32_t>(fx1[i]),
                                 static_cast<int32_t>(fy0[i]), static_cast<int32_t>(fy1[i]),
@@ -373,26 +376,47 @@ bool OcclusionBuffer::scanHiddenT(uint32_t x0, uint32_t x1, uint32_t y0, uint32_
   using V = typename PixelLanes<Isa>::type;
   const typename V::F depth = V::splat(boxInvW);
   static_assert(kOcclusionTileSize == 8, "the pixel scan reads a tile row of eight pixels");
-
+  static_assert(V::kCount <= kTilePadding,
+                "a group of tiles reads at most the padding past the end");
+  static_assert(std::endian::native == std::endian::little, "dirty byte i is tile i of a group");
+  constexpr uint32_t kGroup = V::kCount;
+  const uint32_t tx0 = x0 / kOcclusionTileSize, tx1 = x1 / kOcclusionTileSize;
   for (uint32_t ty = y0 / kOcclusionTileSize; ty <= y1 / kOcclusionTileSize; ++ty) {
-    for (uint32_t tx = x0 / kOcclusionTileSize; tx <= x1 / kOcclusionTileSize; ++tx) {
-      const uint32_t tile = ty * tilesX_ + tx;
-      if (tileDirty_[tile]) refreshTileT<Isa>(tile);
-      if (tileMin_[tile] > boxInvW) continue;  // every pixel of the tile is nearer
-      // The tile's pixels under the rectangle, one tile row (eight pixels, two loads) at a
-      // time: a lane passes when its pixel is strictly nearer (a comparison is exact, and a NaN
-      // pixel would fail it, the safe answer); the row passes when every column of the
-      // rectangle does. columns: bit c set for tile column c inside [x0, x1].
-      const uint32_t left = tx * kOcclusionTileSize;
-      const uint32_t c0 = std::max(x0, left) - left;
-      const uint32_t c1 = std::min(x1, left + kOcclusionTileSize - 1) - left;
-      const uint32_t columns = (2u << c1) - (1u << c0);
-      const uint32_t py0 = std::max(y0, ty * kOcclusionTileSize);
-      const uint32_t py1 = std::min(y1, ty * kOcclusionTileSize + kOcclusionTileSize - 1);
-      for (uint32_t y = py0; y <= py1; ++y) {
-        const float* row = &pixels_[static_cast<size_t>(y) * width_ + left];
-        const uint32_t nearer = V::nearer8(row, depth);
-        if ((nearer & columns) != columns) return false;
+    // The row's tiles a group at a time: the dirty ones refreshed, then the tile minima compared
+    // in one go, so that only the tiles they do not settle (some pixel may be as far as the
+    // box) are scanned, and a row of settled tiles costs no branch per tile. Lanes past tx1 read
+    // the next row's tiles or the padding, and are masked off.
+    for (uint32_t tg = tx0; tg <= tx1; tg += kGroup) {
+      const uint32_t first = ty * tilesX_ + tg;
+      const uint32_t lanes =
+          (tx1 - tg + 1 >= kGroup) ? (1u << kGroup) - 1u : (1u << (tx1 - tg + 1)) - 1u;
+      uint64_t dirtyBytes = 0;
+      std::memcpy(&dirtyBytes, &tileDirty_[first], kGroup);  // little-endian: byte i is tile i
+      // Each byte is 0 or 1: the product gathers byte i's bit at bit 56 + i (no two terms meet).
+      uint32_t dirty = static_cast<uint32_t>((dirtyBytes * 0x0102040810204080ull) >> 56) & lanes;
+      for (; dirty != 0; dirty &= dirty - 1) {
+        refreshTileT<Isa>(first + static_cast<uint32_t>(std::countr_zero(dirty)));
+      }
+      // Settled: every pixel of the tile strictly nearer than the box (tile minima are never
+      // NaN).
+      const uint32_t settled = V::bits(V::gt(V::load(&tileMin_[first]), depth));
+      for (uint32_t open = lanes & ~settled; open != 0; open &= open - 1) {
+        // The tile's pixels under the rectangle, one tile row (eight pixels, two loads) at a
+        // time: a lane passes when its pixel is strictly nearer (a comparison is exact, and a
+        // NaN pixel would fail it, the safe answer); the row passes when every column of the
+        // rectangle does. columns: bit c set for tile column c inside [x0, x1].
+        const uint32_t tx = tg + static_cast<uint32_t>(std::countr_zero(open));
+        const uint32_t left = tx * kOcclusionTileSize;
+        const uint32_t c0 = std::max(x0, left) - left;
+        const uint32_t c1 = std::min(x1, left + kOcclusionTileSize - 1) - left;
+        const uint32_t columns = (2u << c1) - (1u << c0);
+        const uint32_t py0 = std::max(y0, ty * kOcclusionTileSize);
+        const uint32_t py1 = std::min(y1, ty * kOcclusionTileSize + kOcclusionTileSize - 1);
+        for (uint32_t y = py0; y <= py1; ++y) {
+          const float* row = &pixels_[static_cast<size_t>(y) * width_ + left];
+          const uint32_t nearer = V::nearer8(row, depth);
+          if ((nearer & columns) != columns) return false;
+        }
       }
     }
   }

@@ -26,7 +26,9 @@ void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,
                             std::span<const uint8_t> occluders) {
   const uint32_t slots = octree.triangleCount();
   const std::span<const uint32_t> order = octree.triangleOrder();
-  slotFlags_.assign(slots, 0);
+  // Padded to whole blocks of four slots (padding: not drawn), so that the traversal reads and
+  // writes a block's four flags as one 32-bit word.
+  slotFlags_.assign(paddedSlots(slots), 0);
   for (uint32_t s = 0; s < slots; ++s) {
     const bool drawn = drawnIn(ranges, s, 1) != 0;
     const uint32_t original = order[s];

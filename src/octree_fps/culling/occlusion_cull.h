@@ -229,7 +229,9 @@ class OcclusionCuller {
   template <class Isa>
   void cullT(const Octree& octree, const DrawRanges& ranges, const glm::mat4& viewProjection,
              DrawRunList* out, OcclusionCullStats* ioStats, const OcclusionCullParams& params);
-  std::vector<uint8_t> slotFlags_;  // per triangle slot: kSlot* bits (kSlotHidden: scratch)
+  // Per triangle slot: kSlot* bits (kSlotHidden: scratch); paddedSlots(triangleCount()) long.
+  std::vector<uint8_t> slotFlags_;
+  static uint32_t paddedSlots(uint32_t slots) { return (slots + 3u) & ~3u; }
   // Occluder pairs (OcclusionBuffer::rasterizeTrianglePair): on the first slot of a pair, the
   // second slot, and which edge of the first (bits 0-1) and which corner of the second (bits
   // 2-3) are the shared edge and the far corner. kOctreeInvalidIndex: no pair.

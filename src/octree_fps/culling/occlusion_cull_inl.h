@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "octree_fps/culling/frustum.h"
@@ -69,6 +70,24 @@ inline void radixSortByFirst(std::vector<Run>& runs, std::vector<Run>& scratch) 
     for (const Run& r : runs) scratch[offset[(r.first >> shift) & (kBuckets - 1)]++] = r;
     runs.swap(scratch);
   }
+}
+
+// A block's four slot flags read as one little-endian word w (byte i: lane i). laneBits: bit i
+// set when lane i has `flag` (one bit); laneBytes: lane mask m spread to one bit per byte (times
+// a flag, that flag in the byte of every lane in m); laneCount: the lanes in a four-bit mask (a
+// table in a constant: __builtin_popcount is a libgcc call on the x86-64 baseline). Multiplying
+// by 0x01020408 moves byte i's low bit to bit 24 + i; by 0x00204081, bit i to bit 8 i; neither
+// product has two terms on one bit, so no carry mixes them.
+static_assert(std::endian::native == std::endian::little, "a flag word's byte i is lane i");
+inline uint32_t laneBits(uint32_t w, uint8_t flag) {
+  const uint32_t low = (w >> std::countr_zero(static_cast<uint32_t>(flag))) & 0x01010101u;
+  return (low * 0x01020408u) >> 24;
+}
+inline uint32_t laneBytes(uint32_t m) {
+  return (m * 0x00204081u) & 0x01010101u;
+}
+inline uint32_t laneCount(uint32_t m) {
+  return static_cast<uint32_t>((0x4332322132212110ull >> (4 * m)) & 0xFu);
 }
 
 }  // namespace
@@ -260,7 +279,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
   out->clear();
   visible_.clear();
   runs_.clear();
-  if (octree.empty() || slotFlags_.size() != octree.triangleCount() ||
+  if (octree.empty() || slotFlags_.size() != paddedSlots(octree.triangleCount()) ||
       subtreeEnd_.size() != octree.nodeCount() || ownDrawn_.size() != octree.nodeCount()) {
     return;  // build() was not called for this octree
   }
@@ -327,9 +346,11 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     const uint32_t ownEnd = links.ownEnd;
     if (ownDrawn_[e.node] > 0) {
       const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
-      const uint32_t lastBlock = std::min((ownEnd - 1) >> 2, (links.firstTriangle >> 2) + 3);
-      for (uint32_t b = links.firstTriangle >> 2; b <= lastBlock; ++b) {
-        const char* p = reinterpret_cast<const char*>(&blocks[b]);
+      // Up to four blocks; a fixed count with the addresses clamped to the last block (a line
+      // fetched twice costs nothing), since a loop of one to four steps mispredicts its exit.
+      const uint32_t firstBlock = links.firstTriangle >> 2, lastBlock = (ownEnd - 1) >> 2;
+      for (uint32_t k = 0; k < 4; ++k) {
+        const char* p = reinterpret_cast<const char*>(&blocks[std::min(firstBlock + k, lastBlock)]);
         simd::prefetch(p);
         simd::prefetch(p + 64);
         simd::prefetch(p + 128);
@@ -378,23 +399,49 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
         // the answers are those of one call per block, since every test in the node reads the
         // buffer before its occluders.
         const uint32_t firstBlock = own.first >> 2, lastBlock = (end - 1) >> 2;
+        // A block's flags as one word and its lanes as four bits (laneBits above): the per-slot
+        // branches they replace depend on the data and were mispredicted often.
+        const auto flagWord = [&](uint32_t b) {
+          uint32_t w;
+          std::memcpy(&w, &slotFlags_[4 * b], 4);
+          return w;
+        };
+        const auto storeFlagWord = [&](uint32_t b, uint32_t w) {
+          std::memcpy(&slotFlags_[4 * b], &w, 4);
+        };
+        // The lanes of block b inside the node's range [own.first, end).
+        const auto rangeLanes = [&](uint32_t b) {
+          const uint32_t below = own.first > 4 * b ? own.first - 4 * b : 0u;
+          const uint32_t inside = std::min(end - 4 * b, 4u);  // end > 4 b for the node's blocks
+          return (0xFu >> (4u - inside)) & ~((1u << below) - 1u);
+        };
+        // Tested lanes of block b: drawn slots of the node, less those drawn untested (in an
+        // assumed node, visible last time: marked kSlotUntested until the run loop below).
         const auto laneMask = [&](uint32_t b) {
-          uint32_t lanes = 0;
-          for (uint32_t i = 0; i < 4; ++i) {
-            const uint32_t s = 4 * b + i;
-            if (s < own.first || s >= end || (slotFlags_[s] & kSlotDrawn) == 0) continue;
-            if (assumed && (slotFlags_[s] & kSlotWasVisible) != 0) {
-              slotFlags_[s] |= kSlotUntested;
-              ++st.trianglesAssumedVisible;
-            } else {
-              lanes |= 1u << i;
-            }
-          }
-          return lanes;
+          const uint32_t w = flagWord(b);
+          const uint32_t drawnLanes = laneBits(w, kSlotDrawn) & rangeLanes(b);
+          const uint32_t untested = assumed ? drawnLanes & laneBits(w, kSlotWasVisible) : 0u;
+          storeFlagWord(b, w | laneBytes(untested) * kSlotUntested);
+          st.trianglesAssumedVisible += laneCount(untested);
+          return drawnLanes & ~untested;
+        };
+        // A tested block's answers into its flags: hidden (or outside) lanes get kSlotHidden and
+        // lose their history bits, visible ones get kSlotWasVisible.
+        const auto storeAnswers = [&](uint32_t b, uint32_t lanes, uint32_t hidden,
+                                      uint32_t outside) {
+          const uint32_t beyond = outside & lanes, gone = (hidden | outside) & lanes;
+          const uint32_t goneBytes = laneBytes(gone);
+          const uint32_t w = flagWord(b);
+          storeFlagWord(b, ((w | goneBytes * kSlotHidden) &
+                            ~(goneBytes * (kSlotWasVisible | kSlotWasOccluder))) |
+                               laneBytes(lanes & ~gone) * kSlotWasVisible);
+          st.trianglesOutsideFrustum += laneCount(beyond);
+          st.trianglesOccluded += laneCount(gone & ~beyond);
         };
         for (uint32_t b = firstBlock; b <= lastBlock; b += 2) {
           const uint32_t second = b + 1 <= lastBlock ? b + 1 : b;
-          const uint32_t lanes = laneMask(b) | (second != b ? laneMask(second) << 4 : 0u);
+          const uint32_t lanes0 = laneMask(b), lanes1 = second != b ? laneMask(second) : 0u;
+          const uint32_t lanes = lanes0 | (lanes1 << 4);
           if (lanes == 0) continue;
           OcclusionBuffer::ScreenRect rects[8];
           // Triangles outside the frustum are left out too, where the node's box straddles a
@@ -402,18 +449,13 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
           uint32_t outside = 0;
           const uint32_t hidden = buffer_.trianglesHidden8(blocks[b].c, blocks[second].c, lanes,
                                                            rects, mask != 0 ? &outside : nullptr);
-          for (uint32_t i = 0; i < 8; ++i) {
-            if (((lanes >> i) & 1u) == 0) continue;
-            const uint32_t s = 4 * b + i;  // lanes 4-7 are block b + 1's
-            nodeRects_[s - own.first] = rects[i];
-            if ((((hidden | outside) >> i) & 1u) != 0) {
-              slotFlags_[s] = static_cast<uint8_t>((slotFlags_[s] | kSlotHidden) &
-                                                   ~(kSlotWasVisible | kSlotWasOccluder));
-              ++(((outside >> i) & 1u) != 0 ? st.trianglesOutsideFrustum : st.trianglesOccluded);
-            } else {
-              slotFlags_[s] |= kSlotWasVisible;
-            }
+          // The tested lanes' rectangles, for the occluder precheck (lanes 4-7: block b + 1).
+          for (uint32_t bits = lanes; bits != 0; bits &= bits - 1) {
+            const uint32_t i = static_cast<uint32_t>(std::countr_zero(bits));
+            nodeRects_[4 * b + i - own.first] = rects[i];
           }
+          storeAnswers(b, lanes0, hidden & 0xFu, outside & 0xFu);
+          if (second != b) storeAnswers(second, lanes1, hidden >> 4, outside >> 4);
         }
         for (uint32_t s = own.first; s < end;) {
           if ((slotFlags_[s] & kSlotHidden) != 0) {
@@ -469,7 +511,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     // which order as unsigned integers for non-negative floats) << 32 | child index, so that one
     // integer comparison orders by distance, then by index (the order only speeds the cull up: a
     // tie or a rounding either way is as correct as any other order).
-    uint64_t keys[kOctreeMaxChildren];
+    uint64_t keys[kOctreeMaxChildren] = {};  // entries past the children kept stay 0
     uint32_t masks[kOctreeMaxChildren];
     // The children's bounds, plane by plane; the last group's lanes past n copy child 0 (their
     // answers are ignored, but they must be valid numbers).
@@ -514,9 +556,8 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     }
     // Far to near, pushed in that order so that the nearest pops first. The keys are distinct
     // (the child index is in them), so every sort gives the same order: sorting networks (no
-    // branches to mispredict) for up to eight, as the ray walks use (octree_traversal_inl.h),
-    // entries past `kept` set to 0 so that they sort last; insertion above eight (rare: at most
-    // 16 children).
+    // branches to mispredict), as the ray walks use (octree_traversal_inl.h); the entries past
+    // `kept` are 0 and sort last.
     const auto cx = [&](uint32_t a, uint32_t b) {
       const uint64_t x = keys[a], y = keys[b];
       keys[a] = x > y ? x : y;
@@ -524,10 +565,8 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     };
     if (kept <= 1) {
     } else if (kept <= 4) {
-      for (uint32_t i = kept; i < 4; ++i) keys[i] = 0;
       cx(0, 1), cx(2, 3), cx(0, 2), cx(1, 3), cx(1, 2);
     } else if (kept <= 8) {
-      for (uint32_t i = kept; i < 8; ++i) keys[i] = 0;
       // 19 comparators, the fewest known for eight inputs (Knuth, TAOCP vol. 3, 5.3.4).
       cx(0, 2), cx(1, 3), cx(4, 6), cx(5, 7);
       cx(0, 4), cx(1, 5), cx(2, 6), cx(3, 7);
@@ -536,12 +575,28 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
       cx(1, 4), cx(3, 6);
       cx(1, 2), cx(3, 4), cx(5, 6);
     } else {
-      for (uint32_t i = 1; i < kept; ++i) {
-        const uint64_t k = keys[i];
-        uint32_t j = i;
-        for (; j > 0 && keys[j - 1] < k; --j) keys[j] = keys[j - 1];
-        keys[j] = k;
+      // Nine to 16: each half by the eight-input network, then a merge without branches.
+      const auto network8 = [&](uint32_t o) {
+        cx(o + 0, o + 2), cx(o + 1, o + 3), cx(o + 4, o + 6), cx(o + 5, o + 7);
+        cx(o + 0, o + 4), cx(o + 1, o + 5), cx(o + 2, o + 6), cx(o + 3, o + 7);
+        cx(o + 0, o + 1), cx(o + 2, o + 3), cx(o + 4, o + 5), cx(o + 6, o + 7);
+        cx(o + 2, o + 4), cx(o + 3, o + 5);
+        cx(o + 1, o + 4), cx(o + 3, o + 6);
+        cx(o + 1, o + 2), cx(o + 3, o + 4), cx(o + 5, o + 6);
+      };
+      network8(0);
+      network8(8);
+      uint64_t merged[16];
+      uint32_t ia = 0, ib = 8;
+      for (uint32_t i = 0; i < 16; ++i) {
+        // Past its end a half reads 0, which never wins (the other half's next is >= 0).
+        const uint64_t x = ia < 8 ? keys[ia] : 0, y = ib < 16 ? keys[ib] : 0;
+        const bool fromA = x > y;
+        merged[i] = fromA ? x : y;
+        ia += fromA ? 1u : 0u;
+        ib += fromA ? 0u : 1u;
       }
+      std::memcpy(keys, merged, sizeof merged);
     }
     for (uint32_t i = 0; i < kept; ++i) {
       const uint32_t c = static_cast<uint32_t>(keys[i] & 0xFFu);

@@ -5,6 +5,7 @@
 // for that file's target (occlusion_isa_inl.h), so the AVX2 kernels never call a baseline helper
 // and no baseline caller can end up with an AVX2 one.
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
