@@ -254,7 +254,9 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
   bool raised = false;
   // The rows written and the hull of their spans: their tiles are marked dirty once, after the
   // rows (a tile of the hull that no span reached is marked too, which only costs it a refresh
-  // before its next test; a per-row record cost more than those refreshes).
+  // before its next test; a per-row record cost more than those refreshes). The marks are for
+  // speed only: pixels only rise within a frame, so a stale tile minimum is still a lower bound,
+  // and a tile it fails to settle is scanned pixel by pixel.
   int32_t firstRow = -1, lastRow = -1, spanLo = x1 + 1, spanHi = x0 - 1;
   // The lane type may evaluate the bounds of a row side by side (the same double operations,
   // hence the same integers); otherwise, or for more functions than it takes, the loops below.
