@@ -362,9 +362,11 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     }
     // Visible in the last frame and not due for its re-test (frame_ + a per-node phase, so
     // that about 1 / period of the assumed nodes are re-tested each frame): no box test.
-    const bool assumed = lastFrame != 0 && nodeVisibleFrame_[e.node] == lastFrame &&
-                         (phaseMask != 0 ? (frame_ + e.node * 2654435761u) & phaseMask
-                                         : (frame_ + e.node * 2654435761u) % period) != 0;
+    // (Combined with & rather than &&: each part is cheap, and the short-circuit branches
+    // mispredicted.)
+    const uint32_t phase = phaseMask != 0 ? (frame_ + e.node * 2654435761u) & phaseMask
+                                          : (frame_ + e.node * 2654435761u) % period;
+    const bool assumed = (lastFrame != 0) & (nodeVisibleFrame_[e.node] == lastFrame) & (phase != 0);
     if (assumed) {
       ++st.nodesAssumedVisible;
     } else {
