@@ -472,18 +472,13 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
             const uint8_t f = slotFlags_[s];
             if ((f & kSlotPrepassed) != 0) {
               keepPrepassed(s);
-              continue;
+            } else if ((f & (kSlotOccluder | kSlotPairDone)) != 0 &&
+                       (f & (kSlotUntested | kSlotWasOccluder | kSlotPairDone)) != kSlotUntested) {
+              rasterizeOccluderT<Isa>(octree, s, params, &st, nodeRects_.data(), own.first);
             }
-            if ((f & (kSlotOccluder | kSlotPairDone)) == 0 ||
-                (f & (kSlotUntested | kSlotWasOccluder | kSlotPairDone)) == kSlotUntested) {
-              continue;
-            }
-            rasterizeOccluderT<Isa>(octree, s, params, &st, nodeRects_.data(), own.first);
-          }
-          // Cleared after the whole run: a pair's second triangle is read by its first. (Only an
-          // assumed node has untested slots.)
-          for (uint32_t t = runFirst; assumed && t < s; ++t) {
-            slotFlags_[t] &= static_cast<uint8_t>(~kSlotUntested);
+            // Its kSlotUntested is read no more (a pair's first triangle reads its partner's,
+            // which comes later): cleared here, unconditionally, rather than in a second loop.
+            slotFlags_[s] &= static_cast<uint8_t>(~kSlotUntested);
           }
           runs_.push_back({runFirst, s - runFirst});
         }
@@ -591,12 +586,14 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
       uint64_t merged[16];
       uint32_t ia = 0, ib = 8;
       for (uint32_t i = 0; i < 16; ++i) {
-        // Past its end a half reads 0, which never wins (the other half's next is >= 0).
+        // Past its end a half reads 0, which never wins (the other half's next is >= 0). The
+        // choice by arithmetic: the compiler made a branch of the selects.
         const uint64_t x = ia < 8 ? keys[ia] : 0, y = ib < 16 ? keys[ib] : 0;
-        const bool fromA = x > y;
-        merged[i] = fromA ? x : y;
-        ia += fromA ? 1u : 0u;
-        ib += fromA ? 0u : 1u;
+        const uint32_t fromA = x > y ? 1u : 0u;
+        const uint64_t pickA = 0 - static_cast<uint64_t>(fromA);
+        merged[i] = (x & pickA) | (y & ~pickA);
+        ia += fromA;
+        ib += 1u - fromA;
       }
       std::memcpy(keys, merged, sizeof merged);
     }

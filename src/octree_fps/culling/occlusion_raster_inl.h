@@ -209,6 +209,30 @@ OFPS_OCCLUSION_INLINE bool maxSpan(float* pixels, int32_t lo, int32_t last, cons
   return V::bits(raised) != 0;
 }
 
+// A row's span shorter than V's lanes (last < V::kCount - 1): one group of lanes that holds it,
+// starting at lo or, near the row's right end, early enough to stay inside the row (width >=
+// V::kCount), with the lanes outside the span keeping their pixels. The same lane operations as
+// maxSpan, so a pixel gets the same value whichever of the two writes it; no branch on the
+// span's length (short spans are most rows, and their lengths vary from row to row).
+template <class V, int kDepths>
+OFPS_OCCLUSION_INLINE bool maskedSpan(float* pixels, int32_t lo, int32_t last, int32_t width,
+                                      const float* base, const FloatPlane* planes) {
+  using F = typename V::F;
+  const int32_t start = std::min(lo, width - V::kCount);
+  const F column = V::iota() + V::splat(static_cast<float>(start));  // exact: small integers
+  const typename V::M inside = V::ge(column, V::splat(static_cast<float>(lo))) &
+                               V::le(column, V::splat(static_cast<float>(lo + last)));
+  F value = V::splat(base[0]) + V::splat(planes[0].a) * column;
+  if constexpr (kDepths > 1) {
+    value = V::min(value, V::splat(base[1]) + V::splat(planes[1].a) * column);
+  }
+  float* out = pixels + start;
+  const F old = V::load(out);
+  // max(value, old): a NaN value keeps the old pixel (SSE's rule, second operand).
+  V::store(out, V::select(inside, V::max(value, old), old));
+  return V::bits(inside & V::gt(value, old)) != 0;
+}
+
 // Writes every pixel of rows y0..y1, columns x0..x1 that passes all `count` coverage functions
 // (each >= its margin at the pixel's minimizing corner) with the smallest of the kDepths (1 or 2)
 // depth functions over the pixel, minus their margins, rounded down to float, keeping the larger
@@ -237,16 +261,18 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
       flat[flats++] = &f;
       continue;
     }
-    const double p = (f.margin - f.c - (f.b < 0.0 ? f.b : 0.0)) / f.a;
+    const double p = (f.margin - f.c - std::min(0.0, f.b)) / f.a;  // b if b < 0, else 0
     const double q = f.b / f.a;
     const double slack = kSpanSlack * (std::fabs(p) + std::fabs(q) * (ymax + 1.0));
-    if (f.a > 0.0) {
-      leftP[lefts] = p + slack;
-      leftQ[lefts++] = q;
-    } else {
-      rightP[rights] = p - slack;
-      rightQ[rights++] = q;
-    }
+    // Both sides' next entries written, one side's count advanced: which edges face left
+    // varies from triangle to triangle, and a branch on it mispredicted.
+    const int left = f.a > 0.0 ? 1 : 0;
+    leftP[lefts] = p + slack;
+    leftQ[lefts] = q;
+    rightP[rights] = p - slack;
+    rightQ[rights] = q;
+    lefts += left;
+    rights += 1 - left;
   }
   FloatPlane planes[kDepths];
   for (int k = 0; k < kDepths; ++k) planes[k] = floatPlane(depths[k], x0, x1, y0, y1);
@@ -303,17 +329,10 @@ uint32_t fillConvex(const Target& target, const ScreenFunction* edges, int count
     for (int k = 0; k < kDepths; ++k) base[k] = planes[k].b * rowF + planes[k].c;
     if (last >= V::kCount - 1) {
       raised = maxSpan<V, kDepths>(rowPixels, lo, last, base, planes) || raised;
-    } else if (V::kCount > 4 && last >= 3) {
-      raised = maxSpan<Lanes4, kDepths>(rowPixels, lo, last, base, planes) || raised;
     } else {
-      for (int32_t k = 0; k <= last; ++k) {
-        const float column = static_cast<float>(lo + k);
-        float value = base[0] + planes[0].a * column;
-        if constexpr (kDepths > 1) value = std::min(value, base[1] + planes[1].a * column);
-        float& out = rowPixels[lo + k];
-        raised = raised || value > out;
-        out = value > out ? value : out;
-      }
+      raised = maskedSpan<V, kDepths>(rowPixels, lo, last, static_cast<int32_t>(target.width), base,
+                                      planes) ||
+               raised;
     }
     covered += static_cast<uint32_t>(hi - lo + 1);
   }
