@@ -19,6 +19,8 @@ namespace ofps {
 
 namespace {
 
+#include "octree_fps/spatial/sort_networks_inl.h"
+
 // The eye of a perspective view-projection: the point with clip x = y = w = 0 (Cramer's rule on
 // rows 0, 1 and 3, in double). A singular matrix (not a perspective one) gives the origin; the
 // eye only orders children, so a wrong eye costs culling, never correctness.
@@ -555,34 +557,15 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     // (the child index is in them), so every sort gives the same order: sorting networks (no
     // branches to mispredict), as the ray walks use (octree_traversal_inl.h); the entries past
     // `kept` are 0 and sort last.
-    const auto cx = [&](uint32_t a, uint32_t b) {
-      const uint64_t x = keys[a], y = keys[b];
-      keys[a] = x > y ? x : y;
-      keys[b] = x > y ? y : x;
-    };
     if (kept <= 1) {
     } else if (kept <= 4) {
-      cx(0, 1), cx(2, 3), cx(0, 2), cx(1, 3), cx(1, 2);
+      sortDescending4(keys);
     } else if (kept <= 8) {
-      // 19 comparators, the fewest known for eight inputs (Knuth, TAOCP vol. 3, 5.3.4).
-      cx(0, 2), cx(1, 3), cx(4, 6), cx(5, 7);
-      cx(0, 4), cx(1, 5), cx(2, 6), cx(3, 7);
-      cx(0, 1), cx(2, 3), cx(4, 5), cx(6, 7);
-      cx(2, 4), cx(3, 5);
-      cx(1, 4), cx(3, 6);
-      cx(1, 2), cx(3, 4), cx(5, 6);
+      sortDescending8(keys);
     } else {
       // Nine to 16: each half by the eight-input network, then a merge without branches.
-      const auto network8 = [&](uint32_t o) {
-        cx(o + 0, o + 2), cx(o + 1, o + 3), cx(o + 4, o + 6), cx(o + 5, o + 7);
-        cx(o + 0, o + 4), cx(o + 1, o + 5), cx(o + 2, o + 6), cx(o + 3, o + 7);
-        cx(o + 0, o + 1), cx(o + 2, o + 3), cx(o + 4, o + 5), cx(o + 6, o + 7);
-        cx(o + 2, o + 4), cx(o + 3, o + 5);
-        cx(o + 1, o + 4), cx(o + 3, o + 6);
-        cx(o + 1, o + 2), cx(o + 3, o + 4), cx(o + 5, o + 6);
-      };
-      network8(0);
-      network8(8);
+      sortDescending8(keys);
+      sortDescending8(keys + 8);
       uint64_t merged[16];
       uint32_t ia = 0, ib = 8;
       for (uint32_t i = 0; i < 16; ++i) {

@@ -6,6 +6,8 @@
 // copy can be shared between them by the linker.
 // Needs: <bit>, <cmath>, <cstdint>, <limits>, geometry/triangle_tests.h, spatial/octree.h.
 
+#include "octree_fps/spatial/sort_networks_inl.h"
+
 // Number of lanes set in a 4-bit mask (std::popcount is a library call without -mpopcnt).
 inline uint32_t laneCount(uint32_t mask) {
   return (0x4332322132212110ull >> (4 * mask)) & 0xFu;
@@ -224,30 +226,14 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* bounds, cons
         mask &= mask - 1;
         if (mask == 0) break;
       }
-      // Sorting networks (no branches), largest first; the unused entries are 0 and sort
-      // last, so the n entries pushed are the real ones.
-      auto cx = [&](uint32_t a, uint32_t b) {
-        const uint64_t x = hits[a], y = hits[b];
-        hits[a] = x > y ? x : y;
-        hits[b] = x > y ? y : x;
-      };
+      // Sorting networks (sort_networks_inl.h), largest first; the unused entries are 0 and
+      // sort last, so the n entries pushed are the real ones. (Five to eight children hit went
+      // through the quadratic rank sort before the eight-input network.)
       if (n <= 4) {
-        cx(0, 1);
-        cx(2, 3);
-        cx(0, 2);
-        cx(1, 3);
-        cx(1, 2);
+        sortDescending4(hits);
         for (uint32_t i = 0; i < 4; ++i) stack[top + i] = hits[i];
       } else if (n <= 8) {
-        // A 19-comparator network for eight inputs (the fewest known; it sorts every 0/1
-        // input, hence every input: Knuth, TAOCP vol. 3, 5.3.4, the 0-1 principle). Five to
-        // eight children hit went through the quadratic rank sort before.
-        cx(0, 2), cx(1, 3), cx(4, 6), cx(5, 7);
-        cx(0, 4), cx(1, 5), cx(2, 6), cx(3, 7);
-        cx(0, 1), cx(2, 3), cx(4, 5), cx(6, 7);
-        cx(2, 4), cx(3, 5);
-        cx(1, 4), cx(3, 6);
-        cx(1, 2), cx(3, 4), cx(5, 6);
+        sortDescending8(hits);
         for (uint32_t i = 0; i < 8; ++i) stack[top + i] = hits[i];
       } else {
         // Rank sort: entry i goes to the position given by the number of entries larger than
