@@ -19,6 +19,7 @@ namespace ofps {
 
 namespace {
 
+#include "octree_fps/spatial/bit_counts_inl.h"
 #include "octree_fps/spatial/sort_networks_inl.h"
 
 // The eye of a perspective view-projection: the point with clip x = y = w = 0 (Cramer's rule on
@@ -76,10 +77,10 @@ inline void radixSortByFirst(std::vector<Run>& runs, std::vector<Run>& scratch) 
 
 // A block's four slot flags read as one little-endian word w (byte i: lane i). laneBits: bit i
 // set when lane i has `flag` (one bit); laneBytes: lane mask m spread to one bit per byte (times
-// a flag, that flag in the byte of every lane in m); laneCount: the lanes in a four-bit mask (a
-// table in a constant: __builtin_popcount is a libgcc call on the x86-64 baseline). Multiplying
-// by 0x01020408 moves byte i's low bit to bit 24 + i; by 0x00204081, bit i to bit 8 i; neither
-// product has two terms on one bit, so no carry mixes them.
+// a flag, that flag in the byte of every lane in m); their lanes are counted by laneCount
+// (bit_counts_inl.h). Multiplying by 0x01020408 moves byte i's low bit to bit 24 + i; by
+// 0x00204081, bit i to bit 8 i; neither product has two terms on one bit, so no carry mixes
+// them.
 static_assert(std::endian::native == std::endian::little, "a flag word's byte i is lane i");
 inline uint32_t laneBits(uint32_t w, uint8_t flag) {
   const uint32_t low = (w >> std::countr_zero(static_cast<uint32_t>(flag))) & 0x01010101u;
@@ -87,9 +88,6 @@ inline uint32_t laneBits(uint32_t w, uint8_t flag) {
 }
 inline uint32_t laneBytes(uint32_t m) {
   return (m * 0x00204081u) & 0x01010101u;
-}
-inline uint32_t laneCount(uint32_t m) {
-  return static_cast<uint32_t>((0x4332322132212110ull >> (4 * m)) & 0xFu);
 }
 
 }  // namespace
@@ -555,14 +553,9 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     }
     // Far to near, pushed in that order so that the nearest pops first. The keys are distinct
     // (the child index is in them), so every sort gives the same order: sorting networks (no
-    // branches to mispredict), as the ray walks use (octree_traversal_inl.h); the entries past
+    // branches to mispredict; sort_networks_inl.h, shared with the ray walks); the entries past
     // `kept` are 0 and sort last.
-    if (kept <= 1) {
-    } else if (kept <= 4) {
-      sortDescending4(keys);
-    } else if (kept <= 8) {
-      sortDescending8(keys);
-    } else {
+    if (kept > 8) {
       // Nine to 16: each half by the eight-input network, then a merge without branches.
       sortDescending8(keys);
       sortDescending8(keys + 8);
@@ -579,6 +572,10 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
         ib += 1u - fromA;
       }
       std::memcpy(keys, merged, sizeof merged);
+    } else if (kept > 4) {
+      sortDescending8(keys);
+    } else if (kept > 1) {
+      sortDescending4(keys);
     }
     for (uint32_t i = 0; i < kept; ++i) {
       const uint32_t c = static_cast<uint32_t>(keys[i] & 0xFFu);

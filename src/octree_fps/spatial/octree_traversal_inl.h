@@ -6,20 +6,8 @@
 // copy can be shared between them by the linker.
 // Needs: <bit>, <cmath>, <cstdint>, <limits>, geometry/triangle_tests.h, spatial/octree.h.
 
+#include "octree_fps/spatial/bit_counts_inl.h"
 #include "octree_fps/spatial/sort_networks_inl.h"
-
-// Number of lanes set in a 4-bit mask (std::popcount is a library call without -mpopcnt).
-inline uint32_t laneCount(uint32_t mask) {
-  return (0x4332322132212110ull >> (4 * mask)) & 0xFu;
-}
-
-// Number of bits set in a 16-bit mask (std::popcount is a library call without -mpopcnt).
-inline uint32_t bitCount16(uint32_t m) {
-  m = m - ((m >> 1) & 0x5555u);
-  m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
-  m = (m + (m >> 4)) & 0x0F0Fu;
-  return (m + (m >> 8)) & 0x1Fu;
-}
 
 // The dequantizing slab test's relative margins (RaySlab4 in octree_query.cpp, and its eight-lane
 // twin): 1 -+ 2 gamma(3) with gamma(n) = n u / (1 - n u), u = eps / 2.
