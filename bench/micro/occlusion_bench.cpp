@@ -8,18 +8,19 @@
 // the time per iteration is the CPU time of one frame's pass on one core.
 //
 // BM_OcclusionCull/<level>/<width>/<height>/<countFrustumOnly>/<testTriangles>/<10 x minimum
-// occluder inradius in pixels>/<occluder budget, 0 = none>: the whole pass (frustum and occlusion
-// tests, occluder rasterization, run list). Counters: per-frame means of triangles drawn,
+// occluder inradius in pixels>/<occluder budget, 0 = none>/<work budget in thousands of
+// OcclusionWork units, 0 = none; OcclusionCullParams::workBudget>: the whole pass (frustum and
+// occlusion tests, occluder rasterization, run list). Counters: per-frame means of triangles drawn,
 // frustum-only triangles, nodes tested and occluded, occluders rasterized and their pixels; and
 // over the 256 poses, computed once outside the timing: drawn / frustum-only as the mean of
 // per-pose ratios, the ratio of the sums, and the 10th, 50th and 90th percentiles.
 // These poses are unrelated to each other, so the cull's temporal coherence is off for them.
-// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>/<retestDrawn>/<occluderPrepass>:
-// the chosen configuration (retestDrawn: OcclusionCullParams::retestDrawn, off by default;
-// occluderPrepass: on by default, used only with the history) along the
-// scripted walks of tests/support/scripted_walk.h (16 walks of 64 frames from the same floor
-// spots), each frame once per run and in order, so that the history follows the walk; the same
-// counters (ratios from a first pass over the frames with the same setting).
+// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>/<retestDrawn>/<occluderPrepass>/
+// <work budget in thousands, 0 = none>: the chosen configuration (retestDrawn:
+// OcclusionCullParams::retestDrawn, off by default; occluderPrepass: on by default, used only with
+// the history) along the scripted walks of tests/support/scripted_walk.h (16 walks of 64 frames
+// from the same floor spots), each frame once per run and in order, so that the history follows the
+// walk; the same counters (ratios from a first pass over the frames with the same setting).
 // BM_FrustumCull/<level>: DrawRanges::cull alone, for comparison.
 // How far these ratios can go at all: occlusion_oracle.cpp (a standalone tool) counts, along the
 // same walks, the triangles an exact reference rasterizer sees, the floor under any culler that
@@ -51,6 +52,11 @@ OcclusionLevel& load(const std::string& name) {
   return it->second;
 }
 
+// A benchmark argument: the work budget in thousands of units, 0 for none.
+uint32_t workBudget(int64_t thousands) {
+  return thousands > 0 ? static_cast<uint32_t>(thousands * 1000) : 0xFFFFFFFFu;
+}
+
 // The pass over `frames` in order, one per iteration (each frame once per cycle: the history of
 // temporal coherence follows the walk).
 void occlusionCull(benchmark::State& state, const OcclusionLevel& L,
@@ -68,14 +74,16 @@ void BM_OcclusionCull(benchmark::State& state, const std::string& name) {
   params.testTriangles = state.range(3) != 0;
   params.minOccluderInradius = static_cast<double>(state.range(4)) / 10.0;
   if (state.range(5) > 0) params.maxOccluders = static_cast<uint32_t>(state.range(5));
+  params.workBudget = workBudget(state.range(6));
   // Unrelated poses: no frame-to-frame coherence to use (and none assumed).
   params.temporalCoherence = false;
   occlusionCull(state, L, L.viewProj, static_cast<uint32_t>(state.range(0)),
                 static_cast<uint32_t>(state.range(1)), params);
 }
 
-// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>/<retestDrawn>/<occluderPrepass>:
-// the chosen configuration along the scripted walks (16 walks of 64 frames).
+// BM_OcclusionWalk/<level>/<temporalCoherence>/<retestPeriod>/<retestDrawn>/<occluderPrepass>/
+// <work budget in thousands, 0 = none>: the chosen configuration along the scripted walks (16 walks
+// of 64 frames).
 void BM_OcclusionWalk(benchmark::State& state, const std::string& name) {
   OcclusionLevel& L = load(name);
   if (!L.ok) {
@@ -88,6 +96,7 @@ void BM_OcclusionWalk(benchmark::State& state, const std::string& name) {
   params.retestPeriod = static_cast<uint32_t>(state.range(1));
   params.retestDrawn = state.range(2) != 0;
   params.occluderPrepass = state.range(3) != 0;
+  params.workBudget = workBudget(state.range(4));
   occlusionCull(state, L, L.walkFrames, 256, 128, params);
 }
 
@@ -143,6 +152,7 @@ void occlusionCull(benchmark::State& state, const OcclusionLevel& L,
     state.counters["occluders_prepassed"] = total.occludersPrepassed / f;
   }
   state.counters["occluders"] = total.occludersRasterized / f;
+  state.counters["budget_exhausted"] = total.budgetExhausted / f;  // share of the frames
   state.counters["occluder_px"] = total.occluderPixels / f;
   state.counters["ratio_mean"] = mean;
   state.counters["ratio_of_sums"] = frustumSum > 0.0 ? drawnSum / frustumSum : 0.0;
@@ -171,10 +181,12 @@ void BM_FrustumCull(benchmark::State& state, const std::string& name) {
 }
 
 void occlusionArgs(benchmark::internal::Benchmark* b) {
-  b->Args({256, 128, 1, 1, 5, 0})->Args({256, 128, 0, 1, 5, 0})->Args({256, 128, 1, 0, 5, 0});
-  b->Args({256, 128, 1, 1, 20, 0})->Args({256, 128, 1, 1, 50, 0});
-  b->Args({256, 128, 1, 1, 5, 250})->Args({256, 128, 1, 1, 5, 1000});
-  b->Args({128, 64, 1, 1, 5, 0})->Args({512, 256, 1, 1, 5, 0});
+  // Without the work budget (the choices as measured before it), then with the default.
+  b->Args({256, 128, 1, 1, 5, 0, 0})->Args({256, 128, 0, 1, 5, 0, 0});
+  b->Args({256, 128, 1, 0, 5, 0, 0})->Args({256, 128, 1, 1, 20, 0, 0});
+  b->Args({256, 128, 1, 1, 50, 0, 0})->Args({256, 128, 1, 1, 5, 250, 0});
+  b->Args({256, 128, 1, 1, 5, 1000, 0})->Args({128, 64, 1, 1, 5, 0, 0});
+  b->Args({512, 256, 1, 1, 5, 0, 0})->Args({256, 128, 1, 1, 5, 0, 600});
   b->Unit(benchmark::kMicrosecond);
 }
 
@@ -184,8 +196,9 @@ BENCHMARK_CAPTURE(BM_OcclusionCull, ons_reborn, std::string("ons-reborn"))->Appl
 // Each walk frame exactly once, in order (the history needs the order; and the same frames for
 // every binary).
 void walkArgs(benchmark::internal::Benchmark* b) {
-  b->Args({0, 8, 0, 0})->Args({1, 8, 0, 1})->Args({1, 8, 0, 0})->Args({1, 4, 0, 1});
-  b->Args({1, 16, 0, 1})->Args({1, 8, 1, 1});
+  // Without the work budget, then the demo's default configuration (with it).
+  b->Args({0, 8, 0, 0, 0})->Args({1, 8, 0, 1, 0})->Args({1, 8, 0, 0, 0})->Args({1, 4, 0, 1, 0});
+  b->Args({1, 16, 0, 1, 0})->Args({1, 8, 1, 1, 0})->Args({1, 8, 0, 1, 600});
   b->Iterations(kWalks * kWalkFrames)->Unit(benchmark::kMicrosecond);
 }
 

@@ -72,6 +72,9 @@ void expectSameStats(const OcclusionCullStats& a, const OcclusionCullStats& b, s
   EXPECT_EQ(a.occluderPixels, b.occluderPixels) << "frame " << frame;
   EXPECT_EQ(a.nodesAssumedVisible, b.nodesAssumedVisible) << "frame " << frame;
   EXPECT_EQ(a.trianglesAssumedVisible, b.trianglesAssumedVisible) << "frame " << frame;
+  EXPECT_EQ(a.work, b.work) << "frame " << frame;
+  EXPECT_EQ(a.budgetExhausted, b.budgetExhausted) << "frame " << frame;
+  EXPECT_EQ(a.nodesPastBudget, b.nodesPastBudget) << "frame " << frame;
 }
 
 void checkSameBits(const IsaLevel& level, const std::string& name) {
@@ -94,12 +97,15 @@ void checkSameBits(const IsaLevel& level, const std::string& name) {
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   DrawRunList runsA, runsB;
-  uint64_t drawn = 0, pixelsWritten = 0, boxesHidden = 0;
+  uint64_t drawn = 0, pixelsWritten = 0, boxesHidden = 0, exhausted = 0;
   for (size_t f = 0; f < frames.size(); ++f) {
     OcclusionCullStats statsA, statsB;
-    // Every other walk with the second test after all occluders (retestDrawn).
+    // Every other walk with the second test after all occluders (retestDrawn); the fourth on a
+    // work budget small enough to run out (OcclusionCullParams::workBudget: the meter must read
+    // the same on both kernel sets, or the drawn sets would part).
     OcclusionCullParams params;
     params.retestDrawn = (f / 48) % 2 == 1;
+    if (f / 48 == 3) params.workBudget = 5'000;
     ASSERT_TRUE(octreeUseSimd(OctreeSimd::kBaseline));
     baseline.cull(octree, ranges, frames[f], &runsA, &statsA, params);
     ASSERT_TRUE(octreeUseSimd(OctreeSimd::kAvx2));
@@ -107,6 +113,7 @@ void checkSameBits(const IsaLevel& level, const std::string& name) {
     ASSERT_EQ(runsA.first, runsB.first) << name << " frame " << f;
     ASSERT_EQ(runsA.count, runsB.count) << name << " frame " << f;
     expectSameStats(statsA, statsB, f);
+    exhausted += statsA.budgetExhausted;
     const std::span<const float> a = baseline.buffer().inverseDepth();
     const std::span<const float> b = avx2.buffer().inverseDepth();
     ASSERT_EQ(a.size(), b.size());
@@ -130,8 +137,12 @@ void checkSameBits(const IsaLevel& level, const std::string& name) {
   EXPECT_GT(drawn, 0u) << name;
   EXPECT_GT(pixelsWritten, 0u) << name;
   EXPECT_GT(boxesHidden, 0u) << name;
-  std::printf("[ isa ] %s: %zu frames, same bits; %llu boxes of %zu hidden\n", name.c_str(),
-              frames.size(), static_cast<unsigned long long>(boxesHidden), frames.size() * 32);
+  EXPECT_GT(exhausted, 0u) << name;  // the budget ran out at least once
+  std::printf(
+      "[ isa ] %s: %zu frames, same bits; %llu boxes of %zu hidden; %llu culls ran out of "
+      "their work budget\n",
+      name.c_str(), frames.size(), static_cast<unsigned long long>(boxesHidden), frames.size() * 32,
+      static_cast<unsigned long long>(exhausted));
 }
 
 void checkShared(const std::string& name, bool zUp) {

@@ -142,19 +142,21 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
   const OctreeBuildReport report = level.octree.build(level.positions, level.indices);
   ASSERT_TRUE(report.ok) << report.error;
   level.ranges.build(level.octree, level.drawn);
-  OcclusionCuller culler, nodeCuller, budgetCuller, retestCuller;
+  OcclusionCuller culler, nodeCuller, budgetCuller, retestCuller, workCuller;
   culler.build(level.octree, level.ranges);
   nodeCuller.build(level.octree, level.ranges);
   budgetCuller.build(level.octree, level.ranges);
   retestCuller.build(level.octree, level.ranges);
+  workCuller.build(level.octree, level.ranges);
   const std::vector<glm::mat4> poses = randomPoses(level, 100, seed);
   ASSERT_EQ(poses.size(), 100u) << name << ": too few floor spots with headroom";
 
   const std::span<const uint32_t> drawOrder = level.ranges.drawOrder();
   const uint32_t triangles = static_cast<uint32_t>(level.indices.size() / 3);
   std::vector<uint8_t> drawnSet(triangles), frustumSet(triangles), nodeSet(triangles),
-      budgetSet(triangles), retestSet(triangles);
-  DrawRunList nodeRuns, budgetRuns, retestRuns;
+      budgetSet(triangles), retestSet(triangles), workSet(triangles);
+  DrawRunList nodeRuns, budgetRuns, retestRuns, workRuns;
+  uint64_t workExhausted = 0, workIdentical = 0;
   uint64_t retestCut = 0;
   uint64_t trianglesTestedOut = 0;
   test::ReferenceRenderer reference(kRefWidth, kRefHeight);
@@ -188,6 +190,39 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
     markRuns(retestRuns, drawOrder, &retestSet);
     markRuns(nodeRuns, drawOrder, &nodeSet);
     markRuns(budgetRuns, drawOrder, &budgetSet);
+    // The work budget (OcclusionCullParams::workBudget). A small one: the same walk until it runs
+    // out, then box tests only, then a frustum cull, so a superset of the plain cull's triangles
+    // (whose budget is larger: its buffer holds every occluder the small one's does, and more)
+    // and, below, every visible one.
+    OcclusionCullStats workStats;
+    OcclusionCullParams work = fresh;
+    work.workBudget = 40'000;
+    workCuller.cull(level.octree, level.ranges, poses[p], &workRuns, &workStats, work);
+    markRuns(workRuns, drawOrder, &workSet);
+    workExhausted += workStats.budgetExhausted;
+    for (uint32_t t = 0; t < triangles; ++t) {
+      ASSERT_FALSE(drawnSet[t] && !workSet[t])
+          << name << " pose " << p << ": triangle " << t << " drawn, but not on a small budget";
+    }
+    // None: the frustum cull exactly (the same classification of the same nodes).
+    work.workBudget = 0;
+    workCuller.cull(level.octree, level.ranges, poses[p], &workRuns, &workStats, work);
+    ASSERT_EQ(workRuns.first, frustumRuns.first) << name << " pose " << p << ": budget 0";
+    ASSERT_EQ(workRuns.count, frustumRuns.count) << name << " pose " << p << ": budget 0";
+    // One that the plain cull's metered work fits with its last quarter to spare (the last
+    // quarter is box tests only): the plain cull exactly, where the plain cull's own (default)
+    // budget did not run out.
+    if (stats.budgetExhausted == 0) {
+      ASSERT_GT(stats.work, 0u) << name << " pose " << p;
+      work.workBudget = static_cast<uint32_t>(stats.work * 4 / 3 + 2);
+      OcclusionCullStats ampleStats;
+      workCuller.cull(level.octree, level.ranges, poses[p], &workRuns, &ampleStats, work);
+      ASSERT_EQ(workRuns.first, runs.first) << name << " pose " << p << ": ample budget";
+      ASSERT_EQ(workRuns.count, runs.count) << name << " pose " << p << ": ample budget";
+      ASSERT_EQ(ampleStats.work, stats.work) << name << " pose " << p;
+      ASSERT_EQ(ampleStats.budgetExhausted, 0u) << name << " pose " << p;
+      ++workIdentical;
+    }
     for (uint32_t t = 0; t < triangles; ++t) {
       ASSERT_FALSE(drawnSet[t] && !nodeSet[t])
           << name << " pose " << p << ": triangle " << t << " drawn, but not with whole nodes";
@@ -217,13 +252,14 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
       if (id == kNoTriangle || seen[id]) continue;
       seen[id] = 1;
       ++visibleIds;
-      if (!drawnSet[id] || !budgetSet[id] || !retestSet[id]) {
+      if (!drawnSet[id] || !budgetSet[id] || !retestSet[id] || !workSet[id]) {
         ++misses;
         if (misses <= 10) {
           ADD_FAILURE() << name << " pose " << p << ": triangle " << id
                         << " is visible in the reference image but was culled"
                         << (!drawnSet[id]    ? ""
                             : !budgetSet[id] ? " with a budget of 50 occluders"
+                            : !workSet[id]   ? " on a work budget of 40,000"
                                              : " by the second test (retestDrawn)");
         }
       }
@@ -237,6 +273,8 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
   EXPECT_GT(occludedNodes, 0u) << name;
   EXPECT_GT(trianglesTestedOut, 0u) << name;  // the per-triangle tests did hide something
   EXPECT_GT(retestCut, 0u) << name;           // and so did the second test
+  EXPECT_GT(workExhausted, 0u) << name;       // the small work budget ran out
+  EXPECT_GT(workIdentical, 0u) << name;       // and the ample one was checked
   std::printf(
       "[ occlusion ] %s: %zu poses, %llu visible ids, mean drawn / frustum-only = %.3f; the "
       "second test left out %llu more\n",
@@ -271,9 +309,14 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
   ASSERT_EQ(feet.size(), kWalks) << name;
   test::WalkPlayer walk(level.octree, feet, kWalks, kFrames, seed);
 
-  OcclusionCuller coherent, fresh;
+  OcclusionCuller coherent, fresh, tight;
   coherent.build(level.octree, level.ranges);
   fresh.build(level.octree, level.ranges);
+  tight.build(level.octree, level.ranges);
+  // With the history and a work budget that runs out: past it nothing is stamped visible, and
+  // the nodes drawn on box tests alone keep their triangles' history bits as they were.
+  OcclusionCullParams tightParams;
+  tightParams.workBudget = 40'000;
   OcclusionCullParams freshParams;
   freshParams.temporalCoherence = false;
   const OcclusionCullParams coherentParams;  // the default: coherence on
@@ -281,8 +324,10 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
 
   const std::span<const uint32_t> drawOrder = level.ranges.drawOrder();
   const uint32_t triangles = static_cast<uint32_t>(level.indices.size() / 3);
-  std::vector<uint8_t> drawnSet(triangles), freshSet(triangles), frustumSet(triangles);
-  DrawRunList runs, freshRuns, frustumRuns;
+  std::vector<uint8_t> drawnSet(triangles), freshSet(triangles), frustumSet(triangles),
+      tightSet(triangles);
+  DrawRunList runs, freshRuns, frustumRuns, tightRuns;
+  uint64_t tightExhausted = 0;
   test::ReferenceRenderer reference(kRefWidth, kRefHeight);
   OcclusionCullStats total;
   uint64_t misses = 0, visibleIds = 0, freshDrawn = 0, freshOnly = 0, jumps = 0;
@@ -297,10 +342,17 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
     markRuns(runs, drawOrder, &drawnSet);
     markRuns(freshRuns, drawOrder, &freshSet);
     markRuns(frustumRuns, drawOrder, &frustumSet);
+    OcclusionCullStats tightStats;
+    tight.cull(level.octree, level.ranges, vp, &tightRuns, &tightStats, tightParams);
+    markRuns(tightRuns, drawOrder, &tightSet);
+    tightExhausted += tightStats.budgetExhausted;
     for (uint32_t t = 0; t < triangles; ++t) {
       freshOnly += freshSet[t] && !drawnSet[t] ? 1 : 0;
       ASSERT_FALSE(drawnSet[t] && !frustumSet[t])
           << name << " frame " << f << ": triangle " << t << " drawn but outside the frustum cull";
+      ASSERT_FALSE(tightSet[t] && !frustumSet[t])
+          << name << " frame " << f << ": triangle " << t
+          << " drawn on a small budget but outside the frustum cull";
     }
     // Measured in double: the jump is metres, far above float rounding of the eye.
     if (glm::distance(glm::dvec3(eye), glm::dvec3(lastEye)) > 1.0 + 1e-3) {
@@ -326,9 +378,10 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
       if (id == kNoTriangle || seen[id]) continue;
       seen[id] = 1;
       ++visibleIds;
-      if (!drawnSet[id] && ++misses <= 10) {
+      if ((!drawnSet[id] || !tightSet[id]) && ++misses <= 10) {
         ADD_FAILURE() << name << " frame " << f << ": triangle " << id
-                      << " is visible in the reference image but was culled";
+                      << " is visible in the reference image but was culled"
+                      << (drawnSet[id] ? " on a work budget of 40,000" : "");
       }
     }
   }
@@ -338,6 +391,7 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
   EXPECT_GT(total.nodesAssumedVisible, 0u) << name;
   EXPECT_GT(total.trianglesAssumedVisible, 0u) << name;
   EXPECT_GT(total.occludersPrepassed, 0u) << name;
+  EXPECT_GT(tightExhausted, 0u) << name;
   std::printf(
       "[ occlusion ] %s walk: %u frames, %llu jumps, %llu nodes drawn on the history's word,"
       " %llu of %llu occluders from the prepass,"

@@ -135,6 +135,31 @@ struct OcclusionCullParams {
   // prepass" above.
   bool occluderPrepass = true;
   float historyMaxEyeMove = 1.0f;  // metres per cull() call
+  // Work budget of one cull(), in OcclusionWork units (about a nanosecond each on the reference
+  // machine). The occlusion test is worth its cost where walls hide much; on a view across open
+  // terrain most of the frustum is visible, and testing and rasterizing tens of thousands of
+  // visible triangles took up to 6 ms on ons-reborn to leave out a third of them, which the GPU
+  // draws in a fraction of that. So the cull meters its work and, once the budget is spent,
+  // finishes as a frustum cull: every node it has not reached is drawn without a box or triangle
+  // test and rasterizes nothing (a subtree wholly inside the frustum as one run), nearest nodes
+  // having been served first. Only ever draws more, so never hides a visible triangle; the
+  // metered work is a pure function of the inputs (no clock), so culls are reproducible and the
+  // instruction sets agree. The default keeps the pass near 0.6 ms on the reference machine
+  // (bench/micro/OCCLUSION_RESULTS.md, round 10); 0xFFFFFFFF: no budget.
+  uint32_t workBudget = 600'000;
+};
+
+// What OcclusionCullParams::workBudget meters, in units of about a nanosecond of the reference
+// machine (2.6 GHz x86-64 with AVX2; fitted by least squares to the CPU time of 256 unrelated
+// views of each shared level, bench/micro/OCCLUSION_RESULTS.md round 10). Deterministic: counts,
+// not a clock.
+struct OcclusionWork {
+  static constexpr uint32_t kNodeClassified = 30;  // a node's box against the frustum planes
+  static constexpr uint32_t kBoxTested = 60;       // a node's box against the buffer
+  static constexpr uint32_t kTriangleTested = 18;  // a drawn triangle of a visible node, tested
+  static constexpr uint32_t kTriangleAssumed = 3;  // one drawn untested (temporal coherence)
+  static constexpr uint32_t kOccluder = 180;       // a triangle rasterized (setup and rows)
+  static constexpr uint32_t kPixelEighths = 2;     // per pixel covered, in eighths of a unit
 };
 
 // Counters of one or more cull() calls (added to, never reset by cull()).
@@ -159,6 +184,13 @@ struct OcclusionCullStats {
   // Of occludersRasterized, those the prepass put in before the traversal
   // (OcclusionCullParams::occluderPrepass).
   uint32_t occludersPrepassed = 0;
+  // OcclusionCullParams::workBudget: the work metered (OcclusionWork units; the frustum cull past
+  // the budget not included), the culls that spent three quarters of it (from there on, box tests
+  // only; past all of it, a frustum cull), and the nodes drawn past the budget without an
+  // occlusion test (a subtree wholly inside the frustum counts as one).
+  uint64_t work = 0;
+  uint32_t budgetExhausted = 0;
+  uint32_t nodesPastBudget = 0;
 };
 
 class OcclusionCuller {

@@ -90,6 +90,13 @@ inline uint32_t laneBytes(uint32_t m) {
   return (m * 0x00204081u) & 0x01010101u;
 }
 
+// The occluders' share of OcclusionCullParams::workBudget's meter (the prepass's and the
+// traversal's alike).
+inline uint64_t occluderWork(const OcclusionCullStats& st) {
+  return uint64_t{OcclusionWork::kOccluder} * st.occludersRasterized +
+         uint64_t{OcclusionWork::kPixelEighths} * st.occluderPixels / 8u;
+}
+
 }  // namespace
 
 inline void OcclusionCuller::keepPrepassed(uint32_t slot) {
@@ -200,6 +207,7 @@ void OcclusionCuller::prepassT(const Octree& octree, const OcclusionCullParams& 
     const uint32_t slot = entry & ~kOccluderPair;
     const bool pair = (entry & kOccluderPair) != 0;
     if (st->occludersRasterized + (pair ? 1u : 0u) >= params.maxOccluders) break;
+    if (occluderWork(*st) >= params.workBudget) break;  // the traversal finds it spent too
     st->occludersPrepassed += pair ? 2u : 1u;
     const bool raised = rasterizeSlotT<Isa>(octree, slot, pair, st);
     const auto mark = [&](uint32_t s) {
@@ -335,166 +343,215 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
       stack[top++] = {0, rootMask, 0, rootBox};
     }
   }
+  // OcclusionCullParams::workBudget: the meter (OcclusionWork), read once per node popped;
+  // past the budget the rest of the traversal is a frustum cull.
+  uint64_t trianglesVisited = 0;  // drawn triangles of the visible nodes
+  const auto spent = [&] {
+    return uint64_t{OcclusionWork::kNodeClassified} * st.nodesTested +
+           uint64_t{OcclusionWork::kBoxTested} * st.nodesOcclusionTested +
+           uint64_t{OcclusionWork::kTriangleTested} *
+               (trianglesVisited - st.trianglesAssumedVisible) +
+           uint64_t{OcclusionWork::kTriangleAssumed} * st.trianglesAssumedVisible +
+           occluderWork(st);
+  };
+  // Past three quarters of the budget, box tests only: no more occluders (the costliest work, and
+  // the least useful this late in a front-to-back walk, with little left behind them) and no
+  // per-triangle tests (a visible node draws whole); a hidden subtree is still left out, at the
+  // price of its box. Past the whole budget, a frustum cull.
+  const uint64_t boxesOnlyFrom = params.workBudget - params.workBudget / 4;
+  bool boxesOnly = false, pastBudget = false;
   while (top > 0) {
     const Entry e = stack[--top];
     const Aabb& box = e.box;
     const uint32_t mask = e.mask;
-    // The node's own triangles are read right after its box test when it is visible: start
-    // loading their blocks (a cache miss each on the larger levels) now, so that the box test
-    // hides the wait. A hidden node wastes the hint, nothing else.
     const OctreeNodeLinks& links = octree.nodeLinks()[e.node];
     const uint32_t ownEnd = links.ownEnd;
-    if (ownDrawn_[e.node] > 0) {
-      const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
-      // Up to four blocks; a fixed count with the addresses clamped to the last block (a line
-      // fetched twice costs nothing), since a loop of one to four steps mispredicts its exit.
-      const uint32_t firstBlock = links.firstTriangle >> 2, lastBlock = (ownEnd - 1) >> 2;
-      for (uint32_t k = 0; k < 4; ++k) {
-        const char* p = reinterpret_cast<const char*>(&blocks[std::min(firstBlock + k, lastBlock)]);
-        simd::prefetch(p);
-        simd::prefetch(p + 64);
-        simd::prefetch(p + 128);
+    if (!pastBudget) {
+      const uint64_t w = spent();
+      if (!boxesOnly && w >= boxesOnlyFrom) {
+        boxesOnly = true;
+        ++st.budgetExhausted;
       }
-      simd::prefetch(&slotFlags_[links.firstTriangle]);
-      // The occluder pairs are looked up per visible triangle (4 + 1 bytes per slot).
-      simd::prefetch(&pairPartner_[links.firstTriangle]);
-      simd::prefetch(&pairCode_[links.firstTriangle]);
+      if (w >= params.workBudget) {
+        pastBudget = true;
+        st.work = w;
+      }
     }
-    // Visible in the last frame and not due for its re-test (frame_ + a per-node phase, so
-    // that about 1 / period of the assumed nodes are re-tested each frame): no box test.
-    // (Combined with & rather than &&: each part is cheap, and the short-circuit branches
-    // mispredicted.)
-    const uint32_t phase = phaseMask != 0 ? (frame_ + e.node * 2654435761u) & phaseMask
-                                          : (frame_ + e.node * 2654435761u) % period;
-    const bool assumed = (lastFrame != 0) & (nodeVisibleFrame_[e.node] == lastFrame) & (phase != 0);
-    if (assumed) {
-      ++st.nodesAssumedVisible;
-    } else {
-      ++st.nodesOcclusionTested;
-      if (buffer_.boxHidden(box)) {
-        ++st.nodesOccluded;
-        if (params.countFrustumOnly) {
-          st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, frustum, e.node, mask);
+    if (pastBudget) {
+      // Drawn untested, as DrawRanges::cull would (the same classification, so the same nodes),
+      // with no history stamp: next frame tests it afresh if its budget reaches it.
+      ++st.nodesPastBudget;
+      if (mask == 0) {  // wholly inside the frustum: its subtree is one slot range
+        if (subtreeDrawn_[e.node] > 0) {
+          runs_.push_back({links.firstTriangle, subtreeEnd_[e.node] - links.firstTriangle});
+          st.trianglesDrawnFrustumOnly += subtreeDrawn_[e.node];
         }
         continue;
       }
-    }
-    path[e.depth] = e.node;
-    const size_t runsBefore = runs_.size();
-    const TriangleRange own{links.firstTriangle, ownEnd - links.firstTriangle};
-    const uint32_t drawn = ownDrawn_[e.node];
-    if (drawn > 0) {
-      st.trianglesDrawnFrustumOnly += drawn;
-      visible_.push_back(e.node);
-      const uint32_t end = own.first + own.count;
-      if (params.testTriangles) {
-        // Each drawn triangle against the buffer as it was before this node's occluders (so the
-        // answer does not depend on the order within the node), then the visible ones drawn
-        // and rasterized. A hidden triangle could not raise any pixel it covers: skipping it
-        // as an occluder loses nothing.
-        // Four at a time, straight from the octree's blocks (a block may start before the
-        // node's range or end after it: those lanes, and undrawn slots, are left out).
-        const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
-        // In an assumed node, the triangles visible last time are drawn untested (no rectangle:
-        // kSlotUntested until the run loop below clears it).
-        // Two blocks per call (trianglesHidden8: eight lanes wide where the AVX2 kernels run);
-        // the answers are those of one call per block, since every test in the node reads the
-        // buffer before its occluders.
-        const uint32_t firstBlock = own.first >> 2, lastBlock = (end - 1) >> 2;
-        // A block's flags as one word and its lanes as four bits (laneBits above): the per-slot
-        // branches they replace depend on the data and were mispredicted often.
-        const auto flagWord = [&](uint32_t b) {
-          uint32_t w;
-          std::memcpy(&w, &slotFlags_[4 * b], 4);
-          return w;
-        };
-        const auto storeFlagWord = [&](uint32_t b, uint32_t w) {
-          std::memcpy(&slotFlags_[4 * b], &w, 4);
-        };
-        // The lanes of block b inside the node's range [own.first, end).
-        const auto rangeLanes = [&](uint32_t b) {
-          const uint32_t below = own.first > 4 * b ? own.first - 4 * b : 0u;
-          const uint32_t inside = std::min(end - 4 * b, 4u);  // end > 4 b for the node's blocks
-          return (0xFu >> (4u - inside)) & ~((1u << below) - 1u);
-        };
-        // Tested lanes of block b: drawn slots of the node, less those drawn untested (in an
-        // assumed node, visible last time: marked kSlotUntested until the run loop below).
-        const auto laneMask = [&](uint32_t b) {
-          const uint32_t w = flagWord(b);
-          const uint32_t drawnLanes = laneBits(w, kSlotDrawn) & rangeLanes(b);
-          const uint32_t untested = assumed ? drawnLanes & laneBits(w, kSlotWasVisible) : 0u;
-          storeFlagWord(b, w | laneBytes(untested) * kSlotUntested);
-          st.trianglesAssumedVisible += laneCount(untested);
-          return drawnLanes & ~untested;
-        };
-        // A tested block's answers into its flags: hidden (or outside) lanes get kSlotHidden and
-        // lose their history bits, visible ones get kSlotWasVisible.
-        const auto storeAnswers = [&](uint32_t b, uint32_t lanes, uint32_t hidden,
-                                      uint32_t outside) {
-          const uint32_t beyond = outside & lanes, gone = (hidden | outside) & lanes;
-          const uint32_t goneBytes = laneBytes(gone);
-          const uint32_t w = flagWord(b);
-          storeFlagWord(b, ((w | goneBytes * kSlotHidden) &
-                            ~(goneBytes * (kSlotWasVisible | kSlotWasOccluder))) |
-                               laneBytes(lanes & ~gone) * kSlotWasVisible);
-          st.trianglesOutsideFrustum += laneCount(beyond);
-          st.trianglesOccluded += laneCount(gone & ~beyond);
-        };
-        for (uint32_t b = firstBlock; b <= lastBlock; b += 2) {
-          const uint32_t second = b + 1 <= lastBlock ? b + 1 : b;
-          const uint32_t lanes0 = laneMask(b), lanes1 = second != b ? laneMask(second) : 0u;
-          const uint32_t lanes = lanes0 | (lanes1 << 4);
-          if (lanes == 0) continue;
-          OcclusionBuffer::ScreenRect rects[8];
-          // Triangles outside the frustum are left out too, where the node's box straddles a
-          // frustum plane (mask != 0; inside a node wholly in the frustum, none can be).
-          uint32_t outside = 0;
-          const uint32_t hidden = buffer_.trianglesHidden8(blocks[b].c, blocks[second].c, lanes,
-                                                           rects, mask != 0 ? &outside : nullptr);
-          // The tested lanes' rectangles, for the occluder precheck (lanes 4-7: block b + 1).
-          for (uint32_t bits = lanes; bits != 0; bits &= bits - 1) {
-            const uint32_t i = static_cast<uint32_t>(std::countr_zero(bits));
-            nodeRects_[4 * b + i - own.first] = rects[i];
-          }
-          storeAnswers(b, lanes0, hidden & 0xFu, outside & 0xFu);
-          if (second != b) storeAnswers(second, lanes1, hidden >> 4, outside >> 4);
-        }
-        for (uint32_t s = own.first; s < end;) {
-          if ((slotFlags_[s] & kSlotHidden) != 0) {
-            slotFlags_[s] &= static_cast<uint8_t>(~kSlotHidden);
-            ++s;
-            continue;
-          }
-          const uint32_t runFirst = s;
-          for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
-            // Most drawn slots are no occluder this frame (not one at all, or untested and raised
-            // nothing last time): rasterizeOccluder's own first checks, without the call.
-            const uint8_t f = slotFlags_[s];
-            if ((f & kSlotPrepassed) != 0) {
-              keepPrepassed(s);
-            } else if ((f & (kSlotOccluder | kSlotPairDone)) != 0 &&
-                       (f & (kSlotUntested | kSlotWasOccluder | kSlotPairDone)) != kSlotUntested) {
-              rasterizeOccluderT<Isa>(octree, s, params, &st, nodeRects_.data(), own.first);
-            }
-            // Its kSlotUntested is read no more (a pair's first triangle reads its partner's,
-            // which comes later): cleared here, unconditionally, rather than in a second loop.
-            slotFlags_[s] &= static_cast<uint8_t>(~kSlotUntested);
-          }
-          runs_.push_back({runFirst, s - runFirst});
-        }
-      } else {
-        for (uint32_t s = own.first; s < end; ++s) {
-          rasterizeOccluderT<Isa>(octree, s, params, &st, nullptr, 0);
-        }
-        runs_.push_back({own.first, own.count});
+      if (ownDrawn_[e.node] > 0) {
+        runs_.push_back({links.firstTriangle, ownEnd - links.firstTriangle});
+        st.trianglesDrawnFrustumOnly += ownDrawn_[e.node];
       }
-    }
-    // Visible for the history only when it drew: then it and its ancestors are stamped (the idea
-    // of CHC's pull-up: a node whose box passed but whose triangles and children all turned out
-    // hidden is tested again next frame as one box, not assumed, with each child tested below).
-    if (runs_.size() != runsBefore) {
-      for (uint32_t d = e.depth + 1; d-- > 0 && nodeVisibleFrame_[path[d]] != frame_;) {
-        nodeVisibleFrame_[path[d]] = frame_;
+    } else {
+      // The node's own triangles are read right after its box test when it is visible: start
+      // loading their blocks (a cache miss each on the larger levels) now, so that the box test
+      // hides the wait. A hidden node wastes the hint, nothing else.
+      if (ownDrawn_[e.node] > 0) {
+        const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
+        // Up to four blocks; a fixed count with the addresses clamped to the last block (a line
+        // fetched twice costs nothing), since a loop of one to four steps mispredicts its exit.
+        const uint32_t firstBlock = links.firstTriangle >> 2, lastBlock = (ownEnd - 1) >> 2;
+        for (uint32_t k = 0; k < 4; ++k) {
+          const char* p =
+              reinterpret_cast<const char*>(&blocks[std::min(firstBlock + k, lastBlock)]);
+          simd::prefetch(p);
+          simd::prefetch(p + 64);
+          simd::prefetch(p + 128);
+        }
+        simd::prefetch(&slotFlags_[links.firstTriangle]);
+        // The occluder pairs are looked up per visible triangle (4 + 1 bytes per slot).
+        simd::prefetch(&pairPartner_[links.firstTriangle]);
+        simd::prefetch(&pairCode_[links.firstTriangle]);
+      }
+      // Visible in the last frame and not due for its re-test (frame_ + a per-node phase, so
+      // that about 1 / period of the assumed nodes are re-tested each frame): no box test.
+      // (Combined with & rather than &&: each part is cheap, and the short-circuit branches
+      // mispredicted.)
+      const uint32_t phase = phaseMask != 0 ? (frame_ + e.node * 2654435761u) & phaseMask
+                                            : (frame_ + e.node * 2654435761u) % period;
+      const bool assumed =
+          (lastFrame != 0) & (nodeVisibleFrame_[e.node] == lastFrame) & (phase != 0);
+      if (assumed) {
+        ++st.nodesAssumedVisible;
+      } else {
+        ++st.nodesOcclusionTested;
+        if (buffer_.boxHidden(box)) {
+          ++st.nodesOccluded;
+          if (params.countFrustumOnly) {
+            st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, frustum, e.node, mask);
+          }
+          continue;
+        }
+      }
+      path[e.depth] = e.node;
+      const size_t runsBefore = runs_.size();
+      const TriangleRange own{links.firstTriangle, ownEnd - links.firstTriangle};
+      const uint32_t drawn = ownDrawn_[e.node];
+      if (drawn > 0) {
+        st.trianglesDrawnFrustumOnly += drawn;
+        if (!boxesOnly) trianglesVisited += drawn;
+        visible_.push_back(e.node);
+        const uint32_t end = own.first + own.count;
+        if (params.testTriangles && !boxesOnly) {
+          // Each drawn triangle against the buffer as it was before this node's occluders (so the
+          // answer does not depend on the order within the node), then the visible ones drawn
+          // and rasterized. A hidden triangle could not raise any pixel it covers: skipping it
+          // as an occluder loses nothing.
+          // Four at a time, straight from the octree's blocks (a block may start before the
+          // node's range or end after it: those lanes, and undrawn slots, are left out).
+          const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
+          // In an assumed node, the triangles visible last time are drawn untested (no rectangle:
+          // kSlotUntested until the run loop below clears it).
+          // Two blocks per call (trianglesHidden8: eight lanes wide where the AVX2 kernels run);
+          // the answers are those of one call per block, since every test in the node reads the
+          // buffer before its occluders.
+          const uint32_t firstBlock = own.first >> 2, lastBlock = (end - 1) >> 2;
+          // A block's flags as one word and its lanes as four bits (laneBits above): the per-slot
+          // branches they replace depend on the data and were mispredicted often.
+          const auto flagWord = [&](uint32_t b) {
+            uint32_t w;
+            std::memcpy(&w, &slotFlags_[4 * b], 4);
+            return w;
+          };
+          const auto storeFlagWord = [&](uint32_t b, uint32_t w) {
+            std::memcpy(&slotFlags_[4 * b], &w, 4);
+          };
+          // The lanes of block b inside the node's range [own.first, end).
+          const auto rangeLanes = [&](uint32_t b) {
+            const uint32_t below = own.first > 4 * b ? own.first - 4 * b : 0u;
+            const uint32_t inside = std::min(end - 4 * b, 4u);  // end > 4 b for the node's blocks
+            return (0xFu >> (4u - inside)) & ~((1u << below) - 1u);
+          };
+          // Tested lanes of block b: drawn slots of the node, less those drawn untested (in an
+          // assumed node, visible last time: marked kSlotUntested until the run loop below).
+          const auto laneMask = [&](uint32_t b) {
+            const uint32_t w = flagWord(b);
+            const uint32_t drawnLanes = laneBits(w, kSlotDrawn) & rangeLanes(b);
+            const uint32_t untested = assumed ? drawnLanes & laneBits(w, kSlotWasVisible) : 0u;
+            storeFlagWord(b, w | laneBytes(untested) * kSlotUntested);
+            st.trianglesAssumedVisible += laneCount(untested);
+            return drawnLanes & ~untested;
+          };
+          // A tested block's answers into its flags: hidden (or outside) lanes get kSlotHidden and
+          // lose their history bits, visible ones get kSlotWasVisible.
+          const auto storeAnswers = [&](uint32_t b, uint32_t lanes, uint32_t hidden,
+                                        uint32_t outside) {
+            const uint32_t beyond = outside & lanes, gone = (hidden | outside) & lanes;
+            const uint32_t goneBytes = laneBytes(gone);
+            const uint32_t w = flagWord(b);
+            storeFlagWord(b, ((w | goneBytes * kSlotHidden) &
+                              ~(goneBytes * (kSlotWasVisible | kSlotWasOccluder))) |
+                                 laneBytes(lanes & ~gone) * kSlotWasVisible);
+            st.trianglesOutsideFrustum += laneCount(beyond);
+            st.trianglesOccluded += laneCount(gone & ~beyond);
+          };
+          for (uint32_t b = firstBlock; b <= lastBlock; b += 2) {
+            const uint32_t second = b + 1 <= lastBlock ? b + 1 : b;
+            const uint32_t lanes0 = laneMask(b), lanes1 = second != b ? laneMask(second) : 0u;
+            const uint32_t lanes = lanes0 | (lanes1 << 4);
+            if (lanes == 0) continue;
+            OcclusionBuffer::ScreenRect rects[8];
+            // Triangles outside the frustum are left out too, where the node's box straddles a
+            // frustum plane (mask != 0; inside a node wholly in the frustum, none can be).
+            uint32_t outside = 0;
+            const uint32_t hidden = buffer_.trianglesHidden8(blocks[b].c, blocks[second].c, lanes,
+                                                             rects, mask != 0 ? &outside : nullptr);
+            // The tested lanes' rectangles, for the occluder precheck (lanes 4-7: block b + 1).
+            for (uint32_t bits = lanes; bits != 0; bits &= bits - 1) {
+              const uint32_t i = static_cast<uint32_t>(std::countr_zero(bits));
+              nodeRects_[4 * b + i - own.first] = rects[i];
+            }
+            storeAnswers(b, lanes0, hidden & 0xFu, outside & 0xFu);
+            if (second != b) storeAnswers(second, lanes1, hidden >> 4, outside >> 4);
+          }
+          for (uint32_t s = own.first; s < end;) {
+            if ((slotFlags_[s] & kSlotHidden) != 0) {
+              slotFlags_[s] &= static_cast<uint8_t>(~kSlotHidden);
+              ++s;
+              continue;
+            }
+            const uint32_t runFirst = s;
+            for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
+              // Most drawn slots are no occluder this frame (not one at all, or untested and raised
+              // nothing last time): rasterizeOccluder's own first checks, without the call.
+              const uint8_t f = slotFlags_[s];
+              if ((f & kSlotPrepassed) != 0) {
+                keepPrepassed(s);
+              } else if ((f & (kSlotOccluder | kSlotPairDone)) != 0 &&
+                         (f & (kSlotUntested | kSlotWasOccluder | kSlotPairDone)) !=
+                             kSlotUntested) {
+                rasterizeOccluderT<Isa>(octree, s, params, &st, nodeRects_.data(), own.first);
+              }
+              // Its kSlotUntested is read no more (a pair's first triangle reads its partner's,
+              // which comes later): cleared here, unconditionally, rather than in a second loop.
+              slotFlags_[s] &= static_cast<uint8_t>(~kSlotUntested);
+            }
+            runs_.push_back({runFirst, s - runFirst});
+          }
+        } else {
+          for (uint32_t s = own.first; s < end && !boxesOnly; ++s) {
+            rasterizeOccluderT<Isa>(octree, s, params, &st, nullptr, 0);
+          }
+          runs_.push_back({own.first, own.count});
+        }
+      }
+      // Visible for the history only when it drew: then it and its ancestors are stamped (the idea
+      // of CHC's pull-up: a node whose box passed but whose triangles and children all turned out
+      // hidden is tested again next frame as one box, not assumed, with each child tested below).
+      if (runs_.size() != runsBefore) {
+        for (uint32_t d = e.depth + 1; d-- > 0 && nodeVisibleFrame_[path[d]] != frame_;) {
+          nodeVisibleFrame_[path[d]] = frame_;
+        }
       }
     }
     const uint32_t n = links.childCount;
@@ -599,6 +656,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
   if (params.testTriangles && params.retestDrawn) retestDrawnT<Isa>(octree, &st);
   for (const SlotRun& r : runs_) ranges.appendSlotRun(r.first, r.count, out);
   st.trianglesDrawn = out->triangles;
+  if (!pastBudget) st.work = spent();
 
   if (ioStats) {
     ioStats->nodesTested += st.nodesTested;
@@ -614,6 +672,9 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     ioStats->nodesAssumedVisible += st.nodesAssumedVisible;
     ioStats->trianglesAssumedVisible += st.trianglesAssumedVisible;
     ioStats->occludersPrepassed += st.occludersPrepassed;
+    ioStats->work += st.work;
+    ioStats->budgetExhausted += st.budgetExhausted;
+    ioStats->nodesPastBudget += st.nodesPastBudget;
   }
 }
 
