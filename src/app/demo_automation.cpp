@@ -44,7 +44,8 @@ nlohmann::json cullingStats(const DemoState& s) {
           {"draw_calls", s.gpu.renderer.drawCallsLastFrame()},
           {"occlusion",
            occlusionStats(s.culling.enabled && s.occlusion.enabled, s.occlusion.temporalCoherence,
-                          s.occlusion.stats, s.occlusion.propsOccluded, s.occlusion.cpuMs)}};
+                          s.occlusion.workBudget, s.occlusion.stats, s.occlusion.propsOccluded,
+                          s.occlusion.cpuMs)}};
 }
 
 // The q-quantile (nearest rank) of the frame times still in the panel's graph (the last 240

@@ -40,6 +40,10 @@ int runHeadless(const DemoOptions& options) {
   if (!options.occlusion) {
     std::fprintf(stderr, "warning: --no-occlusion ignored with --headless (nothing is culled)\n");
   }
+  if (options.occlusionBudget) {
+    std::fprintf(stderr,
+                 "warning: --occlusion-budget ignored with --headless (nothing is culled)\n");
+  }
   if (!options.temporalCoherence) {
     std::fprintf(stderr,
                  "warning: --no-temporal-coherence ignored with --headless (nothing is culled)\n");

@@ -57,6 +57,7 @@ void occlusionCull(DemoState& s, const glm::mat4& cullViewProj) {
   // The frustum-only count is the frustum cull's, already done (o.frustumRuns).
   params.countFrustumOnly = false;
   params.temporalCoherence = o.temporalCoherence;
+  params.workBudget = o.workBudget;
   l.occlusion.cull(l.octree, l.drawRanges, cullViewProj, &s.culling.runs, &o.stats, params);
   // Props are not occluders; each one the frustum kept is tested against the level's buffer.
   std::vector<uint32_t>& ids = s.props.visibleIds;
@@ -126,6 +127,30 @@ void occlusionPanel(DemoState& s) {
     ImGui::Text("drawn untested (visible last frame): %u nodes, %u triangles",
                 c.nodesAssumedVisible, c.trianglesAssumedVisible);
     ImGui::Text("occluders from last frame, in first: %u", c.occludersPrepassed);
+  }
+  // The work budget, in thousands of units (0 on the slider: none).
+  int budgetK = o.workBudget == kNoOcclusionBudget ? 0 : static_cast<int>(o.workBudget / 1000);
+  if (ImGui::SliderInt("work budget", &budgetK, 0, 3000, budgetK == 0 ? "none" : "%d k",
+                       ImGuiSliderFlags_Logarithmic)) {
+    o.workBudget = budgetK > 0 ? static_cast<uint32_t>(budgetK) * 1000u : kNoOcclusionBudget;
+  }
+  markerAfterItem();
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "The pass meters its work (units of about a nanosecond on the reference machine) and\n"
+        "keeps a frame's CPU time bounded: past three quarters of the budget it stops\n"
+        "rasterizing occluders and testing triangles (box tests only); past all of it the rest\n"
+        "is drawn as the frustum cull draws it. Views across open terrain, where most of the\n"
+        "frustum is visible anyway, are where it runs out. Only ever draws more. 0: no budget.");
+  }
+  if (o.workBudget == kNoOcclusionBudget) {
+    ImGui::Text("work: %.0f k units", static_cast<double>(c.work) / 1000.0);
+  } else if (c.budgetExhausted == 0) {
+    ImGui::Text("work: %.0f k of %u k units", static_cast<double>(c.work) / 1000.0,
+                o.workBudget / 1000);
+  } else {
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "out of budget: %u nodes drawn untested",
+                       c.nodesPastBudget);
   }
   ImGui::Text("occlusion pass %.3f ms CPU", o.cpuMs);
   markerAfterItem();

@@ -104,6 +104,13 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
                "Occlusion culling without frame-to-frame coherence: every node and triangle tested "
                "every frame (the panel toggles it)")
       ->disable_flag_override();
+  uint32_t occlusionBudget = 0;
+  auto* occlusionBudgetOpt =
+      cli.add_option("--occlusion-budget", occlusionBudget,
+                     "Work budget of the occlusion pass in units of about a nanosecond on the "
+                     "reference machine (default 600000; past three quarters of it box tests only, "
+                     "past all of it the frustum cull; 0: no budget)")
+          ->check(CLI::Range(0u, 4000000000u));
   cli.add_flag("--no-settings", o.noSettings,
                "Neither read nor write the saved view settings (also: OCTREE_FPS_NO_SETTINGS=1)");
   std::vector<std::string> swaps;
@@ -144,6 +151,7 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   o.vsync = !noVsync;
   o.occlusion = !noOcclusion;
   o.temporalCoherence = !noCoherence;
+  if (occlusionBudgetOpt->count() > 0) o.occlusionBudget = occlusionBudget;
   if (!up.empty()) o.upAxis = up[0];
   if (budgetOpt->count() > 0) o.memoryBudgetMb = memoryBudgetMb;
   if (scaleOpt->count() > 0) {

@@ -125,22 +125,28 @@ nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRa
           {"forward", {forward.x, forward.y, forward.z}}};
 }
 
-nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, const OcclusionCullStats& stats,
-                              uint32_t propsOccluded, double cpuMs) {
-  return {{"enabled", enabled},
-          {"temporal_coherence", temporalCoherence},
-          {"nodes_assumed_visible", stats.nodesAssumedVisible},
-          {"triangles_assumed_visible", stats.trianglesAssumedVisible},
-          {"occluders_rasterized", stats.occludersRasterized},
-          {"occluders_prepassed", stats.occludersPrepassed},
-          {"nodes_tested", stats.nodesOcclusionTested},
-          {"nodes_occluded", stats.nodesOccluded},
-          {"triangles_occluded", stats.trianglesOccluded},
-          {"triangles_outside_frustum", stats.trianglesOutsideFrustum},
-          {"triangles_drawn_frustum_only", stats.trianglesDrawnFrustumOnly},
-          {"triangles_drawn", stats.trianglesDrawn},
-          {"props_occluded", propsOccluded},
-          {"cpu_ms", cpuMs}};
+nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, uint32_t workBudget,
+                              const OcclusionCullStats& stats, uint32_t propsOccluded,
+                              double cpuMs) {
+  return {
+      {"enabled", enabled},
+      {"temporal_coherence", temporalCoherence},
+      {"work", stats.work},
+      {"work_budget", workBudget == 0xFFFFFFFFu ? nlohmann::json() : nlohmann::json(workBudget)},
+      {"budget_exhausted", stats.budgetExhausted > 0},
+      {"nodes_past_budget", stats.nodesPastBudget},
+      {"nodes_assumed_visible", stats.nodesAssumedVisible},
+      {"triangles_assumed_visible", stats.trianglesAssumedVisible},
+      {"occluders_rasterized", stats.occludersRasterized},
+      {"occluders_prepassed", stats.occludersPrepassed},
+      {"nodes_tested", stats.nodesOcclusionTested},
+      {"nodes_occluded", stats.nodesOccluded},
+      {"triangles_occluded", stats.trianglesOccluded},
+      {"triangles_outside_frustum", stats.trianglesOutsideFrustum},
+      {"triangles_drawn_frustum_only", stats.trianglesDrawnFrustumOnly},
+      {"triangles_drawn", stats.trianglesDrawn},
+      {"props_occluded", propsOccluded},
+      {"cpu_ms", cpuMs}};
 }
 
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error) {

@@ -47,11 +47,15 @@ nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRa
 // nodes_occluded, triangles_drawn_frustum_only (what the frustum cull alone draws),
 // triangles_drawn, props_occluded (props in the frustum hidden by the buffer), cpu_ms (the
 // pass's wall time, level and props), temporal_coherence (the setting), nodes_assumed_visible and
-// triangles_assumed_visible (drawn untested because they were visible last frame). When off, both
+// triangles_assumed_visible (drawn untested because they were visible last frame), work (the
+// pass's metered work, OcclusionWork units), work_budget (the setting; null: none),
+// budget_exhausted (three quarters of the budget spent: box tests only from there) and
+// nodes_past_budget (drawn untested past the whole budget). When off, both
 // triangle figures are what is drawn and the rest is 0. Headless runs draw nothing: their
 // "culling" is null.
-nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, const OcclusionCullStats& stats,
-                              uint32_t propsOccluded, double cpuMs);
+nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, uint32_t workBudget,
+                              const OcclusionCullStats& stats, uint32_t propsOccluded,
+                              double cpuMs);
 
 // Writes `stats` pretty-printed; false with *error when the file cannot be written.
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error);

@@ -56,7 +56,8 @@ elif case == "bad_flag":
     expect("no-such-flag" in text, "the message names the bad flag", text)
 elif case == "bad_value":
     for args in (["--frames", "-3"], ["--up", "x"], ["--scale", "0"], ["--camera", "1,2"],
-                 ["--camera", "1,nan,3"], ["--width", "abc"]):
+                 ["--camera", "1,nan,3"], ["--width", "abc"], ["--occlusion-budget", "-1"],
+                 ["--occlusion-budget", "lots"], ["--occlusion-budget", "5000000000"]):
         code, text = run("--headless", *args)
         expect(code == 2, f"{args} exits 2 (got {code})", text)
 elif case == "missing_level":
@@ -207,8 +208,15 @@ elif case == "occlusion_flag":
             stats = json.load(f)
         expect("culling" in stats and stats["culling"] is None, "culling is null headless",
                json.dumps(stats))
+    # --occlusion-budget too: accepted headless with a warning that it does nothing there.
+    code, text = run("--headless", "--occlusion-budget", "20000",
+                     os.path.join(source_dir, "assets", "arena.glb"))
+    expect(code == 0, f"--headless --occlusion-budget exits 0 (got {code})", text)
+    expect("--occlusion-budget ignored" in text, "a warning says the budget does nothing here",
+           text)
     code, text = run("--help")
     expect("--no-occlusion" in text, "--help lists --no-occlusion", text)
+    expect("--occlusion-budget" in text, "--help lists --occlusion-budget", text)
 else:
     expect(False, f"unknown case {case}")
 print(f"ok [{case}]")

@@ -97,8 +97,11 @@ elif case == "occlusion_screenshots_match":
                     f.write("at 0 fly on\nend 0.1\n")
                 images, stats = [], []
                 # Occlusion on (with its frame-to-frame history: the pose is held for several
-                # frames, so the last frames draw on it), off, and on without the history.
-                for extra in ([], ["--no-occlusion"], ["--no-temporal-coherence"]):
+                # frames, so the last frames draw on it), off, on without the history, and on
+                # with a work budget small enough to run out (box tests only, then the frustum
+                # cull: it may draw more, never less of what is seen).
+                for extra in ([], ["--no-occlusion"], ["--no-temporal-coherence"],
+                              ["--occlusion-budget", "20000"]):
                     shot = os.path.join(tmp, f"shot{len(images)}.png")
                     sj = os.path.join(tmp, f"stats{len(images)}.json")
                     code, out = run_window([level, *flags, "--script", script, "--no-vsync",
@@ -108,7 +111,7 @@ elif case == "occlusion_screenshots_match":
                     images.append(read_screenshot(shot))
                     with open(sj) as f:
                         stats.append(json.load(f)["culling"])
-                on, off, fresh = stats
+                on, off, fresh, tight = stats
                 expect(on["occlusion"]["enabled"] and not off["occlusion"]["enabled"],
                        "the flag turned occlusion off", json.dumps(stats))
                 expect(on["occlusion"]["temporal_coherence"] and
@@ -119,6 +122,11 @@ elif case == "occlusion_screenshots_match":
                        "the history was used by default, and not with --no-temporal-coherence",
                        json.dumps(stats))
                 pose = f"{os.path.basename(level)} yaw {yaw} pitch {pitch}"
+                expect(on["occlusion"]["work_budget"] == 600000 and
+                       tight["occlusion"]["work_budget"] == 20000 and
+                       tight["occlusion"]["budget_exhausted"] and
+                       tight["triangles_drawn"] <= off["triangles_drawn"],
+                       f"{pose}: the default budget, and the small one ran out", json.dumps(stats))
                 # Same frustum both times: occlusion's frustum-only figure is what the run
                 # without it drew, and occlusion never draws more.
                 expect(on["occlusion"]["triangles_drawn_frustum_only"] == off["triangles_drawn"],
@@ -127,11 +135,13 @@ elif case == "occlusion_screenshots_match":
                        off["triangles_drawn"], f"{pose}: drawn <= frustum only", json.dumps(stats))
                 occluded_poses += on["triangles_drawn"] < off["triangles_drawn"]
                 props_hidden += on["occlusion"]["props_occluded"]
-                (w0, h0, a), (w1, h1, b), (w2, h2, c) = images
-                expect((w0, h0) == (w1, h1) == (w2, h2) == (480, 270), f"{pose}: screenshot sizes")
+                (w0, h0, a), (w1, h1, b), (w2, h2, c), (w3, h3, d) = images
+                expect((w0, h0) == (w1, h1) == (w2, h2) == (w3, h3) == (480, 270),
+                       f"{pose}: screenshot sizes")
                 differing = sum(1 for y in range(h0) for x in range(w0)
                                 if a[y][x * 4:x * 4 + 3] != b[y][x * 4:x * 4 + 3] or
-                                c[y][x * 4:x * 4 + 3] != b[y][x * 4:x * 4 + 3])
+                                c[y][x * 4:x * 4 + 3] != b[y][x * 4:x * 4 + 3] or
+                                d[y][x * 4:x * 4 + 3] != b[y][x * 4:x * 4 + 3])
                 # A culled triangle or prop lies strictly behind an occluder in exact arithmetic,
                 # so only a depth tie in GL's 24-bit depth buffer (an occluder within depth
                 # precision of what it hides, drawn after it) could change a pixel; none occur
