@@ -445,7 +445,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
       const uint32_t drawn = ownDrawn_[e.node];
       if (drawn > 0) {
         st.trianglesDrawnFrustumOnly += drawn;
-        trianglesVisited += drawn;  // in a box-only node too: no branch, and early is safe
+        trianglesVisited += boxesOnly ? 0u : drawn;  // a box-only node's are not tested
         visible_.push_back(e.node);
         const uint32_t end = own.first + own.count;
         if (params.testTriangles && !boxesOnly) {
