@@ -194,7 +194,7 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
     // out, then box tests only, then a frustum cull, so a superset of the plain cull's triangles
     // (whose budget is larger: its buffer holds every occluder the small one's does, and more)
     // and, below, every visible one.
-    OcclusionCullStats workStats;
+    OcclusionCullStats workStats;  // (each cull adds to it: reset before the budget-0 cull)
     OcclusionCullParams work = fresh;
     work.workBudget = 40'000;
     workCuller.cull(level.octree, level.ranges, poses[p], &workRuns, &workStats, work);
@@ -206,9 +206,13 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
     }
     // None: the frustum cull exactly (the same classification of the same nodes).
     work.workBudget = 0;
+    workStats = {};
     workCuller.cull(level.octree, level.ranges, poses[p], &workRuns, &workStats, work);
     ASSERT_EQ(workRuns.first, frustumRuns.first) << name << " pose " << p << ": budget 0";
     ASSERT_EQ(workRuns.count, frustumRuns.count) << name << " pose " << p << ": budget 0";
+    // ... and no occlusion work at all: no box tested, nothing rasterized.
+    ASSERT_EQ(workStats.nodesOcclusionTested, 0u) << name << " pose " << p << ": budget 0";
+    ASSERT_EQ(workStats.occludersRasterized, 0u) << name << " pose " << p << ": budget 0";
     // One that the plain cull's metered work fits with its last quarter to spare (the last
     // quarter is box tests only): the plain cull exactly, where the plain cull's own (default)
     // budget did not run out.

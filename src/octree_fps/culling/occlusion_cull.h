@@ -139,20 +139,24 @@ struct OcclusionCullParams {
   // machine). The occlusion test is worth its cost where walls hide much; on a view across open
   // terrain most of the frustum is visible, and testing and rasterizing tens of thousands of
   // visible triangles took up to 6 ms on ons-reborn to leave out a third of them, which the GPU
-  // draws in a fraction of that. So the cull meters its work and, once the budget is spent,
-  // finishes as a frustum cull: every node it has not reached is drawn without a box or triangle
-  // test and rasterizes nothing (a subtree wholly inside the frustum as one run), nearest nodes
-  // having been served first. Only ever draws more, so never hides a visible triangle; the
-  // metered work is a pure function of the inputs (no clock), so culls are reproducible and the
-  // instruction sets agree. The default keeps the pass near 0.6 ms on the reference machine
-  // (bench/micro/OCCLUSION_RESULTS.md, round 10); 0xFFFFFFFF: no budget.
+  // draws in a fraction of that. So the cull meters its work (every fourth node) and degrades in
+  // two steps: past three quarters of the budget it rasterizes no more occluders and tests no more
+  // triangles (a visible node draws whole; a hidden subtree still costs only its box test); past
+  // all of it, every node not yet reached is drawn as DrawRanges::cull would draw it (a subtree
+  // wholly inside the frustum as one run), without a box test and without a history stamp.
+  // Nearest nodes are served first. Only ever draws more, so never hides a visible triangle; the
+  // meter is a pure function of the inputs (counts, no clock), so culls are reproducible and the
+  // instruction sets agree. 0: the frustum cull. The default keeps the slowest frames of the
+  // shipped levels near 0.7 ms on the reference machine (bench/micro/OCCLUSION_RESULTS.md, round
+  // 10, measures budgets from 300 k to none); 0xFFFFFFFF: no budget.
   uint32_t workBudget = 600'000;
 };
 
 // What OcclusionCullParams::workBudget meters, in units of about a nanosecond of the reference
-// machine (2.6 GHz x86-64 with AVX2; fitted by least squares to the CPU time of 256 unrelated
-// views of each shared level, bench/micro/OCCLUSION_RESULTS.md round 10). Deterministic: counts,
-// not a clock.
+// machine (a 2.6 GHz x86-64 VM with AVX2): weights fitted by least squares to the CPU time of
+// each frame of scripted walks on the shared levels, with and without the history
+// (bench/micro/OCCLUSION_RESULTS.md round 10; within 10 % for nine frames in ten over 0.3 ms).
+// Deterministic: counts, not a clock.
 struct OcclusionWork {
   static constexpr uint32_t kNodeClassified = 30;  // a node's box against the frustum planes
   static constexpr uint32_t kBoxTested = 60;       // a node's box against the buffer
