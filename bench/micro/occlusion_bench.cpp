@@ -54,7 +54,7 @@ OcclusionLevel& load(const std::string& name) {
 
 // A benchmark argument: the work budget in thousands of units, 0 for none.
 uint32_t workBudget(int64_t thousands) {
-  return thousands > 0 ? static_cast<uint32_t>(thousands * 1000) : 0xFFFFFFFFu;
+  return thousands > 0 ? static_cast<uint32_t>(thousands * 1000) : ofps::kOcclusionNoBudget;
 }
 
 // The pass over `frames` in order, one per iteration (each frame once per cycle: the history of
@@ -152,7 +152,9 @@ void occlusionCull(benchmark::State& state, const OcclusionLevel& L,
     state.counters["occluders_prepassed"] = total.occludersPrepassed / f;
   }
   state.counters["occluders"] = total.occludersRasterized / f;
-  state.counters["budget_exhausted"] = total.budgetExhausted / f;  // share of the frames
+  // Shares of the frames that reached the budget's box-only point, and its end.
+  state.counters["budget_boxes_only"] = total.budgetBoxesOnly / f;
+  state.counters["budget_exhausted"] = total.budgetExhausted / f;
   state.counters["occluder_px"] = total.occluderPixels / f;
   state.counters["ratio_mean"] = mean;
   state.counters["ratio_of_sums"] = frustumSum > 0.0 ? drawnSum / frustumSum : 0.0;

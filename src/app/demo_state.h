@@ -120,15 +120,13 @@ struct CullingView {
 };
 
 // Occlusion culling through the octree (culling/occlusion_cull.h), on top of the frustum cull.
-inline constexpr uint32_t kNoOcclusionBudget = 0xFFFFFFFFu;
-
 struct OcclusionView {
   bool enabled = true;     // X: draw what the occlusion cull keeps (off: the frustum's runs)
   bool showBuffer = true;  // the panel's view of the occlusion buffer
   // OcclusionCullParams::temporalCoherence: last frame's visible nodes and triangles drawn
   // without their tests (re-tested every few frames); the panel's checkbox
   bool temporalCoherence = true;
-  // OcclusionCullParams::workBudget (kNoOcclusionBudget: none); the panel's slider,
+  // OcclusionCullParams::workBudget (kOcclusionNoBudget: none); the panel's checkbox and slider,
   // --occlusion-budget
   uint32_t workBudget = OcclusionCullParams{}.workBudget;
   OcclusionCullStats stats;               // last frame (all zero when off or culling is off)

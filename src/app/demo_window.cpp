@@ -23,10 +23,7 @@ int runWindowed(const DemoOptions& options) {
   startProbe(s.probe, options.probeShape);
   s.occlusion.enabled = options.occlusion;
   s.occlusion.temporalCoherence = options.temporalCoherence;
-  if (options.occlusionBudget) {
-    s.occlusion.workBudget =
-        *options.occlusionBudget > 0 ? *options.occlusionBudget : kNoOcclusionBudget;
-  }
+  if (options.occlusionBudget) s.occlusion.workBudget = *options.occlusionBudget;
   if (options.overlayDepths) {
     s.overlay.show = true;
     s.overlay.minDepth = options.overlayDepths->first;

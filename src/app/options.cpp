@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include "octree_fps/culling/occlusion_cull.h"
+
 namespace ofps::app {
 
 std::string defaultLevelPath() {
@@ -41,6 +43,22 @@ std::optional<CameraPose> parseCamera(const std::string& text, std::string* erro
     pose.pitchDegrees = v[4];
   }
   return pose;
+}
+
+// --occlusion-budget: a whole number of work units (as OcclusionCullParams::workBudget; 0 is the
+// frustum cull alone) or "none" (kOcclusionNoBudget).
+std::optional<uint32_t> parseOcclusionBudget(const std::string& text, std::string* error) {
+  if (text == "none") return kOcclusionNoBudget;
+  const bool digits = !text.empty() && text.size() <= 10 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0ull;
+  if (!digits || v >= kOcclusionNoBudget) {
+    *error = "--occlusion-budget wants a whole number of work units from 0 to " +
+             std::to_string(kOcclusionNoBudget - 1) + " (e.g. 600000) or 'none', got '" + text +
+             "'";
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(v);
 }
 
 }  // namespace
@@ -104,13 +122,12 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
                "Occlusion culling without frame-to-frame coherence: every node and triangle tested "
                "every frame (the panel toggles it)")
       ->disable_flag_override();
-  uint32_t occlusionBudget = 0;
-  auto* occlusionBudgetOpt =
-      cli.add_option("--occlusion-budget", occlusionBudget,
-                     "Work budget of the occlusion pass in units of about a nanosecond on the "
-                     "reference machine (default 600000; past three quarters of it box tests only, "
-                     "past all of it the frustum cull; 0: no budget)")
-          ->check(CLI::Range(0u, 4000000000u));
+  std::string occlusionBudget;
+  cli.add_option("--occlusion-budget", occlusionBudget,
+                 "Work budget of the occlusion pass, in units of about a nanosecond on the "
+                 "reference machine (default 600000): past three quarters of it box tests only, "
+                 "past all of it the frustum cull; 'none': no budget; 0: the frustum cull alone")
+      ->type_name("UNITS|none");
   cli.add_flag("--no-settings", o.noSettings,
                "Neither read nor write the saved view settings (also: OCTREE_FPS_NO_SETTINGS=1)");
   std::vector<std::string> swaps;
@@ -151,7 +168,15 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   o.vsync = !noVsync;
   o.occlusion = !noOcclusion;
   o.temporalCoherence = !noCoherence;
-  if (occlusionBudgetOpt->count() > 0) o.occlusionBudget = occlusionBudget;
+  if (!occlusionBudget.empty()) {
+    std::string error;
+    o.occlusionBudget = parseOcclusionBudget(occlusionBudget, &error);
+    if (!o.occlusionBudget) {
+      std::fprintf(stderr, "octree_demo: %s\n", error.c_str());
+      *exitCode = 2;
+      return std::nullopt;
+    }
+  }
   if (!up.empty()) o.upAxis = up[0];
   if (budgetOpt->count() > 0) o.memoryBudgetMb = memoryBudgetMb;
   if (scaleOpt->count() > 0) {

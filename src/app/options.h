@@ -43,7 +43,8 @@ struct DemoOptions {
   bool occlusion = true;       // false with --no-occlusion: the frustum cull alone (X toggles)
   // false with --no-temporal-coherence: every occlusion pass starts afresh (the panel toggles)
   bool temporalCoherence = true;
-  // --occlusion-budget UNITS: OcclusionCullParams::workBudget (0: none); unset, the default
+  // --occlusion-budget UNITS|none: OcclusionCullParams::workBudget ("none": kOcclusionNoBudget);
+  // unset, the default
   std::optional<uint32_t> occlusionBudget;
   bool noSettings = false;  // --no-settings: neither read nor write the saved view settings
   // Further --swap-to PATHs, each loaded once the one before has finished.

@@ -49,8 +49,9 @@ nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRa
 // pass's wall time, level and props), temporal_coherence (the setting), nodes_assumed_visible and
 // triangles_assumed_visible (drawn untested because they were visible last frame), work (the
 // pass's metered work, OcclusionWork units), work_budget (the setting; null: none),
-// budget_exhausted (three quarters of the budget spent: box tests only from there) and
-// nodes_past_budget (drawn untested past the whole budget). When off, both
+// budget_boxes_only (three quarters of the budget spent: box tests only from there),
+// budget_exhausted (all of it spent: the frustum cull from there) and nodes_past_budget (drawn
+// untested past the whole budget). When off, both
 // triangle figures are what is drawn and the rest is 0. Headless runs draw nothing: their
 // "culling" is null.
 nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, uint32_t workBudget,

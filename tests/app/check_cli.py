@@ -57,9 +57,13 @@ elif case == "bad_flag":
 elif case == "bad_value":
     for args in (["--frames", "-3"], ["--up", "x"], ["--scale", "0"], ["--camera", "1,2"],
                  ["--camera", "1,nan,3"], ["--width", "abc"], ["--occlusion-budget", "-1"],
-                 ["--occlusion-budget", "lots"], ["--occlusion-budget", "5000000000"]):
+                 ["--occlusion-budget", "lots"], ["--occlusion-budget", "5000000000"],
+                 ["--occlusion-budget", "4294967295"], ["--occlusion-budget", "1e5"]):
         code, text = run("--headless", *args)
         expect(code == 2, f"{args} exits 2 (got {code})", text)
+        if args[0] == "--occlusion-budget":
+            expect("whole number of work units" in text and f"'{args[1]}'" in text,
+                   "the message says what the budget takes and quotes the value", text)
 elif case == "missing_level":
     code, text = run("--headless", "/nonexistent/dir/level.glb")
     expect(code == 1, f"missing level exits 1 (got {code})", text)
@@ -209,11 +213,12 @@ elif case == "occlusion_flag":
         expect("culling" in stats and stats["culling"] is None, "culling is null headless",
                json.dumps(stats))
     # --occlusion-budget too: accepted headless with a warning that it does nothing there.
-    code, text = run("--headless", "--occlusion-budget", "20000",
-                     os.path.join(source_dir, "assets", "arena.glb"))
-    expect(code == 0, f"--headless --occlusion-budget exits 0 (got {code})", text)
-    expect("--occlusion-budget ignored" in text, "a warning says the budget does nothing here",
-           text)
+    for value in ("20000", "none", "0"):
+        code, text = run("--headless", "--occlusion-budget", value,
+                         os.path.join(source_dir, "assets", "arena.glb"))
+        expect(code == 0, f"--headless --occlusion-budget {value} exits 0 (got {code})", text)
+        expect("--occlusion-budget ignored" in text,
+               "a warning says the budget does nothing here", text)
     code, text = run("--help")
     expect("--no-occlusion" in text, "--help lists --no-occlusion", text)
     expect("--occlusion-budget" in text, "--help lists --occlusion-budget", text)

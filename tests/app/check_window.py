@@ -101,7 +101,7 @@ elif case == "occlusion_screenshots_match":
                 # with a work budget small enough to run out (box tests only, then the frustum
                 # cull: it may draw more, never less of what is seen).
                 for extra in ([], ["--no-occlusion"], ["--no-temporal-coherence"],
-                              ["--occlusion-budget", "20000"]):
+                              ["--occlusion-budget", "5000"]):
                     shot = os.path.join(tmp, f"shot{len(images)}.png")
                     sj = os.path.join(tmp, f"stats{len(images)}.json")
                     code, out = run_window([level, *flags, "--script", script, "--no-vsync",
@@ -123,8 +123,10 @@ elif case == "occlusion_screenshots_match":
                        json.dumps(stats))
                 pose = f"{os.path.basename(level)} yaw {yaw} pitch {pitch}"
                 expect(on["occlusion"]["work_budget"] == 600000 and
-                       tight["occlusion"]["work_budget"] == 20000 and
+                       tight["occlusion"]["work_budget"] == 5000 and
+                       tight["occlusion"]["budget_boxes_only"] and
                        tight["occlusion"]["budget_exhausted"] and
+                       tight["occlusion"]["nodes_past_budget"] > 0 and
                        tight["triangles_drawn"] <= off["triangles_drawn"],
                        f"{pose}: the default budget, and the small one ran out", json.dumps(stats))
                 # Same frustum both times: occlusion's frustum-only figure is what the run

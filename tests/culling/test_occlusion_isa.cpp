@@ -73,6 +73,7 @@ void expectSameStats(const OcclusionCullStats& a, const OcclusionCullStats& b, s
   EXPECT_EQ(a.nodesAssumedVisible, b.nodesAssumedVisible) << "frame " << frame;
   EXPECT_EQ(a.trianglesAssumedVisible, b.trianglesAssumedVisible) << "frame " << frame;
   EXPECT_EQ(a.work, b.work) << "frame " << frame;
+  EXPECT_EQ(a.budgetBoxesOnly, b.budgetBoxesOnly) << "frame " << frame;
   EXPECT_EQ(a.budgetExhausted, b.budgetExhausted) << "frame " << frame;
   EXPECT_EQ(a.nodesPastBudget, b.nodesPastBudget) << "frame " << frame;
 }

@@ -216,7 +216,7 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
     // One that the plain cull's metered work fits with its last quarter to spare (the last
     // quarter is box tests only): the plain cull exactly, where the plain cull's own (default)
     // budget did not run out.
-    if (stats.budgetExhausted == 0) {
+    if (stats.budgetBoxesOnly == 0) {
       ASSERT_GT(stats.work, 0u) << name << " pose " << p;
       work.workBudget = static_cast<uint32_t>(stats.work * 4 / 3 + 2);
       OcclusionCullStats ampleStats;
@@ -224,7 +224,7 @@ void checkLevel(TestLevel& level, const std::string& name, uint32_t seed) {
       ASSERT_EQ(workRuns.first, runs.first) << name << " pose " << p << ": ample budget";
       ASSERT_EQ(workRuns.count, runs.count) << name << " pose " << p << ": ample budget";
       ASSERT_EQ(ampleStats.work, stats.work) << name << " pose " << p;
-      ASSERT_EQ(ampleStats.budgetExhausted, 0u) << name << " pose " << p;
+      ASSERT_EQ(ampleStats.budgetBoxesOnly, 0u) << name << " pose " << p;
       ++workIdentical;
     }
     for (uint32_t t = 0; t < triangles; ++t) {

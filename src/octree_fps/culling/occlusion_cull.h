@@ -136,21 +136,32 @@ struct OcclusionCullParams {
   bool occluderPrepass = true;
   float historyMaxEyeMove = 1.0f;  // metres per cull() call
   // Work budget of one cull(), in OcclusionWork units (about a nanosecond each on the reference
-  // machine). The occlusion test is worth its cost where walls hide much; on a view across open
-  // terrain most of the frustum is visible, and testing and rasterizing tens of thousands of
-  // visible triangles took up to 6 ms on ons-reborn to leave out a third of them, which the GPU
-  // draws in a fraction of that. So the cull meters its work (every fourth node) and degrades in
-  // two steps: past three quarters of the budget it rasterizes no more occluders and tests no more
-  // triangles (a visible node draws whole; a hidden subtree still costs only its box test); past
-  // all of it, every node not yet reached is drawn as DrawRanges::cull would draw it (a subtree
-  // wholly inside the frustum as one run), without a box test and without a history stamp.
-  // Nearest nodes are served first. Only ever draws more, so never hides a visible triangle; the
-  // meter is a pure function of the inputs (counts, no clock), so culls are reproducible and the
-  // instruction sets agree. 0: the frustum cull. The default keeps the slowest frames of the
-  // shipped levels near 0.7 ms on the reference machine (bench/micro/OCCLUSION_RESULTS.md, round
-  // 10, measures budgets from 300 k to none); 0xFFFFFFFF: no budget.
+  // machine: see OcclusionWork). The occlusion test is worth its cost where walls hide much; on a
+  // view across open terrain most of the frustum is visible, and testing and rasterizing tens of
+  // thousands of visible triangles took 5.8-6.7 ms on ons-reborn to leave out a third of them,
+  // which the GPU draws in a fraction of that. So the cull meters its work and degrades in two
+  // steps, nearest nodes having been served first:
+  // - past three quarters of the budget it rasterizes no more occluders and tests no more
+  //   triangles (a visible node draws whole; a hidden subtree still costs only its box test);
+  // - past all of it, every node not yet reached is drawn as DrawRanges::cull would draw it (a
+  //   subtree wholly inside the frustum as one run), without a box test and without a history
+  //   stamp (so on views that keep running out, the far nodes get no temporal coherence: they
+  //   are drawn, not tested, anyway).
+  // The meter is read at every fourth node, so the work can pass the budget by up to four nodes'
+  // work (each a box test, its children's frustum tests, and its own triangles' tests and
+  // occluders: a few µs at most on the shipped levels). maxOccluders is a separate limit (which
+  // ever comes first). Props tested afterwards with boxHidden() are the caller's work, not
+  // metered. Only ever draws more, so never hides a visible triangle; the meter is a pure function
+  // of the inputs (counts, no clock), so culls are reproducible and the instruction sets agree.
+  // 0: the frustum cull alone (no box tested); kOcclusionNoBudget: no budget. With the default,
+  // the slowest frames of the shipped levels took 0.7-0.8 ms on the reference machine, and the
+  // slowest pass runs about 1.2 ns per unit of budget there (bench/micro/OCCLUSION_RESULTS.md,
+  // round 10, measures budgets from 300 k to none: about 400 k keeps every pass near 0.5 ms).
   uint32_t workBudget = 600'000;
 };
+
+// OcclusionCullParams::workBudget's "no budget": the pass never degrades.
+inline constexpr uint32_t kOcclusionNoBudget = 0xFFFFFFFFu;
 
 // What OcclusionCullParams::workBudget meters, in units of about a nanosecond of the reference
 // machine (a 2.6 GHz x86-64 VM with AVX2): weights fitted by least squares to the CPU time of
@@ -189,10 +200,11 @@ struct OcclusionCullStats {
   // (OcclusionCullParams::occluderPrepass).
   uint32_t occludersPrepassed = 0;
   // OcclusionCullParams::workBudget: the work metered (OcclusionWork units; the frustum cull past
-  // the budget not included), the culls that spent three quarters of it (from there on, box tests
-  // only; past all of it, a frustum cull), and the nodes drawn past the budget without an
-  // occlusion test (a subtree wholly inside the frustum counts as one).
+  // the budget not included), the culls that spent three quarters of it (box tests only from
+  // there), those that spent all of it (the frustum cull from there), and the nodes those drew
+  // without an occlusion test (a subtree wholly inside the frustum counts as one).
   uint64_t work = 0;
+  uint32_t budgetBoxesOnly = 0;
   uint32_t budgetExhausted = 0;
   uint32_t nodesPastBudget = 0;
 };

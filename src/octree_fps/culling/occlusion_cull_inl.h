@@ -375,12 +375,13 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
       const uint64_t w = spent();
       if (!boxesOnly && w >= boxesOnlyFrom) {
         boxesOnly = true;
-        ++st.budgetExhausted;
+        ++st.budgetBoxesOnly;
       }
       if (w >= params.workBudget) {
         pastBudget = true;
         untilMeter = 0xFFFFFFFFu;
         st.work = w;
+        ++st.budgetExhausted;
       }
     }
     if (pastBudget) {
@@ -679,6 +680,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
     ioStats->trianglesAssumedVisible += st.trianglesAssumedVisible;
     ioStats->occludersPrepassed += st.occludersPrepassed;
     ioStats->work += st.work;
+    ioStats->budgetBoxesOnly += st.budgetBoxesOnly;
     ioStats->budgetExhausted += st.budgetExhausted;
     ioStats->nodesPastBudget += st.nodesPastBudget;
   }
