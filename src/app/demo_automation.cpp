@@ -45,7 +45,7 @@ nlohmann::json cullingStats(const DemoState& s) {
           {"occlusion",
            occlusionStats(s.culling.enabled && s.occlusion.enabled, s.occlusion.temporalCoherence,
                           s.occlusion.workBudget, s.occlusion.stats, s.occlusion.propsOccluded,
-                          s.occlusion.cpuMs)}};
+                          s.occlusion.propsStats, s.occlusion.cpuMs)}};
 }
 
 // The q-quantile (nearest rank) of the frame times still in the panel's graph (the last 240

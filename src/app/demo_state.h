@@ -32,6 +32,7 @@
 #include "app/view_camera.h"
 #include "octree_fps/controller/fixed_step.h"
 #include "octree_fps/culling/draw_ranges.h"
+#include "octree_fps/culling/props_occlusion.h"
 #include "render/image_texture.h"
 #include "render/level_renderer.h"
 #include "render/line_renderer.h"
@@ -135,6 +136,8 @@ struct OcclusionView {
   uint32_t propsTested = 0;               // props in the frustum tested against the buffer
   uint32_t propsOccluded = 0;             // of those, hidden (not drawn)
   std::vector<uint32_t> occludedPropIds;  // those props' ids, while frozen (V): drawn in red
+  PropsOcclusionStats propsStats;         // the props' test: cells first (props_occlusion.h)
+  std::vector<uint64_t> propsScratch;     // its grouping keys, reused
   double cpuMs = 0.0;                     // last frame's occlusion pass (level and props), wall ms
   std::vector<uint8_t> bufferRgba;        // the buffer's debug image, reused
 };

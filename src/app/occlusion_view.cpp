@@ -9,6 +9,7 @@
 
 #include "app/demo_state.h"
 #include "app/panel_widgets.h"
+#include "octree_fps/culling/props_occlusion.h"
 
 namespace ofps::app {
 namespace {
@@ -85,6 +86,7 @@ void occlusionCull(DemoState& s, const glm::mat4& cullViewProj) {
   OcclusionView& o = s.occlusion;
   o.stats = {};
   o.propsTested = o.propsOccluded = 0;
+  o.propsStats = {};
   o.occludedPropIds.clear();
   o.cpuMs = 0.0;
   o.occludedRuns.clear();
@@ -101,20 +103,18 @@ void occlusionCull(DemoState& s, const glm::mat4& cullViewProj) {
   params.temporalCoherence = o.temporalCoherence;
   params.workBudget = o.workBudget;
   l.occlusion.cull(l.octree, l.drawRanges, cullViewProj, &s.culling.runs, &o.stats, params);
-  // Props are not occluders; each one the frustum kept is tested against the level's buffer.
+  // Props are not occluders; the ones the frustum kept are tested against the level's buffer,
+  // their grid cells first (culling/props_occlusion.h).
   std::vector<uint32_t>& ids = s.props.visibleIds;
-  const auto positions = s.sim.props().positions();
-  const auto half = s.sim.props().halfExtents();
   o.propsTested = static_cast<uint32_t>(ids.size());
-  // (remove_if asks once per id, so the frozen view's list gets each hidden prop once.)
-  const auto hidden = [&](uint32_t id) {
-    const bool h = l.occlusion.boxHidden(Aabb::fromCenterHalfExtents(positions[id], half[id]));
-    if (h && s.culling.frozen) o.occludedPropIds.push_back(id);
-    return h;
-  };
   // No node tested: the cull returned before starting its buffer (an empty octree after a
   // failed rebuild), which then still holds an older frame's depths.
-  if (o.stats.nodesTested > 0) ids.erase(std::remove_if(ids.begin(), ids.end(), hidden), ids.end());
+  if (o.stats.nodesTested > 0) {
+    const uint32_t kept =
+        occludeProps(l.occlusion, s.sim.props().grid(), ids, &o.propsScratch,
+                     s.culling.frozen ? &o.occludedPropIds : nullptr, &o.propsStats);
+    ids.resize(kept);
+  }
   o.propsOccluded = o.propsTested - static_cast<uint32_t>(ids.size());
   o.cpuMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -155,6 +155,11 @@ void occlusionPanel(DemoState& s) {
   ImGui::Text("%u occluders rasterized, %u pixels written", c.occludersRasterized,
               c.occluderPixels);
   ImGui::Text("props: %u of %u in the frustum occluded", o.propsOccluded, o.propsTested);
+  if (o.propsStats.cellsTested > 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%u of %u cells hidden)", o.propsStats.cellsOccluded,
+                        o.propsStats.cellsTested);
+  }
   ImGui::Checkbox("temporal coherence", &o.temporalCoherence);
   markerAfterItem();
   if (ImGui::IsItemHovered()) {

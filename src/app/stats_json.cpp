@@ -127,7 +127,7 @@ nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRa
 
 nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, uint32_t workBudget,
                               const OcclusionCullStats& stats, uint32_t propsOccluded,
-                              double cpuMs) {
+                              const PropsOcclusionStats& propCells, double cpuMs) {
   return {{"enabled", enabled},
           {"temporal_coherence", temporalCoherence},
           {"work", stats.work},
@@ -147,6 +147,8 @@ nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, uint32_t wor
           {"triangles_drawn_frustum_only", stats.trianglesDrawnFrustumOnly},
           {"triangles_drawn", stats.trianglesDrawn},
           {"props_occluded", propsOccluded},
+          {"prop_cells_tested", propCells.cellsTested},
+          {"prop_cells_occluded", propCells.cellsOccluded},
           {"cpu_ms", cpuMs}};
 }
 

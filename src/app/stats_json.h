@@ -8,6 +8,7 @@
 #include "app/level_session.h"
 #include "octree_fps/controller/character_controller.h"
 #include "octree_fps/culling/occlusion_cull.h"
+#include "octree_fps/culling/props_occlusion.h"
 #include "octree_fps/props/props_world.h"
 
 namespace ofps::app {
@@ -45,9 +46,10 @@ nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRa
 // culling.occlusion, the last frame's occlusion pass (culling/occlusion_cull.h): enabled (on and
 // frustum culling on), nodes_tested (node boxes tested against the occlusion buffer),
 // nodes_occluded, triangles_drawn_frustum_only (what the frustum cull alone draws),
-// triangles_drawn, props_occluded (props in the frustum hidden by the buffer), cpu_ms (the
-// pass's wall time, level and props), temporal_coherence (the setting), nodes_assumed_visible and
-// triangles_assumed_visible (drawn untested because they were visible last frame), work (the
+// triangles_drawn, props_occluded (props in the frustum hidden by the buffer),
+// prop_cells_tested and prop_cells_occluded (their grid cells tested first, and hidden), cpu_ms
+// (the pass's wall time, level and props), temporal_coherence (the setting), nodes_assumed_visible
+// and triangles_assumed_visible (drawn untested because they were visible last frame), work (the
 // pass's metered work, OcclusionWork units), work_budget (the setting; null: none),
 // budget_boxes_only (three quarters of the budget spent: box tests only from there),
 // budget_exhausted (all of it spent: the frustum cull from there) and nodes_past_budget (drawn
@@ -56,7 +58,7 @@ nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRa
 // "culling" is null.
 nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, uint32_t workBudget,
                               const OcclusionCullStats& stats, uint32_t propsOccluded,
-                              double cpuMs);
+                              const PropsOcclusionStats& propCells, double cpuMs);
 
 // Writes `stats` pretty-printed; false with *error when the file cannot be written.
 bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error);

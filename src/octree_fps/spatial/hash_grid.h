@@ -217,6 +217,8 @@ class HashGrid {
   // when the scratch list of changes grows past its largest size so far.
   uint32_t moveCenters(std::span<const glm::vec3> centers);
   bool contains(uint32_t id) const { return id < cell_.size() && cell_[id] != kGridInvalidIndex; }
+  // Dense index (into cells()) of the cell that holds id; requires contains(id).
+  uint32_t cellIndexOf(uint32_t id) const { return cell_[id]; }
   const GridObject& object(uint32_t id) const { return objects_[id]; }
   // One past the largest id slot (ids below it may or may not be in the grid: contains()).
   uint32_t idEnd() const { return static_cast<uint32_t>(cell_.size()); }
