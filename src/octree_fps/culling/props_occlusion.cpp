@@ -48,9 +48,8 @@ uint32_t occludeProps(OcclusionCuller& culler, const HashGrid& grid, std::span<u
   // Back into the caller's order: the hidden bit by position, then the survivors compacted.
   // (The keys are re-sorted by position; the cell part is no longer needed.)
   for (uint64_t& k : keys) k &= 0xFFFFFFFFull;
-  std::sort(keys.begin(), keys.end(), [](uint64_t x, uint64_t y) {
-    return (x & ~kHidden) < (y & ~kHidden);
-  });
+  std::sort(keys.begin(), keys.end(),
+            [](uint64_t x, uint64_t y) { return (x & ~kHidden) < (y & ~kHidden); });
   uint32_t kept = 0;
   for (const uint64_t k : keys) {
     const uint32_t id = ids[static_cast<uint32_t>(k & ~kHidden)];
