@@ -1,7 +1,8 @@
 // The demo's occlusion pass and its panel section. After the frustum cull (props_view.cpp), the
 // level's occlusion culler walks the octree front to back against its software depth buffer and
-// writes the runs that are drawn; each prop the frustum kept is then tested against the same
-// buffer. The panel shows the work beside the frustum-only figures and the buffer itself.
+// writes the runs that are drawn; the props the frustum kept are then tested against the same
+// buffer, their grid cells first. The panel shows the work beside the frustum-only figures and
+// the buffer itself.
 #include <imgui.h>
 
 #include <algorithm>
