@@ -40,6 +40,19 @@ void addBox(const glm::vec3& lo, const glm::vec3& hi, std::vector<glm::vec3>* po
   }
 }
 
+// The boxes' faces as a level: its octree, draw ranges and occlusion culler.
+struct BoxLevel {
+  Octree octree;
+  DrawRanges ranges;
+  OcclusionCuller culler;
+};
+void buildLevel(const std::vector<glm::vec3>& positions, const std::vector<uint32_t>& indices,
+                BoxLevel* level) {
+  ASSERT_TRUE(level->octree.build(positions, indices).ok);
+  level->ranges.build(level->octree, {});
+  level->culler.build(level->octree, level->ranges);
+}
+
 TEST(PropsOcclusion, CellsFirstHideOnlyWhatEachBoxTestHides) {
   // Walls 10 m ahead across the eye's view (the eye at the origin, 1.7 m up, looking along -z
   // give or take the yaw), a floor under everything.
@@ -48,12 +61,9 @@ TEST(PropsOcclusion, CellsFirstHideOnlyWhatEachBoxTestHides) {
   addBox({-30.0f, 0.0f, -11.0f}, {30.0f, 8.0f, -10.0f}, &positions, &indices);
   addBox({-4.0f, 0.0f, 6.0f}, {4.0f, 8.0f, 7.0f}, &positions, &indices);  // behind the eye
   addBox({-60.0f, -1.0f, -60.0f}, {60.0f, 0.0f, 60.0f}, &positions, &indices);
-  Octree octree;
-  ASSERT_TRUE(octree.build(positions, indices).ok);
-  DrawRanges ranges;
-  ranges.build(octree, {});
-  OcclusionCuller culler;
-  culler.build(octree, ranges);
+  BoxLevel level;
+  ASSERT_NO_FATAL_FAILURE(buildLevel(positions, indices, &level));
+  OcclusionCuller& culler = level.culler;
 
   // Props: piles (several to a 1 m cell) behind the wall, in front of it, and beyond its ends.
   HashGrid grid(1.0f);
@@ -102,7 +112,7 @@ TEST(PropsOcclusion, CellsFirstHideOnlyWhatEachBoxTestHides) {
     const glm::mat4 vp = glm::perspective(1.2f, 16.0f / 9.0f, 0.05f, 500.0f) *
                          glm::lookAt(eye, eye + fwd, glm::vec3(0.0f, 1.0f, 0.0f));
     DrawRunList runs;
-    culler.cull(octree, ranges, vp, &runs);
+    culler.cull(level.octree, level.ranges, vp, &runs);
     // The props in view (as the demo's frustum cull would list them), plus one id the grid
     // does not hold, in a shuffled order.
     std::vector<uint32_t> ids;
@@ -162,12 +172,6 @@ TEST(PropsOcclusion, CellsFirstHideOnlyWhatEachBoxTestHides) {
       total.propsTested);
 }
 
-}  // namespace
-}  // namespace ofps
-
-namespace ofps {
-namespace {
-
 // A low wall with tall props behind it: many stick out over the wall while the bare cell they
 // stand in is hidden. Their cells' loose bounds (grown by the largest half extent) are what keeps
 // them: a cell test with the bare cell box would hide them.
@@ -176,17 +180,14 @@ TEST(PropsOcclusion, PropsOverhangingAHiddenCellAreKept) {
   std::vector<uint32_t> indices;
   addBox({-30.0f, 0.0f, -11.0f}, {30.0f, 2.0f, -10.0f}, &positions, &indices);
   addBox({-60.0f, -1.0f, -60.0f}, {60.0f, 0.0f, 60.0f}, &positions, &indices);
-  Octree octree;
-  ASSERT_TRUE(octree.build(positions, indices).ok);
-  DrawRanges ranges;
-  ranges.build(octree, {});
-  OcclusionCuller culler;
-  culler.build(octree, ranges);
+  BoxLevel level;
+  ASSERT_NO_FATAL_FAILURE(buildLevel(positions, indices, &level));
+  OcclusionCuller& culler = level.culler;
   const glm::vec3 eye(0.0f, 1.7f, 0.0f);
   const glm::mat4 vp = glm::perspective(1.2f, 16.0f / 9.0f, 0.05f, 500.0f) *
                        glm::lookAt(eye, eye + glm::vec3(0.0f, 0.0f, -1.0f), glm::vec3(0, 1, 0));
   DrawRunList runs;
-  culler.cull(octree, ranges, vp, &runs);
+  culler.cull(level.octree, level.ranges, vp, &runs);
 
   // Pairs of props in cells at y in [1, 2), 14-20 m away: a small one low in the cell (hidden)
   // and a tall one whose top reaches 2.6-2.9 m, over the wall's shadow there.
