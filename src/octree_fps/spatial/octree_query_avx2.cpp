@@ -215,16 +215,16 @@ inline uint32_t rayTriangle8(const Ray8& r, const OctreeTriangleBlock& b0,
   return ~mask8(reject) & mask8(_mm256_cmp_ps(t, tMax8, _CMP_LE_OS)) & 0xFFu;
 }
 
-// forBlocks<2> (octree_traversal_inl.h) with laneLayers, for a ray's leaves: calls f(b, lanes)
-// for the pairs of blocks b, b + 1 covering the slots [first, end) (lanes bit 4j + i: slot
-// 4(b + j) + i, set when it is in the range and, where the octree has layers (`layers` not
-// null), in layerMask), adds the slots tested to `tested`, and stops when f returns false. The
-// same pairs, lanes and counts in fewer instructions: the range's two ends cut the lanes of the
-// first and the last pair with one shift each, and without layers the slots tested are counted
-// by subtraction instead of a bit count. A ray's leaves run this about three times per
-// ray, and its walk is bound by instruction throughput (bench/micro/RESULTS.md eighth pass).
-template <class F>
-inline bool forBlockPairs(uint32_t first, uint32_t end, const uint32_t* layers, uint32_t layerMask,
+// forBlocks<2> (octree_traversal_inl.h) for a ray's leaves: calls f(b, lanes) for the pairs of
+// blocks b, b + 1 covering the slots [first, end) (lanes bit 4j + i: slot 4(b + j) + i, set when
+// it is in the range and, when `layered`, kept by inLayers(b, lanes), the octree's laneLayers on
+// both blocks), adds the slots tested to `tested`, and stops when f returns false. The same
+// pairs, lanes and counts as forBlocks<2> in fewer instructions: the range's two ends cut the
+// lanes of the first and the last pair with one shift each, and without layers the slots tested
+// are counted by subtraction instead of a bit count. A ray's leaves run this about three times
+// per ray, and its walk is bound by instruction throughput (bench/micro/RESULTS.md eighth pass).
+template <class InLayers, class F>
+inline bool forBlockPairs(uint32_t first, uint32_t end, bool layered, InLayers&& inLayers,
                           uint32_t& tested, F&& f) {
   if (first >= end) return true;
   uint32_t b = first >> 2;
@@ -233,14 +233,10 @@ inline bool forBlockPairs(uint32_t first, uint32_t end, const uint32_t* layers, 
   for (;;) {
     const uint32_t left = end - 4 * b;  // slots from the pair's first to the range's end: >= 1
     lanes &= left < 8 ? (1u << left) - 1u : 0xFFu;
-    if (layers == nullptr) {
+    if (!layered) {
       tested += (left < 8 ? left : 8u) - skipped;
     } else {
-      uint32_t m = 0;
-      for (uint32_t i = 0; i < 8; ++i) {
-        if (((lanes >> i) & 1u) != 0 && (layers[4 * b + i] & layerMask) != 0) m |= 1u << i;
-      }
-      lanes = m;
+      lanes = inLayers(b, lanes);
       tested += bitCount16(lanes);
     }
     if (!f(b, lanes)) return false;
@@ -271,7 +267,10 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
   const RaySlab8 slab(origin, qOrigin_, qScale_, RayGridPlanes(origin, dir, qOrigin_, qScale_));
   const Ray8 ray8(origin, dir);
   const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;
-  const uint32_t* const layers = layers_.empty() ? nullptr : layers_.data();
+  const bool layered = !layers_.empty();
+  const auto inLayers = [&](uint32_t b, uint32_t lanes) {
+    return laneLayers(b, lanes & 0xFu, layerMask) | (laneLayers(b + 1, lanes >> 4, layerMask) << 4);
+  };
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   RayBest best(tMax);
@@ -289,7 +288,7 @@ bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tM
         [&](uint32_t node) {
           if (trace != nullptr) trace->add(node);
           const OctreeNodeLinks& l = links_[node];
-          forBlockPairs(l.firstTriangle, l.ownEnd, layers, layerMask, st.trianglesTested,
+          forBlockPairs(l.firstTriangle, l.ownEnd, layered, inLayers, st.trianglesTested,
                         [&](uint32_t b, uint32_t lanes) {
                           float t[8];
                           // Block b + 1 may lie past the last block (then it has no lanes): read b
@@ -312,7 +311,10 @@ bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMa
   const RaySlab8 slab(origin, qOrigin_, qScale_, RayGridPlanes(origin, dir, qOrigin_, qScale_));
   const Ray8 ray8(origin, dir);
   const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;
-  const uint32_t* const layers = layers_.empty() ? nullptr : layers_.data();
+  const bool layered = !layers_.empty();
+  const auto inLayers = [&](uint32_t b, uint32_t lanes) {
+    return laneLayers(b, lanes & 0xFu, layerMask) | (laneLayers(b + 1, lanes >> 4, layerMask) << 4);
+  };
   QueryStats st;
   QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
   // A hit sets the bound below every key (keys are >= 0), which ends the walk (rayAny).
@@ -327,7 +329,7 @@ bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMa
         [&](uint32_t node) {
           if (trace != nullptr) trace->add(node);
           const OctreeNodeLinks& l = links_[node];
-          forBlockPairs(l.firstTriangle, l.ownEnd, layers, layerMask, st.trianglesTested,
+          forBlockPairs(l.firstTriangle, l.ownEnd, layered, inLayers, st.trianglesTested,
                         [&](uint32_t b, uint32_t lanes) {
                           float t[8];
                           const uint32_t b1 = std::min(b + 1, lastBlock);  // as in raycastAvx2
