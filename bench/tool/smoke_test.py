@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """CTest bench.tool.oracle: octree_bench --oracle on a small query file must agree with brute
 force on every non-grazing query (the tool's exit status says so), write one result line per
-query and print the JSON fields of FORMAT.md.
+query and print the JSON fields of FORMAT.md. Then rays_to_hit.py cuts the rays short of their
+hits, and octree_bench must find no hit on them (nearest or any-hit) while still agreeing with
+brute force: the file the ninth pass measured the walk's bound with is what it claims to be.
 
 usage: smoke_test.py OCTREE_BENCH GENQUERIES.py LEVEL.obj WORKDIR
 """
@@ -39,6 +41,22 @@ def main():
     with open(results) as f:
         lines = f.read().splitlines()
     assert len(lines) == 2000, len(lines)
+    cut = os.path.join(work, "smoke_cut.queries")
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                 "rays_to_hit.py"), queries, results, cut],
+                   check=True)
+    run = subprocess.run([bench, level, cut, os.path.join(work, "smoke_cut.results"), "--oracle",
+                          "--rounds", "1", "--quiet"], capture_output=True, text=True)
+    sys.stderr.write(run.stderr)
+    if run.returncode != 0:
+        print("octree_bench exited with %d on the cut rays" % run.returncode)
+        return 1
+    cut_out = json.loads(run.stdout)
+    for kind in ("ray", "ray_any"):
+        k = cut_out["kinds"][kind]
+        assert k["count"] == 500, (kind, k)
+        assert k["hits"] == 0, ("cut rays must not hit", kind, k["hits"])
+    assert cut_out["oracle"]["kinds"]["ray"]["octree_agreement"]["disagree_other"] == 0
     print("ok: %d triangles, agreement %s" % (out["triangles"], {
         k: out["oracle"]["kinds"][k]["octree_agreement"]["agreement"]
         for k in ("ray", "sphere", "capsule", "box")}))
