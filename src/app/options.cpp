@@ -61,6 +61,27 @@ std::optional<uint32_t> parseOcclusionBudget(const std::string& text, std::strin
   return static_cast<uint32_t>(v);
 }
 
+// A whole number from lo to hi. CLI::Range alone reports "Value abc not in range 0 to 100" for a
+// value that is not a number at all; this says which of the two is wrong and quotes the value.
+CLI::Validator wholeNumberIn(long long lo, long long hi) {
+  const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) {
+        const size_t sign = !text.empty() && text[0] == '-' ? 1 : 0;
+        const bool digits =
+            text.size() > sign && text.find_first_not_of("0123456789", sign) == std::string::npos;
+        if (!digits) return "wants a whole number from " + range + ", got '" + text + "'";
+        // More than 18 digits is beyond every range here (and beyond what strtoll can hold).
+        const bool inRange = text.size() - sign <= 18 && [&] {
+          const long long v = std::strtoll(text.c_str(), nullptr, 10);
+          return v >= lo && v <= hi;
+        }();
+        if (!inRange) return "must lie from " + range + ", got " + text;
+        return std::string();
+      },
+      "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+}
+
 }  // namespace
 
 std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
@@ -70,18 +91,18 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
       "octree.\nLEVEL is any file Assimp reads (glTF/GLB, OBJ, FBX, DAE, ...)."};
   cli.add_option("level", o.levelPath, "Level file to load (default: the bundled arena)");
   cli.add_option("--frames", o.frames, "Quit after N frames (0: run until closed)")
-      ->check(CLI::Range(0, 100000000));
+      ->check(wholeNumberIn(0, 100000000));
   cli.add_option("--screenshot", o.screenshotPath, "Write the last frame to this PNG file");
   cli.add_option("--stats-json", o.statsJsonPath, "Write level/octree/culling statistics as JSON");
   cli.add_flag("--headless", o.headless, "No window and no OpenGL: load, simulate, report");
-  cli.add_option("--width", o.width, "Window width in pixels")->check(CLI::Range(64, 16384));
-  cli.add_option("--height", o.height, "Window height in pixels")->check(CLI::Range(64, 16384));
+  cli.add_option("--width", o.width, "Window width in pixels")->check(wholeNumberIn(64, 16384));
+  cli.add_option("--height", o.height, "Window height in pixels")->check(wholeNumberIn(64, 16384));
   bool noVsync = false;
   cli.add_flag("--no-vsync", noVsync, "Do not wait for the display's refresh");
   cli.add_option("--max-fps", o.maxFps,
                  "Cap the frame rate at N frames per second by sleeping (0: no cap); shows how "
                  "the demo behaves on a slow machine")
-      ->check(CLI::Range(0, 10000));
+      ->check(wholeNumberIn(0, 10000));
   std::string up;
   cli.add_option("--up", up, "The file's up axis, overriding file metadata and import settings")
       ->check(CLI::IsMember({"y", "z"}));
@@ -106,7 +127,7 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
       cli.add_option("--memory-budget-mb", memoryBudgetMb,
                      "Refuse levels whose estimated loading memory exceeds N MB (default: half"
                      " the physical memory)")
-          ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
+          ->check(wholeNumberIn(1, 1ll << 30));
   std::string camera;
   cli.add_option("--camera", camera, "Start camera X,Y,Z[,YAW,PITCH] (metres, degrees)");
   std::string overlay;
@@ -147,7 +168,7 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
       "Drive the character with an input script (docs/script-format.md); quits at its end");
   cli.add_option("--trace", o.tracePath, "Write the character's state after every step (CSV)");
   cli.add_option("--spawn-props", o.spawnProps, "Spawn N random props over the level at start")
-      ->check(CLI::Range(0u, 100000u));
+      ->check(wholeNumberIn(0, 100000));
   cli.add_flag("--teams", o.teams,
                "Start the two-teams mode (enemies within R: grid vs brute force)");
   cli.add_option("--props", o.propsPath, "Write every prop's final state at the end (CSV)");

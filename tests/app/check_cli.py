@@ -61,6 +61,11 @@ elif case == "bad_value":
                  ["--occlusion-budget", "4294967295"], ["--occlusion-budget", "1e5"]):
         code, text = run("--headless", *args)
         expect(code == 2, f"{args} exits 2 (got {code})", text)
+        if args == ["--width", "abc"]:
+            expect("whole number" in text and "'abc'" in text and "not in range" not in text,
+                   "a non-number is called one (quoted), not out of range", text)
+        if args == ["--frames", "-3"]:
+            expect("must lie from 0 to 100000000" in text, "an out-of-range number says so", text)
         if args[0] == "--occlusion-budget":
             expect("whole number of work units" in text and f"'{args[1]}'" in text,
                    "the message says what the budget takes and quotes the value", text)
