@@ -144,9 +144,21 @@ inline simd::F4 distanceSquared4(const Boxes4& b, const simd::F4 (&p)[3]) {
 
 // Lanes (bit i: node first + i, i < 8) whose stored steps overlap the query's steps on every
 // axis: qmin <= qhi and qlo <= qmax, as unsigned 16-bit integers (the exact equivalent of the
-// float box test, octree_grid.h).
+// float box test, octree_grid.h). splat() broadcasts the steps once per query: rebuilt per call,
+// the six broadcasts were a third of the test's instructions (bench/micro/RESULTS.md tenth pass).
 struct QueryBoxSteps {
-  uint16_t lo[3], hi[3];
+  uint16_t lo[3] = {}, hi[3] = {};
+#if defined(OFPS_SIMD4_SSE2)
+  __m128i lo8[3], hi8[3];
+#endif
+  void splat() {
+#if defined(OFPS_SIMD4_SSE2)
+    for (int k = 0; k < 3; ++k) {
+      lo8[k] = _mm_set1_epi16(static_cast<short>(lo[k]));
+      hi8[k] = _mm_set1_epi16(static_cast<short>(hi[k]));
+    }
+#endif
+  }
 };
 
 inline uint32_t stepsOverlap8(const uint16_t* planes, size_t stride, uint32_t first,
@@ -161,10 +173,8 @@ inline uint32_t stepsOverlap8(const uint16_t* planes, size_t stride, uint32_t fi
     const __m128i qmax =
         _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + (uk + 3) * stride + first));
     // a <= b (unsigned) exactly when the saturating difference a - b is 0.
-    const __m128i minOk =
-        _mm_cmpeq_epi16(_mm_subs_epu16(qmin, _mm_set1_epi16(static_cast<short>(q.hi[k]))), zero);
-    const __m128i maxOk =
-        _mm_cmpeq_epi16(_mm_subs_epu16(_mm_set1_epi16(static_cast<short>(q.lo[k])), qmax), zero);
+    const __m128i minOk = _mm_cmpeq_epi16(_mm_subs_epu16(qmin, q.hi8[k]), zero);
+    const __m128i maxOk = _mm_cmpeq_epi16(_mm_subs_epu16(q.lo8[k], qmax), zero);
     m = _mm_and_si128(m, _mm_and_si128(minOk, maxOk));
   }
   return static_cast<uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(m, zero))) & 0xFFu;
@@ -216,6 +226,63 @@ inline uint32_t triBoxDistance4(const OctreeTriangleBlock& blk, const simd::F4 (
     sum = k == 0 ? d * d : sum + d * d;
   }
   return simd::lessEqual(sum, limit2);
+}
+
+// boxOverlapsTriangle (triangle_tests_inl.h) on four triangles, past its bounding-box test (the
+// caller's triBoxOverlap4 is that test): the triangle's normal and the nine edge cross products
+// (the separating-axis test of Akenine-Moller, "Fast 3D Triangle-Box Overlap Testing", 2001),
+// each computed by the same operations in the same order as the scalar code, negations and
+// zero components included, so each lane's answer is exactly the scalar one. Most triangles that
+// reach it either overlap or are cut off by their plane, so the normal goes first and a block
+// whose lanes it all separates stops there. Returns the lanes of `lanes` that overlap.
+inline uint32_t boxTriangleSat4(const OctreeTriangleBlock& blk, const simd::F4 (&lo)[3],
+                                const simd::F4 (&hi)[3], uint32_t lanes) {
+  using simd::F4;
+  using simd::M4;
+  F4 v[9];
+  loadBlock(blk, v);
+  const F4 zero = simd::splat(0.0f), allSigns = simd::splat(-0.0f);
+  const auto neg = [&](F4 x) { return simd::flipSign(x, allSigns); };  // exactly -x
+  // Relative to v0, as the scalar code: t0 = 0, t1, t2, the box, and the edges f0 = t1, f1, f2.
+  F4 t1[3], t2[3], bmin[3], bmax[3], f1[3], f2[3];
+  for (int k = 0; k < 3; ++k) {
+    t1[k] = v[3 + k] - v[k];
+    t2[k] = v[6 + k] - v[k];
+    bmin[k] = lo[k] - v[k];
+    bmax[k] = hi[k] - v[k];
+  }
+  for (int k = 0; k < 3; ++k) {
+    f1[k] = t2[k] - t1[k];
+    f2[k] = neg(t2[k]);
+  }
+  // detail::separatedOnAxis, lane by lane (std::min(x, y) is simd::min(y, x), and so for max).
+  const auto separated = [&](F4 ax, F4 ay, F4 az) {
+    const F4 p0 = ax * zero + ay * zero + az * zero;
+    const F4 p1 = ax * t1[0] + ay * t1[1] + az * t1[2];
+    const F4 p2 = ax * t2[0] + ay * t2[1] + az * t2[2];
+    const F4 tmin = simd::min(simd::min(p2, p1), p0), tmax = simd::max(simd::max(p2, p1), p0);
+    const M4 px = simd::ge(ax, zero), py = simd::ge(ay, zero), pz = simd::ge(az, zero);
+    const F4 bx0 = ax * simd::select(px, bmin[0], bmax[0]),
+             bx1 = ax * simd::select(px, bmax[0], bmin[0]);
+    const F4 by0 = ay * simd::select(py, bmin[1], bmax[1]),
+             by1 = ay * simd::select(py, bmax[1], bmin[1]);
+    const F4 bz0 = az * simd::select(pz, bmin[2], bmax[2]),
+             bz1 = az * simd::select(pz, bmax[2], bmin[2]);
+    const F4 boxMin = bx0 + by0 + bz0, boxMax = bx1 + by1 + bz1;
+    return simd::gt(tmin, boxMax) | simd::gt(boxMin, tmax);
+  };
+  // n = cross3(f0, t2).
+  const F4 n[3] = {t1[1] * t2[2] - t1[2] * t2[1], t1[2] * t2[0] - t1[0] * t2[2],
+                   t1[0] * t2[1] - t1[1] * t2[0]};
+  lanes &= ~simd::bits(separated(n[0], n[1], n[2]));
+  if (lanes == 0) return 0;
+  M4 sep = separated(zero, neg(t1[2]), t1[1]) | separated(t1[2], zero, neg(t1[0])) |
+           separated(neg(t1[1]), t1[0], zero);
+  sep = sep | separated(zero, neg(f1[2]), f1[1]) | separated(f1[2], zero, neg(f1[0])) |
+        separated(neg(f1[1]), f1[0], zero);
+  sep = sep | separated(zero, neg(f2[2]), f2[1]) | separated(f2[2], zero, neg(f2[0])) |
+        separated(neg(f2[1]), f2[0], zero);
+  return lanes & ~simd::bits(sep);
 }
 
 // sphereOverlapsTriangle for four non-degenerate triangles: the closest point on each triangle
@@ -283,6 +350,131 @@ inline uint32_t sphereTriangle4(const OctreeTriangleBlock& blk, const simd::F4 (
     dist2 = k == 0 ? d * d : dist2 + d * d;
   }
   return simd::lessEqual(dist2, r2);
+}
+
+// capsuleOverlapsTriangle (triangle_tests_inl.h) for four non-degenerate triangles, lane-exact
+// as sphereTriangle4: the two end spheres (sphereTriangle4), then, for the lanes neither accepts,
+// detail::segmentTriangleInterior (the segment crossing the face, else its nearest approach to
+// the three edges, closestPointsSegmentSegment: Ericson, "Real-Time Collision Detection", 5.1.9),
+// every branch of the scalar code computed and the one it takes selected. `lanes`: the lanes to
+// decide; returns those that overlap.
+struct Capsule4 {
+  simd::F4 a[3], b[3], d1[3], r2, a2;  // d1 = b - a, a2 = dot(d1, d1) (Ericson's a)
+  bool longSegment;                    // a2 > 0 (the same in every lane)
+  Capsule4(const glm::vec3& pa, const glm::vec3& pb, float radius) {
+    splat3(pa, a);
+    splat3(pb, b);
+    const glm::vec3 d = pb - pa;
+    splat3(d, d1);
+    const float len2 = detail::dot3(d, d);
+    a2 = simd::splat(len2);
+    r2 = simd::splat(radius * radius);
+    longSegment = len2 > 0.0f;
+  }
+};
+
+inline uint32_t capsuleTriangle4(const OctreeTriangleBlock& blk, const Capsule4& cap,
+                                 uint32_t lanes) {
+  using simd::F4;
+  using simd::M4;
+  const uint32_t ends =
+      lanes & (sphereTriangle4(blk, cap.a, cap.r2) | sphereTriangle4(blk, cap.b, cap.r2));
+  lanes &= ~ends;
+  if (lanes == 0) return ends;
+  F4 v[9];
+  loadBlock(blk, v);
+  const F4 zero = simd::splat(0.0f), one = simd::splat(1.0f), allSigns = simd::splat(-0.0f);
+  auto dot = [](const F4(&x)[3], const F4(&y)[3]) {
+    return x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+  };
+  auto cross = [](const F4(&x)[3], const F4(&y)[3], F4(&out)[3]) {
+    out[0] = x[1] * y[2] - x[2] * y[1];
+    out[1] = x[2] * y[0] - x[0] * y[2];
+    out[2] = x[0] * y[1] - x[1] * y[0];
+  };
+  // std::clamp(x, 0, 1): (x < 0) ? 0 : (1 < x) ? 1 : x.
+  auto clamp01 = [&](F4 x) {
+    return simd::select(simd::gt(zero, x), zero, simd::select(simd::gt(x, one), one, x));
+  };
+  const F4* p = cap.a;
+  const F4* q = cap.b;
+  // Does the segment cross or touch the face?
+  F4 ba[3], ca[3], pa[3], qa[3], n[3];
+  for (int k = 0; k < 3; ++k) {
+    ba[k] = v[3 + k] - v[k];
+    ca[k] = v[6 + k] - v[k];
+    pa[k] = p[k] - v[k];
+    qa[k] = q[k] - v[k];
+  }
+  cross(ba, ca, n);
+  const F4 dp = dot(n, pa), dq = dot(n, qa);
+  const M4 straddles =
+      (simd::le(dp, zero) & simd::ge(dq, zero)) | (simd::ge(dp, zero) & simd::le(dq, zero));
+  const M4 bothZero =
+      simd::le(dp, zero) & simd::ge(dp, zero) & simd::le(dq, zero) & simd::ge(dq, zero);
+  M4 crosses = simd::andNot(bothZero, straddles);
+  if (simd::bits(crosses) & lanes) {
+    F4 cp[3], bp[3], ap[3], x[3];
+    for (int k = 0; k < 3; ++k) {
+      cp[k] = v[6 + k] - p[k];
+      bp[k] = v[3 + k] - p[k];
+      ap[k] = v[k] - p[k];
+    }
+    const F4(&pq)[3] = cap.d1;  // q - p
+    cross(cp, bp, x);
+    const F4 u = dot(pq, x);
+    cross(ap, cp, x);
+    const F4 vv = dot(pq, x);
+    cross(bp, ap, x);
+    const F4 w = dot(pq, x);
+    const M4 inside = (simd::ge(u, zero) & simd::ge(vv, zero) & simd::ge(w, zero)) |
+                      (simd::le(u, zero) & simd::le(vv, zero) & simd::le(w, zero));
+    crosses = crosses & inside;
+  }
+  // The segment's nearest approach to each edge (closestPointsSegmentSegment(p, q, e0, e1)),
+  // kept when strictly nearer (d < best, from +infinity: simd::min's rule).
+  F4 best = simd::splat(std::numeric_limits<float>::infinity());
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3;
+    F4 d2[3], r[3];
+    for (int k = 0; k < 3; ++k) {
+      d2[k] = v[3 * j + k] - v[3 * i + k];
+      r[k] = p[k] - v[3 * i + k];
+    }
+    const F4 e = dot(d2, d2), f = dot(d2, r);
+    const M4 ePos = simd::gt(e, zero);
+    F4 sv, tv;
+    if (!cap.longSegment) {
+      // !(a > 0): s = 0, t = clamp(f / e) when e > 0, else both 0.
+      sv = zero;
+      tv = simd::select(ePos, clamp01(f / e), zero);
+    } else {
+      const F4 c = dot(cap.d1, r);
+      const F4 sC = clamp01(simd::flipSign(c, allSigns) / cap.a2);  // clamp(-c / a)
+      const F4 b = dot(cap.d1, d2);
+      const F4 denom = cap.a2 * e - b * b;
+      const F4 s0 = simd::select(simd::gt(denom, zero), clamp01((b * f - c * e) / denom), zero);
+      const F4 t0 = (b * s0 + f) / e;
+      const M4 tLow = simd::gt(zero, t0), tHigh = simd::gt(t0, one);
+      const F4 sHigh = clamp01((b - c) / cap.a2);
+      F4 sE = simd::select(tLow, sC, simd::select(tHigh, sHigh, s0));
+      F4 tE = simd::select(tLow, zero, simd::select(tHigh, one, t0));
+      // e == 0 (not > 0): t = 0, s = clamp(-c / a).
+      sv = simd::select(ePos, sE, sC);
+      tv = simd::select(ePos, tE, zero);
+    }
+    F4 dist2 = zero;
+    for (int k = 0; k < 3; ++k) {
+      const F4 onFirst = p[k] + cap.d1[k] * sv;
+      const F4 onSecond = v[3 * i + k] + d2[k] * tv;
+      const F4 d = onFirst - onSecond;
+      dist2 = k == 0 ? d * d : dist2 + d * d;
+    }
+    best = simd::min(dist2, best);
+  }
+  // segmentTriangleInterior returns 0 where the segment crosses the face.
+  best = simd::select(crosses, zero, best);
+  return ends | (lanes & simd::lessEqual(best, cap.r2));
 }
 
 // rayTriangle (triangle_tests_inl.h) on four triangles: the same operations in the same order,
@@ -396,8 +588,7 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
     while (more) {
       if (trace != nullptr) trace->add(node);
       const OctreeNodeLinks& l = links[node];
-      // As in nearestFirst: the children's links, for the next step (octree_traversal_inl.h).
-      for (uint32_t c = 0; c < l.childCount; c += 4) __builtin_prefetch(&links[l.firstChild + c]);
+      prefetchChildLinks(links, l);
       const bool go = forBlocks<1>(l.firstTriangle, l.ownEnd, [&](uint32_t b, uint32_t lanes) {
         lanes = laneLayers(b, lanes, layerMask);
         st.trianglesTested += laneCount(lanes);
@@ -502,6 +693,7 @@ uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t l
   QueryBoxSteps qs;
   const bool any =
       quantizeQueryBox(center - glm::vec3(padded), center + glm::vec3(padded), qs.lo, qs.hi);
+  qs.splat();
   return walkOverlap(
       [&](const uint16_t* planes, size_t stride, uint32_t first) {
         return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
@@ -530,13 +722,28 @@ uint32_t Octree::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float ra
   splat3(bmax, hi);
   QueryBoxSteps qs;
   const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
+  qs.splat();
+  const Capsule4 cap(a, b, radius);
+  uint32_t simdBlock = kOctreeInvalidIndex;  // the block whose lanes capsuleTriangle4 decided
   return walkOverlap(
       [&](const uint16_t* planes, size_t stride, uint32_t first) {
         return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
       },
-      [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
+      [&](uint32_t bi, uint32_t lanes) {
+        // Degenerate triangles (segments, points) are left to the scalar test.
+        const uint32_t near = triBoxOverlap4(blocks_[bi], lo, hi) & lanes;
+        if (near == 0) return 0u;
+        const uint32_t degenerate = degenerateLanes_[bi];
+        const uint32_t solid = near & ~degenerate;
+        // One lane: the scalar test is cheaper than four lanes' worth of every branch.
+        simdBlock = (solid & (solid - 1)) == 0 ? kOctreeInvalidIndex : bi;
+        if (simdBlock == kOctreeInvalidIndex) return near;
+        return (near & degenerate) | capsuleTriangle4(blocks_[bi], cap, solid);
+      },
       [&](uint32_t s) {
-        return capsuleOverlapsTriangle(a, b, radius, triangle(s), isDegenerateSlot(s));
+        const bool degenerate = isDegenerateSlot(s);
+        return ((s >> 2) == simdBlock && !degenerate) ||
+               capsuleOverlapsTriangle(a, b, radius, triangle(s), degenerate);
       },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
@@ -548,12 +755,16 @@ uint32_t Octree::overlapBox(const Aabb& box, uint32_t layerMask, OctreeTriangleV
   splat3(box.max, hi);
   QueryBoxSteps qs;
   const bool any = quantizeQueryBox(box.min, box.max, qs.lo, qs.hi);
+  qs.splat();
   return walkOverlap(
       [&](const uint16_t* planes, size_t stride, uint32_t first) {
         return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
       },
-      [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
-      [&](uint32_t s) { return boxOverlapsTriangle(box, triangle(s)); },
+      [&](uint32_t bi, uint32_t lanes) {
+        const uint32_t m = triBoxOverlap4(blocks_[bi], lo, hi) & lanes;
+        return m != 0 ? boxTriangleSat4(blocks_[bi], lo, hi, m) : 0u;
+      },
+      [](uint32_t) { return true; },
       [&](uint32_t s) { return visitor(context, originalIndex_[s]); }, layerMask, ioStats);
 }
 
@@ -604,6 +815,7 @@ bool Octree::sphereIntersect(const glm::vec3& center, float radius, uint32_t lay
         splat3(bmax, hi);
         QueryBoxSteps qs;
         const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
+        qs.splat();
         walkOverlap(
             [&](const uint16_t* planes, size_t stride, uint32_t first) {
               return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
@@ -633,6 +845,7 @@ bool Octree::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radi
         splat3(bmax, hi);
         QueryBoxSteps qs;
         const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
+        qs.splat();
         walkOverlap(
             [&](const uint16_t* planes, size_t stride, uint32_t first) {
               return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
@@ -659,6 +872,7 @@ bool Octree::boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushO
         splat3(b.max, hi);
         QueryBoxSteps qs;
         const bool any = quantizeQueryBox(b.min, b.max, qs.lo, qs.hi);
+        qs.splat();
         walkOverlap(
             [&](const uint16_t* planes, size_t stride, uint32_t first) {
               return any ? stepsOverlap8(planes, stride, first, qs) : 0u;

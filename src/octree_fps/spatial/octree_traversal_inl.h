@@ -111,6 +111,25 @@ struct RayBest {
   }
 };
 
+// The next node a walk enters is one of l's children: fetch their links (contiguous, one cache
+// line per four) while their boxes and l's triangles are tested. On ons-reborn (124k triangles)
+// rays gain ~5 %, on the 10M tiling ~25 %, where each of those loads is otherwise a memory latency
+// on the critical path. Always the four lines a row of kOctreeMaxChildren can span, whatever the
+// child count: a loop over the count mispredicted its exit on nodes of every width, and dropping
+// it made rays 3-9 % faster on the shared levels, where the links are in cache anyway
+// (bench/micro/RESULTS.md eighth pass; overlap walks: tenth pass). A leaf (no children) fetches
+// the root's row, which is in cache; past the end of the array a prefetch is a no-op, and the
+// address is formed as an integer so that no out-of-range pointer is made.
+inline void prefetchChildLinks(const OctreeNodeLinks* links, const OctreeNodeLinks& l) {
+  static_assert(kOctreeMaxChildren == 16 && sizeof(OctreeNodeLinks) == 16);
+  const uintptr_t row =
+      reinterpret_cast<uintptr_t>(links) + uintptr_t{l.firstChild} * sizeof(OctreeNodeLinks);
+  __builtin_prefetch(reinterpret_cast<const void*>(row));
+  __builtin_prefetch(reinterpret_cast<const void*>(row + 64));
+  __builtin_prefetch(reinterpret_cast<const void*>(row + 128));
+  __builtin_prefetch(reinterpret_cast<const void*>(row + 192));
+}
+
 // The look-ahead prefetch of nearestFirst costs about 15 % more instructions per ray (callgrind,
 // bench/micro/RESULTS.md seventh pass); it pays only where the walk's nodes and triangles miss
 // the caches, so it is switched on by size: octrees whose triangle blocks take at least this
@@ -155,24 +174,7 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* bounds, cons
   uint32_t node = 0;
   for (;;) {
     const OctreeNodeLinks& l = links[node];
-    // The next node entered is one of these children: fetch their links (contiguous, one cache
-    // line per four) while their boxes and this node's triangles are tested. On ons-reborn (124k
-    // triangles) rays gain ~5 %, on the 10M tiling ~25 %, where each of those loads is otherwise
-    // a memory latency on the critical path. Always the four lines a row of kOctreeMaxChildren
-    // can span, whatever the child count: a loop over the count mispredicted its exit on nodes of
-    // every width, and dropping it made rays 3-9 % faster on the shared levels, where the links
-    // are in cache anyway (bench/micro/RESULTS.md eighth pass). A leaf (no children) fetches the
-    // root's row, which is in cache; past the end of the array a prefetch is a no-op, and the
-    // address is formed as an integer so that no out-of-range pointer is made.
-    static_assert(kOctreeMaxChildren == 16 && sizeof(OctreeNodeLinks) == 16);
-    {
-      const uintptr_t row =
-          reinterpret_cast<uintptr_t>(links) + uintptr_t{l.firstChild} * sizeof(OctreeNodeLinks);
-      __builtin_prefetch(reinterpret_cast<const void*>(row));
-      __builtin_prefetch(reinterpret_cast<const void*>(row + 64));
-      __builtin_prefetch(reinterpret_cast<const void*>(row + 128));
-      __builtin_prefetch(reinterpret_cast<const void*>(row + 192));
-    }
+    prefetchChildLinks(links, l);
     visit(node);
     float keys[kOctreeMaxChildren];
     uint32_t mask = 0;
