@@ -631,9 +631,69 @@ uint32_t Octree::walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&&
   return found;
 }
 
+#if defined(OFPS_SIMD4_SSE2)
+namespace {
+// quantizeQueryBox's usual case, the three axes at once: hi's step from QuantAxis's linear guess,
+// kept when value(q) <= hi < value(q + 1) (then it is down(hi): value() is monotone), or
+// kQuantMax when hi reaches past the grid; lo's the same way with up(). Any guess that checks
+// out is the answer, so this returns exactly what the exact search would. Returns 1 with the
+// steps, 0 when the box misses the grid (or is NaN), -1 when a guess does not check out
+// (rounding plateaus far from the origin, a flat axis): then the caller searches. One per overlap
+// query: it saves most of the scalar version's 200 instructions (bench/micro/RESULTS.md tenth
+// pass).
+inline int quantizeBoxFast(const glm::vec3& lo, const glm::vec3& hi, const glm::vec3& origin,
+                           const glm::vec3& scale, const glm::vec3& invScale, uint16_t (&qlo)[3],
+                           uint16_t (&qhi)[3]) {
+  const __m128 o = _mm_setr_ps(origin.x, origin.y, origin.z, origin.z);
+  const __m128 sc = _mm_setr_ps(scale.x, scale.y, scale.z, scale.z);
+  const __m128 inv = _mm_setr_ps(invScale.x, invScale.y, invScale.z, invScale.z);
+  const __m128 h = _mm_setr_ps(hi.x, hi.y, hi.z, hi.z);
+  const __m128 l = _mm_setr_ps(lo.x, lo.y, lo.z, lo.z);
+  // QuantAxis::value(q) = origin + float(q) * scale, the same operations.
+  const auto value = [&](__m128i q) { return _mm_add_ps(o, _mm_mul_ps(_mm_cvtepi32_ps(q), sc)); };
+  const __m128i maxStep = _mm_set1_epi32(static_cast<int>(detail::kQuantMax));
+  const __m128 top = value(maxStep);
+  // down(hi) < 0 when !(value(0) <= hi); up(lo) > kQuantMax when !(value(kQuantMax) >= lo).
+  if ((_mm_movemask_ps(_mm_or_ps(_mm_cmpnle_ps(o, h), _mm_cmpnge_ps(top, l))) & 7) != 0) return 0;
+  const __m128 one = _mm_set1_ps(1.0f),
+               last = _mm_set1_ps(static_cast<float>(detail::kQuantMax - 1));
+  const __m128i oneStep = _mm_set1_epi32(1);
+  // Guesses in [1, kQuantMax - 1] (max() takes its second operand on NaN).
+  const __m128 eh = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(h, o), inv), one), last);
+  const __m128 el = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(l, o), inv), one), last);
+  const __m128i qh = _mm_cvttps_epi32(eh);  // >= 1: truncation is the floor
+  const __m128i tl = _mm_cvttps_epi32(el);
+  const __m128i ql =
+      _mm_sub_epi32(tl, _mm_castps_si128(_mm_cmplt_ps(_mm_cvtepi32_ps(tl), el)));  // round up
+  const __m128 hiPast = _mm_cmple_ps(top, h), loBefore = _mm_cmple_ps(l, o);
+  const __m128 hOk = _mm_or_ps(
+      hiPast,
+      _mm_and_ps(_mm_cmple_ps(value(qh), h), _mm_cmpgt_ps(value(_mm_add_epi32(qh, oneStep)), h)));
+  const __m128 lOk = _mm_or_ps(
+      loBefore,
+      _mm_and_ps(_mm_cmpge_ps(value(ql), l), _mm_cmplt_ps(value(_mm_sub_epi32(ql, oneStep)), l)));
+  if ((_mm_movemask_ps(_mm_and_ps(hOk, lOk)) & 7) != 7) return -1;
+  const __m128i hm = _mm_castps_si128(hiPast), lm = _mm_castps_si128(loBefore);
+  alignas(16) int32_t rh[4], rl[4];
+  _mm_store_si128(reinterpret_cast<__m128i*>(rh),
+                  _mm_or_si128(_mm_and_si128(hm, maxStep), _mm_andnot_si128(hm, qh)));
+  _mm_store_si128(reinterpret_cast<__m128i*>(rl), _mm_andnot_si128(lm, ql));  // 0 before the grid
+  for (int k = 0; k < 3; ++k) {
+    qhi[k] = static_cast<uint16_t>(rh[k]);
+    qlo[k] = static_cast<uint16_t>(rl[k]);
+  }
+  return 1;
+}
+}  // namespace
+#endif
+
 bool Octree::quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t (&qlo)[3],
                               uint16_t (&qhi)[3]) const {
   if (empty()) return false;
+#if defined(OFPS_SIMD4_SSE2)
+  const int fast = quantizeBoxFast(lo, hi, qOrigin_, qScale_, qInvScale_, qlo, qhi);
+  if (fast >= 0) return fast == 1;
+#endif
   for (int k = 0; k < 3; ++k) {
     const detail::QuantAxis axis{qOrigin_[k], qScale_[k], qInvScale_[k]};
     const int32_t h = axis.down(hi[k]);  // -1: every box starts above hi (or hi is NaN)
