@@ -128,11 +128,11 @@ TEST(OctreeQueryBox, StepsEqualTheExactSearchOnEveryGrid) {
     bool flatY;
   };
   const Grid grids[] = {
-      {glm::vec3(0.0f), 8.0f, false},                 // around the origin
+      {glm::vec3(0.0f), 8.0f, false},                     // around the origin
       {glm::vec3(1.0e5f, -3.0e4f, 7.0e4f), 1.0f, false},  // far off: coarse floats, plateaus
-      {glm::vec3(0.0f), 1.0e-3f, false},              // tiny
+      {glm::vec3(0.0f), 1.0e-3f, false},                  // tiny
       {glm::vec3(-2.0e6f, 0.0f, 5.0e5f), 1.0e6f, false},  // huge
-      {glm::vec3(3.0f, 1.5f, -2.0f), 50.0f, true},    // a flat axis (every y equal)
+      {glm::vec3(3.0f, 1.5f, -2.0f), 50.0f, true},        // a flat axis (every y equal)
   };
   Counts counts;
   uint32_t seed = 1;
