@@ -126,16 +126,17 @@ int writeRunOutputs(const DemoState& s, int status) {
   stats["level"]["load_error"] = s.level.loadError;  // the last failed load, until one succeeds
   stats["octree"] = octreeStats(*s.level.session);
   stats["culling"] = cullingStats(s);
-  stats["controller"] =
-      controllerStats(s.sim.controller(), s.sim.steps(), s.sim.simulatedSeconds());
+  stats["controller"] = controllerStats(s.sim.controller(), s.sim.steps(), s.sim.simulatedSeconds(),
+                                        s.level.session->level.origin);
   stats["controller"]["jumps"] = s.sim.jumps();
   PropsCullFrame propsFrame;
   propsFrame.visible = static_cast<uint32_t>(s.props.visibleIds.size());
   propsFrame.cull = s.props.cullStats;
   stats["props"] = propsStats(s.sim.props(), &propsFrame);
   stats["camera"] =
-      cameraStats(s.camera.position, s.camera.yaw, s.camera.pitch, s.camera.verticalFovRadians,
-                  s.frame.lastAspect, s.camera.nearPlane, s.camera.farPlane, s.camera.forward());
+      cameraStats(glm::dvec3(s.camera.position) + s.level.session->level.origin, s.camera.yaw,
+                  s.camera.pitch, s.camera.verticalFovRadians, s.frame.lastAspect,
+                  s.camera.nearPlane, s.camera.farPlane, s.camera.forward());
   if (s.props.teamsMode) {
     const TeamsFrameStats& t = s.props.teams.lastStats();
     stats["teams"] = {{"per_team", s.props.teams.params().perTeam},
@@ -149,7 +150,7 @@ int writeRunOutputs(const DemoState& s, int status) {
   }
   // The panel's editable state a test types into (tests/app/check_input.py).
   stats["ui"] = {{"path_field", std::string(s.level.pathField.data())}};
-  stats["probe"] = probeStats(s.probe);
+  stats["probe"] = probeStats(s.probe, s.level.session->level.origin);
   stats["view"] = viewStats(s);
   stats["run"] = {{"mode", "window"},
                   {"frames", frames},

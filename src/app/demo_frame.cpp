@@ -50,7 +50,7 @@ void simulate(DemoState& s, float frameSeconds) {
     s.camera.yaw = c.yaw();
     s.camera.pitch = c.pitch();
   }
-  s.camera.position = c.interpolatedEye(alpha);
+  s.camera.position = s.sim.eye(alpha);  // smoothed over steps unless turned off
 }
 
 // Carries out what the panel asked for, right after it was drawn (as the panel's own calls did

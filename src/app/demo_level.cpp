@@ -43,8 +43,9 @@ void placeCharacter(DemoState& s, bool useOptionCamera) {
     s.camera.yaw = s.options.camera->yawDegrees * kDegToRad;
     s.camera.pitch = s.options.camera->pitchDegrees * kDegToRad;
     c.setFlying(true);
-    c.teleport(s.options.camera->position - glm::vec3(0.0f, s.params.controller.eyeHeight, 0.0f),
-               s.camera.yaw);
+    // --camera is in the level file's coordinates; the level may sit in a local frame.
+    const glm::vec3 eye(glm::dvec3(s.options.camera->position) - level.origin);
+    c.teleport(eye - glm::vec3(0.0f, s.params.controller.eyeHeight, 0.0f), s.camera.yaw);
   }
   s.camera.position = c.eye();
   s.frame.clock = FixedStep(s.params.controller.tickHz);

@@ -95,7 +95,8 @@ void cullingPanel(DemoState& s) {
 void controllerPanel(DemoState& s, PanelRequests& out) {
   if (!ImGui::CollapsingHeader("Character", ImGuiTreeNodeFlags_DefaultOpen)) return;
   CharacterController& c = s.sim.controller();
-  const glm::dvec3 feet(c.feet());
+  // In the level file's coordinates, as scripts and traces write them (Level::origin).
+  const glm::dvec3 feet = glm::dvec3(c.feet()) + s.level.session->level.origin;
   const glm::dvec3 v(c.velocity());
   const double speed = std::sqrt(v.x * v.x + v.z * v.z);
   ImGui::Text("feet %.2f %.2f %.2f  %s%s%s", feet.x, feet.y, feet.z,
@@ -113,6 +114,12 @@ void controllerPanel(DemoState& s, PanelRequests& out) {
   ImGui::Text("%u triangles tested, brute force: %s", st.queries.trianglesTested,
               grouped(brute, a));
   helpMarker("Brute force tests every triangle once per query.");
+  bool smooth = s.sim.viewSmoothing();
+  if (ImGui::Checkbox("smooth view over steps", &smooth)) s.sim.setViewSmoothing(smooth);
+  helpMarker(
+      "The camera follows a stair step, a curb or a nose over about 0.07 s (95 % in 0.2 "
+      "s) instead of jumping by the riser; the capsule, its collisions and the traces are "
+      "exact either way.");
   if (s.sim.scripted()) {
     ImGui::Text("script: %.2f s simulated%s", s.sim.simulatedSeconds(),
                 s.sim.scriptFinished() ? " (finished)" : "");

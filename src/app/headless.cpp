@@ -79,7 +79,8 @@ int runHeadless(const DemoOptions& options) {
     stats["level"] = levelStats(*session);
     stats["octree"] = octreeStats(*session);
     stats["culling"] = nullptr;  // no view: nothing is culled or drawn
-    stats["controller"] = controllerStats(sim.controller(), sim.steps(), sim.simulatedSeconds());
+    stats["controller"] = controllerStats(sim.controller(), sim.steps(), sim.simulatedSeconds(),
+                                          session->level.origin);
     stats["controller"]["jumps"] = sim.jumps();
     stats["props"] = propsStats(sim.props(), nullptr);
     if (options.teams) {

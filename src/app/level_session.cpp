@@ -172,6 +172,12 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
       path.c_str(), level.triangleCount(), r.nodeCount, r.leafCount, r.depth,
       r.storedTriangles > 0 ? static_cast<double>(r.bytes) / r.storedTriangles : 0.0, r.buildMs,
       session->loadMs);
+  if (level.origin != glm::dvec3(0.0)) {
+    std::fprintf(stderr,
+                 "  far from the origin: moved into a local frame, origin offset (%.0f, %.0f, "
+                 "%.0f) m (scripts, traces, --camera and the probe use the file's coordinates)\n",
+                 level.origin.x, level.origin.y, level.origin.z);
+  }
   return session;
 }
 

@@ -37,6 +37,17 @@ void frameControls(DemoState& s, PanelRequests& out) {
   LevelState& ls = s.level;
   const Level& level = ls.session->level;
   ImGui::TextWrapped("frame: %s", frameSummary(level).c_str());
+  if (level.origin != glm::dvec3(0.0)) {
+    ImGui::TextWrapped(
+        "far from the origin: simulated in a local frame, origin offset (%.0f, "
+        "%.0f, %.0f) m",
+        level.origin.x, level.origin.y, level.origin.z);
+    helpMarker(
+        "Single-precision floats resolve about 8 mm at 100 km, so the loader moves a level "
+        "that reaches more than 2 km from the origin by whole metres to centre it. "
+        "Scripts, traces, --camera, the probe and --stats-json still use the file's own "
+        "coordinates.");
+  }
   helpMarker(
       "How the file was brought into Y-up metres. Files that say nothing about it (OBJ, STL, "
       "PLY...) are guessed from which way most flat area faces and how big the level is. "

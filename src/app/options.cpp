@@ -143,6 +143,11 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
                "Occlusion culling without frame-to-frame coherence: every node and triangle tested "
                "every frame (the panel toggles it)")
       ->disable_flag_override();
+  bool noViewSmoothing = false;
+  cli.add_flag("--no-view-smoothing", noViewSmoothing,
+               "The camera at the capsule's eye exactly: no smoothing over stair steps (the panel "
+               "toggles it; traces always report the capsule)")
+      ->disable_flag_override();
   std::string occlusionBudget;
   cli.add_option("--occlusion-budget", occlusionBudget,
                  "Work budget of the occlusion pass, in units of about a nanosecond on the "
@@ -189,6 +194,7 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   o.vsync = !noVsync;
   o.occlusion = !noOcclusion;
   o.temporalCoherence = !noCoherence;
+  o.viewSmoothing = !noViewSmoothing;
   if (!occlusionBudget.empty()) {
     std::string error;
     o.occlusionBudget = parseOcclusionBudget(occlusionBudget, &error);

@@ -43,6 +43,8 @@ struct DemoOptions {
   bool occlusion = true;       // false with --no-occlusion: the frustum cull alone (X toggles)
   // false with --no-temporal-coherence: every occlusion pass starts afresh (the panel toggles)
   bool temporalCoherence = true;
+  // false with --no-view-smoothing: the camera is the capsule's eye exactly, a step jumps it
+  bool viewSmoothing = true;
   // --occlusion-budget UNITS|none: OcclusionCullParams::workBudget ("none": kOcclusionNoBudget);
   // unset, the default
   std::optional<uint32_t> occlusionBudget;

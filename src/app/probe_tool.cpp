@@ -264,9 +264,13 @@ void updateProbeShape(DemoState& s) {
   }
 }
 
-nlohmann::json probeStats(const ProbeState& p) {
+nlohmann::json probeStats(const ProbeState& p, const glm::dvec3& origin) {
   if (!p.hasRay) return nullptr;
   const auto vec = [](const glm::vec3& v) { return nlohmann::json{v.x, v.y, v.z}; };
+  // Positions in the level file's coordinates (the local frame's origin added back).
+  const auto pos = [&origin](const glm::vec3& v) {
+    return nlohmann::json{double(v.x) + origin.x, double(v.y) + origin.y, double(v.z) + origin.z};
+  };
   const auto work = [](const ProbeWork& w) {
     return nlohmann::json{{"nodes_visited", w.octree.nodesVisited},
                           {"triangles_tested", w.octree.trianglesTested},
@@ -280,7 +284,7 @@ nlohmann::json probeStats(const ProbeState& p) {
   j["shape"] = kShapeNames[static_cast<int>(p.shape)];
   j["click_px"] = {p.clickX, p.clickY};
   j["window_px"] = {p.windowWidth, p.windowHeight};
-  j["origin"] = vec(p.origin);
+  j["origin"] = pos(p.origin);
   j["direction"] = vec(p.dir);
   j["hit"] = p.hit;
   j["ray"] = work(p.rayWork);
@@ -288,13 +292,13 @@ nlohmann::json probeStats(const ProbeState& p) {
   if (p.hit) {
     j["triangle"] = p.rayHit.triangle;
     j["t"] = p.rayHit.t;
-    j["point"] = vec(p.rayHit.point);
+    j["point"] = pos(p.rayHit.point);
     j["normal"] = vec(p.rayHit.normal);
-    j["triangle_vertices"] = {vec(p.hitTriangle.v0), vec(p.hitTriangle.v1), vec(p.hitTriangle.v2)};
+    j["triangle_vertices"] = {pos(p.hitTriangle.v0), pos(p.hitTriangle.v1), pos(p.hitTriangle.v2)};
     j["path"] = p.path;
   }
   if (p.hasShape) {
-    j["probe_shape"] = {{"center", vec(p.center)},
+    j["probe_shape"] = {{"center", pos(p.center)},
                         {"radius", p.radius},
                         {"overlapping", p.overlapping.size()},
                         {"nodes_entered", p.shapeNodes.size()},

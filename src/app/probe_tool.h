@@ -6,6 +6,7 @@
 // or box chosen, the shape is placed at the hit point (or at a distance in front of the eye on
 // a miss) and shows every overlapping triangle, the nodes entered, and its push-out.
 // Frame and units: world space, metres, Y up. Main thread only; owned by DemoState.
+#include <glm/ext/vector_double3.hpp>
 #include <glm/vec3.hpp>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -92,6 +93,8 @@ void buildProbeOverlay(DemoState& s);
 // probe_panel.cpp: the panel's Probe section.
 void probePanel(DemoState& s);
 // The last probe for --stats-json (null when nothing was probed).
-nlohmann::json probeStats(const ProbeState& p);
+// Positions (ray origin, hit point, vertices, the shape's centre) in the level file's
+// coordinates: + origin (Level::origin).
+nlohmann::json probeStats(const ProbeState& p, const glm::dvec3& origin);
 
 }  // namespace ofps::app

@@ -29,23 +29,28 @@ void Simulation::reset(const LevelSession& session, const ScenarioParams& params
   controller_.setSpawn(session.spawn, session.spawnYaw);
   controller_.setKillPlaneY(killPlaneY(session.level));
   controller_.teleport(session.spawn, session.spawnYaw);
+  origin_ = session.level.origin;
   lastInput_ = {};
   lastInput_.yaw = session.spawnYaw;
   trace_.clear();
   steps_ = 0;
   jumpLatched_ = false;
   jumps_ = 0;
+  view_.reset();
 }
 
 void Simulation::attachScript(const LevelSession& session, const Script& script,
                               const ScenarioParams& params, bool recordTrace,
                               bool recordPropsTrace) {
   throwing_ = params.throwing;
-  runner_ =
-      std::make_unique<ScriptRunner>(script, params.controller, params.throwing, session.spawn,
-                                     session.spawnYaw, killPlaneY(session.level));
+  // The script is written in the level file's coordinates; the simulation runs in the level's
+  // local frame (Level::origin, nonzero only for a level far from the origin).
+  origin_ = session.level.origin;
+  const Script local = script.translated(-origin_);
+  runner_ = std::make_unique<ScriptRunner>(local, params.controller, params.throwing, session.spawn,
+                                           session.spawnYaw, killPlaneY(session.level));
   props_ = PropsWorld(propsParamsFor(session));
-  scriptProps_ = std::make_unique<ScriptProps>(script, props_, killPlaneY(session.level));
+  scriptProps_ = std::make_unique<ScriptProps>(local, props_, killPlaneY(session.level));
   recordTrace_ = recordTrace;
   recordPropsTrace_ = recordPropsTrace;
   trace_.clear();
@@ -53,9 +58,10 @@ void Simulation::attachScript(const LevelSession& session, const Script& script,
   steps_ = 0;
   jumpLatched_ = false;
   jumps_ = 0;
+  view_.reset();
   if (recordTrace_) {
     trace_ = traceCsvHeader();
-    appendTraceCsvRow(trace_, runner_->initialRow());
+    appendTraceCsvRow(trace_, runner_->initialRow(), origin_);
   }
 }
 
@@ -65,9 +71,9 @@ void Simulation::step(const LevelSession& session, const CharacterInput& liveInp
     if (runner_->finished()) return;
     const PropsObstacles obstacles(props_);
     const TraceRow row = runner_->step(session.octree, &obstacles);
-    if (recordTrace_) appendTraceCsvRow(trace_, row);
+    if (recordTrace_) appendTraceCsvRow(trace_, row, origin_);
     scriptProps_->afterRunnerStep(*runner_, session.octree, row,
-                                  recordPropsTrace_ ? &propsTrace_ : nullptr);
+                                  recordPropsTrace_ ? &propsTrace_ : nullptr, origin_);
   } else {
     lastInput_ = liveInput;
     if (jumpLatched_) lastInput_.jump = true;
@@ -83,6 +89,7 @@ void Simulation::step(const LevelSession& session, const CharacterInput& liveInp
   const CharacterController& c = controller();
   const float takeOff = 0.5f * c.params().jumpSpeed;
   if (!c.flying() && !c.grounded() && vyBefore < takeOff && c.velocity().y >= takeOff) ++jumps_;
+  view_.afterStep(c, c.params().tickSeconds());
   ++steps_;
 }
 
@@ -100,7 +107,7 @@ void Simulation::setParams(const ScenarioParams& params) {
 
 std::string Simulation::propsCsv() const {
   std::string out;
-  writePropsCsv(out, props_);
+  writePropsCsv(out, props_, origin_);
   return out;
 }
 

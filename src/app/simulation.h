@@ -9,6 +9,7 @@
 
 #include "app/level_session.h"
 #include "octree_fps/controller/character_controller.h"
+#include "octree_fps/controller/view_smoothing.h"
 #include "octree_fps/props/props_world.h"
 #include "scenario/param_table.h"
 #include "scenario/script.h"
@@ -55,6 +56,15 @@ class Simulation {
     return runner_ ? runner_->controller() : controller_;
   }
   const CharacterInput& lastInput() const { return runner_ ? runner_->lastInput() : lastInput_; }
+  // The smooth view over steps (on unless --no-view-smoothing or the panel's checkbox turns it
+  // off); eye(alpha) is where the camera goes: the controller's interpolated eye plus its offset.
+  void setViewSmoothing(bool on) { view_.timeConstant = on ? kViewSmoothingSeconds : 0.0f; }
+  bool viewSmoothing() const { return view_.timeConstant > 0.0f; }
+  const ViewSmoothing& viewSmoother() const { return view_; }
+  glm::vec3 eye(float alpha) const { return view_.interpolatedEye(controller(), alpha); }
+  // A teleport by hand (--camera, respawn key): the view cuts, it is not smoothed.
+  void cutView() { view_.reset(); }
+  static constexpr float kViewSmoothingSeconds = 0.07f;
   const std::string& traceCsv() const { return trace_; }
   uint64_t steps() const { return steps_; }
   double simulatedSeconds() const;
@@ -73,6 +83,8 @@ class Simulation {
   uint64_t steps_ = 0;
   bool jumpLatched_ = false;
   uint64_t jumps_ = 0;
+  ViewSmoothing view_;
+  glm::dvec3 origin_{0.0};  // the level's local frame (Level::origin): added to written positions
 };
 
 // Reads --script and applies its `set` lines to *ioParams (the one copy of each parameter

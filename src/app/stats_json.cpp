@@ -10,12 +10,18 @@ nlohmann::json levelStats(const LevelSession& session) {
   j["path"] = l.path;
   j["triangles"] = l.triangleCount();
   j["meshes"] = l.meshes.size();
-  j["bounds"] = {{l.boundsMin.x, l.boundsMin.y, l.boundsMin.z},
-                 {l.boundsMax.x, l.boundsMax.y, l.boundsMax.z}};
+  // Positions in the level file's coordinates: the local frame's origin added back (0 for every
+  // level within 2 km of the origin, where these are the loader's floats unchanged).
+  const glm::dvec3 o = l.origin;
+  const auto file = [&o](const glm::vec3& p) {
+    return nlohmann::json{double(p.x) + o.x, double(p.y) + o.y, double(p.z) + o.z};
+  };
+  j["bounds"] = {file(l.boundsMin), file(l.boundsMax)};
+  j["origin_offset"] = {o.x, o.y, o.z};
   j["load_ms"] = session.loadMs;
-  j["spawn"] = {session.spawn.x, session.spawn.y, session.spawn.z};
+  j["spawn"] = file(session.spawn);
   j["spawn_source"] = session.spawnSource;
-  j["kill_plane_y"] = killPlaneY(l);
+  j["kill_plane_y"] = double(killPlaneY(l)) + o.y;
   j["warnings"] = session.warnings;
   j["frame_guess"] = frameSummary(l);
   j["frame"] = {{"up", std::string(1, l.frame.upAxis)},
@@ -41,9 +47,12 @@ nlohmann::json octreeStats(const LevelSession& session) {
           {"maxLevel", session.octree.params().maxLevel}};
 }
 
-nlohmann::json controllerStats(const CharacterController& c, uint64_t steps, double seconds) {
+nlohmann::json controllerStats(const CharacterController& c, uint64_t steps, double seconds,
+                               const glm::dvec3& origin) {
   const ControllerStepStats& st = c.lastStepStats();
-  return {{"feet", {c.feet().x, c.feet().y, c.feet().z}},
+  return {{"feet",
+           {double(c.feet().x) + origin.x, double(c.feet().y) + origin.y,
+            double(c.feet().z) + origin.z}},
           {"velocity", {c.velocity().x, c.velocity().y, c.velocity().z}},
           {"grounded", c.grounded()},
           {"crouched", c.crouched()},
@@ -111,7 +120,7 @@ std::string propsCullLine(const PropsCullStats& c) {
          " props tested" + dot + "brute force " + withCommas(c.bruteForceChecks);
 }
 
-nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRadians,
+nlohmann::json cameraStats(const glm::dvec3& eye, float yawRadians, float pitchRadians,
                            float verticalFovRadians, float aspect, float nearPlane, float farPlane,
                            const glm::vec3& forward) {
   constexpr double kDeg = 57.29577951308232;

@@ -17,8 +17,10 @@ nlohmann::json levelStats(const LevelSession& session);
 // nodes, leaves, depth, bytes, build_ms, trianglesPerLeaf, maxLevel (and a few more).
 nlohmann::json octreeStats(const LevelSession& session);
 
-// Final feet, velocity, grounded and the last step's query work.
-nlohmann::json controllerStats(const CharacterController& c, uint64_t steps, double seconds);
+// Final feet (in the level file's coordinates: + origin, Level::origin), velocity, grounded and
+// the last step's query work.
+nlohmann::json controllerStats(const CharacterController& c, uint64_t steps, double seconds,
+                               const glm::dvec3& origin);
 
 // total, visible, resting, removed (props that fell below the kill plane since the last spawn
 // or clear), grid cells occupied, the last step's broad phase and, under "cull",
@@ -39,7 +41,7 @@ std::string propsCullLine(const PropsCullStats& cull);
 // eye (world, metres), yaw and pitch in degrees (yaw 0 looks along -Z, +90 along -X; pitch up
 // positive), vertical field of view in degrees, aspect (width / height), near and far (metres),
 // and the unit forward vector.
-nlohmann::json cameraStats(const glm::vec3& eye, float yawRadians, float pitchRadians,
+nlohmann::json cameraStats(const glm::dvec3& eye, float yawRadians, float pitchRadians,
                            float verticalFovRadians, float aspect, float nearPlane, float farPlane,
                            const glm::vec3& forward);
 

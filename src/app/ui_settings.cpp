@@ -35,6 +35,7 @@ void eachField(UiSettings& s, Visit&& visit) {
   visit("occlusion", s.occlusion);
   visit("temporal_coherence", s.temporalCoherence);
   visit("vsync", s.vsync);
+  visit("smooth_view", s.smoothView);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #pragma once
 // The view settings a user expects to find again at the next start: the panel (shown, width),
 // the overlays (octree boxes and their filters, the Q view, the grid view and its query radius,
-// the crosshair), wireframe, culling, occlusion (and its temporal coherence) and vsync. Kept as
+// the crosshair), wireframe, culling, occlusion (and its temporal coherence), vsync and the smooth
+// view over steps. Kept as
 // JSON in $XDG_CONFIG_HOME/octree-fps/settings.json (or ~/.config/...). The octree depth range is
 // not kept: it belongs to a level and is reset on every load.
 //
@@ -28,6 +29,7 @@ struct UiSettings {
   bool occlusion = true;
   bool temporalCoherence = true;
   bool vsync = true;
+  bool smoothView = true;  // the eye follows steps over a short time (ViewSmoothing)
   bool operator==(const UiSettings&) const = default;
 };
 

@@ -16,6 +16,7 @@ void applyCommandLine(const DemoOptions& o, UiSettings& u) {
   if (!o.occlusion) u.occlusion = false;
   if (!o.temporalCoherence) u.temporalCoherence = false;
   if (!o.vsync) u.vsync = false;
+  if (!o.viewSmoothing) u.smoothView = false;
   if (o.overlayDepths) u.octreeBoxes = true;
   if (o.queryOverlay) u.queryView = true;
 }
@@ -32,6 +33,7 @@ void keepFileWhereForced(const DemoOptions& o, const UiSettings& atStart, const 
   keep(!o.temporalCoherence, u.temporalCoherence, atStart.temporalCoherence,
        file.temporalCoherence);
   keep(!o.vsync, u.vsync, atStart.vsync, file.vsync);
+  keep(!o.viewSmoothing, u.smoothView, atStart.smoothView, file.smoothView);
   keep(o.overlayDepths.has_value(), u.octreeBoxes, atStart.octreeBoxes, file.octreeBoxes);
   keep(o.queryOverlay, u.queryView, atStart.queryView, file.queryView);
 }
@@ -55,6 +57,7 @@ UiSettings currentUiSettings(const DemoState& s) {
   u.occlusion = s.occlusion.enabled;
   u.temporalCoherence = s.occlusion.temporalCoherence;
   u.vsync = s.gpu.vsync;
+  u.smoothView = s.sim.viewSmoothing();
   return u;
 }
 
@@ -74,6 +77,7 @@ void applyUiSettings(DemoState& s, const UiSettings& u) {
   s.occlusion.enabled = u.occlusion;
   s.occlusion.temporalCoherence = u.temporalCoherence;
   s.gpu.vsync = u.vsync;
+  s.sim.setViewSmoothing(u.smoothView);
 }
 
 void loadSettingsAtStart(DemoState& s) {

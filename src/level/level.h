@@ -2,12 +2,14 @@
 // Level data handed from the loader to the core (collision triangles) and to the renderer
 // (meshes, materials, textures). Frame: right-handed, Y up, metres. Everything is already in
 // world space: node transforms, the file's up axis and unit scale, and the user's --up/--scale
-// overrides have all been applied.
+// overrides have all been applied; a level far from the origin has also been moved into a local
+// frame (Level::origin, level/level_origin.h).
 //
 // Ownership: a Level is a plain value; it owns all its arrays. No Assimp types leak out.
 // Thread-safety: a Level is immutable after load; any thread may read it.
 
 #include <cstdint>
+#include <glm/ext/vector_double3.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
@@ -79,6 +81,11 @@ struct Level {
   float spawnYaw = 0.0f;           // radians; 0 looks along -Z, +pi/2 along -X
   std::string spawnSource;         // the spawn node's name, "" when spawn is unset
 
+  // The local frame's origin in the file's own coordinates (Y-up metres): file = local + origin.
+  // Zero unless the level reached farther than 2 km from the origin (level/level_origin.h);
+  // every position in this struct is local. Scripts, traces, --camera and the probe's report
+  // use file coordinates: the demo adds or subtracts this at those edges.
+  glm::dvec3 origin{0.0};
   LevelImportFrame frame;            // how the file was brought into Y-up metres
   uint32_t degenerateTriangles = 0;  // zero-area triangles kept in the collision soup
 

@@ -38,6 +38,7 @@
 #include "level/import_settings.h"
 #include "level/level_frame.h"
 #include "level/level_materials.h"
+#include "level/level_origin.h"
 #include "level/load_text.h"
 #include "level/mesh_checks.h"
 #include "level/preflight.h"
@@ -179,6 +180,9 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   }
   level.boundsMin = lo;
   level.boundsMax = hi;
+  // Far from the origin (survey or CAD coordinates): into a local frame (the demo's load line,
+  // panel and --stats-json report the offset).
+  loader::moveToLocalFrame(level, loader::localOrigin(lo, hi));
 
   // Remember what the user chose, beside the level (or per user).
   if (options.rememberSettings && (optUp || options.scale)) {

@@ -67,7 +67,12 @@ constexpr std::array kInfos = {
                                   "A jump pressed this long before landing happens on landing."),
     controllerRow<&C::snapDistance>(
         "snap_distance", "m", 0.0f, 5.0f,
-        "How far down a walking character is pulled to stay on the ground."),
+        "How far below the feet the ground is looked for after a grounded step."),
+    controllerRow<&C::stickToFloor>(
+        "stick_to_floor", "m", 0.0f, 5.0f,
+        "Walking down, ground at most this far below the ground walked on keeps the character "
+        "grounded (stair treads, ramps past a crest, curbs); deeper is a ledge. Unset: "
+        "step_height. 0: drop from each stair nose."),
     controllerRow<&C::skin>("skin", "m", 0.0001f, 0.5f,
                             "Gap kept between the capsule and the level."),
     row<&ScenarioParams::throwing, &ThrowParams::speed>(
@@ -166,6 +171,11 @@ void applyDependentDefaults(ScenarioParams& io, ParamMask set, const ScenarioPar
   capsule.eyeHeight = isSet("eye_height");
   capsule.skin = isSet("skin");
   applyDependentDefaults(io.controller, capsule, base.controller);
+  // Stick to the floor reaches as deep as a step is high unless set: walking down the stairs one
+  // can walk up stays on the ground.
+  if (!isSet("stick_to_floor") && isSet("step_height")) {
+    io.controller.stickToFloor = io.controller.stepHeight;
+  }
 }
 
 bool validateParams(const ScenarioParams& params, std::string* outError) {

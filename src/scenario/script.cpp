@@ -337,4 +337,12 @@ ScriptParseResult readScript(const std::string& path, const ScenarioParams& base
   return parseScript(ss.str(), path, base);
 }
 
+Script Script::translated(const glm::dvec3& offset) const {
+  Script out = *this;
+  const auto move = [&offset](glm::vec3& p) { p = glm::vec3(glm::dvec3(p) + offset); };
+  if (out.spawn) move(out.spawn->feet);
+  for (ScriptProp& prop : out.props) move(prop.center);
+  return out;
+}
+
 }  // namespace ofps

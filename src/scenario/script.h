@@ -19,6 +19,7 @@
 // - numbers must be whole tokens ("1.5x" is an error); extra tokens are errors.
 
 #include <cstdint>
+#include <glm/ext/vector_double3.hpp>
 #include <glm/vec3.hpp>
 #include <optional>
 #include <string>
@@ -87,6 +88,9 @@ struct Script {
   // the controller's dependent defaults, and validates the result. Fails only when ioParams did
   // not start from values the script was checked against (see parseScript).
   bool applyParams(ScenarioParams& ioParams, std::string* outError = nullptr) const;
+  // The same script with every position (spawn, props) moved by `offset`, metres, computed in
+  // double: from the level file's coordinates into a level's local frame (offset = -origin).
+  Script translated(const glm::dvec3& offset) const;
 };
 
 struct ScriptParseResult {

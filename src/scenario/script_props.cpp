@@ -34,7 +34,8 @@ ScriptProps::ScriptProps(const Script& script, PropsWorld& world, float killPlan
 }
 
 void ScriptProps::afterRunnerStep(const ScriptRunner& runner, const Octree& octree,
-                                  const TraceRow& row, std::string* ioTrace) {
+                                  const TraceRow& row, std::string* ioTrace,
+                                  const glm::dvec3& origin) {
   const auto& throws = runner.throws();
   for (; throwsConsumed_ < throws.size(); ++throwsConsumed_) {
     const ThrowRecord& t = throws[throwsConsumed_];
@@ -44,7 +45,7 @@ void ScriptProps::afterRunnerStep(const ScriptRunner& runner, const Octree& octr
   const float dt = static_cast<float>(runner.stepSeconds());
   world_->step(octree, dt, runner.controller().flying() ? nullptr : &c);
   if (ioTrace) {
-    appendPropsTraceCsv(*ioTrace, row.t, *world_);
+    appendPropsTraceCsv(*ioTrace, row.t, *world_, origin);
   }
 }
 

@@ -38,9 +38,9 @@ class ScriptProps {
 
   // Call once after every ScriptRunner::step() with the row it returned: adds its new throws
   // and steps the props by runner.stepSeconds(). When ioTrace is not null, appends the step's
-  // --props-trace rows at row.t.
+  // --props-trace rows at row.t (positions + origin: a level's local frame, Level::origin).
   void afterRunnerStep(const ScriptRunner& runner, const Octree& octree, const TraceRow& row,
-                       std::string* ioTrace = nullptr);
+                       std::string* ioTrace = nullptr, const glm::dvec3& origin = glm::dvec3(0.0));
   size_t throwsConsumed() const { return throwsConsumed_; }
 
  private:

@@ -21,13 +21,17 @@ const char* traceCsvHeader() {
   return "t,x,y,z,vx,vy,vz,grounded,crouched,flying,respawned\n";
 }
 
-void appendTraceCsvRow(std::string& ioOut, const TraceRow& row) {
+void appendTraceCsvRow(std::string& ioOut, const TraceRow& row, const glm::dvec3& origin) {
   appendNumber(ioOut, row.t);
-  const float v[6] = {row.feet.x,     row.feet.y,     row.feet.z,
-                      row.velocity.x, row.velocity.y, row.velocity.z};
-  for (float x : v) {
+  // At the origin (every level near it) the sums below are the floats themselves: the trace's
+  // bytes do not change.
+  const double v[6] = {
+      static_cast<double>(row.feet.x) + origin.x, static_cast<double>(row.feet.y) + origin.y,
+      static_cast<double>(row.feet.z) + origin.z, static_cast<double>(row.velocity.x),
+      static_cast<double>(row.velocity.y),        static_cast<double>(row.velocity.z)};
+  for (double x : v) {
     ioOut += ',';
-    appendNumber(ioOut, static_cast<double>(x));
+    appendNumber(ioOut, x);
   }
   ioOut += row.grounded ? ",1" : ",0";
   ioOut += row.crouched ? ",1" : ",0";

@@ -17,6 +17,7 @@
 // recorded (throws()) with its origin and velocity for the props system to consume.
 
 #include <cstdint>
+#include <glm/ext/vector_double3.hpp>
 #include <glm/vec3.hpp>
 #include <string>
 #include <vector>
@@ -48,8 +49,11 @@ struct ThrowRecord {
 
 // "t,x,y,z,vx,vy,vz,grounded,crouched,flying,respawned\n"
 const char* traceCsvHeader();
-// Appends one row, numbers as %.9g (they read back exactly), ending with '\n'.
-void appendTraceCsvRow(std::string& ioOut, const TraceRow& row);
+// Appends one row, numbers as %.9g (they read back exactly), ending with '\n'. origin: added to
+// the feet (in double) for a level moved into a local frame (Level::origin), so that the trace
+// is in the level file's coordinates.
+void appendTraceCsvRow(std::string& ioOut, const TraceRow& row,
+                       const glm::dvec3& origin = glm::dvec3(0.0));
 
 class ScriptRunner {
  public:

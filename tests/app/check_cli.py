@@ -227,6 +227,76 @@ elif case == "occlusion_flag":
     code, text = run("--help")
     expect("--no-occlusion" in text, "--help lists --no-occlusion", text)
     expect("--occlusion-budget" in text, "--help lists --occlusion-budget", text)
+elif case == "far_origin":
+    # The same staircase level at the origin and 100 km from it (x and z; OBJ in Y-up metres):
+    # the loader moves the far one into a local frame and says so (load line, --stats-json
+    # level.origin_offset); a script written in each file's own coordinates walks down and back
+    # up the same way: every trace row within 1 cm of the origin run's, offset removed (the far
+    # file's x and z are floats at 100 km: 7.8 mm apart), grounded on the same rows but a few.
+    def stairs_obj(path, ox, oz):
+        boxes = [(-10.0, -1.0, -10.0, 10.0, 0.0, 10.0)]  # floor, top at y = 0
+        for i in range(6):  # risers of 0.2 m, treads of 0.3 m, down along +Z from z = 0
+            boxes.append((-2.0, 0.0, -4.0, 2.0, 0.2 * (6 - i), 0.3 * i))
+        boxes.append((2.0, 0.0, -4.0, 2.5, 3.0, 3.0))  # a wall beside them
+        lines, n = [], 0
+        for (x0, y0, z0, x1, y1, z1) in boxes:
+            c = [(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]
+            for (x, y, z) in c:
+                lines.append(f"v {x + ox:.6f} {y:.6f} {z + oz:.6f}")
+            for q in ((0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4),
+                      (1, 5, 7, 3)):
+                a, b, cc, d = (n + k + 1 for k in q)
+                lines.append(f"f {a} {b} {cc}")
+                lines.append(f"f {a} {cc} {d}")
+            n += 8
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def walk(tmp, name, ox, oz):
+        level = os.path.join(tmp, name + ".obj")
+        stairs_obj(level, ox, oz)
+        script = os.path.join(tmp, name + ".script")
+        with open(script, "w") as f:
+            f.write(f"spawn {ox:.3f} 1.2 {oz - 2.5:.3f} 180\n"
+                    "at 0.2 hold forward\nat 1.6 look 0 0\nat 2.9 release forward\nend 3.1\n")
+        trace = os.path.join(tmp, name + ".csv")
+        stats = os.path.join(tmp, name + ".json")
+        code, text = run("--headless", "--script", script, "--trace", trace, "--stats-json",
+                         stats, level)
+        expect(code == 0, f"{name}: exit {code}", text)
+        with open(trace) as f:
+            rows = [r.split(",") for r in f.read().split("\n")[1:] if r]
+        with open(stats) as f:
+            return rows, json.load(f), text
+
+    with tempfile.TemporaryDirectory() as tmp:
+        near, near_stats, _ = walk(tmp, "near", 0.0, 0.0)
+        far, far_stats, far_text = walk(tmp, "far", 100000.0, -100000.0)
+    expect(near_stats["level"]["origin_offset"] == [0, 0, 0], "no offset near the origin",
+           json.dumps(near_stats["level"]))
+    expect(far_stats["level"]["origin_offset"] == [100000, 0, -100000],
+           "the far level's offset is reported", json.dumps(far_stats["level"]))
+    expect("origin offset (100000, 0, -100000)" in far_text, "the load line says so", far_text)
+    b = far_stats["level"]["bounds"]
+    expect(abs(b[0][0] - 99990) < 0.01 and abs(b[1][2] - (-99990)) < 0.01,
+           "bounds in the file's coordinates", json.dumps(b))
+    expect(len(near) == len(far) and len(near) > 100, f"rows {len(near)} vs {len(far)}")
+    worst, grounded_diff = 0.0, 0
+    for r0, r1 in zip(near, far):
+        dx = float(r1[1]) - 100000.0 - float(r0[1])
+        dy = float(r1[2]) - float(r0[2])
+        dz = float(r1[3]) + 100000.0 - float(r0[3])
+        worst = max(worst, (dx * dx + dy * dy + dz * dz) ** 0.5)
+        grounded_diff += r0[7] != r1[7]
+    expect(worst <= 0.01, f"the far walk strays {worst * 100:.2f} cm from the near one")
+    expect(grounded_diff <= 3, f"grounded differs on {grounded_diff} rows")
+    # It went down and came back up: the walk is not trivially equal.
+    ys = [float(r[2]) for r in near]
+    expect(min(ys) < 0.05 and ys[-1] > 1.0, f"down to {min(ys)} and back to {ys[-1]}")
+    fx = far_stats["controller"]["feet"]
+    expect(abs(fx[0] - 100000.0) < 3.0 and abs(fx[2] + 100000.0) < 4.0,
+           "controller feet in the file's coordinates", json.dumps(fx))
+    print(f"far origin: worst {worst * 1000:.2f} mm, grounded differs on {grounded_diff} rows")
 else:
     expect(False, f"unknown case {case}")
 print(f"ok [{case}]")

@@ -502,6 +502,68 @@ void CharacterController::judgeSupport(const Octree& octree, const glm::vec3& fe
   io.supports = io.contactWalkable && io.faceWalkable;
 }
 
+float CharacterController::dropBelow(const glm::vec3& walkedPoint, const glm::vec3& walkedFace,
+                                     const glm::vec3& point) {
+  // Height of the walked face's plane over `point` minus the point's: how far the ground fell
+  // away under the character (a ramp walked on continues as itself: no drop).
+  const float ny = std::max(walkedFace.y, 1e-3f);
+  const float planeY =
+      walkedPoint.y -
+      (walkedFace.x * (point.x - walkedPoint.x) + walkedFace.z * (point.z - walkedPoint.z)) / ny;
+  return planeY - point.y;
+}
+
+float CharacterController::stickReach(const glm::vec3& walkedPoint) const {
+  // A drop of exactly stick_to_floor sticks: the tolerance covers float rounding of the
+  // support point (grows with the distance from the origin: 1 ulp at 10 km is 1 mm).
+  return params_.stickToFloor + 1e-4f + 4e-7f * std::abs(walkedPoint.y);
+}
+
+bool CharacterController::heldByNose(const Octree& octree, const glm::vec3& stepStart,
+                                     const glm::vec3& feet, const GroundProbe& g,
+                                     const glm::vec3& walkedPoint, const glm::vec3& walkedFace,
+                                     SweepHit& hit) {
+  // The probe found an edge or a vertex under the bottom sphere (contact normal pointing up but
+  // steeper than max_slope) where a walkable face meets: the nose the character walks off.
+  if (g.tight || g.supports || !g.faceWalkable || g.normal.y <= 0.0f) return false;
+  // Only a nose the step moved away from, the one being rolled over: the contact normal leans
+  // the way the character went. A nose ahead (the next riser, walking up) is met by the stairs'
+  // step-up, and standing still on a nose rolls off it as before.
+  if (glm::dot(horizontal(g.normal), horizontal(feet - stepStart)) <= 0.0f) return false;
+  if (dropBelow(walkedPoint, walkedFace, g.point) > stickReach(walkedPoint)) return false;
+  // Is there walkable ground beyond the nose within stick_to_floor below the ground walked on?
+  // A sphere narrower than the bottom sphere, at its centre, clears the nose horizontally and is
+  // swept straight down to the deepest ground that still sticks. Nothing there (or only steep
+  // faces, or ground deeper than that) is a ledge: the character falls as it would without
+  // stick.
+  const float r = params_.radius, skin = params_.skin;
+  const glm::vec3 centre(feet.x, g.restY + r, feet.z);
+  const float clearance = glm::length(horizontal(centre - g.point));
+  const float thin = std::min(r, clearance - skin);
+  if (thin <= skin) return false;
+  const float lowest = centre.y + dropBelow(walkedPoint, walkedFace, centre) -
+                       params_.stickToFloor;  // plane - stick
+  // Down until the sphere's centre reaches that depth: a nose below is met on the sphere's side,
+  // lower than its bottom (the hit point's own depth is checked below).
+  const float length = centre.y - lowest + skin;
+  if (length <= 0.0f) return false;
+  ++stats_.queryCount;
+  if (!sweepAll(octree, centre, centre, thin, glm::vec3(0.0f, -length, 0.0f), hit) ||
+      hit.startsOverlapping) {
+    return false;
+  }
+  if (dropBelow(walkedPoint, walkedFace, hit.point) > stickReach(walkedPoint)) return false;
+  glm::vec3 faceNormal = hit.normal;
+  if (!isWalkable(hit.normal) && (lastHitObstacle_ || hit.normal.y <= 0.0f ||
+                                  !walkableFaceAt(octree, hit.point, centre, faceNormal))) {
+    return false;
+  }
+  // The ground below becomes the one the next step's drops are measured from.
+  stickPoint_ = hit.point;
+  stickFace_ = faceNormal;
+  return true;
+}
+
 bool CharacterController::tryStepUp(const Octree& octree, const glm::vec3& start,
                                     const glm::vec3& disp, const glm::vec3& plainEnd,
                                     glm::vec3& outFeet, bool& outOnNose) {
@@ -657,6 +719,8 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
       groundFaceNormal_ = g.faceNormal;
       groundY_ = g.point.y;
       groundPoint_ = g.point;
+      stickPoint_ = g.point;
+      stickFace_ = g.faceNormal;
     }
   }
 
@@ -724,6 +788,9 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   // groundGap(skin) above it (snapped down after a grounded step, so walking down stairs and
   // ramps keeps to the ground). A step-up resting on a step's nose is grounded by the step.
   const float skin = p.skin;
+  // The ground walked on this step (a point and the plane of its face), for stick to the floor.
+  const glm::vec3 walkedPoint = stickPoint_;
+  const glm::vec3 walkedFace = stickFace_;
   grounded_ = false;
   onSteep_ = false;
   groundNormal_ = glm::vec3(0.0f, 1.0f, 0.0f);
@@ -741,14 +808,25 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   } else if (!jumped) {
     const float probe = groundMode ? p.snapDistance + 2.0f * skin : 2.0f * skin;
     GroundProbe g;
+    SweepHit below;  // the ground beyond a nose that holds the character
     if (probeGround(octree, feet_, probe, g, groundMode)) {
       const bool landing = groundMode || velocity_.y <= 1e-3f;
       const float drop = feet_.y - g.restY;
       if (g.supports && landing && drop <= skin) {
         grounded_ = true;
-      } else if (g.supports && groundMode) {
+      } else if (g.supports && groundMode &&
+                 (p.stickToFloor <= 0.0f ||
+                  dropBelow(walkedPoint, walkedFace, g.point) <= stickReach(walkedPoint))) {
         grounded_ = true;
         stats_.snapped = true;
+      } else if (groundMode && p.stickToFloor > 0.0f &&
+                 heldByNose(octree, start, feet_, g, walkedPoint, walkedFace, below)) {
+        // Rolling over a stair's nose (or a curb's edge, a crest's) with walkable ground within
+        // stick_to_floor below: held on the ground by the nose until the bottom sphere reaches
+        // that ground (see heldByNose).
+        grounded_ = true;
+        stats_.snapped = true;
+        stats_.heldByNose = true;
       }
       if (grounded_) {
         // Already at rest (within float noise of the probe): keep the feet bit-stable.
@@ -763,6 +841,14 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
         onSteep_ = !g.supports;
       }
     }
+  }
+
+  // The next step's drops are measured from the ground this one stands on; on a nose, from the
+  // ground beyond it (the tread the roll goes down to), so that a step crossing more than one
+  // nose at a low tick rate measures each riser, not their sum.
+  if (grounded_ && !stats_.heldByNose) {
+    stickPoint_ = groundPoint_;
+    stickFace_ = groundFaceNormal_;
   }
 
   // Walked off the ground part way through this step (a ledge, not snapped to anything below):

@@ -97,6 +97,8 @@ struct ControllerStepStats {
   bool depenetrated = false;     // an overlap was pushed out this step
   bool steppedUp = false;        // the stair step was taken
   bool snapped = false;          // ground snapping pulled the character down
+  bool heldByNose = false;       // grounded by stick to the floor on a nose it rolls over
+                                 // (contact normal steeper than max_slope; see step 6)
 };
 
 // Sweeps per collide-and-slide loop (Quake uses 4; one more for a crease after a corner).
@@ -152,6 +154,8 @@ class CharacterController {
 
   // ---- State after the last step (world space) ------------------------------------------------
   const glm::vec3& feet() const { return feet_; }  // lowest point of the capsule
+  // The feet before the last step (equal to feet() after a teleport or a respawn).
+  const glm::vec3& previousFeet() const { return prevFeet_; }
   // Velocity after collision response, m/s: the one the next step starts from.
   const glm::vec3& velocity() const { return velocity_; }
   // The velocity the character really moved with in the last step: (feet after - feet before)
@@ -167,6 +171,9 @@ class CharacterController {
   // Normal of the ground below (unit; (0,1,0) when nothing is below) and its slope, radians.
   const glm::vec3& groundNormal() const { return groundNormal_; }
   float groundSlope() const;
+  // The walkable face met at the support (unit; on an edge or a nose, the face whose edge it is,
+  // where groundNormal() is the contact normal; (0,1,0) when not grounded).
+  const glm::vec3& groundFaceNormal() const { return groundFaceNormal_; }
   bool onSteepSlope() const { return onSteep_; }  // resting on ground steeper than max_slope
   float currentHeight() const { return crouched_ ? params_.crouchHeight : params_.height; }
   glm::vec3 eye() const;  // feet + current eye height
@@ -227,6 +234,18 @@ class CharacterController {
   // is within distance.
   bool probeGround(const Octree& octree, const glm::vec3& feet, float distance, GroundProbe& out,
                    bool seePastNose = false);
+  // Stick to the floor (step 6): how far `point` lies below the plane of the face walked on
+  // (through walkedPoint, normal walkedFace), and the largest such drop that still sticks.
+  static float dropBelow(const glm::vec3& walkedPoint, const glm::vec3& walkedFace,
+                         const glm::vec3& point);
+  float stickReach(const glm::vec3& walkedPoint) const;
+  // The probe `g` (at feet, after a step from stepStart) found a nose the step moved away from (an
+  // edge or vertex with a walkable face, contact normal too steep) and walkable ground lies beyond
+  // it within stick_to_floor below the ground walked on.
+  // On success the ground found (outBelow) becomes the stick base (stickPoint_, stickFace_).
+  bool heldByNose(const Octree& octree, const glm::vec3& stepStart, const glm::vec3& feet,
+                  const GroundProbe& g, const glm::vec3& walkedPoint, const glm::vec3& walkedFace,
+                  SweepHit& outBelow);
   // Fills io's contactWalkable, faceWalkable and supports from its point and normal (the
   // obstacle flag of the last sweepAll tells an obstacle's contact).
   void judgeSupport(const Octree& octree, const glm::vec3& feet, GroundProbe& io);
@@ -251,6 +270,10 @@ class CharacterController {
   float spawnYaw_ = 0.0f;
   float groundY_ = 0.0f;         // height of the ground's support point at the last grounded probe
   glm::vec3 groundPoint_{0.0f};  // that support point (world)
+  // Stick to the floor measures drops from the plane through stickPoint_ with normal stickFace_:
+  // the support and its face, or on a nose the ground beyond it (see heldByNose).
+  glm::vec3 stickPoint_{0.0f};
+  glm::vec3 stickFace_{0.0f, 1.0f, 0.0f};
   float killPlaneY_;
   float yaw_ = 0.0f;
   float pitch_ = 0.0f;

@@ -69,6 +69,7 @@ bool validateParams(const ControllerParams& p, std::string* outError) {
                         checkField("step_height", p.stepHeight, 0.0f, kInf, true, outError) &&
                         checkField("max_slope", p.maxSlopeDeg, 0.0f, 90.0f, true, outError) &&
                         checkField("snap_distance", p.snapDistance, 0.0f, kInf, true, outError) &&
+                        checkField("stick_to_floor", p.stickToFloor, 0.0f, kInf, true, outError) &&
                         checkField("skin", p.skin, kTiny, kInf, true, outError) &&
                         checkField("walk_speed", p.walkSpeed, 0.0f, kInf, true, outError) &&
                         checkField("sprint_speed", p.sprintSpeed, 0.0f, kInf, true, outError) &&

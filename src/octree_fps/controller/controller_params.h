@@ -28,8 +28,15 @@ struct ControllerParams {
   // ---- Ground -------------------------------------------------------------------------------
   float stepHeight = 0.35f;    // highest step climbed without jumping, m (default 0.35)
   float maxSlopeDeg = 45.0f;   // steepest walkable slope, degrees (default 45)
-  float snapDistance = 0.35f;  // how far down the character is kept on the ground while
-                               // walking (down stairs and ramps), m (default 0.35)
+  float snapDistance = 0.35f;  // how far below the feet the ground probe looks after a
+                               // grounded step (down stairs and ramps), m (default 0.35)
+  float stickToFloor = 0.35f;  // stick to the floor: after a grounded step, walkable ground at
+                               // most this far below the ground walked on (its plane) keeps the
+                               // character grounded: the next tread past a stair's nose, a ramp
+                               // past a crest, the floor below a curb; a deeper drop is a ledge
+                               // and the character falls. m (default step_height's 0.35; the
+                               // script table makes an unset one follow step_height). 0: no
+                               // stick (the character drops from each nose to the next tread)
   float skin = 0.02f;          // gap kept between capsule and level, m (default 0.02); must
                                // exceed float rounding at the level's coordinates (1 mm at 10 km)
   // ---- Speeds -------------------------------------------------------------------------------

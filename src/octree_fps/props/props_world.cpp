@@ -691,20 +691,20 @@ void appendNumber(std::string& out, double v) {
   std::snprintf(buf, sizeof buf, "%.9g", v);
   out += buf;
 }
-void appendVec(std::string& out, const glm::vec3& v) {
+void appendVec(std::string& out, const glm::vec3& v, const glm::dvec3& add = glm::dvec3(0.0)) {
   for (int k = 0; k < 3; ++k) {
     out += ',';
-    appendNumber(out, static_cast<double>(v[k]));
+    appendNumber(out, static_cast<double>(v[k]) + add[k]);
   }
 }
 }  // namespace
 
-void writePropsCsv(std::string& ioOut, const PropsWorld& world) {
+void writePropsCsv(std::string& ioOut, const PropsWorld& world, const glm::dvec3& origin) {
   ioOut += propsCsvHeader();
   for (uint32_t i = 0; i < world.size(); ++i) {
     ioOut += std::to_string(i);
     ioOut += world.shapes()[i] == PropShape::Sphere ? ",sphere" : ",box";
-    appendVec(ioOut, world.positions()[i]);
+    appendVec(ioOut, world.positions()[i], origin);
     appendVec(ioOut, world.velocities()[i]);
     appendVec(ioOut, world.halfExtents()[i]);
     ioOut += world.resting()[i] ? ",1" : ",0";
@@ -712,12 +712,13 @@ void writePropsCsv(std::string& ioOut, const PropsWorld& world) {
   }
 }
 
-void appendPropsTraceCsv(std::string& ioOut, double t, const PropsWorld& world) {
+void appendPropsTraceCsv(std::string& ioOut, double t, const PropsWorld& world,
+                         const glm::dvec3& origin) {
   for (uint32_t i = 0; i < world.size(); ++i) {
     appendNumber(ioOut, t);
     ioOut += ',';
     ioOut += std::to_string(i);
-    appendVec(ioOut, world.positions()[i]);
+    appendVec(ioOut, world.positions()[i], origin);
     ioOut += '\n';
   }
 }

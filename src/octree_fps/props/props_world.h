@@ -59,6 +59,7 @@
 // (throwing spheres from the camera, spheres against the octree and each other).
 
 #include <cstdint>
+#include <glm/ext/vector_double3.hpp>
 #include <glm/vec3.hpp>
 #include <limits>
 #include <span>
@@ -280,8 +281,12 @@ const char* propsCsvHeader();
 // "t,id,x,y,z\n"
 const char* propsTraceCsvHeader();
 // Appends the header and one row per prop (id order): shape "sphere" or "box", numbers %.9g.
-void writePropsCsv(std::string& ioOut, const PropsWorld& world);
+// origin (both functions): added to the positions in double, for a world simulated in a local
+// frame whose origin is there (a level far from the origin); 0 writes the positions as they are.
+void writePropsCsv(std::string& ioOut, const PropsWorld& world,
+                   const glm::dvec3& origin = glm::dvec3(0.0));
 // Appends one row per prop ever added (removed ones at their last position), t in seconds.
-void appendPropsTraceCsv(std::string& ioOut, double t, const PropsWorld& world);
+void appendPropsTraceCsv(std::string& ioOut, double t, const PropsWorld& world,
+                         const glm::dvec3& origin = glm::dvec3(0.0));
 
 }  // namespace ofps
