@@ -6,12 +6,13 @@
 namespace ofps::loader {
 
 glm::dvec3 localOrigin(const glm::vec3& lo, const glm::vec3& hi) {
-  const glm::dvec3 l(lo), h(hi);
-  const double reach = std::max({std::abs(l.x), std::abs(l.y), std::abs(l.z), std::abs(h.x),
-                                 std::abs(h.y), std::abs(h.z)});
-  if (!(reach > kLocalFrameDistance)) return glm::dvec3(0.0);
-  const glm::dvec3 c = 0.5 * (l + h);
-  return {std::round(c.x), std::round(c.y), std::round(c.z)};
+  glm::dvec3 origin(0.0);
+  for (int k = 0; k < 3; ++k) {
+    const double l = lo[k], h = hi[k];
+    const double reach = std::max(std::abs(l), std::abs(h));
+    if (reach > kLocalFrameDistance) origin[k] = std::round(0.5 * (l + h));
+  }
+  return origin;
 }
 
 void moveToLocalFrame(Level& level, const glm::dvec3& origin) {

@@ -129,9 +129,8 @@ inline Reference reference(const Level& lv, const CharacterController& c) {
       // the radius around it), lower than the nose, within stick_to_floor of it.
       const float noseY = ct.onLevel.y;
       std::vector<uint32_t> below(1024);
-      const uint32_t m = lv.octree.collectCapsule(lo, lo + glm::vec3(0.0f, len, 0.0f),
-                                                  r + p.stickToFloor + 0.1f, kOctreeAllLayers,
-                                                  below);
+      const uint32_t m = lv.octree.collectCapsule(
+          lo, lo + glm::vec3(0.0f, len, 0.0f), r + p.stickToFloor + 0.1f, kOctreeAllLayers, below);
       below.resize(std::min<uint32_t>(m, 1024));
       for (uint32_t other : below) {
         const Triangle& u = lv.mesh.tris[other];
@@ -219,8 +218,9 @@ struct Walker {
           chk.fail(where.str() + ": grounded with gap " + std::to_string(ref.gap));
         }
         if (chk.groundedIff && !nose && !ref.anyUpContact && !ref.noseWithGroundBelow) {
-          chk.fail(where.str() + ": grounded without a walkable contact or a nose with ground "
-                                 "within stick_to_floor below");
+          chk.fail(where.str() +
+                   ": grounded without a walkable contact or a nose with ground "
+                   "within stick_to_floor below");
         }
       } else if (chk.groundedIff && ref.walkableContact && ctrl.velocity().y <= 0.0f) {
         chk.fail(where.str() + ": walkable contact but not grounded");

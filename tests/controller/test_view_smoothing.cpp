@@ -28,10 +28,10 @@ constexpr float kDeg = 0.017453292519943295f;
 // Changes are measured over 50 ms windows (three frames at 60 fps: what a player sees as a jump
 // of the view), at every step.
 struct EyeRun {
-  float maxRawStep = 0.0f;       // largest |change| of the controller's eye Y over a window
-  float maxSmoothStep = 0.0f;    // the same for the smoothed eye
-  float maxOffset = 0.0f;        // largest |offset|
-  float endOffset = 0.0f;        // |offset| at the end
+  float maxRawStep = 0.0f;     // largest |change| of the controller's eye Y over a window
+  float maxSmoothStep = 0.0f;  // the same for the smoothed eye
+  float maxOffset = 0.0f;      // largest |offset|
+  float endOffset = 0.0f;      // |offset| at the end
 };
 
 // Walks `seconds` along yaw with forward held (optionally jumping at `jumpAt`), then stands for

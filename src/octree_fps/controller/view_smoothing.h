@@ -49,10 +49,10 @@ class ViewSmoothing {
  private:
   float offset_ = 0.0f;
   float prevOffset_ = 0.0f;
-  bool startGrounded_ = false;                     // grounded when the next step starts
-  glm::vec3 startFace_{0.0f, 1.0f, 0.0f};          // the walkable face it starts on
-  float decayDt_ = -1.0f, decayTau_ = -1.0f;       // what decay_ was computed for
-  float decay_ = 1.0f;                             // exp(-dt / timeConstant)
+  bool startGrounded_ = false;                // grounded when the next step starts
+  glm::vec3 startFace_{0.0f, 1.0f, 0.0f};     // the walkable face it starts on
+  float decayDt_ = -1.0f, decayTau_ = -1.0f;  // what decay_ was computed for
+  float decay_ = 1.0f;                        // exp(-dt / timeConstant)
 };
 
 }  // namespace ofps
