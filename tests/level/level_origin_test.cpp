@@ -1,12 +1,12 @@
 // Levels far from the origin move into a local frame (level/level_origin.h): per axis, only the
 // axes reaching beyond 2 km, by their bounds' centre rounded to whole metres; every position of
 // the level moves with them, exactly. Expected values are written out by hand.
+#include "level/level_origin.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
-
-#include "level/level_origin.h"
 
 namespace ofps::loader {
 namespace {
