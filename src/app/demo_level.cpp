@@ -20,6 +20,14 @@ constexpr float kDegToRad = 3.14159265358979f / 180.0f;
 void showLoadedToast(DemoState& s) {
   const LevelSession& l = *s.level.session;
   std::string detail = frameSummary(l.level);
+  const glm::dvec3 o = l.level.origin;
+  if (o != glm::dvec3(0.0)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "\nfar from the origin: local frame, origin offset (%.0f, %.0f, %.0f) m", o.x,
+                  o.y, o.z);
+    detail += buf;
+  }
   if (!l.warnings.empty()) {
     detail += "\n" + std::to_string(l.warnings.size()) +
               (l.warnings.size() == 1 ? " warning" : " warnings") + " in the Level section";

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "octree_fps/io/csv_number.h"
+
 namespace ofps {
 
 namespace {
@@ -11,9 +13,7 @@ constexpr float kDegToRad = 0.017453292519943295f;
 constexpr float kMaxPitchDeg = 89.0f;
 
 void appendNumber(std::string& out, double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  out += buf;
+  appendCsvNumber(out, v);
 }
 }  // namespace
 
@@ -24,14 +24,14 @@ const char* traceCsvHeader() {
 void appendTraceCsvRow(std::string& ioOut, const TraceRow& row, const glm::dvec3& origin) {
   appendNumber(ioOut, row.t);
   // At the origin (every level near it) the sums below are the floats themselves: the trace's
-  // bytes do not change.
-  const double v[6] = {
-      static_cast<double>(row.feet.x) + origin.x, static_cast<double>(row.feet.y) + origin.y,
-      static_cast<double>(row.feet.z) + origin.z, static_cast<double>(row.velocity.x),
-      static_cast<double>(row.velocity.y),        static_cast<double>(row.velocity.z)};
-  for (double x : v) {
+  // bytes do not change. Far out a position keeps reading back exactly (csv_number.h).
+  for (int k = 0; k < 3; ++k) {
     ioOut += ',';
-    appendNumber(ioOut, x);
+    appendCsvNumber(ioOut, static_cast<double>(row.feet[k]) + origin[k], origin[k]);
+  }
+  for (int k = 0; k < 3; ++k) {
+    ioOut += ',';
+    appendNumber(ioOut, static_cast<double>(row.velocity[k]));
   }
   ioOut += row.grounded ? ",1" : ",0";
   ioOut += row.crouched ? ",1" : ",0";

@@ -289,6 +289,30 @@ elif case == "far_origin":
         worst = max(worst, (dx * dx + dy * dy + dz * dz) ** 0.5)
         grounded_diff += r0[7] != r1[7]
     expect(worst <= 0.01, f"the far walk strays {worst * 100:.2f} cm from the near one")
+    # Far positions are written with enough digits to name the simulation's float (local values
+    # of 1 m and more): minus the offset, the value read back and its two float neighbours,
+    # written the same way, differ (at 100 km "%.9g" alone keeps 1 mm, where local floats of a
+    # few metres are 0.2 micrometres apart).
+    import math
+    import struct
+
+    def f32(v):
+        return struct.unpack("f", struct.pack("f", v))[0]
+
+    def neighbours(x):
+        bits = struct.unpack("I", struct.pack("f", x))[0]
+        return [struct.unpack("f", struct.pack("I", b))[0] for b in (bits - 1, bits + 1)]
+
+    bad = []
+    for text, offset in [(r[1], 100000.0) for r in far] + [(r[3], -100000.0) for r in far]:
+        local = f32(float(text) - offset)
+        if abs(local) < 1.0:
+            continue  # below 1 m the written resolution (1e-9 m here) is coarser than a float's
+        digits = 9 + int(math.log10(abs(offset))) + 1
+        fmt = lambda v: "%.*g" % (digits, v + offset)
+        if fmt(local) != text or any(fmt(n) == text for n in neighbours(local)):
+            bad.append(text)
+    expect(not bad, f"{len(bad)} far positions do not name their float, e.g. {bad[:3]}")
     expect(grounded_diff <= 3, f"grounded differs on {grounded_diff} rows")
     # It went down and came back up: the walk is not trivially equal.
     ys = [float(r[2]) for r in near]

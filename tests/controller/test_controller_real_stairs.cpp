@@ -124,8 +124,7 @@ void expectDescents(const Descent* begin, const Descent* end, float stepHeight) 
       p.stickToFloor = 0.0f;
       const Result off = walkDown(lv.octree, *d, p);
       EXPECT_TRUE(off.reachedBottom) << what;
-      EXPECT_LT(off.grounded * 2, off.steps) << what << ": " << off.grounded << " of "
-                                             << off.steps;
+      EXPECT_LT(off.grounded * 2, off.steps) << what << ": " << off.grounded << " of " << off.steps;
       std::printf("%s: grounded %u of %u steps (stick_to_floor 0: %u of %u)\n", what.c_str(),
                   on.grounded, on.steps, off.grounded, off.steps);
     }

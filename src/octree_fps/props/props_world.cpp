@@ -8,6 +8,7 @@
 
 #include "octree_fps/geometry/splitmix.h"
 #include "octree_fps/geometry/triangle_tests.h"
+#include "octree_fps/io/csv_number.h"
 
 namespace ofps {
 
@@ -687,14 +688,12 @@ const char* propsTraceCsvHeader() {
 
 namespace {
 void appendNumber(std::string& out, double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  out += buf;
+  appendCsvNumber(out, v);
 }
 void appendVec(std::string& out, const glm::vec3& v, const glm::dvec3& add = glm::dvec3(0.0)) {
   for (int k = 0; k < 3; ++k) {
     out += ',';
-    appendNumber(out, static_cast<double>(v[k]) + add[k]);
+    appendCsvNumber(out, static_cast<double>(v[k]) + add[k], add[k]);
   }
 }
 }  // namespace
