@@ -89,6 +89,18 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   CLI::App cli{
       "octree_demo: walk a level whose collision and culling are done by a static triangle "
       "octree.\nLEVEL is any file Assimp reads (glTF/GLB, OBJ, FBX, DAE, ...)."};
+  // CLI11's "X was given a disallowed flag override" for "--no-occlusion=false" and the like says
+  // what to do instead; every other message is CLI11's own.
+  cli.failure_message([](const CLI::App* app, const CLI::Error& e) {
+    const std::string what = e.what();
+    const std::string tail = " was given a disallowed flag override";
+    if (what.size() > tail.size() &&
+        what.compare(what.size() - tail.size(), tail.size(), tail) == 0) {
+      const std::string flag = "--" + what.substr(0, what.size() - tail.size());
+      return "error: " + flag + " takes no value: give " + flag + " alone, or leave it out\n";
+    }
+    return CLI::FailureMessage::simple(app, e);
+  });
   cli.add_option("level", o.levelPath, "Level file to load (default: the bundled arena)");
   cli.add_option("--frames", o.frames, "Quit after N frames (0: run until closed)")
       ->check(wholeNumberIn(0, 100000000));

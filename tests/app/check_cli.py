@@ -54,6 +54,13 @@ elif case == "bad_flag":
     code, text = run("--headless", "--no-such-flag")
     expect(code == 2, f"unknown flag exits 2 (got {code})", text)
     expect("no-such-flag" in text, "the message names the bad flag", text)
+    # A switch given a value says it takes none (CLI11 alone said "disallowed flag override").
+    for flag in ("--no-view-smoothing", "--no-occlusion"):
+        code, text = run("--headless", flag + "=false")
+        expect(code == 2, f"{flag}=false exits 2 (got {code})", text)
+        expect(f"error: {flag} takes no value" in text, f"{flag}=false says why", text)
+    code, text = run("--help")
+    expect("--no-view-smoothing" in text, "--help lists --no-view-smoothing", text)
 elif case == "bad_value":
     for args in (["--frames", "-3"], ["--up", "x"], ["--scale", "0"], ["--camera", "1,2"],
                  ["--camera", "1,nan,3"], ["--width", "abc"], ["--occlusion-budget", "-1"],
