@@ -135,6 +135,107 @@ bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropSha
   return true;
 }
 
+// Extent of a prop along unit direction n from its centre (its support distance).
+inline float supportExtent(PropShape s, const glm::vec3& h, const glm::vec3& n) {
+  return s == PropShape::Sphere ? h.x
+                                : std::abs(n.x) * h.x + std::abs(n.y) * h.y + std::abs(n.z) * h.z;
+}
+
+// Point c moved by t * d, t in [0, 1], against the closed box (centre b, half-extents e): the slab
+// test. Returns false when the segment misses the box; else the entry time and the axis it enters
+// through (-1 when c starts inside). Ties between axes prefer y, then x, then z (as propContact).
+bool segmentEntersBox(const glm::vec3& c, const glm::vec3& d, const glm::vec3& b,
+                      const glm::vec3& e, float& outT, int& outAxis) {
+  float t0 = 0.0f, t1 = 1.0f;
+  int axis = -1;
+  static constexpr int kOrder[3] = {1, 0, 2};
+  for (const int k : kOrder) {
+    const float lo = b[k] - e[k], hi = b[k] + e[k];
+    if (d[k] == 0.0f) {
+      if (c[k] < lo || c[k] > hi) return false;
+      continue;
+    }
+    const float inv = 1.0f / d[k];
+    float ta = (lo - c[k]) * inv, tb = (hi - c[k]) * inv;
+    if (ta > tb) std::swap(ta, tb);
+    if (ta > t0) {
+      t0 = ta;
+      axis = k;
+    }
+    t1 = std::min(t1, tb);
+    if (t0 > t1) return false;
+  }
+  outT = t0;
+  outAxis = axis;
+  return true;
+}
+
+// Time of impact of prop A moved by t * d (t in [0, 1]) against prop B at rest, both apart at
+// t = 0 (the caller checks with propContact first). Exact for the closed shapes: sphere-sphere
+// by the quadratic |ca + t d - cb| = ra + rb; box-box by the slab test of A's centre against B
+// grown by A's half-extents (the Minkowski sum of two boxes is a box); sphere-box by the swept
+// sphere against the box's 12 triangles (sweepSphereTriangle, the primitive the octree's sweeps
+// use), after the slab test against the box grown by the radius (which contains the rounded box,
+// so a miss there is a miss). outN: unit contact normal at the impact, from A toward B.
+bool propTimeOfImpact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropShape sb,
+                      const glm::vec3& cb, const glm::vec3& hb, const glm::vec3& d, float& outT,
+                      glm::vec3& outN) {
+  if (len2(d) == 0.0f) return false;
+  if (sa == PropShape::Sphere && sb == PropShape::Sphere) {
+    const float rr = ha.x + hb.x;
+    const glm::vec3 m = ca - cb;
+    const float b = dot3(m, d);
+    const float c = dot3(m, m) - rr * rr;
+    if (b >= 0.0f) return false;  // not approaching
+    const float a = len2(d);
+    const float disc = b * b - a * c;
+    if (disc < 0.0f) return false;
+    const float t = std::max(0.0f, (-b - std::sqrt(disc)) / a);
+    if (t > 1.0f) return false;
+    const glm::vec3 rel = cb - (ca + d * t);
+    const float l2 = len2(rel);
+    outN = l2 > 0.0f ? rel / std::sqrt(l2) : d / std::sqrt(a);
+    outT = t;
+    return true;
+  }
+  if (sa == PropShape::Box && sb == PropShape::Box) {
+    float t;
+    int axis;
+    if (!segmentEntersBox(ca, d, cb, ha + hb, t, axis)) return false;
+    if (axis < 0) axis = 1;  // rounding: apart by propContact, inside here; touching on y
+    outN = glm::vec3(0.0f);
+    outN[axis] = d[axis] > 0.0f ? 1.0f : (d[axis] < 0.0f ? -1.0f : (cb[axis] >= ca[axis] ? 1.0f : -1.0f));
+    outT = t;
+    return true;
+  }
+  // Sphere against box: the sphere moves by ds relative to the box.
+  const bool sphereFirst = sa == PropShape::Sphere;
+  const glm::vec3& sc = sphereFirst ? ca : cb;
+  const float r = sphereFirst ? ha.x : hb.x;
+  const glm::vec3& bc = sphereFirst ? cb : ca;
+  const glm::vec3& bh = sphereFirst ? hb : ha;
+  const glm::vec3 ds = sphereFirst ? d : -d;
+  float tSlab;
+  int axis;
+  if (!segmentEntersBox(sc, ds, bc, bh + glm::vec3(r), tSlab, axis)) return false;
+  Triangle tris[12];
+  boxTriangles(bc, bh, tris);
+  bool hit = false;
+  SweepContact best;
+  for (const Triangle& tri : tris) {
+    SweepContact c;
+    if (sweepSphereTriangle(sc, r, ds, tri, c) && (!hit || c.toi < best.toi)) {
+      best = c;
+      hit = true;
+    }
+  }
+  if (!hit) return false;
+  // best.normal points from the box toward the sphere.
+  outN = sphereFirst ? -best.normal : best.normal;
+  outT = best.toi;
+  return true;
+}
+
 }  // namespace
 
 // ---- Setup
@@ -153,6 +254,10 @@ float PropsWorld::size(uint32_t i) const {
   return maxComp(half_[i]);
 }
 
+float PropsWorld::anchorTolerance(uint32_t i) const {
+  return 2.0f * params_.skin * size(i);
+}
+
 uint32_t PropsWorld::add(PropShape shape, const glm::vec3& center, const glm::vec3& half,
                          const glm::vec3& velocity) {
   assert(finite3(center) && finite3(velocity) && finite3(half) &&
@@ -169,6 +274,9 @@ uint32_t PropsWorld::add(PropShape shape, const glm::vec3& center, const glm::ve
   supportAge_.push_back(255);
   touched_.push_back(0);
   sleepTimer_.push_back(0.0f);
+  start_.push_back(center);
+  anchor_.push_back(center);
+  anchorTimer_.push_back(0.0f);
   const float volume = shape == PropShape::Sphere ? 4.18879020f * half.x * half.x * half.x
                                                   : 8.0f * half.x * half.y * half.z;
   invMass_.push_back(1.0f / std::max(volume, 1e-12f));
@@ -202,6 +310,9 @@ void PropsWorld::clear() {
   touched_.clear();
   invMass_.clear();
   sleepTimer_.clear();
+  start_.clear();
+  anchor_.clear();
+  anchorTimer_.clear();
   restingCount_ = 0;
   stats_ = {};
 }
@@ -266,6 +377,8 @@ void PropsWorld::setResting(uint32_t i, bool resting) {
   if ((resting_[i] != 0) == resting) return;
   resting_[i] = resting ? 1 : 0;
   sleepTimer_[i] = 0.0f;
+  anchorTimer_[i] = 0.0f;
+  anchor_[i] = position_[i];
   if (resting) {
     velocity_[i] = glm::vec3(0.0f);
     ++restingCount_;
@@ -414,21 +527,69 @@ void PropsWorld::pushByCharacter(const CharacterCapsule& c) {
 // ---- Prop against prop
 // ---------------------------------------------------------------------------
 
+void PropsWorld::addCandidate(uint32_t emitter, uint32_t i, uint32_t j) {
+  const uint32_t a = std::min(i, j), b = std::max(i, j);
+  Contact c{a, b, glm::vec3(0.0f), ContactMemory::None,
+            (static_cast<uint64_t>(emitter) << 32) | (emitter == a ? b : a)};
+  glm::vec3 n;
+  float pen;
+  if (propContact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], n, pen)) {
+    c.memory = ContactMemory::StartOverlap;
+    c.n = n;
+  } else {
+    // Relative motion over the step: a moved by its displacement less b's (both straight).
+    const glm::vec3 d = (position_[a] - start_[a]) - (position_[b] - start_[b]);
+    float t;
+    if (propTimeOfImpact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], d, t,
+                         n)) {
+      c.memory = ContactMemory::Impact;
+      c.n = n;
+    } else {
+      // Apart all step: kept only when the boxes touch at the end (the solver may still push
+      // them together), as the discrete broad phase did.
+      const glm::vec3 gap = glm::abs(position_[b] - position_[a]) - (half_[a] + half_[b]);
+      if (gap.x > 0.0f || gap.y > 0.0f || gap.z > 0.0f) return;
+    }
+  }
+  contacts_.push_back(c);
+}
+
 void PropsWorld::findContacts() {
+  // Broad phase along the swept bounds. Prop i's query is its box at the start and at the end of
+  // the step, grown by g_i = |d_i|inf (d_i: its displacement this step). If i and j touch at some
+  // time t of the step, j's end box lies within its box at t grown by g_j, and its box at t touches
+  // i's box at t, which lies within i's swept box; so the query of the one with the larger g
+  // (either one on a tie) finds the pair, and that one emits it. Resting props do not move: the
+  // awake one emits. The contacts are then sorted in the order the discrete broad phase used
+  // (by the emitting id, then the other), so pairs that never needed the sweep solve as before.
   contacts_.clear();
   for (const uint32_t i : awake_) {
     if (removed_[i]) continue;
+    const glm::vec3 di = position_[i] - start_[i];
+    const float gi = maxComp(glm::abs(di));
+    Aabb query = Aabb::fromCenterHalfExtents(position_[i], half_[i]);
+    if (gi > 0.0f) {
+      query.grow(Aabb::fromCenterHalfExtents(start_[i], half_[i]));
+      query.min -= glm::vec3(gi);
+      query.max += glm::vec3(gi);
+    }
     neighbors_.clear();
     grid_.queryAabb(
-        Aabb::fromCenterHalfExtents(position_[i], half_[i]),
-        [&](uint32_t j) { neighbors_.push_back(j); }, &stats_.grid);
+        query, [&](uint32_t j) { neighbors_.push_back(j); }, &stats_.grid);
     std::sort(neighbors_.begin(), neighbors_.end());
     for (const uint32_t j : neighbors_) {
       if (j == i) continue;
-      if (!resting_[j] && j < i) continue;  // an awake pair is found from its lower id
-      contacts_.push_back({std::min(i, j), std::max(i, j)});
+      if (resting_[j]) {
+        addCandidate(i, i, j);
+        continue;
+      }
+      const float gj = maxComp(glm::abs(position_[j] - start_[j]));
+      if (gj > gi || (gj == gi && j < i)) continue;  // j's query emits it
+      addCandidate(std::min(i, j), i, j);
     }
   }
+  std::sort(contacts_.begin(), contacts_.end(),
+            [](const Contact& x, const Contact& y) { return x.order < y.order; });
 }
 
 void PropsWorld::solveContacts() {
@@ -438,10 +599,23 @@ void PropsWorld::solveContacts() {
       const uint32_t a = c.a, b = c.b;
       glm::vec3 n;
       float pen;
-      if (!propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b], n,
-                       pen)) {
-        continue;
+      bool touching =
+          propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b], n, pen);
+      // Push-out by memory: a pair that came into contact during the step is separated along its
+      // normal at the time of impact, and a pair that overlapped at the start along its normal
+      // then, whenever the present minimum-penetration normal points the other way (the centre
+      // crossed the middle of the other prop) or, after an impact, the props have already passed
+      // each other. The depth is then measured along the remembered normal (support distances).
+      const bool useMemory =
+          (c.memory == ContactMemory::Impact && (!touching || dot3(n, c.n) <= 0.0f)) ||
+          (c.memory == ContactMemory::StartOverlap && touching && dot3(n, c.n) <= 0.0f);
+      if (useMemory) {
+        n = c.n;
+        pen = supportExtent(shape_[a], half_[a], n) + supportExtent(shape_[b], half_[b], n) -
+              dot3(position_[b] - position_[a], n);
+        touching = pen >= 0.0f;
       }
+      if (!touching) continue;
       if (it == 0) ++stats_.contacts;
       float vn = dot3(velocity_[b] - velocity_[a], n);
       // A resting prop is immovable unless hit hard.
@@ -545,11 +719,33 @@ void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* ch
     supportAge_[i] = supported_[i] ? 0 : static_cast<uint8_t>(std::min(supportAge_[i] + 1, 255));
     if (supportAge_[i] < kSupportSteps && len2(velocity_[i]) < sleep2) {
       sleepTimer_[i] += dt;
-      if (sleepTimer_[i] >= params_.sleepTime) setResting(i, true);
+      if (sleepTimer_[i] >= params_.sleepTime) {
+        setResting(i, true);
+        continue;
+      }
     } else {
       sleepTimer_[i] = 0.0f;
     }
+    // Sleep by stillness, whatever the tick rate: at a high rate a prop on the level falls
+    // through its skin for several steps between two touches (faster than sleepV at the touch).
+    // Supported within the time that fall takes (twice over), and its centre within
+    // anchorTolerance of where this still phase began, for sleepTime: it rests.
+    const float sk = params_.skin * size(i);
+    const float fallSteps =
+        params_.gravity > 0.0f ? 2.0f * std::sqrt(2.0f * sk / params_.gravity) / dt : 0.0f;
+    const bool recentSupport =
+        supportAge_[i] < kSupportSteps || static_cast<float>(supportAge_[i]) <= fallSteps;
+    if (recentSupport && maxComp(glm::abs(position_[i] - anchor_[i])) <= anchorTolerance(i)) {
+      anchorTimer_[i] += dt;
+      if (anchorTimer_[i] >= params_.sleepTime) setResting(i, true);
+    } else {
+      anchor_[i] = position_[i];
+      anchorTimer_[i] = 0.0f;
+    }
   }
+  // Next step's sweeps start where the props are now (resting props do not move).
+  for (const uint32_t i : awake_) start_[i] = position_[i];
+  for (const uint32_t i : touchedList_) start_[i] = position_[i];
   stats_.awake = static_cast<uint32_t>(awake_.size());
   stats_.total = grid_.objectCount();
   stats_.resting = restingCount_;

@@ -235,9 +235,19 @@ class PropsWorld {
  private:
   // spawnRandom's floor test: a walkable surface under point, above lowestY.
   bool hasFloorBelow(const Octree& octree, const glm::vec3& point, float lowestY) const;
-  struct Contact {
-    uint32_t a, b;  // a < b
+  // A candidate pair of the narrow phase, with what it remembers of the start of the step.
+  enum class ContactMemory : uint8_t {
+    None = 0,         // apart through the whole step (a pair whose boxes touch at its end)
+    StartOverlap = 1, // overlapping at the start of the step: n is their contact normal then
+    Impact = 2,       // came into contact during the step: n is the normal at the time of impact
   };
+  struct Contact {
+    uint32_t a, b;            // a < b
+    glm::vec3 n;              // remembered normal, unit, from a toward b (unless None)
+    ContactMemory memory;
+    uint64_t order;           // solve order: (the id whose query emits it, the other id)
+  };
+  void addCandidate(uint32_t emitter, uint32_t i, uint32_t j);
   uint32_t add(PropShape shape, const glm::vec3& center, const glm::vec3& half,
                const glm::vec3& velocity);
   void integrateAndCollideLevel(const Octree& octree, uint32_t i, float dt);
@@ -250,6 +260,7 @@ class PropsWorld {
   void wakeAround(uint32_t i);
   void syncGrid(uint32_t i);
   float size(uint32_t i) const;
+  float anchorTolerance(uint32_t i) const;  // m: sleep by stillness, 2 x skin x size
 
   PropsParams params_;
   HashGrid grid_;
@@ -265,6 +276,9 @@ class PropsWorld {
   std::vector<uint8_t> touched_;     // scratch: moved by the solver this step
   std::vector<float> invMass_;
   std::vector<float> sleepTimer_;
+  std::vector<glm::vec3> start_;     // centre at the end of the last step (before any move now)
+  std::vector<glm::vec3> anchor_;    // sleep by stillness: where the prop's still phase began
+  std::vector<float> anchorTimer_;   // seconds within anchorTolerance of anchor_
   std::vector<uint32_t> awake_;        // scratch: awake ids this step, increasing
   std::vector<Contact> contacts_;      // scratch
   std::vector<uint32_t> neighbors_;    // scratch
