@@ -77,14 +77,17 @@ bool capsuleTouchesBox(const glm::vec3& a, const glm::vec3& b, float r, const gl
 }
 
 // Contact between props A and B: normal from A to B and penetration (> 0 overlapping).
-// Returns false when they are apart.
+// Returns false when they are apart; with evenApart, computes them anyway (the penetration is
+// then negative and the normal a separating direction: between the centres for two spheres, the
+// axis of the largest gap for two boxes, toward the box's closest point for a sphere and a box).
 bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropShape sb,
-                 const glm::vec3& cb, const glm::vec3& hb, glm::vec3& outN, float& outPen) {
+                 const glm::vec3& cb, const glm::vec3& hb, glm::vec3& outN, float& outPen,
+                 bool evenApart = false) {
   if (sa == PropShape::Sphere && sb == PropShape::Sphere) {
     const glm::vec3 d = cb - ca;
     const float rr = ha.x + hb.x;
     const float d2 = len2(d);
-    if (d2 > rr * rr) return false;
+    if (d2 > rr * rr && !evenApart) return false;
     const float dist = std::sqrt(d2);
     outN = dist > 0.0f ? d / dist : glm::vec3(0.0f, 1.0f, 0.0f);
     outPen = rr - dist;
@@ -93,7 +96,7 @@ bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropSha
   if (sa == PropShape::Box && sb == PropShape::Box) {
     const glm::vec3 d = cb - ca;
     const glm::vec3 o = ha + hb - glm::abs(d);
-    if (o.x < 0.0f || o.y < 0.0f || o.z < 0.0f) return false;
+    if ((o.x < 0.0f || o.y < 0.0f || o.z < 0.0f) && !evenApart) return false;
     // Minimum axis; ties prefer y (stacking), then x, then z.
     int axis = 1;
     if (o.x < o[axis]) axis = 0;
@@ -112,7 +115,7 @@ bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropSha
   const glm::vec3 q = closestOnBox(bc, bh, sc);
   const glm::vec3 d = q - sc;  // sphere -> box
   const float d2 = len2(d);
-  if (d2 > r * r) return false;
+  if (d2 > r * r && !evenApart) return false;
   glm::vec3 n;
   float pen;
   if (d2 > 0.0f) {
@@ -202,9 +205,19 @@ bool propTimeOfImpact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, Pr
     float t;
     int axis;
     if (!segmentEntersBox(ca, d, cb, ha + hb, t, axis)) return false;
-    if (axis < 0) axis = 1;  // rounding: apart by propContact, inside here; touching on y
     outN = glm::vec3(0.0f);
-    outN[axis] = d[axis] > 0.0f ? 1.0f : (d[axis] < 0.0f ? -1.0f : (cb[axis] >= ca[axis] ? 1.0f : -1.0f));
+    if (axis < 0) {
+      // Touching at t = 0 (apart for propContact by a rounding): the normal is the axis of least
+      // overlap, toward B, as propContact's.
+      const glm::vec3 rel = cb - ca;
+      const glm::vec3 o = ha + hb - glm::abs(rel);
+      axis = 1;
+      if (o.x < o[axis]) axis = 0;
+      if (o.z < o[axis]) axis = 2;
+      outN[axis] = rel[axis] >= 0.0f ? 1.0f : -1.0f;
+    } else {
+      outN[axis] = d[axis] > 0.0f ? 1.0f : -1.0f;  // entering B's slab from that side
+    }
     outT = t;
     return true;
   }
@@ -273,6 +286,7 @@ uint32_t PropsWorld::add(PropShape shape, const glm::vec3& center, const glm::ve
   supported_.push_back(0);
   supportAge_.push_back(255);
   touched_.push_back(0);
+  levelHeld_.push_back(0);
   sleepTimer_.push_back(0.0f);
   start_.push_back(center);
   anchor_.push_back(center);
@@ -308,6 +322,7 @@ void PropsWorld::clear() {
   supported_.clear();
   supportAge_.clear();
   touched_.clear();
+  levelHeld_.clear();
   invMass_.clear();
   sleepTimer_.clear();
   start_.clear();
@@ -529,7 +544,7 @@ void PropsWorld::pushByCharacter(const CharacterCapsule& c) {
 
 void PropsWorld::addCandidate(uint32_t emitter, uint32_t i, uint32_t j) {
   const uint32_t a = std::min(i, j), b = std::max(i, j);
-  Contact c{a, b, glm::vec3(0.0f), ContactMemory::None,
+  Contact c{a, b, glm::vec3(0.0f), ContactMemory::Apart,
             (static_cast<uint64_t>(emitter) << 32) | (emitter == a ? b : a)};
   glm::vec3 n;
   float pen;
@@ -540,15 +555,16 @@ void PropsWorld::addCandidate(uint32_t emitter, uint32_t i, uint32_t j) {
     // Relative motion over the step: a moved by its displacement less b's (both straight).
     const glm::vec3 d = (position_[a] - start_[a]) - (position_[b] - start_[b]);
     float t;
-    if (propTimeOfImpact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], d, t,
-                         n)) {
+    if (propTimeOfImpact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], d, t, n)) {
       c.memory = ContactMemory::Impact;
       c.n = n;
     } else {
-      // Apart all step: kept only when the boxes touch at the end (the solver may still push
-      // them together), as the discrete broad phase did.
-      const glm::vec3 gap = glm::abs(position_[b] - position_[a]) - (half_[a] + half_[b]);
-      if (gap.x > 0.0f || gap.y > 0.0f || gap.z > 0.0f) return;
+      // Apart all step. Kept (as the discrete broad phase kept every pair whose boxes touch),
+      // since the solver may push them together: then along their separating direction now.
+      propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b], n, pen,
+                  true);
+      c.memory = ContactMemory::Apart;
+      c.n = n;
     }
   }
   contacts_.push_back(c);
@@ -592,35 +608,83 @@ void PropsWorld::findContacts() {
             [](const Contact& x, const Contact& y) { return x.order < y.order; });
 }
 
+bool PropsWorld::contactGeometry(const Contact& c, glm::vec3& outN, float& outPen) const {
+  const uint32_t a = c.a, b = c.b;
+  bool touching = propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b],
+                              outN, outPen);
+  // Push-out by memory: a pair that came into contact during the step is separated along its
+  // normal at the time of impact, a pair that overlapped at the start along its normal then, and
+  // a pair apart all step (pushed together by the solver) along its separating direction after
+  // the moves, whenever the present minimum-penetration normal points the other way (a centre
+  // crossed the middle of the other prop) or, after an impact, the props have already passed each
+  // other. The depth is then measured along the remembered normal (support distances).
+  const bool useMemory =
+      (c.memory == ContactMemory::Impact && (!touching || dot3(outN, c.n) <= 0.0f)) ||
+      ((c.memory == ContactMemory::StartOverlap || c.memory == ContactMemory::Apart) && touching &&
+       dot3(outN, c.n) <= 0.0f);
+  if (useMemory) {
+    outN = c.n;
+    outPen = supportExtent(shape_[a], half_[a], c.n) + supportExtent(shape_[b], half_[b], c.n) -
+             dot3(position_[b] - position_[a], c.n);
+    touching = outPen >= 0.0f;
+  }
+  return touching;
+}
+
+void PropsWorld::separateFromLevelHeld() {
+  // Position passes only: a prop the level pushed back after the solver does not yield, the other
+  // prop of its contacts does (it is pushed out of the level once more afterwards).
+  for (uint32_t it = 0; it < params_.solverIterations; ++it) {
+    bool moved = false;
+    for (const Contact& c : contacts_) {
+      const uint32_t a = c.a, b = c.b;
+      if (!levelHeld_[a] && !levelHeld_[b]) continue;
+      glm::vec3 n;
+      float pen;
+      if (!contactGeometry(c, n, pen)) continue;
+      const float ima = resting_[a] || levelHeld_[a] ? 0.0f : invMass_[a];
+      const float imb = resting_[b] || levelHeld_[b] ? 0.0f : invMass_[b];
+      const float im = ima + imb;
+      const float corr = pen - params_.slop * std::min(size(a), size(b));
+      if (im <= 0.0f || corr <= 0.0f) continue;
+      position_[a] -= n * (corr * ima / im);
+      position_[b] += n * (corr * imb / im);
+      for (const uint32_t k : {a, b}) {
+        if (ima + imb > 0.0f && !levelHeld_[k] && !resting_[k]) {
+          levelHeld_[k] = 2;  // moved by this pass: held for the next contacts
+          moved = true;
+          if (!touched_[k]) {  // (the flags were cleared after the first push-out)
+            touched_[k] = 1;
+            touchedList_.push_back(k);
+          }
+        }
+      }
+    }
+    if (!moved) break;
+  }
+}
+
 void PropsWorld::solveContacts() {
   const float e0 = params_.restitution;
-  for (uint32_t it = 0; it < params_.solverIterations; ++it) {
+  // solverIterations passes of positions and velocities, then up to kPropPositionPasses passes
+  // of positions only, while some pair is still deeper than its slop (a landing on a pile, where
+  // the depth moves down the column one pair per pass when the lower props do not hold).
+  const uint32_t passes = params_.solverIterations + kPropPositionPasses;
+  for (uint32_t it = 0; it < passes; ++it) {
+    const bool velocityPass = it < params_.solverIterations;
+    bool corrected = false;
     for (const Contact& c : contacts_) {
       const uint32_t a = c.a, b = c.b;
       glm::vec3 n;
       float pen;
-      bool touching =
-          propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b], n, pen);
-      // Push-out by memory: a pair that came into contact during the step is separated along its
-      // normal at the time of impact, and a pair that overlapped at the start along its normal
-      // then, whenever the present minimum-penetration normal points the other way (the centre
-      // crossed the middle of the other prop) or, after an impact, the props have already passed
-      // each other. The depth is then measured along the remembered normal (support distances).
-      const bool useMemory =
-          (c.memory == ContactMemory::Impact && (!touching || dot3(n, c.n) <= 0.0f)) ||
-          (c.memory == ContactMemory::StartOverlap && touching && dot3(n, c.n) <= 0.0f);
-      if (useMemory) {
-        n = c.n;
-        pen = supportExtent(shape_[a], half_[a], n) + supportExtent(shape_[b], half_[b], n) -
-              dot3(position_[b] - position_[a], n);
-        touching = pen >= 0.0f;
-      }
+      const bool touching = contactGeometry(c, n, pen);
       if (!touching) continue;
+      if (!velocityPass && !(pen > params_.slop * std::min(size(a), size(b)))) continue;
       if (it == 0) ++stats_.contacts;
       float vn = dot3(velocity_[b] - velocity_[a], n);
       // A resting prop is immovable unless hit hard.
-      if (resting_[a] && -vn > params_.wakeSpeed) wake(a);
-      if (resting_[b] && -vn > params_.wakeSpeed) wake(b);
+      if (velocityPass && resting_[a] && -vn > params_.wakeSpeed) wake(a);
+      if (velocityPass && resting_[b] && -vn > params_.wakeSpeed) wake(b);
       // Shock propagation (Guendelman et al. 2003): across a near-vertical contact, a lower
       // prop that stands on something does not yield to the one above, so the solver cannot push
       // it into the level (which the push-out after the solver would undo, leaving an overlap).
@@ -639,6 +703,7 @@ void PropsWorld::solveContacts() {
       if (corr > 0.0f) {
         position_[a] -= n * (corr * ima / im);
         position_[b] += n * (corr * imb / im);
+        corrected = true;
         for (const uint32_t k : {a, b}) {
           if (!touched_[k] && !resting_[k]) {
             touched_[k] = 1;
@@ -646,8 +711,14 @@ void PropsWorld::solveContacts() {
           }
         }
       }
-      if (vn < 0.0f) {
-        const float e = -vn > params_.bounceSpeed ? e0 : 0.0f;
+      if (vn < 0.0f && velocityPass) {
+        // A prop held by shock propagation acts infinitely heavy; when it is itself moving into
+        // the other (it just bounced off what it stands on), a bounce off it would hand the other
+        // more than its own speed back, and a falling column would launch its top (the stacked
+        // balls' effect, unbounded with infinite masses): no restitution then.
+        const bool holderRises = (aHolds && dot3(velocity_[a], n) > params_.bounceSpeed) ||
+                                 (bHolds && -dot3(velocity_[b], n) > params_.bounceSpeed);
+        const float e = -vn > params_.bounceSpeed && !holderRises ? e0 : 0.0f;
         const float j = -(1.0f + e) * vn / im;
         velocity_[a] -= n * (j * ima);
         velocity_[b] += n * (j * imb);
@@ -663,6 +734,7 @@ void PropsWorld::solveContacts() {
         vn = 0.0f;
       }
     }
+    if (!velocityPass && !corrected) break;
   }
 }
 
@@ -694,12 +766,32 @@ void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* ch
   findContacts();
   touchedList_.clear();
   solveContacts();
+  // Props the solver moved are pushed out of the level again. The level wins: a prop it pushed
+  // back holds still in a second, position-only pass over its contacts (so the props above are
+  // not left inside it), and what that pass moved is pushed out of the level once more.
+  bool levelPushed = false;
   for (const uint32_t i : touchedList_) {
     touched_[i] = 0;
     bool sup = false;
-    pushOutOfLevel(octree, i, sup);
+    if (pushOutOfLevel(octree, i, sup)) {
+      levelHeld_[i] = 1;
+      levelPushed = true;
+    }
     if (sup) supported_[i] = 1;
     syncGrid(i);
+  }
+  if (levelPushed) {
+    const size_t firstPass = touchedList_.size();
+    separateFromLevelHeld();
+    for (size_t k = firstPass; k < touchedList_.size(); ++k) {
+      const uint32_t i = touchedList_[k];
+      touched_[i] = 0;
+      bool sup = false;
+      pushOutOfLevel(octree, i, sup);
+      if (sup) supported_[i] = 1;
+      syncGrid(i);
+    }
+    for (const uint32_t i : touchedList_) levelHeld_[i] = 0;
   }
   // Kill plane, then sleep.
   // One step of gravity is the speed a prop at rest on the ground has between two touches.

@@ -75,7 +75,10 @@ namespace ofps {
 enum class PropShape : uint8_t { Sphere = 0, Box = 1 };
 
 inline constexpr uint32_t kPropInvalid = 0xFFFFFFFFu;
-inline constexpr uint32_t kPropMaxSweeps = 4;      // level sweeps per prop per step
+inline constexpr uint32_t kPropMaxSweeps = 4;  // level sweeps per prop per step
+// Position-only solver passes after PropsParams::solverIterations, run while a contact is still
+// deeper than its slop (see the solver in the model below).
+inline constexpr uint32_t kPropPositionPasses = 8;
 inline constexpr uint32_t kPropMaxSpawn = 100000;  // spawnRandom's limit per call
 // spawnRandom's tries per prop before it skips that prop (each try: one overlap test and at most
 // one downward ray, so a spawn costs at most this many of each per prop).
@@ -237,15 +240,15 @@ class PropsWorld {
   bool hasFloorBelow(const Octree& octree, const glm::vec3& point, float lowestY) const;
   // A candidate pair of the narrow phase, with what it remembers of the start of the step.
   enum class ContactMemory : uint8_t {
-    None = 0,         // apart through the whole step (a pair whose boxes touch at its end)
-    StartOverlap = 1, // overlapping at the start of the step: n is their contact normal then
-    Impact = 2,       // came into contact during the step: n is the normal at the time of impact
+    Apart = 0,         // apart through the whole step: n separates them after the moves
+    StartOverlap = 1,  // overlapping at the start of the step: n is their contact normal then
+    Impact = 2,        // came into contact during the step: n is the normal at the time of impact
   };
   struct Contact {
-    uint32_t a, b;            // a < b
-    glm::vec3 n;              // remembered normal, unit, from a toward b (unless None)
+    uint32_t a, b;  // a < b
+    glm::vec3 n;    // remembered normal, unit, from a toward b
     ContactMemory memory;
-    uint64_t order;           // solve order: (the id whose query emits it, the other id)
+    uint64_t order;  // solve order: (the id whose query emits it, the other id)
   };
   void addCandidate(uint32_t emitter, uint32_t i, uint32_t j);
   uint32_t add(PropShape shape, const glm::vec3& center, const glm::vec3& half,
@@ -256,6 +259,10 @@ class PropsWorld {
   void pushByCharacter(const CharacterCapsule& c);
   void findContacts();
   void solveContacts();
+  // The pair's normal (from a toward b) and depth now, or along its remembered normal (see
+  // solveContacts); false when apart.
+  bool contactGeometry(const Contact& c, glm::vec3& outN, float& outPen) const;
+  void separateFromLevelHeld();
   void setResting(uint32_t i, bool resting);
   void wakeAround(uint32_t i);
   void syncGrid(uint32_t i);
@@ -274,11 +281,12 @@ class PropsWorld {
   std::vector<uint8_t> supported_;   // scratch: supported this step
   std::vector<uint8_t> supportAge_;  // steps since the last support (saturates at 255)
   std::vector<uint8_t> touched_;     // scratch: moved by the solver this step
+  std::vector<uint8_t> levelHeld_;   // scratch: pushed back by the level after the solver
   std::vector<float> invMass_;
   std::vector<float> sleepTimer_;
-  std::vector<glm::vec3> start_;     // centre at the end of the last step (before any move now)
-  std::vector<glm::vec3> anchor_;    // sleep by stillness: where the prop's still phase began
-  std::vector<float> anchorTimer_;   // seconds within anchorTolerance of anchor_
+  std::vector<glm::vec3> start_;       // centre at the end of the last step (before any move now)
+  std::vector<glm::vec3> anchor_;      // sleep by stillness: where the prop's still phase began
+  std::vector<float> anchorTimer_;     // seconds within anchorTolerance of anchor_
   std::vector<uint32_t> awake_;        // scratch: awake ids this step, increasing
   std::vector<Contact> contacts_;      // scratch
   std::vector<uint32_t> neighbors_;    // scratch
