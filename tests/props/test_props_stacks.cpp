@@ -128,8 +128,7 @@ StackResult runStack(const Octree& floor, const std::vector<BoxSpec>& boxes, flo
         const glm::vec3 q = w.positions()[j], k = w.halfExtents()[j];
         // Stacked (footprints overlapping) boxes keep their vertical order: j was placed above.
         const bool stacked = std::abs(q.x - p.x) < h.x + k.x && std::abs(q.z - p.z) < h.z + k.z;
-        if (stacked && q.y < p.y && boxes[j].center.y > boxes[i].center.y &&
-            res.failure.empty()) {
+        if (stacked && q.y < p.y && boxes[j].center.y > boxes[i].center.y && res.failure.empty()) {
           res.failure = "prop " + std::to_string(j) + " passed below prop " + std::to_string(i) +
                         " at step " + std::to_string(s);
         }
@@ -194,9 +193,9 @@ void checkStacks(bool dropped) {
     stacks.push_back(pyramid(3, 0.3f, dropped, rng));
     std::vector<BoxSpec> five;
     for (int k = 0; k < 5; ++k) {
-      five.push_back({{0.0f, 0.5f + 1.0f * static_cast<float>(k) + (dropped ? 0.2f * k : 0.0f),
-                       0.0f},
-                      glm::vec3(0.5f)});
+      five.push_back(
+          {{0.0f, 0.5f + 1.0f * static_cast<float>(k) + (dropped ? 0.2f * k : 0.0f), 0.0f},
+           glm::vec3(0.5f)});
     }
     stacks.push_back(five);
     for (const auto& stack : stacks) {
@@ -205,8 +204,8 @@ void checkStacks(bool dropped) {
       ASSERT_TRUE(r.slept) << hz << " Hz, " << stack.size() << " boxes: not asleep after "
                            << kSleepWithin << " s";
       ASSERT_TRUE(r.failure.empty()) << hz << " Hz, " << stack.size() << " boxes: " << r.failure;
-      ASSERT_LE(r.worstSink, kSinkTolerance)
-          << hz << " Hz, " << stack.size() << " boxes: sank by " << r.worstSink << " x size (" << r.where << ")";
+      ASSERT_LE(r.worstSink, kSinkTolerance) << hz << " Hz, " << stack.size() << " boxes: sank by "
+                                             << r.worstSink << " x size (" << r.where << ")";
       worstSleep = std::max(worstSleep, r.sleptAt);
       worstSink = std::max(worstSink, r.worstSink);
     }

@@ -612,17 +612,14 @@ bool PropsWorld::contactGeometry(const Contact& c, glm::vec3& outN, float& outPe
   const uint32_t a = c.a, b = c.b;
   bool touching = propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b],
                               outN, outPen);
-  // Push-out by memory: a pair that came into contact during the step is separated along its
-  // normal at the time of impact, a pair that overlapped at the start along its normal then, and
-  // a pair apart all step (pushed together by the solver) along its separating direction after
-  // the moves, whenever the present minimum-penetration normal points the other way (a centre
-  // crossed the middle of the other prop) or, after an impact, the props have already passed each
-  // other. The depth is then measured along the remembered normal (support distances).
-  const bool useMemory =
-      (c.memory == ContactMemory::Impact && (!touching || dot3(outN, c.n) <= 0.0f)) ||
-      ((c.memory == ContactMemory::StartOverlap || c.memory == ContactMemory::Apart) && touching &&
-       dot3(outN, c.n) <= 0.0f);
-  if (useMemory) {
+  // Push-out by memory: the pair is separated along the normal it remembers, not the present
+  // one (which turns over once a centre crosses the middle of the other prop): the normal at the
+  // time of impact for a pair that came into contact during the step (also when the props have
+  // already passed each other: the depth along that normal says how far), else while they
+  // overlap their normal at the start of the step, or their separating direction after the moves
+  // for a pair apart all step (pushed together by the solver). The depth is measured along it
+  // (support distances: exact for two boxes and on a face, never less than the true depth).
+  if (c.memory == ContactMemory::Impact || touching) {
     outN = c.n;
     outPen = supportExtent(shape_[a], half_[a], c.n) + supportExtent(shape_[b], half_[b], c.n) -
              dot3(position_[b] - position_[a], c.n);
