@@ -160,8 +160,9 @@ TEST(PropsContinuous, GeneratedThrowsNeverPassThroughProps) {
                                         : w.addSphere({0, 0, 0}, static_cast<float>(h.x),
                                                       {static_cast<float>(-u), 0, 0});
     const glm::vec3 v0 = glm::vec3(dir * speed);
-    const uint32_t mover = moverIsBox ? w.addBox(glm::vec3(start), glm::vec3(static_cast<float>(r)), v0)
-                                      : w.addSphere(glm::vec3(start), static_cast<float>(r), v0);
+    const uint32_t mover = moverIsBox
+                               ? w.addBox(glm::vec3(start), glm::vec3(static_cast<float>(r)), v0)
+                               : w.addSphere(glm::vec3(start), static_cast<float>(r), v0);
     ++cases;
     const double tol = tolerance(r, std::max(h.x, std::max(h.y, h.z)));
     const double travel = back + 2.0 * (h.x + reach) + 1.0;
@@ -174,12 +175,12 @@ TEST(PropsContinuous, GeneratedThrowsNeverPassThroughProps) {
       const bool deep = deeperThan(moverIsBox, r, targetIsBox, h, cur, tol);
       const bool through = passesThrough(moverIsBox, r, targetIsBox, h, prev, cur, tol);
       ASSERT_FALSE(deep || through)
-          << (deep ? "deeper than the tolerance" : "went through") << ": case " << n << " step " << s << ": " << (moverIsBox ? "cube" : "sphere")
-          << " r=" << r << " at " << speed << " m/s, " << hz << " Hz, angle "
-          << theta * 180.0 / 3.14159265358979 << " deg, target "
+          << (deep ? "deeper than the tolerance" : "went through") << ": case " << n << " step "
+          << s << ": " << (moverIsBox ? "cube" : "sphere") << " r=" << r << " at " << speed
+          << " m/s, " << hz << " Hz, angle " << theta * 180.0 / 3.14159265358979 << " deg, target "
           << (targetIsBox ? "box" : "sphere") << " half (" << h.x << ", " << h.y << ", " << h.z
-          << ") at " << u << " m/s; relative " << prev.x << "," << prev.y << "," << prev.z
-          << " -> " << cur.x << "," << cur.y << "," << cur.z;
+          << ") at " << u << " m/s; relative " << prev.x << "," << prev.y << "," << prev.z << " -> "
+          << cur.x << "," << cur.y << "," << cur.z;
       if (w.velocities()[mover] != v0) hit = true;
       prev = cur;
     }
@@ -222,9 +223,9 @@ TEST(PropsContinuous, IssueThrowsStopAtTheNearFace) {
   const IssueThrow throws[] = {
       {0.15f, 15.0f, 60.0f, {0.05f, 0.5f, 0.5f}},   // the demo's default throw
       {0.15f, 15.0f, 120.0f, {0.05f, 0.5f, 0.5f}},  // stopped before too
-      {0.03f, 100.0f, 60.0f, {0.05f, 0.5f, 0.5f}},  {0.03f, 100.0f, 20.0f, {0.05f, 0.5f, 0.5f}},
-      {0.02f, 100.0f, 60.0f, {0.1f, 0.1f, 0.1f}},   {0.02f, 100.0f, 20.0f, {0.1f, 0.1f, 0.1f}},
-      {0.15f, 15.0f, 300.0f, {0.05f, 0.5f, 0.5f}},  {0.03f, 100.0f, 500.0f, {0.05f, 0.5f, 0.5f}},
+      {0.03f, 100.0f, 60.0f, {0.05f, 0.5f, 0.5f}}, {0.03f, 100.0f, 20.0f, {0.05f, 0.5f, 0.5f}},
+      {0.02f, 100.0f, 60.0f, {0.1f, 0.1f, 0.1f}},  {0.02f, 100.0f, 20.0f, {0.1f, 0.1f, 0.1f}},
+      {0.15f, 15.0f, 300.0f, {0.05f, 0.5f, 0.5f}}, {0.03f, 100.0f, 500.0f, {0.05f, 0.5f, 0.5f}},
   };
   for (const IssueThrow& t : throws) {
     PropsWorld w;
@@ -244,9 +245,9 @@ TEST(PropsContinuous, IssueThrowsStopAtTheNearFace) {
       // height or side (it never is here: thrown level at the centre, 2 m away).
       const double front = static_cast<double>(b.x + t.radius);
       const double face = static_cast<double>(p.x - t.targetHalf.x);
-      ASSERT_LE(front, face + tol) << "r=" << t.radius << " at " << t.speed << " m/s, " << t.hz
-                                   << " Hz, step " << s << ": ball front " << front
-                                   << ", near face " << face;
+      ASSERT_LE(front, face + tol)
+          << "r=" << t.radius << " at " << t.speed << " m/s, " << t.hz << " Hz, step " << s
+          << ": ball front " << front << ", near face " << face;
       if (w.velocities()[ball].x < t.speed * 0.5f) hit = true;
     }
     EXPECT_TRUE(hit) << "the ball never reached the target";

@@ -22,19 +22,65 @@
 // - Response at a contact with unit normal n: the normal velocity vn < 0 is reflected with the
 //   restitution (0 below bounceSpeed, so props settle instead of chattering), and the tangential
 //   velocity loses friction x |normal impulse| (Coulomb, per contact).
-// - Prop against prop: the grid (cell size params.cellSize) gives each awake prop the props whose
-//   boxes touch its box; exact narrow phase (sphere-sphere, sphere-box, box-box on the minimum
-//   axis); the contacts are solved params.solverIterations times in (lower id, higher id) order:
-//   position correction split by inverse mass beyond a slop, then the same restitution and
-//   friction impulse as the level; across a near-vertical contact the lower prop, when it stands
-//   on something, does not yield (shock propagation, so stacks do not sink into the floor).
-//   Props moved by the solver are pushed out of the level again.
-// - Sleep: a prop that has been supported (a contact whose normal points up, within the last 4
-//   steps: the skin makes a prop at rest touch the ground only every other step) and slower
-//   than sleepSpeed for sleepTime seconds rests: zero velocity, skipped by the integrator, infinite
-//   mass to awake props. It wakes when an awake prop hits it faster than wakeSpeed, when the
-//   character pushes it, or when a neighbour wakes (a prop that wakes or is removed wakes the
-//   resting props touching its box grown by a skin, so a stack falls when its base is pushed).
+// - Prop against prop, continuous (broad phase, narrow phase, solver):
+//   * Broad phase along the swept bounds: each awake prop queries the grid (cell size
+//     params.cellSize) with its box at the start and at the end of the step, grown by the largest
+//     component g of its displacement. Two props that touch at some time of the step are found by
+//     the query of the one with the larger g (its box at that time lies within its swept bounds,
+//     the other's end box within g of the other's box at that time); resting props do not move.
+//     O(cells of the grown box) per awake prop: a slow prop costs what it did before.
+//   * Narrow phase, per pair offered: overlapping at the start of the step (then their contact
+//     normal there is remembered), else their time of impact under the relative motion of their
+//     centres (each moved straight from its start to its end centre): sphere-sphere by the
+//     quadratic, box-box by the slab test against their Minkowski box, sphere-box by
+//     geometry/'s sweepSphereTriangle against the box's 12 triangles (the primitive the octree's
+//     sweeps use) after a slab test; the contact normal at the time of impact is remembered. A
+//     pair apart all step remembers its separating direction after the moves.
+//   * Push-outs remember where the props came from. Rule: a pair is separated along its
+//     remembered normal, never along the present minimum-penetration normal (which turns over
+//     once a centre passes the middle of the other prop), by the penetration depth along that
+//     normal (support distances: exact for two boxes and on a face, never less than the true
+//     depth). A pair that came into contact during the step is separated so even when the props
+//     have already passed each other (a fast ball is brought back to the near face of a thin
+//     plate); pairs that overlap at the start (spawned inside each other, pushed together by the
+//     character) separate along their normal at the start, so repeated push-outs never change
+//     side.
+//   * Solver: params.solverIterations passes in (emitting id, other id) order (the order of the
+//     discrete broad phase before): position correction split by inverse mass beyond a slop, then
+//     the same restitution and friction impulse as the level; then up to kPropPositionPasses
+//     position-only passes while a pair is still deeper than its slop. Across a near-vertical
+//     contact the lower prop, when it stands on something, does not yield (shock propagation, so
+//     stacks do not sink into the floor); a bounce off such a held prop while it rises keeps no
+//     restitution (a falling column would otherwise launch its top). Props moved by the solver
+//     are pushed out of the level again; a prop the level pushed back then holds still in a
+//     position-only pass over its contacts, and what that pass moves is pushed out once more.
+// - Guarantees between props (tests/props/test_props_ccd.cpp, test_props_stacks.cpp):
+//   * No prop passes through another prop within a step, at any speed up to maxSpeed (faster is
+//     clamped): at the end of every step a thrown sphere or box is at most params.slop x the
+//     smaller of the two sizes (plus float rounding) inside the prop it hit, on the side it came
+//     from or deflected, never through, whether that prop rests or moves. With the level's
+//     sweeps, nothing passes through the level either. A prop moving many times its own size per
+//     step goes through the same tests as a slow one.
+//   * Not guaranteed: the motion within a step is the straight segment from the start to the end
+//     centre (a prop that bounced off the level within the step is tested along that chord, and
+//     props never rotate); a pair pushed together by the solver (not by their own motion) is
+//     found only when their boxes touch after the moves or their swept bounds meet, so a violent
+//     landing on a pile can leave a transient overlap (never a change of side) that the next
+//     step removes; a prop the solver pushes into the level leaves it by the discrete push-out.
+// - Sleep rule: a prop rests (zero velocity, skipped by the integrator, infinite mass to awake
+//   props) after sleepTime seconds of either
+//   * speed below sleepSpeed + gravity x dt while supported (a contact whose normal points up)
+//     within the last 4 steps, or
+//   * stillness: its centre within 2 x skin x its size of where the still phase began, while
+//     supported within the last max(4 steps, 2 sqrt(2 x skin x size / gravity)) (at a high tick
+//     rate a prop on the level falls through its skin for several steps between two touches and
+//     lands faster than sleepSpeed: this rule lets it sleep at 300-500 Hz).
+//   Once asleep a prop does not move at all until woken. It wakes when an awake prop hits it
+//   faster than wakeSpeed, when the character pushes it, or when a neighbour wakes (a prop that
+//   wakes or is removed wakes the resting props touching its box grown by a skin, so a stack
+//   falls when its base is pushed). Stacks and piles of 1-8 boxes (mass ratios up to 100:1,
+//   placed or dropped) sleep at every tick rate from 20 to 500 Hz within 6 s, at rest within
+//   their slop of each other and of the floor (test_props_stacks.cpp).
 // - Kill plane: a prop whose centre falls below params.killPlaneY is removed: it keeps its id
 //   and last state, removed() becomes 1, it leaves the grid and is never simulated again.
 // - Character: pass its capsule to step(); props touching it that do not move away from it faster
@@ -99,6 +145,7 @@ struct PropsParams {
   float wakeSpeed = 1.0f;         // m/s; approach speed of an awake prop that wakes a resting one
   float skin = 0.005f;            // gap kept to the level, in multiples of the prop's size
   float slop = 0.005f;            // prop-prop overlap left uncorrected, x the smaller size
+                                  // (the depth bound of the guarantees below)
   uint32_t solverIterations = 4;  // prop-prop contact passes per step
   float cellSize = 1.0f;          // m; grid cell edge (about the largest prop diameter)
   float killPlaneY = -std::numeric_limits<float>::infinity();  // m; below: removed
