@@ -933,7 +933,9 @@ bool PropsWorld::validate(std::string* outError) const {
   };
   const size_t n = position_.size();
   if (velocity_.size() != n || half_.size() != n || shape_.size() != n || resting_.size() != n ||
-      removed_.size() != n || invMass_.size() != n || sleepTimer_.size() != n) {
+      removed_.size() != n || invMass_.size() != n || sleepTimer_.size() != n ||
+      start_.size() != n || anchor_.size() != n || anchorTimer_.size() != n ||
+      levelHeld_.size() != n) {
     return fail("state arrays differ in size");
   }
   uint32_t resting = 0, live = 0;
@@ -953,6 +955,7 @@ bool PropsWorld::validate(std::string* outError) const {
     if (resting_[i]) {
       ++resting;
       if (velocity_[i] != glm::vec3(0.0f)) return fail("resting prop with a velocity");
+      if (start_[i] != position_[i]) return fail("resting prop moved since its last step");
     }
   }
   if (resting != restingCount_) return fail("resting count mismatch");
