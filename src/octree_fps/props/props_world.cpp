@@ -546,26 +546,29 @@ void PropsWorld::addCandidate(uint32_t emitter, uint32_t i, uint32_t j) {
   const uint32_t a = std::min(i, j), b = std::max(i, j);
   Contact c{a, b, glm::vec3(0.0f), ContactMemory::Apart,
             (static_cast<uint64_t>(emitter) << 32) | (emitter == a ? b : a)};
+  // Boxes first (every shape lies in its box): most candidates of a swept query never meet.
+  const glm::vec3 reach = half_[a] + half_[b];
+  const glm::vec3 gap0 = glm::abs(start_[b] - start_[a]) - reach;
   glm::vec3 n;
   float pen;
-  if (propContact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], n, pen)) {
+  const bool boxesOverlap0 = !(gap0.x > 0.0f || gap0.y > 0.0f || gap0.z > 0.0f);
+  if (boxesOverlap0 &&
+      propContact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], n, pen)) {
     c.memory = ContactMemory::StartOverlap;
     c.n = n;
   } else {
     // Relative motion over the step: a moved by its displacement less b's (both straight).
     const glm::vec3 d = (position_[a] - start_[a]) - (position_[b] - start_[b]);
     float t;
-    if (propTimeOfImpact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], d, t, n)) {
+    int axis;
+    if (segmentEntersBox(start_[a], d, start_[b], reach, t, axis) &&
+        propTimeOfImpact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], d, t, n)) {
       c.memory = ContactMemory::Impact;
       c.n = n;
-    } else {
-      // Apart all step. Kept (as the discrete broad phase kept every pair whose boxes touch),
-      // since the solver may push them together: then along their separating direction now.
-      propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b], n, pen,
-                  true);
-      c.memory = ContactMemory::Apart;
-      c.n = n;
     }
+    // Else apart all step. Kept (as the discrete broad phase kept every pair whose boxes touch),
+    // since the solver may push them together: then along their separating direction at the
+    // start (contactGeometry computes it when needed).
   }
   contacts_.push_back(c);
 }
@@ -610,22 +613,31 @@ void PropsWorld::findContacts() {
 
 bool PropsWorld::contactGeometry(const Contact& c, glm::vec3& outN, float& outPen) const {
   const uint32_t a = c.a, b = c.b;
-  bool touching = propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b],
-                              outN, outPen);
+  if (c.memory != ContactMemory::Impact) {
+    // Apart or overlapping at the start: a contact only while the shapes overlap (boxes first).
+    const glm::vec3 gap = glm::abs(position_[b] - position_[a]) - (half_[a] + half_[b]);
+    if (gap.x > 0.0f || gap.y > 0.0f || gap.z > 0.0f) return false;
+    if (!propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b], outN,
+                     outPen)) {
+      return false;
+    }
+  }
   // Push-out by memory: the pair is separated along the normal it remembers, not the present
   // one (which turns over once a centre crosses the middle of the other prop): the normal at the
   // time of impact for a pair that came into contact during the step (also when the props have
   // already passed each other: the depth along that normal says how far), else while they
-  // overlap their normal at the start of the step, or their separating direction after the moves
+  // overlap their normal at the start of the step, or their separating direction at the start
   // for a pair apart all step (pushed together by the solver). The depth is measured along it
   // (support distances: exact for two boxes and on a face, never less than the true depth).
-  if (c.memory == ContactMemory::Impact || touching) {
-    outN = c.n;
-    outPen = supportExtent(shape_[a], half_[a], c.n) + supportExtent(shape_[b], half_[b], c.n) -
-             dot3(position_[b] - position_[a], c.n);
-    touching = outPen >= 0.0f;
+  glm::vec3 n = c.n;
+  if (c.memory == ContactMemory::Apart) {
+    float startPen;
+    propContact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], n, startPen, true);
   }
-  return touching;
+  outN = n;
+  outPen = supportExtent(shape_[a], half_[a], n) + supportExtent(shape_[b], half_[b], n) -
+           dot3(position_[b] - position_[a], n);
+  return outPen >= 0.0f;
 }
 
 void PropsWorld::separateFromLevelHeld() {
@@ -666,16 +678,22 @@ void PropsWorld::solveContacts() {
   // solverIterations passes of positions and velocities, then up to kPropPositionPasses passes
   // of positions only, while some pair is still deeper than its slop (a landing on a pile, where
   // the depth moves down the column one pair per pass when the lower props do not hold).
+  // The position passes visit the pairs in contact during the last velocity pass (activeContacts_).
   const uint32_t passes = params_.solverIterations + kPropPositionPasses;
+  activeContacts_.clear();
   for (uint32_t it = 0; it < passes; ++it) {
     const bool velocityPass = it < params_.solverIterations;
+    const bool lastVelocityPass = it + 1 == params_.solverIterations;
     bool corrected = false;
-    for (const Contact& c : contacts_) {
+    const size_t count = velocityPass ? contacts_.size() : activeContacts_.size();
+    for (size_t ci = 0; ci < count; ++ci) {
+      const Contact& c = velocityPass ? contacts_[ci] : contacts_[activeContacts_[ci]];
       const uint32_t a = c.a, b = c.b;
       glm::vec3 n;
       float pen;
       const bool touching = contactGeometry(c, n, pen);
       if (!touching) continue;
+      if (lastVelocityPass) activeContacts_.push_back(static_cast<uint32_t>(ci));
       if (!velocityPass && !(pen > params_.slop * std::min(size(a), size(b)))) continue;
       if (it == 0) ++stats_.contacts;
       float vn = dot3(velocity_[b] - velocity_[a], n);
@@ -731,7 +749,8 @@ void PropsWorld::solveContacts() {
         vn = 0.0f;
       }
     }
-    if (!velocityPass && !corrected) break;
+    // Nothing moved in this pass (a velocity pass included): every pair is within its slop.
+    if (!corrected && it + 1 >= params_.solverIterations) break;
   }
 }
 

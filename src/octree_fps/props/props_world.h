@@ -331,14 +331,15 @@ class PropsWorld {
   std::vector<uint8_t> levelHeld_;   // scratch: pushed back by the level after the solver
   std::vector<float> invMass_;
   std::vector<float> sleepTimer_;
-  std::vector<glm::vec3> start_;       // centre at the end of the last step (before any move now)
-  std::vector<glm::vec3> anchor_;      // sleep by stillness: where the prop's still phase began
-  std::vector<float> anchorTimer_;     // seconds within anchorTolerance of anchor_
-  std::vector<uint32_t> awake_;        // scratch: awake ids this step, increasing
-  std::vector<Contact> contacts_;      // scratch
-  std::vector<uint32_t> neighbors_;    // scratch
-  std::vector<uint32_t> wakeStack_;    // scratch of wakeAround
-  std::vector<uint32_t> touchedList_;  // scratch: props the solver moved
+  std::vector<glm::vec3> start_;    // centre at the end of the last step (before any move now)
+  std::vector<glm::vec3> anchor_;   // sleep by stillness: where the prop's still phase began
+  std::vector<float> anchorTimer_;  // seconds within anchorTolerance of anchor_
+  std::vector<uint32_t> awake_;     // scratch: awake ids this step, increasing
+  std::vector<Contact> contacts_;   // scratch
+  std::vector<uint32_t> activeContacts_;  // scratch: contacts touching in the last velocity pass
+  std::vector<uint32_t> neighbors_;       // scratch
+  std::vector<uint32_t> wakeStack_;       // scratch of wakeAround
+  std::vector<uint32_t> touchedList_;     // scratch: props the solver moved
   uint32_t restingCount_ = 0;
   PropsStepStats stats_;
 };
