@@ -575,13 +575,23 @@ void PropsWorld::addCandidate(uint32_t emitter, uint32_t i, uint32_t j) {
 
 void PropsWorld::findContacts() {
   // Broad phase along the swept bounds. Prop i's query is its box at the start and at the end of
-  // the step, grown by g_i = |d_i|inf (d_i: its displacement this step). If i and j touch at some
-  // time t of the step, j's end box lies within its box at t grown by g_j, and its box at t touches
-  // i's box at t, which lies within i's swept box; so the query of the one with the larger g
-  // (either one on a tie) finds the pair, and that one emits it. Resting props do not move: the
-  // awake one emits. The contacts are then sorted in the order the discrete broad phase used
-  // (by the emitting id, then the other), so pairs that never needed the sweep solve as before.
+  // the step, grown on each side of each axis k by at most g_i = |d_i|inf (d_i: its displacement
+  // this step). If i and j touch at some time t of the step, j's end box is its box at t moved by
+  // s = (1 - t) d_j, and its box at t touches i's box at t, which lies within i's swept box Q; so
+  // j's end box touches Q moved by s. Each s_k lies between 0 and d_j,k, so between 0 and the
+  // smallest (or largest) d_k of all awake props this step, and |s_k| <= g_j. Growing Q by
+  // min(g_i, that bound) on each side therefore finds every j with g_j <= g_i: the query of the
+  // one with the larger g (either one on a tie) finds the pair, and that one emits it. Resting
+  // props do not move: the awake one emits. The contacts are then sorted in the order the
+  // discrete broad phase used (by the emitting id, then the other).
   contacts_.clear();
+  glm::vec3 dLow(0.0f), dHigh(0.0f);  // extremes of the awake props' displacements, per axis
+  for (const uint32_t i : awake_) {
+    if (removed_[i]) continue;
+    const glm::vec3 d = position_[i] - start_[i];
+    dLow = glm::min(dLow, d);
+    dHigh = glm::max(dHigh, d);
+  }
   for (const uint32_t i : awake_) {
     if (removed_[i]) continue;
     const glm::vec3 di = position_[i] - start_[i];
@@ -589,8 +599,8 @@ void PropsWorld::findContacts() {
     Aabb query = Aabb::fromCenterHalfExtents(position_[i], half_[i]);
     if (gi > 0.0f) {
       query.grow(Aabb::fromCenterHalfExtents(start_[i], half_[i]));
-      query.min -= glm::vec3(gi);
-      query.max += glm::vec3(gi);
+      query.min += glm::max(dLow, glm::vec3(-gi));
+      query.max += glm::min(dHigh, glm::vec3(gi));
     }
     neighbors_.clear();
     grid_.queryAabb(
