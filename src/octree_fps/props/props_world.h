@@ -24,11 +24,12 @@
 //   velocity loses friction x |normal impulse| (Coulomb, per contact).
 // - Prop against prop, continuous (broad phase, narrow phase, solver):
 //   * Broad phase along the swept bounds: each awake prop queries the grid (cell size
-//     params.cellSize) with its box at the start and at the end of the step, grown by the largest
-//     component g of its displacement. Two props that touch at some time of the step are found by
-//     the query of the one with the larger g (its box at that time lies within its swept bounds,
-//     the other's end box within g of the other's box at that time); resting props do not move.
-//     O(cells of the grown box) per awake prop: a slow prop costs what it did before.
+//     params.cellSize) with its box at the start and at the end of the step, grown on each side
+//     of each axis by at most the largest component g of its displacement, and only as far as
+//     the awake props' displacements reach on that side. Two props that touch at some time of the
+//     step are found by the query of the one with the larger g (its box at that time lies within
+//     its swept bounds, the other's end box within the other's displacement of the other's box
+//     at that time); resting props do not move. O(cells of the grown box) per awake prop.
 //   * Narrow phase, per pair offered: overlapping at the start of the step (then their contact
 //     normal there is remembered), else their time of impact under the relative motion of their
 //     centres (each moved straight from its start to its end centre): sphere-sphere by the
