@@ -255,5 +255,48 @@ TEST(PropsContinuous, IssueThrowsStopAtTheNearFace) {
   }
 }
 
+// Push-outs remember where a prop came from (props_world.h): a pair that already overlapped at
+// the start of the step separates along its normal then, even when the step carries a centre
+// past the middle of the other prop. Gravity off, no level nearby; a plate of 0.1 m (half
+// 0.05) at x = 0 and a ball of radius 0.15 on its -x side. Expected by hand: the ball's centre
+// ends on the -x side of the plate's centre after every step.
+TEST(PropsContinuous, PushOutKeepsTheSideAPropCameFrom) {
+  const Octree level = makeFarLevel();
+  PropsParams params;
+  params.gravity = 0.0f;
+  const float dt = 1.0f / 60.0f;
+  // 1. Spawned overlapping the plate by 1 mm of its centre short of the middle, moving +x at
+  //    5 m/s (0.083 m a step: past the middle within the step).
+  {
+    PropsWorld w(params);
+    const uint32_t plate = w.addBox({0, 0, 0}, {0.05f, 0.5f, 0.5f});
+    const uint32_t ball = w.addSphere({-0.001f, 0, 0}, 0.15f, {5.0f, 0, 0});
+    for (int s = 0; s < 30; ++s) {
+      w.step(level, dt);
+      ASSERT_LT(w.positions()[ball].x, w.positions()[plate].x) << "spawned inside, step " << s;
+    }
+  }
+  // 2. Touching the plate (1 mm deep) at rest; the character's capsule (radius 0.3, moving +x
+  //    at 10 m/s) overlaps it from -x so that its push (to the capsule's surface) puts the
+  //    ball's centre 2 cm past the plate's middle.
+  {
+    PropsWorld w(params);
+    const uint32_t plate = w.addBox({0, 0, 0}, {0.05f, 0.5f, 0.5f});
+    const uint32_t ball = w.addSphere({-0.199f, 0, 0}, 0.15f);
+    w.step(level, dt);  // the pair now overlaps at the start of the next step
+    ASSERT_LT(w.positions()[ball].x, -0.19f);
+    CharacterCapsule c;
+    const float skin = params.skin * 0.15f;
+    const float x = 0.02f - 0.3f - 0.15f - skin;  // pushed to x + 0.3 + 0.15 + skin = 0.02
+    c.a = {x, -0.5f, 0};
+    c.b = {x, 0.5f, 0};
+    c.radius = 0.3f;
+    c.velocity = {10.0f, 0, 0};
+    w.step(level, dt, &c);
+    EXPECT_EQ(w.lastStepStats().characterPushes, 1u) << "the capsule did not push the ball";
+    EXPECT_LT(w.positions()[ball].x, w.positions()[plate].x) << "pushed through the plate";
+  }
+}
+
 }  // namespace
 }  // namespace ofps::test
