@@ -78,14 +78,17 @@ bool capsuleTouchesBox(const glm::vec3& a, const glm::vec3& b, float r, const gl
 }
 
 // Contact between props A and B: normal from A to B and penetration (> 0 overlapping).
-// Returns false when they are apart.
+// Returns false when they are apart; with evenApart, computes them anyway (the penetration is
+// then negative and the normal a separating direction: between the centres for two spheres, the
+// axis of the largest gap for two boxes, toward the box's closest point for a sphere and a box).
 bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropShape sb,
-                 const glm::vec3& cb, const glm::vec3& hb, glm::vec3& outN, float& outPen) {
+                 const glm::vec3& cb, const glm::vec3& hb, glm::vec3& outN, float& outPen,
+                 bool evenApart = false) {
   if (sa == PropShape::Sphere && sb == PropShape::Sphere) {
     const glm::vec3 d = cb - ca;
     const float rr = ha.x + hb.x;
     const float d2 = len2(d);
-    if (d2 > rr * rr) return false;
+    if (d2 > rr * rr && !evenApart) return false;
     const float dist = std::sqrt(d2);
     outN = dist > 0.0f ? d / dist : glm::vec3(0.0f, 1.0f, 0.0f);
     outPen = rr - dist;
@@ -94,7 +97,7 @@ bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropSha
   if (sa == PropShape::Box && sb == PropShape::Box) {
     const glm::vec3 d = cb - ca;
     const glm::vec3 o = ha + hb - glm::abs(d);
-    if (o.x < 0.0f || o.y < 0.0f || o.z < 0.0f) return false;
+    if ((o.x < 0.0f || o.y < 0.0f || o.z < 0.0f) && !evenApart) return false;
     // Minimum axis; ties prefer y (stacking), then x, then z.
     int axis = 1;
     if (o.x < o[axis]) axis = 0;
@@ -113,7 +116,7 @@ bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropSha
   const glm::vec3 q = closestOnBox(bc, bh, sc);
   const glm::vec3 d = q - sc;  // sphere -> box
   const float d2 = len2(d);
-  if (d2 > r * r) return false;
+  if (d2 > r * r && !evenApart) return false;
   glm::vec3 n;
   float pen;
   if (d2 > 0.0f) {
@@ -136,6 +139,117 @@ bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropSha
   return true;
 }
 
+// Extent of a prop along unit direction n from its centre (its support distance).
+inline float supportExtent(PropShape s, const glm::vec3& h, const glm::vec3& n) {
+  return s == PropShape::Sphere ? h.x
+                                : std::abs(n.x) * h.x + std::abs(n.y) * h.y + std::abs(n.z) * h.z;
+}
+
+// Point c moved by t * d, t in [0, 1], against the closed box (centre b, half-extents e): the slab
+// test. Returns false when the segment misses the box; else the entry time and the axis it enters
+// through (-1 when c starts inside). Ties between axes prefer y, then x, then z (as propContact).
+bool segmentEntersBox(const glm::vec3& c, const glm::vec3& d, const glm::vec3& b,
+                      const glm::vec3& e, float& outT, int& outAxis) {
+  float t0 = 0.0f, t1 = 1.0f;
+  int axis = -1;
+  static constexpr int kOrder[3] = {1, 0, 2};
+  for (const int k : kOrder) {
+    const float lo = b[k] - e[k], hi = b[k] + e[k];
+    if (d[k] == 0.0f) {
+      if (c[k] < lo || c[k] > hi) return false;
+      continue;
+    }
+    const float inv = 1.0f / d[k];
+    float ta = (lo - c[k]) * inv, tb = (hi - c[k]) * inv;
+    if (ta > tb) std::swap(ta, tb);
+    if (ta > t0) {
+      t0 = ta;
+      axis = k;
+    }
+    t1 = std::min(t1, tb);
+    if (t0 > t1) return false;
+  }
+  outT = t0;
+  outAxis = axis;
+  return true;
+}
+
+// Time of impact of prop A moved by t * d (t in [0, 1]) against prop B at rest, both apart at
+// t = 0 (the caller checks with propContact first). Exact for the closed shapes: sphere-sphere
+// by the quadratic |ca + t d - cb| = ra + rb; box-box by the slab test of A's centre against B
+// grown by A's half-extents (the Minkowski sum of two boxes is a box); sphere-box by the swept
+// sphere against the box's 12 triangles (sweepSphereTriangle, the primitive the octree's sweeps
+// use), after the slab test against the box grown by the radius (which contains the rounded box,
+// so a miss there is a miss). outN: unit contact normal at the impact, from A toward B.
+bool propTimeOfImpact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropShape sb,
+                      const glm::vec3& cb, const glm::vec3& hb, const glm::vec3& d, float& outT,
+                      glm::vec3& outN) {
+  if (len2(d) == 0.0f) return false;
+  if (sa == PropShape::Sphere && sb == PropShape::Sphere) {
+    const float rr = ha.x + hb.x;
+    const glm::vec3 m = ca - cb;
+    const float b = dot3(m, d);
+    const float c = dot3(m, m) - rr * rr;
+    if (b >= 0.0f) return false;  // not approaching
+    const float a = len2(d);
+    const float disc = b * b - a * c;
+    if (disc < 0.0f) return false;
+    const float t = std::max(0.0f, (-b - std::sqrt(disc)) / a);
+    if (t > 1.0f) return false;
+    const glm::vec3 rel = cb - (ca + d * t);
+    const float l2 = len2(rel);
+    outN = l2 > 0.0f ? rel / std::sqrt(l2) : d / std::sqrt(a);
+    outT = t;
+    return true;
+  }
+  if (sa == PropShape::Box && sb == PropShape::Box) {
+    float t;
+    int axis;
+    if (!segmentEntersBox(ca, d, cb, ha + hb, t, axis)) return false;
+    outN = glm::vec3(0.0f);
+    if (axis < 0) {
+      // Touching at t = 0 (apart for propContact by a rounding): the normal is the axis of least
+      // overlap, toward B, as propContact's.
+      const glm::vec3 rel = cb - ca;
+      const glm::vec3 o = ha + hb - glm::abs(rel);
+      axis = 1;
+      if (o.x < o[axis]) axis = 0;
+      if (o.z < o[axis]) axis = 2;
+      outN[axis] = rel[axis] >= 0.0f ? 1.0f : -1.0f;
+    } else {
+      outN[axis] = d[axis] > 0.0f ? 1.0f : -1.0f;  // entering B's slab from that side
+    }
+    outT = t;
+    return true;
+  }
+  // Sphere against box: the sphere moves by ds relative to the box.
+  const bool sphereFirst = sa == PropShape::Sphere;
+  const glm::vec3& sc = sphereFirst ? ca : cb;
+  const float r = sphereFirst ? ha.x : hb.x;
+  const glm::vec3& bc = sphereFirst ? cb : ca;
+  const glm::vec3& bh = sphereFirst ? hb : ha;
+  const glm::vec3 ds = sphereFirst ? d : -d;
+  float tSlab;
+  int axis;
+  if (!segmentEntersBox(sc, ds, bc, bh + glm::vec3(r), tSlab, axis)) return false;
+  Triangle tris[12];
+  boxTriangles(bc, bh, tris);
+  bool hit = false;
+  SweepContact best;
+  for (const Triangle& tri : tris) {
+    SweepContact c;
+    if (sweepSphereTriangle(sc, r, ds, tri, c) && (!hit || c.toi < best.toi)) {
+      best = c;
+      hit = true;
+    }
+  }
+  if (!hit) return false;
+  // best.normal points from the box toward the sphere.
+  outN = sphereFirst ? -best.normal : best.normal;
+  outT = best.toi;
+  return true;
+}
+
 }  // namespace
 
 // ---- Setup
@@ -154,6 +268,10 @@ float PropsWorld::size(uint32_t i) const {
   return maxComp(half_[i]);
 }
 
+float PropsWorld::anchorTolerance(uint32_t i) const {
+  return 2.0f * params_.skin * size(i);
+}
+
 uint32_t PropsWorld::add(PropShape shape, const glm::vec3& center, const glm::vec3& half,
                          const glm::vec3& velocity) {
   assert(finite3(center) && finite3(velocity) && finite3(half) &&
@@ -169,7 +287,11 @@ uint32_t PropsWorld::add(PropShape shape, const glm::vec3& center, const glm::ve
   supported_.push_back(0);
   supportAge_.push_back(255);
   touched_.push_back(0);
+  levelHeld_.push_back(0);
   sleepTimer_.push_back(0.0f);
+  start_.push_back(center);
+  anchor_.push_back(center);
+  anchorTimer_.push_back(0.0f);
   const float volume = shape == PropShape::Sphere ? 4.18879020f * half.x * half.x * half.x
                                                   : 8.0f * half.x * half.y * half.z;
   invMass_.push_back(1.0f / std::max(volume, 1e-12f));
@@ -201,8 +323,12 @@ void PropsWorld::clear() {
   supported_.clear();
   supportAge_.clear();
   touched_.clear();
+  levelHeld_.clear();
   invMass_.clear();
   sleepTimer_.clear();
+  start_.clear();
+  anchor_.clear();
+  anchorTimer_.clear();
   restingCount_ = 0;
   stats_ = {};
 }
@@ -267,6 +393,8 @@ void PropsWorld::setResting(uint32_t i, bool resting) {
   if ((resting_[i] != 0) == resting) return;
   resting_[i] = resting ? 1 : 0;
   sleepTimer_[i] = 0.0f;
+  anchorTimer_[i] = 0.0f;
+  anchor_[i] = position_[i];
   if (resting) {
     velocity_[i] = glm::vec3(0.0f);
     ++restingCount_;
@@ -415,39 +543,174 @@ void PropsWorld::pushByCharacter(const CharacterCapsule& c) {
 // ---- Prop against prop
 // ---------------------------------------------------------------------------
 
+void PropsWorld::addCandidate(uint32_t emitter, uint32_t i, uint32_t j) {
+  const uint32_t a = std::min(i, j), b = std::max(i, j);
+  Contact c{a, b, glm::vec3(0.0f), ContactMemory::Apart,
+            (static_cast<uint64_t>(emitter) << 32) | (emitter == a ? b : a)};
+  // Boxes first (every shape lies in its box): most candidates of a swept query never meet.
+  const glm::vec3 reach = half_[a] + half_[b];
+  const glm::vec3 gap0 = glm::abs(start_[b] - start_[a]) - reach;
+  glm::vec3 n;
+  float pen;
+  const bool boxesOverlap0 = !(gap0.x > 0.0f || gap0.y > 0.0f || gap0.z > 0.0f);
+  if (boxesOverlap0 &&
+      propContact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], n, pen)) {
+    c.memory = ContactMemory::StartOverlap;
+    c.n = n;
+  } else {
+    // Relative motion over the step: a moved by its displacement less b's (both straight).
+    const glm::vec3 d = (position_[a] - start_[a]) - (position_[b] - start_[b]);
+    float t;
+    int axis;
+    if (segmentEntersBox(start_[a], d, start_[b], reach, t, axis) &&
+        propTimeOfImpact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], d, t, n)) {
+      c.memory = ContactMemory::Impact;
+      c.n = n;
+    }
+    // Else apart all step. Kept (as the discrete broad phase kept every pair whose boxes touch),
+    // since the solver may push them together: then along their separating direction at the
+    // start (contactGeometry computes it when needed).
+  }
+  contacts_.push_back(c);
+}
+
 void PropsWorld::findContacts() {
+  // Broad phase along the swept bounds. Prop i's query is its box at the start and at the end of
+  // the step, grown on each side of each axis k by at most g_i = |d_i|inf (d_i: its displacement
+  // this step). If i and j touch at some time t of the step, j's end box is its box at t moved by
+  // s = (1 - t) d_j, and its box at t touches i's box at t, which lies within i's swept box Q; so
+  // j's end box touches Q moved by s. Each s_k lies between 0 and d_j,k, so between 0 and the
+  // smallest (or largest) d_k of all awake props this step, and |s_k| <= g_j. Growing Q by
+  // min(g_i, that bound) on each side therefore finds every j with g_j <= g_i: the query of the
+  // one with the larger g (either one on a tie) finds the pair, and that one emits it. Resting
+  // props do not move: the awake one emits. The contacts are then sorted in the order the
+  // discrete broad phase used (by the emitting id, then the other).
   contacts_.clear();
+  glm::vec3 dLow(0.0f), dHigh(0.0f);  // extremes of the awake props' displacements, per axis
   for (const uint32_t i : awake_) {
     if (removed_[i]) continue;
+    const glm::vec3 d = position_[i] - start_[i];
+    dLow = glm::min(dLow, d);
+    dHigh = glm::max(dHigh, d);
+  }
+  for (const uint32_t i : awake_) {
+    if (removed_[i]) continue;
+    const glm::vec3 di = position_[i] - start_[i];
+    const float gi = maxComp(glm::abs(di));
+    Aabb query = Aabb::fromCenterHalfExtents(position_[i], half_[i]);
+    if (gi > 0.0f) {
+      query.grow(Aabb::fromCenterHalfExtents(start_[i], half_[i]));
+      query.min += glm::max(dLow, glm::vec3(-gi));
+      query.max += glm::min(dHigh, glm::vec3(gi));
+    }
     neighbors_.clear();
     grid_.queryAabb(
-        Aabb::fromCenterHalfExtents(position_[i], half_[i]),
-        [&](uint32_t j) { neighbors_.push_back(j); }, &stats_.grid);
+        query, [&](uint32_t j) { neighbors_.push_back(j); }, &stats_.grid);
     std::sort(neighbors_.begin(), neighbors_.end());
     for (const uint32_t j : neighbors_) {
       if (j == i) continue;
-      if (!resting_[j] && j < i) continue;  // an awake pair is found from its lower id
-      contacts_.push_back({std::min(i, j), std::max(i, j)});
+      if (resting_[j]) {
+        addCandidate(i, i, j);
+        continue;
+      }
+      const float gj = maxComp(glm::abs(position_[j] - start_[j]));
+      if (gj > gi || (gj == gi && j < i)) continue;  // j's query emits it
+      addCandidate(std::min(i, j), i, j);
     }
+  }
+  std::sort(contacts_.begin(), contacts_.end(),
+            [](const Contact& x, const Contact& y) { return x.order < y.order; });
+}
+
+bool PropsWorld::contactGeometry(const Contact& c, glm::vec3& outN, float& outPen) const {
+  const uint32_t a = c.a, b = c.b;
+  if (c.memory != ContactMemory::Impact) {
+    // Apart or overlapping at the start: a contact only while the shapes overlap (boxes first).
+    const glm::vec3 gap = glm::abs(position_[b] - position_[a]) - (half_[a] + half_[b]);
+    if (gap.x > 0.0f || gap.y > 0.0f || gap.z > 0.0f) return false;
+    if (!propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b], outN,
+                     outPen)) {
+      return false;
+    }
+  }
+  // Push-out by memory: the pair is separated along the normal it remembers, not the present
+  // one (which turns over once a centre crosses the middle of the other prop): the normal at the
+  // time of impact for a pair that came into contact during the step (also when the props have
+  // already passed each other: the depth along that normal says how far), else while they
+  // overlap their normal at the start of the step, or their separating direction at the start
+  // for a pair apart all step (pushed together by the solver). The depth is measured along it
+  // (support distances: exact for two boxes and on a face, never less than the true depth).
+  glm::vec3 n = c.n;
+  if (c.memory == ContactMemory::Apart) {
+    float startPen;
+    propContact(shape_[a], start_[a], half_[a], shape_[b], start_[b], half_[b], n, startPen, true);
+  }
+  outN = n;
+  outPen = supportExtent(shape_[a], half_[a], n) + supportExtent(shape_[b], half_[b], n) -
+           dot3(position_[b] - position_[a], n);
+  return outPen >= 0.0f;
+}
+
+void PropsWorld::separateFromLevelHeld() {
+  // Position passes only: a prop the level pushed back after the solver does not yield, the other
+  // prop of its contacts does (it is pushed out of the level once more afterwards).
+  for (uint32_t it = 0; it < params_.solverIterations; ++it) {
+    bool moved = false;
+    for (const Contact& c : contacts_) {
+      const uint32_t a = c.a, b = c.b;
+      if (!levelHeld_[a] && !levelHeld_[b]) continue;
+      glm::vec3 n;
+      float pen;
+      if (!contactGeometry(c, n, pen)) continue;
+      const float ima = resting_[a] || levelHeld_[a] ? 0.0f : invMass_[a];
+      const float imb = resting_[b] || levelHeld_[b] ? 0.0f : invMass_[b];
+      const float im = ima + imb;
+      const float corr = pen - params_.slop * std::min(size(a), size(b));
+      if (im <= 0.0f || corr <= 0.0f) continue;
+      position_[a] -= n * (corr * ima / im);
+      position_[b] += n * (corr * imb / im);
+      for (const uint32_t k : {a, b}) {
+        if (ima + imb > 0.0f && !levelHeld_[k] && !resting_[k]) {
+          levelHeld_[k] = 2;  // moved by this pass: held for the next contacts
+          moved = true;
+          if (!touched_[k]) {  // (the flags were cleared after the first push-out)
+            touched_[k] = 1;
+            touchedList_.push_back(k);
+          }
+        }
+      }
+    }
+    if (!moved) break;
   }
 }
 
 void PropsWorld::solveContacts() {
   const float e0 = params_.restitution;
-  for (uint32_t it = 0; it < params_.solverIterations; ++it) {
-    for (const Contact& c : contacts_) {
+  // solverIterations passes of positions and velocities, then up to kPropPositionPasses passes
+  // of positions only, while some pair is still deeper than its slop (a landing on a pile, where
+  // the depth moves down the column one pair per pass when the lower props do not hold).
+  // The position passes visit the pairs in contact during the last velocity pass (activeContacts_).
+  const uint32_t passes = params_.solverIterations + kPropPositionPasses;
+  activeContacts_.clear();
+  for (uint32_t it = 0; it < passes; ++it) {
+    const bool velocityPass = it < params_.solverIterations;
+    const bool lastVelocityPass = it + 1 == params_.solverIterations;
+    bool corrected = false;
+    const size_t count = velocityPass ? contacts_.size() : activeContacts_.size();
+    for (size_t ci = 0; ci < count; ++ci) {
+      const Contact& c = velocityPass ? contacts_[ci] : contacts_[activeContacts_[ci]];
       const uint32_t a = c.a, b = c.b;
       glm::vec3 n;
       float pen;
-      if (!propContact(shape_[a], position_[a], half_[a], shape_[b], position_[b], half_[b], n,
-                       pen)) {
-        continue;
-      }
+      const bool touching = contactGeometry(c, n, pen);
+      if (!touching) continue;
+      if (lastVelocityPass) activeContacts_.push_back(static_cast<uint32_t>(ci));
+      if (!velocityPass && !(pen > params_.slop * std::min(size(a), size(b)))) continue;
       if (it == 0) ++stats_.contacts;
       float vn = dot3(velocity_[b] - velocity_[a], n);
       // A resting prop is immovable unless hit hard.
-      if (resting_[a] && -vn > params_.wakeSpeed) wake(a);
-      if (resting_[b] && -vn > params_.wakeSpeed) wake(b);
+      if (velocityPass && resting_[a] && -vn > params_.wakeSpeed) wake(a);
+      if (velocityPass && resting_[b] && -vn > params_.wakeSpeed) wake(b);
       // Shock propagation (Guendelman et al. 2003): across a near-vertical contact, a lower
       // prop that stands on something does not yield to the one above, so the solver cannot push
       // it into the level (which the push-out after the solver would undo, leaving an overlap).
@@ -466,6 +729,7 @@ void PropsWorld::solveContacts() {
       if (corr > 0.0f) {
         position_[a] -= n * (corr * ima / im);
         position_[b] += n * (corr * imb / im);
+        corrected = true;
         for (const uint32_t k : {a, b}) {
           if (!touched_[k] && !resting_[k]) {
             touched_[k] = 1;
@@ -473,8 +737,14 @@ void PropsWorld::solveContacts() {
           }
         }
       }
-      if (vn < 0.0f) {
-        const float e = -vn > params_.bounceSpeed ? e0 : 0.0f;
+      if (vn < 0.0f && velocityPass) {
+        // A prop held by shock propagation acts infinitely heavy; when it is itself moving into
+        // the other (it just bounced off what it stands on), a bounce off it would hand the other
+        // more than its own speed back, and a falling column would launch its top (the stacked
+        // balls' effect, unbounded with infinite masses): no restitution then.
+        const bool holderRises = (aHolds && dot3(velocity_[a], n) > params_.bounceSpeed) ||
+                                 (bHolds && -dot3(velocity_[b], n) > params_.bounceSpeed);
+        const float e = -vn > params_.bounceSpeed && !holderRises ? e0 : 0.0f;
         const float j = -(1.0f + e) * vn / im;
         velocity_[a] -= n * (j * ima);
         velocity_[b] += n * (j * imb);
@@ -490,6 +760,8 @@ void PropsWorld::solveContacts() {
         vn = 0.0f;
       }
     }
+    // Nothing moved in this pass (a velocity pass included): every pair is within its slop.
+    if (!corrected && it + 1 >= params_.solverIterations) break;
   }
 }
 
@@ -521,12 +793,32 @@ void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* ch
   findContacts();
   touchedList_.clear();
   solveContacts();
+  // Props the solver moved are pushed out of the level again. The level wins: a prop it pushed
+  // back holds still in a second, position-only pass over its contacts (so the props above are
+  // not left inside it), and what that pass moved is pushed out of the level once more.
+  bool levelPushed = false;
   for (const uint32_t i : touchedList_) {
     touched_[i] = 0;
     bool sup = false;
-    pushOutOfLevel(octree, i, sup);
+    if (pushOutOfLevel(octree, i, sup)) {
+      levelHeld_[i] = 1;
+      levelPushed = true;
+    }
     if (sup) supported_[i] = 1;
     syncGrid(i);
+  }
+  if (levelPushed) {
+    const size_t firstPass = touchedList_.size();
+    separateFromLevelHeld();
+    for (size_t k = firstPass; k < touchedList_.size(); ++k) {
+      const uint32_t i = touchedList_[k];
+      touched_[i] = 0;
+      bool sup = false;
+      pushOutOfLevel(octree, i, sup);
+      if (sup) supported_[i] = 1;
+      syncGrid(i);
+    }
+    for (const uint32_t i : touchedList_) levelHeld_[i] = 0;
   }
   // Kill plane, then sleep.
   // One step of gravity is the speed a prop at rest on the ground has between two touches.
@@ -546,11 +838,33 @@ void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* ch
     supportAge_[i] = supported_[i] ? 0 : static_cast<uint8_t>(std::min(supportAge_[i] + 1, 255));
     if (supportAge_[i] < kSupportSteps && len2(velocity_[i]) < sleep2) {
       sleepTimer_[i] += dt;
-      if (sleepTimer_[i] >= params_.sleepTime) setResting(i, true);
+      if (sleepTimer_[i] >= params_.sleepTime) {
+        setResting(i, true);
+        continue;
+      }
     } else {
       sleepTimer_[i] = 0.0f;
     }
+    // Sleep by stillness, whatever the tick rate: at a high rate a prop on the level falls
+    // through its skin for several steps between two touches (faster than sleepV at the touch).
+    // Supported within the time that fall takes (twice over), and its centre within
+    // anchorTolerance of where this still phase began, for sleepTime: it rests.
+    const float sk = params_.skin * size(i);
+    const float fallSteps =
+        params_.gravity > 0.0f ? 2.0f * std::sqrt(2.0f * sk / params_.gravity) / dt : 0.0f;
+    const bool recentSupport =
+        supportAge_[i] < kSupportSteps || static_cast<float>(supportAge_[i]) <= fallSteps;
+    if (recentSupport && maxComp(glm::abs(position_[i] - anchor_[i])) <= anchorTolerance(i)) {
+      anchorTimer_[i] += dt;
+      if (anchorTimer_[i] >= params_.sleepTime) setResting(i, true);
+    } else {
+      anchor_[i] = position_[i];
+      anchorTimer_[i] = 0.0f;
+    }
   }
+  // Next step's sweeps start where the props are now (resting props do not move).
+  for (const uint32_t i : awake_) start_[i] = position_[i];
+  for (const uint32_t i : touchedList_) start_[i] = position_[i];
   stats_.awake = static_cast<uint32_t>(awake_.size());
   stats_.total = grid_.objectCount();
   stats_.resting = restingCount_;
@@ -649,7 +963,9 @@ bool PropsWorld::validate(std::string* outError) const {
   };
   const size_t n = position_.size();
   if (velocity_.size() != n || half_.size() != n || shape_.size() != n || resting_.size() != n ||
-      removed_.size() != n || invMass_.size() != n || sleepTimer_.size() != n) {
+      removed_.size() != n || invMass_.size() != n || sleepTimer_.size() != n ||
+      start_.size() != n || anchor_.size() != n || anchorTimer_.size() != n ||
+      levelHeld_.size() != n) {
     return fail("state arrays differ in size");
   }
   uint32_t resting = 0, live = 0;
@@ -669,6 +985,7 @@ bool PropsWorld::validate(std::string* outError) const {
     if (resting_[i]) {
       ++resting;
       if (velocity_[i] != glm::vec3(0.0f)) return fail("resting prop with a velocity");
+      if (start_[i] != position_[i]) return fail("resting prop moved since its last step");
     }
   }
   if (resting != restingCount_) return fail("resting count mismatch");

@@ -22,19 +22,66 @@
 // - Response at a contact with unit normal n: the normal velocity vn < 0 is reflected with the
 //   restitution (0 below bounceSpeed, so props settle instead of chattering), and the tangential
 //   velocity loses friction x |normal impulse| (Coulomb, per contact).
-// - Prop against prop: the grid (cell size params.cellSize) gives each awake prop the props whose
-//   boxes touch its box; exact narrow phase (sphere-sphere, sphere-box, box-box on the minimum
-//   axis); the contacts are solved params.solverIterations times in (lower id, higher id) order:
-//   position correction split by inverse mass beyond a slop, then the same restitution and
-//   friction impulse as the level; across a near-vertical contact the lower prop, when it stands
-//   on something, does not yield (shock propagation, so stacks do not sink into the floor).
-//   Props moved by the solver are pushed out of the level again.
-// - Sleep: a prop that has been supported (a contact whose normal points up, within the last 4
-//   steps: the skin makes a prop at rest touch the ground only every other step) and slower
-//   than sleepSpeed for sleepTime seconds rests: zero velocity, skipped by the integrator, infinite
-//   mass to awake props. It wakes when an awake prop hits it faster than wakeSpeed, when the
-//   character pushes it, or when a neighbour wakes (a prop that wakes or is removed wakes the
-//   resting props touching its box grown by a skin, so a stack falls when its base is pushed).
+// - Prop against prop, continuous (broad phase, narrow phase, solver):
+//   * Broad phase along the swept bounds: each awake prop queries the grid (cell size
+//     params.cellSize) with its box at the start and at the end of the step, grown on each side
+//     of each axis by at most the largest component g of its displacement, and only as far as
+//     the awake props' displacements reach on that side. Two props that touch at some time of the
+//     step are found by the query of the one with the larger g (its box at that time lies within
+//     its swept bounds, the other's end box within the other's displacement of the other's box
+//     at that time); resting props do not move. O(cells of the grown box) per awake prop.
+//   * Narrow phase, per pair offered: overlapping at the start of the step (then their contact
+//     normal there is remembered), else their time of impact under the relative motion of their
+//     centres (each moved straight from its start to its end centre): sphere-sphere by the
+//     quadratic, box-box by the slab test against their Minkowski box, sphere-box by
+//     geometry/'s sweepSphereTriangle against the box's 12 triangles (the primitive the octree's
+//     sweeps use) after a slab test; the contact normal at the time of impact is remembered. A
+//     pair apart all step remembers its separating direction after the moves.
+//   * Push-outs remember where the props came from. Rule: a pair is separated along its
+//     remembered normal, never along the present minimum-penetration normal (which turns over
+//     once a centre passes the middle of the other prop), by the penetration depth along that
+//     normal (support distances: exact for two boxes and on a face, never less than the true
+//     depth). A pair that came into contact during the step is separated so even when the props
+//     have already passed each other (a fast ball is brought back to the near face of a thin
+//     plate); pairs that overlap at the start (spawned inside each other, pushed together by the
+//     character) separate along their normal at the start, so repeated push-outs never change
+//     side.
+//   * Solver: params.solverIterations passes in (emitting id, other id) order (the order of the
+//     discrete broad phase before): position correction split by inverse mass beyond a slop, then
+//     the same restitution and friction impulse as the level; then up to kPropPositionPasses
+//     position-only passes while a pair is still deeper than its slop. Across a near-vertical
+//     contact the lower prop, when it stands on something, does not yield (shock propagation, so
+//     stacks do not sink into the floor); a bounce off such a held prop while it rises keeps no
+//     restitution (a falling column would otherwise launch its top). Props moved by the solver
+//     are pushed out of the level again; a prop the level pushed back then holds still in a
+//     position-only pass over its contacts, and what that pass moves is pushed out once more.
+// - Guarantees between props (tests/props/test_props_ccd.cpp, test_props_stacks.cpp):
+//   * No prop passes through another prop within a step, at any speed up to maxSpeed (faster is
+//     clamped): at the end of every step a thrown sphere or box is at most params.slop x the
+//     smaller of the two sizes (plus float rounding) inside the prop it hit, on the side it came
+//     from or deflected, never through, whether that prop rests or moves. With the level's
+//     sweeps, nothing passes through the level either. A prop moving many times its own size per
+//     step goes through the same tests as a slow one.
+//   * Not guaranteed: the motion within a step is the straight segment from the start to the end
+//     centre (a prop that bounced off the level within the step is tested along that chord, and
+//     props never rotate); a pair pushed together by the solver (not by their own motion) is
+//     found only when their boxes touch after the moves or their swept bounds meet, so a violent
+//     landing on a pile can leave a transient overlap (never a change of side) that the next
+//     step removes; a prop the solver pushes into the level leaves it by the discrete push-out.
+// - Sleep rule: a prop rests (zero velocity, skipped by the integrator, infinite mass to awake
+//   props) after sleepTime seconds of either
+//   * speed below sleepSpeed + gravity x dt while supported (a contact whose normal points up)
+//     within the last 4 steps, or
+//   * stillness: its centre within 2 x skin x its size of where the still phase began, while
+//     supported within the last max(4 steps, 2 sqrt(2 x skin x size / gravity)) (at a high tick
+//     rate a prop on the level falls through its skin for several steps between two touches and
+//     lands faster than sleepSpeed: this rule lets it sleep at 300-500 Hz).
+//   Once asleep a prop does not move at all until woken. It wakes when an awake prop hits it
+//   faster than wakeSpeed, when the character pushes it, or when a neighbour wakes (a prop that
+//   wakes or is removed wakes the resting props touching its box grown by a skin, so a stack
+//   falls when its base is pushed). Stacks and piles of 1-8 boxes (mass ratios up to 100:1,
+//   placed or dropped) sleep at every tick rate from 20 to 500 Hz within 6 s, at rest within
+//   their slop of each other and of the floor (test_props_stacks.cpp).
 // - Kill plane: a prop whose centre falls below params.killPlaneY is removed: it keeps its id
 //   and last state, removed() becomes 1, it leaves the grid and is never simulated again.
 // - Character: pass its capsule to step(); props touching it that do not move away from it faster
@@ -76,7 +123,10 @@ namespace ofps {
 enum class PropShape : uint8_t { Sphere = 0, Box = 1 };
 
 inline constexpr uint32_t kPropInvalid = 0xFFFFFFFFu;
-inline constexpr uint32_t kPropMaxSweeps = 4;      // level sweeps per prop per step
+inline constexpr uint32_t kPropMaxSweeps = 4;  // level sweeps per prop per step
+// Position-only solver passes after PropsParams::solverIterations, run while a contact is still
+// deeper than its slop (see the solver in the model below).
+inline constexpr uint32_t kPropPositionPasses = 8;
 inline constexpr uint32_t kPropMaxSpawn = 100000;  // spawnRandom's limit per call
 // spawnRandom's tries per prop before it skips that prop (each try: one overlap test and at most
 // one downward ray, so a spawn costs at most this many of each per prop).
@@ -97,6 +147,7 @@ struct PropsParams {
   float wakeSpeed = 1.0f;         // m/s; approach speed of an awake prop that wakes a resting one
   float skin = 0.005f;            // gap kept to the level, in multiples of the prop's size
   float slop = 0.005f;            // prop-prop overlap left uncorrected, x the smaller size
+                                  // (the depth bound of the guarantees below)
   uint32_t solverIterations = 4;  // prop-prop contact passes per step
   float cellSize = 1.0f;          // m; grid cell edge (about the largest prop diameter)
   float killPlaneY = -std::numeric_limits<float>::infinity();  // m; below: removed
@@ -236,9 +287,19 @@ class PropsWorld {
  private:
   // spawnRandom's floor test: a walkable surface under point, above lowestY.
   bool hasFloorBelow(const Octree& octree, const glm::vec3& point, float lowestY) const;
+  // A candidate pair of the narrow phase, with what it remembers of the start of the step.
+  enum class ContactMemory : uint8_t {
+    Apart = 0,         // apart through the whole step: n separates them after the moves
+    StartOverlap = 1,  // overlapping at the start of the step: n is their contact normal then
+    Impact = 2,        // came into contact during the step: n is the normal at the time of impact
+  };
   struct Contact {
     uint32_t a, b;  // a < b
+    glm::vec3 n;    // remembered normal, unit, from a toward b
+    ContactMemory memory;
+    uint64_t order;  // solve order: (the id whose query emits it, the other id)
   };
+  void addCandidate(uint32_t emitter, uint32_t i, uint32_t j);
   uint32_t add(PropShape shape, const glm::vec3& center, const glm::vec3& half,
                const glm::vec3& velocity);
   void integrateAndCollideLevel(const Octree& octree, uint32_t i, float dt);
@@ -247,10 +308,15 @@ class PropsWorld {
   void pushByCharacter(const CharacterCapsule& c);
   void findContacts();
   void solveContacts();
+  // The pair's normal (from a toward b) and depth now, or along its remembered normal (see
+  // solveContacts); false when apart.
+  bool contactGeometry(const Contact& c, glm::vec3& outN, float& outPen) const;
+  void separateFromLevelHeld();
   void setResting(uint32_t i, bool resting);
   void wakeAround(uint32_t i);
   void syncGrid(uint32_t i);
   float size(uint32_t i) const;
+  float anchorTolerance(uint32_t i) const;  // m: sleep by stillness, 2 x skin x size
 
   PropsParams params_;
   HashGrid grid_;
@@ -264,13 +330,18 @@ class PropsWorld {
   std::vector<uint8_t> supported_;   // scratch: supported this step
   std::vector<uint8_t> supportAge_;  // steps since the last support (saturates at 255)
   std::vector<uint8_t> touched_;     // scratch: moved by the solver this step
+  std::vector<uint8_t> levelHeld_;   // scratch: pushed back by the level after the solver
   std::vector<float> invMass_;
   std::vector<float> sleepTimer_;
-  std::vector<uint32_t> awake_;        // scratch: awake ids this step, increasing
-  std::vector<Contact> contacts_;      // scratch
-  std::vector<uint32_t> neighbors_;    // scratch
-  std::vector<uint32_t> wakeStack_;    // scratch of wakeAround
-  std::vector<uint32_t> touchedList_;  // scratch: props the solver moved
+  std::vector<glm::vec3> start_;    // centre at the end of the last step (before any move now)
+  std::vector<glm::vec3> anchor_;   // sleep by stillness: where the prop's still phase began
+  std::vector<float> anchorTimer_;  // seconds within anchorTolerance of anchor_
+  std::vector<uint32_t> awake_;     // scratch: awake ids this step, increasing
+  std::vector<Contact> contacts_;   // scratch
+  std::vector<uint32_t> activeContacts_;  // scratch: contacts touching in the last velocity pass
+  std::vector<uint32_t> neighbors_;       // scratch
+  std::vector<uint32_t> wakeStack_;       // scratch of wakeAround
+  std::vector<uint32_t> touchedList_;     // scratch: props the solver moved
   uint32_t restingCount_ = 0;
   PropsStepStats stats_;
 };
