@@ -521,8 +521,7 @@ float CharacterController::stickReach(const glm::vec3& walkedPoint) const {
 
 bool CharacterController::heldByNose(const Octree& octree, const glm::vec3& stepStart,
                                      const glm::vec3& feet, const GroundProbe& g,
-                                     const glm::vec3& walkedPoint, const glm::vec3& walkedFace,
-                                     SweepHit& hit) {
+                                     const glm::vec3& walkedPoint, const glm::vec3& walkedFace) {
   // The probe found an edge or a vertex under the bottom sphere (contact normal pointing up but
   // steeper than max_slope) where a walkable face meets: the nose the character walks off.
   if (g.tight || g.supports || !g.faceWalkable || g.normal.y <= 0.0f) return false;
@@ -547,6 +546,7 @@ bool CharacterController::heldByNose(const Octree& octree, const glm::vec3& step
   // lower than its bottom (the hit point's own depth is checked below).
   const float length = centre.y - lowest + skin;
   if (length <= 0.0f) return false;
+  SweepHit hit;
   ++stats_.queryCount;
   if (!sweepAll(octree, centre, centre, thin, glm::vec3(0.0f, -length, 0.0f), hit) ||
       hit.startsOverlapping) {
@@ -808,7 +808,6 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   } else if (!jumped) {
     const float probe = groundMode ? p.snapDistance + 2.0f * skin : 2.0f * skin;
     GroundProbe g;
-    SweepHit below;  // the ground beyond a nose that holds the character
     if (probeGround(octree, feet_, probe, g, groundMode)) {
       const bool landing = groundMode || velocity_.y <= 1e-3f;
       const float drop = feet_.y - g.restY;
@@ -820,7 +819,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
         grounded_ = true;
         stats_.snapped = true;
       } else if (groundMode && p.stickToFloor > 0.0f &&
-                 heldByNose(octree, start, feet_, g, walkedPoint, walkedFace, below)) {
+                 heldByNose(octree, start, feet_, g, walkedPoint, walkedFace)) {
         // Rolling over a stair's nose (or a curb's edge, a crest's) with walkable ground within
         // stick_to_floor below: held on the ground by the nose until the bottom sphere reaches
         // that ground (see heldByNose).

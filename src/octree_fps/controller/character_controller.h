@@ -261,10 +261,9 @@ class CharacterController {
   // The probe `g` (at feet, after a step from stepStart) found a nose the step moved away from (an
   // edge or vertex with a walkable face, contact normal too steep) and walkable ground lies beyond
   // it within stick_to_floor below the ground walked on.
-  // On success the ground found (outBelow) becomes the stick base (stickPoint_, stickFace_).
+  // On success the ground found becomes the stick base (stickPoint_, stickFace_).
   bool heldByNose(const Octree& octree, const glm::vec3& stepStart, const glm::vec3& feet,
-                  const GroundProbe& g, const glm::vec3& walkedPoint, const glm::vec3& walkedFace,
-                  SweepHit& outBelow);
+                  const GroundProbe& g, const glm::vec3& walkedPoint, const glm::vec3& walkedFace);
   // Fills io's contactWalkable, faceWalkable and supports from its point and normal (the
   // obstacle flag of the last sweepAll tells an obstacle's contact).
   void judgeSupport(const Octree& octree, const glm::vec3& feet, GroundProbe& io);
