@@ -81,6 +81,31 @@ bool capsuleTouchesBox(const glm::vec3& a, const glm::vec3& b, float r, const gl
 // Returns false when they are apart; with evenApart, computes them anyway (the penetration is
 // then negative and the normal a separating direction: between the centres for two spheres, the
 // axis of the largest gap for two boxes, toward the box's closest point for a sphere and a box).
+// The axis of v's least component; ties prefer y (stacking), then x, then z.
+inline int leastAxis(const glm::vec3& v) {
+  int axis = 1;
+  if (v.x < v[axis]) axis = 0;
+  if (v.z < v[axis]) axis = 2;
+  return axis;
+}
+
+// A sphere-box pair in either order: the sphere's centre and radius, the box's centre and
+// half-extents, and whether the sphere was the pair's first prop (A).
+struct SphereAndBox {
+  bool sphereFirst;
+  const glm::vec3& sc;
+  float r;
+  const glm::vec3& bc;
+  const glm::vec3& bh;
+  SphereAndBox(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, const glm::vec3& cb,
+               const glm::vec3& hb)
+      : sphereFirst(sa == PropShape::Sphere),
+        sc(sphereFirst ? ca : cb),
+        r(sphereFirst ? ha.x : hb.x),
+        bc(sphereFirst ? cb : ca),
+        bh(sphereFirst ? hb : ha) {}
+};
+
 bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropShape sb,
                  const glm::vec3& cb, const glm::vec3& hb, glm::vec3& outN, float& outPen,
                  bool evenApart = false) {
@@ -98,21 +123,17 @@ bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropSha
     const glm::vec3 d = cb - ca;
     const glm::vec3 o = ha + hb - glm::abs(d);
     if ((o.x < 0.0f || o.y < 0.0f || o.z < 0.0f) && !evenApart) return false;
-    // Minimum axis; ties prefer y (stacking), then x, then z.
-    int axis = 1;
-    if (o.x < o[axis]) axis = 0;
-    if (o.z < o[axis]) axis = 2;
+    const int axis = leastAxis(o);
     outN = glm::vec3(0.0f);
     outN[axis] = d[axis] >= 0.0f ? 1.0f : -1.0f;
     outPen = o[axis];
     return true;
   }
   // Sphere against box: compute with the sphere as A, flip if needed.
-  const bool sphereFirst = sa == PropShape::Sphere;
-  const glm::vec3& sc = sphereFirst ? ca : cb;
-  const float r = sphereFirst ? ha.x : hb.x;
-  const glm::vec3& bc = sphereFirst ? cb : ca;
-  const glm::vec3& bh = sphereFirst ? hb : ha;
+  const SphereAndBox roles(sa, ca, ha, cb, hb);
+  const bool sphereFirst = roles.sphereFirst;
+  const glm::vec3 &sc = roles.sc, &bc = roles.bc, &bh = roles.bh;
+  const float r = roles.r;
   const glm::vec3 q = closestOnBox(bc, bh, sc);
   const glm::vec3 d = q - sc;  // sphere -> box
   const float d2 = len2(d);
@@ -127,9 +148,7 @@ bool propContact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, PropSha
     // Centre inside the box: leave through the nearest face.
     const glm::vec3 rel = sc - bc;
     const glm::vec3 depth = bh - glm::abs(rel);
-    int axis = 1;
-    if (depth.x < depth[axis]) axis = 0;
-    if (depth.z < depth[axis]) axis = 2;
+    const int axis = leastAxis(depth);
     n = glm::vec3(0.0f);
     n[axis] = rel[axis] >= 0.0f ? -1.0f : 1.0f;  // sphere -> box is inward
     pen = r + depth[axis];
@@ -212,9 +231,7 @@ bool propTimeOfImpact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, Pr
       // overlap, toward B, as propContact's.
       const glm::vec3 rel = cb - ca;
       const glm::vec3 o = ha + hb - glm::abs(rel);
-      axis = 1;
-      if (o.x < o[axis]) axis = 0;
-      if (o.z < o[axis]) axis = 2;
+      axis = leastAxis(o);
       outN[axis] = rel[axis] >= 0.0f ? 1.0f : -1.0f;
     } else {
       outN[axis] = d[axis] > 0.0f ? 1.0f : -1.0f;  // entering B's slab from that side
@@ -223,11 +240,10 @@ bool propTimeOfImpact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, Pr
     return true;
   }
   // Sphere against box: the sphere moves by ds relative to the box.
-  const bool sphereFirst = sa == PropShape::Sphere;
-  const glm::vec3& sc = sphereFirst ? ca : cb;
-  const float r = sphereFirst ? ha.x : hb.x;
-  const glm::vec3& bc = sphereFirst ? cb : ca;
-  const glm::vec3& bh = sphereFirst ? hb : ha;
+  const SphereAndBox roles(sa, ca, ha, cb, hb);
+  const bool sphereFirst = roles.sphereFirst;
+  const glm::vec3 &sc = roles.sc, &bc = roles.bc, &bh = roles.bh;
+  const float r = roles.r;
   const glm::vec3 ds = sphereFirst ? d : -d;
   float tSlab;
   int axis;
@@ -796,28 +812,26 @@ void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* ch
   // Props the solver moved are pushed out of the level again. The level wins: a prop it pushed
   // back holds still in a second, position-only pass over its contacts (so the props above are
   // not left inside it), and what that pass moved is pushed out of the level once more.
-  bool levelPushed = false;
-  for (const uint32_t i : touchedList_) {
+  // A touched prop out of the level again and back in the grid; true when the level pushed it.
+  auto settle = [&](uint32_t i) {
     touched_[i] = 0;
     bool sup = false;
-    if (pushOutOfLevel(octree, i, sup)) {
+    const bool pushed = pushOutOfLevel(octree, i, sup);
+    if (sup) supported_[i] = 1;
+    syncGrid(i);
+    return pushed;
+  };
+  bool levelPushed = false;
+  for (const uint32_t i : touchedList_) {
+    if (settle(i)) {
       levelHeld_[i] = 1;
       levelPushed = true;
     }
-    if (sup) supported_[i] = 1;
-    syncGrid(i);
   }
   if (levelPushed) {
     const size_t firstPass = touchedList_.size();
     separateFromLevelHeld();
-    for (size_t k = firstPass; k < touchedList_.size(); ++k) {
-      const uint32_t i = touchedList_[k];
-      touched_[i] = 0;
-      bool sup = false;
-      pushOutOfLevel(octree, i, sup);
-      if (sup) supported_[i] = 1;
-      syncGrid(i);
-    }
+    for (size_t k = firstPass; k < touchedList_.size(); ++k) settle(touchedList_[k]);
     for (const uint32_t i : touchedList_) levelHeld_[i] = 0;
   }
   // Kill plane, then sleep.
