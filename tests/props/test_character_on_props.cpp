@@ -9,19 +9,11 @@
 #include "octree_fps/controller/character_controller.h"
 #include "octree_fps/props/props_obstacles.h"
 #include "octree_fps/props/props_world.h"
+#include "props_test_levels.h"
 #include "scenario/script_props.h"
 
 namespace ofps::test {
 namespace {
-
-Octree makeFloor() {
-  std::vector<Triangle> tris;
-  tris.push_back({{-20, 0, -20}, {-20, 0, 20}, {20, 0, 20}});
-  tris.push_back({{-20, 0, -20}, {20, 0, 20}, {20, 0, -20}});
-  Octree o;
-  EXPECT_TRUE(o.build(tris).ok);
-  return o;
-}
 
 struct Result {
   glm::vec3 feet;

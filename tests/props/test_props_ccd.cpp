@@ -18,6 +18,7 @@
 
 #include "octree_fps/geometry/splitmix.h"
 #include "octree_fps/props/props_world.h"
+#include "props_test_levels.h"
 
 namespace ofps::test {
 namespace {
@@ -27,16 +28,6 @@ using dvec3 = glm::dvec3;
 // Far from every throw: a level the props never reach (the props collide with each other only).
 Octree makeFarLevel() {
   const std::vector<Triangle> tris = {{{-1, -1000, -1}, {-1, -1000, 1}, {1, -1000, 1}}};
-  Octree o;
-  const OctreeBuildReport r = o.build(tris);
-  EXPECT_TRUE(r.ok) << r.error;
-  return o;
-}
-
-// A 40 x 40 m floor at y = 0.
-Octree makeFloor() {
-  const std::vector<Triangle> tris = {{{-20, 0, -20}, {-20, 0, 20}, {20, 0, 20}},
-                                      {{-20, 0, -20}, {20, 0, 20}, {20, 0, -20}}};
   Octree o;
   const OctreeBuildReport r = o.build(tris);
   EXPECT_TRUE(r.ok) << r.error;

@@ -13,19 +13,10 @@
 
 #include "octree_fps/geometry/splitmix.h"
 #include "octree_fps/props/props_world.h"
+#include "props_test_levels.h"
 
 namespace ofps::test {
 namespace {
-
-// A 40 x 40 m floor at y = 0 (two triangles).
-Octree makeFloor() {
-  const std::vector<Triangle> tris = {{{-20, 0, -20}, {-20, 0, 20}, {20, 0, 20}},
-                                      {{-20, 0, -20}, {20, 0, 20}, {20, 0, -20}}};
-  Octree o;
-  const OctreeBuildReport r = o.build(tris);
-  EXPECT_TRUE(r.ok) << r.error;
-  return o;
-}
 
 struct BoxSpec {
   glm::vec3 center;
