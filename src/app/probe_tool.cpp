@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "app/demo_state.h"
+#include "app/stats_json.h"
 #include "level/level.h"
 
 namespace ofps::app {
@@ -268,9 +269,7 @@ nlohmann::json probeStats(const ProbeState& p, const glm::dvec3& origin) {
   if (!p.hasRay) return nullptr;
   const auto vec = [](const glm::vec3& v) { return nlohmann::json{v.x, v.y, v.z}; };
   // Positions in the level file's coordinates (the local frame's origin added back).
-  const auto pos = [&origin](const glm::vec3& v) {
-    return nlohmann::json{double(v.x) + origin.x, double(v.y) + origin.y, double(v.z) + origin.z};
-  };
+  const auto pos = [&origin](const glm::vec3& v) { return fileCoordinates(v, origin); };
   const auto work = [](const ProbeWork& w) {
     return nlohmann::json{{"nodes_visited", w.octree.nodesVisited},
                           {"triangles_tested", w.octree.trianglesTested},

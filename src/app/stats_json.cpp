@@ -4,6 +4,10 @@
 
 namespace ofps::app {
 
+nlohmann::json fileCoordinates(const glm::vec3& local, const glm::dvec3& origin) {
+  return {double(local.x) + origin.x, double(local.y) + origin.y, double(local.z) + origin.z};
+}
+
 nlohmann::json levelStats(const LevelSession& session) {
   const Level& l = session.level;
   nlohmann::json j;
@@ -13,9 +17,7 @@ nlohmann::json levelStats(const LevelSession& session) {
   // Positions in the level file's coordinates: the local frame's origin added back (0 for every
   // level within 2 km of the origin, where these are the loader's floats unchanged).
   const glm::dvec3 o = l.origin;
-  const auto file = [&o](const glm::vec3& p) {
-    return nlohmann::json{double(p.x) + o.x, double(p.y) + o.y, double(p.z) + o.z};
-  };
+  const auto file = [&o](const glm::vec3& p) { return fileCoordinates(p, o); };
   j["bounds"] = {file(l.boundsMin), file(l.boundsMax)};
   j["origin_offset"] = {o.x, o.y, o.z};
   j["load_ms"] = session.loadMs;
@@ -50,9 +52,7 @@ nlohmann::json octreeStats(const LevelSession& session) {
 nlohmann::json controllerStats(const CharacterController& c, uint64_t steps, double seconds,
                                const glm::dvec3& origin) {
   const ControllerStepStats& st = c.lastStepStats();
-  return {{"feet",
-           {double(c.feet().x) + origin.x, double(c.feet().y) + origin.y,
-            double(c.feet().z) + origin.z}},
+  return {{"feet", fileCoordinates(c.feet(), origin)},
           {"velocity", {c.velocity().x, c.velocity().y, c.velocity().z}},
           {"grounded", c.grounded()},
           {"crouched", c.crouched()},

@@ -13,6 +13,10 @@
 
 namespace ofps::app {
 
+// A position of the level's local frame in the level file's coordinates (local + origin,
+// Level::origin), as every position in --stats-json is written.
+nlohmann::json fileCoordinates(const glm::vec3& local, const glm::dvec3& origin);
+
 nlohmann::json levelStats(const LevelSession& session);
 // nodes, leaves, depth, bytes, build_ms, trianglesPerLeaf, maxLevel (and a few more).
 nlohmann::json octreeStats(const LevelSession& session);
