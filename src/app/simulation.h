@@ -60,10 +60,7 @@ class Simulation {
   // off); eye(alpha) is where the camera goes: the controller's interpolated eye plus its offset.
   void setViewSmoothing(bool on) { view_.timeConstant = on ? kViewSmoothingSeconds : 0.0f; }
   bool viewSmoothing() const { return view_.timeConstant > 0.0f; }
-  const ViewSmoothing& viewSmoother() const { return view_; }
   glm::vec3 eye(float alpha) const { return view_.interpolatedEye(controller(), alpha); }
-  // A teleport by hand (--camera, respawn key): the view cuts, it is not smoothed.
-  void cutView() { view_.reset(); }
   static constexpr float kViewSmoothingSeconds = 0.07f;
   const std::string& traceCsv() const { return trace_; }
   uint64_t steps() const { return steps_; }
