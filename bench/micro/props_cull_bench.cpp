@@ -169,7 +169,7 @@ void viewCounters(benchmark::State& state, const Level& l, Setup& s) {
   report(state, sum, l.views.size());
   state.counters["worstView%"] = 100.0 * worst;
   state.counters["outsideCells"] =
-      static_cast<double>(s.grid.groupCells(s.links.outsideGroup()).size());
+      static_cast<double>(s.links.groups().groupCells(s.links.outsideGroup()).size());
 }
 
 // Level ranges are collected the way DrawRanges does (a visitor call per range).
@@ -347,7 +347,8 @@ void BM_PropsCullOctreeVariant(benchmark::State& state) {
   s.links.setMaxMapEntries(1u << state.range(2));
   s.links.relink(s.grid, l.octree);
   timeOctreeCull(state, l, s);
-  s.links = ofps::OctreeCellLinks{};
+  s.links.setChunkCells(8);  // the defaults (props_cull.h)
+  s.links.setMaxMapEntries(1u << 20);
   s.links.relink(s.grid, l.octree);
 }
 BENCHMARK(BM_PropsCullOctreeVariant)

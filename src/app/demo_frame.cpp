@@ -112,7 +112,7 @@ void runFrame(DemoState& s, float dt) {
   s.culling.cullViewProj = s.culling.frozen ? s.culling.frozenViewProj : viewProj;
   s.frame.lastAspect = aspect;
   // The teams wander by at most 0.1 s a frame, as the fixed-step clock bounds the character.
-  cullFrame(s, s.culling.cullViewProj, std::min(dt, 0.1f));  // level and props: one traversal
+  updateDrawLists(s, s.culling.cullViewProj, std::min(dt, 0.1f));  // one cull: level and props
   s.frame.lastCpuFrameMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart)
           .count();

@@ -82,7 +82,6 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
   s.gpu.renderer.setDrawOrder(l.level, l.drawRanges.drawOrder());
   resetOverlays(s);
   placeCharacter(s, useOptionCamera);
-  s.sim.props().linkToLevel(l.octree);  // props cells to the new level's nodes
   resetTeams(s);
   forgetProbe(s.probe);
   rememberRecentFile(s.level.recentFiles, l.level.path, savesForUser(s));
@@ -145,7 +144,6 @@ void applyOctreeParams(DemoState& s) {
     return;
   }
   s.gpu.renderer.setDrawOrder(l.level, l.drawRanges.drawOrder());
-  s.sim.props().linkToLevel(l.octree);  // new nodes: relink every props cell
   refreshProbe(s);
   resetOverlays(s);
 }

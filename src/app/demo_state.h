@@ -32,6 +32,7 @@
 #include "app/view_camera.h"
 #include "octree_fps/controller/fixed_step.h"
 #include "octree_fps/culling/draw_ranges.h"
+#include "octree_fps/culling/frame_cull.h"
 #include "octree_fps/culling/props_occlusion.h"
 #include "render/image_texture.h"
 #include "render/level_renderer.h"
@@ -143,6 +144,7 @@ struct OcclusionView {
 };
 
 struct PropsView {
+  FrameCuller culler;                            // the level-and-props cull, with its links
   std::vector<uint32_t> visibleIds;              // this frame's props cull (ids)
   std::vector<gl::PropInstance> spheres, boxes;  // instance data, reused every frame
   PropsCullStats cullStats;                      // this frame's props cull (octree + grid)
@@ -282,7 +284,7 @@ void drawViewLegends(DemoState& s);
 void resetTeams(DemoState& s);  // props_view.cpp: new agents over the level
 // props_view.cpp: one traversal of the level's octree culls the level (s.culling.runs and
 // stats; every triangle when culling is off) and the props (s.props), then the instance lists.
-void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds);
+void updateDrawLists(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds);
 void propsPanel(DemoState& s);  // props_view.cpp
 // occlusion_view.cpp: the occlusion pass after the frustum cull (level runs, then the props
 // the frustum kept; stats and CPU time), and its panel section with the buffer's image.

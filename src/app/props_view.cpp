@@ -32,30 +32,23 @@ void resetTeams(DemoState& s) {
   s.props.teams.reset(p);
 }
 
-void cullFrame(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) {
+void updateDrawLists(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds) {
   PropsView& v = s.props;
   PropsWorld& world = s.sim.props();
   const Octree& octree = s.level.session->octree;
   const Frustum frustum = Frustum::fromViewProjection(cullViewProj);
-  // Cells created since the last step (thrown or spawned props) join their nodes; a rebuilt
-  // octree is relinked here at the latest.
-  world.syncLinks(octree);
   v.cullStats = {};
   s.culling.stats = {};
   v.visibleIds.resize(world.size());
-  uint32_t visible = 0;
   const bool occlude = s.culling.enabled && s.occlusion.enabled;
-  if (s.culling.enabled) {
-    // One traversal: the level's visible runs and the visible props. With occlusion on, these
-    // runs are the frustum-only comparison, and occlusionCull() writes the drawn ones.
-    visible = s.level.session->drawRanges.cull(octree, frustum, world.grid(), world.cellLinks(),
-                                               occlude ? &s.occlusion.frustumRuns : &s.culling.runs,
-                                               v.visibleIds, &s.culling.stats, &v.cullStats);
-  } else {
-    s.level.session->drawRanges.all(&s.culling.runs);
-    visible =
-        world.cullWithLevel(octree, frustum, v.visibleIds, nullptr, nullptr, nullptr, &v.cullStats);
-  }
+  // One traversal: the level's visible runs and the visible props (culling/frame_cull.h). With
+  // occlusion on, these runs are the frustum-only comparison, and occlusionCull() writes the
+  // drawn ones. Culling off: every run, and no level statistics.
+  const uint32_t visible =
+      v.culler.cull(octree, s.level.session->drawRanges, world.grid(), frustum,
+                    s.culling.enabled ? LevelCull::Frustum : LevelCull::All,
+                    occlude ? &s.occlusion.frustumRuns : &s.culling.runs, v.visibleIds,
+                    s.culling.enabled ? &s.culling.stats : nullptr, &v.cullStats);
   v.visibleIds.resize(std::min<size_t>(visible, v.visibleIds.size()));
   occlusionCull(s, cullViewProj);  // drops occluded runs and props (or records that it is off)
   v.spheres.clear();

@@ -8,6 +8,7 @@
 #include "app/level_session.h"
 #include "octree_fps/controller/character_controller.h"
 #include "octree_fps/culling/occlusion_cull.h"
+#include "octree_fps/culling/props_cull.h"
 #include "octree_fps/culling/props_occlusion.h"
 #include "octree_fps/props/props_world.h"
 

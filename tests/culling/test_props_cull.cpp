@@ -21,6 +21,7 @@
 
 #include "level/level_loader.h"
 #include "octree_fps/culling/draw_ranges.h"
+#include "octree_fps/culling/frame_cull.h"
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/culling/props_cull.h"
 #include "octree_fps/props/props_world.h"
@@ -30,6 +31,15 @@
 #include "support/test_paths.h"
 
 namespace ofps {
+// Misplaces a cell on purpose (see cell_groups.h).
+struct CellGroupsTestAccess {
+  static void moveCell(const CellGroups& groups, uint32_t cell, uint32_t group) {
+    CellGroups& g = const_cast<CellGroups&>(groups);
+    g.detachCell(cell);
+    g.attach(cell, group);
+  }
+};
+
 namespace {
 
 // A temporary folder removed at the end of the test.
@@ -238,7 +248,7 @@ void animate(std::mt19937& rng, HashGrid& g, Cloud& c, const Aabb& bounds, bool 
 }
 
 // Runs `frames` frames of a scenario over one octree; syncs the links on most frames (not all:
-// pending cells must be culled exactly too) and validates them.
+// the grid's cell events must keep them without a sync) and validates them.
 void runScenario(const Octree& octree, const std::string& name, Spread spread, uint32_t count,
                  uint32_t frames, uint32_t seed, Tally* tally) {
   std::mt19937 rng(seed);
@@ -263,6 +273,10 @@ void runScenario(const Octree& octree, const std::string& name, Spread spread, u
     if (f % 4 != 3) {
       links.sync(grid, octree);
       expectValid(grid, octree, links, where + " after sync");
+    } else {
+      // Not synced: the cells this frame made joined their nodes through the cell events alone
+      // (unless the map outgrew the cells, which only a sync fixes; the cull stays exact).
+      if (links.linked(grid, octree)) expectValid(grid, octree, links, where + " without sync");
     }
   }
 }
@@ -460,8 +474,7 @@ TEST(PropsCull, GrowingPropsDropAndRestoreLinks) {
   // A prop larger than every one before voids the links (their loose bounds were smaller).
   grid.insertBox(1000, bounds.center(), glm::vec3(grid.maxExtent() * 4.0f));
   EXPECT_FALSE(links.linked(grid, octree));
-  EXPECT_EQ(grid.groupCount(), 0u);
-  EXPECT_EQ(grid.pendingCells(), 0u);  // no groups: the fallback culls
+  EXPECT_FALSE(links.groups().active());  // dropped: the fallback culls
   const float diagonal = glm::length(bounds.max - bounds.min);
   checkFrame(octree, grid, links, randomFrustum(rng, bounds, diagonal), nullptr, "dropped");
   links.sync(grid, octree);
@@ -470,13 +483,13 @@ TEST(PropsCull, GrowingPropsDropAndRestoreLinks) {
   for (uint32_t f = 0; f < 20; ++f) {
     checkFrame(octree, grid, links, randomFrustum(rng, bounds, diagonal), nullptr, "after growth");
   }
-  // setCellSize re-buckets: every cell pending, then linked again.
+  // setCellSize re-buckets: the links drop, the fallback culls, then linked again.
   grid.setCellSize(2.5f);
-  EXPECT_EQ(grid.pendingCells(), grid.occupiedCells());
+  EXPECT_FALSE(links.linked(grid, octree));
   checkFrame(octree, grid, links, randomFrustum(rng, bounds, diagonal), nullptr, "re-bucketed");
   links.sync(grid, octree);
+  EXPECT_TRUE(links.linked(grid, octree));
   expectValid(grid, octree, links, "re-bucketed and synced");
-  EXPECT_EQ(grid.pendingCells(), 0u);
 }
 
 TEST(PropsCull, ValidateCatchesAWrongLinkAndTheOracleItsMiss) {
@@ -501,7 +514,7 @@ TEST(PropsCull, ValidateCatchesAWrongLinkAndTheOracleItsMiss) {
     }
   }
   ASSERT_NE(wrong, kOctreeInvalidIndex);
-  grid.setCellGroup(0, wrong);
+  CellGroupsTestAccess::moveCell(links.groups(), 0, wrong);
   EXPECT_FALSE(links.validate(grid, octree, &error));
   EXPECT_NE(error.find("whose bounds miss it"), std::string::npos) << error;
   // A camera looking at the prop but not at that leaf: the wrong link hides the prop.
@@ -566,9 +579,9 @@ TEST(PropsCull, ChunksMakeTheArenaFloorCostFollowTheView) {
 }
 
 // The simulation's own path, at tick rates from 30 to 500 Hz (1.5 s of simulated time each):
-// props thrown into the arena fall and settle; the links are kept by step(); the cull through
-// DrawRanges matches brute force and gives cullOctree's runs. About 45 frames are checked per
-// rate (every step at 30 Hz, every eleventh at 500 Hz), each with a new random frustum.
+// props thrown into the arena fall and settle; the links are kept by the grid's cell events and
+// FrameCuller's sync; its cull matches brute force and gives cullOctree's runs. About 45 frames are
+// checked per rate (every step at 30 Hz, every eleventh at 500 Hz), each with a new random frustum.
 class PropsCullTickRates : public ::testing::TestWithParam<int> {};
 
 TEST_P(PropsCullTickRates, PropsWorldStepsKeepLinksAndCullExactly) {
@@ -578,7 +591,7 @@ TEST_P(PropsCullTickRates, PropsWorldStepsKeepLinksAndCullExactly) {
   PropsWorld world;
   const Aabb b = arena.octree.bounds();
   world.spawnRandom(1500, arena.octree, b, 5);
-  world.linkToLevel(arena.octree);
+  FrameCuller culler;
   DrawRanges ranges;
   ranges.build(arena.octree, {});
   std::mt19937 rng(31 + static_cast<uint32_t>(hz));
@@ -592,17 +605,18 @@ TEST_P(PropsCullTickRates, PropsWorldStepsKeepLinksAndCullExactly) {
       world.throwSphere(b.center(), glm::vec3(3.0f, 8.0f, -2.0f), 0.2f);  // a cell to link later
     }
     if (f % checkEvery != 0 && f + 1 != steps) continue;
-    std::string error;
-    ASSERT_TRUE(world.validateLinks(arena.octree, &error))
-        << hz << " Hz, step " << f << ": " << error;
     const Frustum fr = randomFrustum(rng, b, diagonal);
-    checkFrame(arena.octree, world.grid(), world.cellLinks(), fr, nullptr,
-               std::to_string(hz) + " Hz, step " + std::to_string(f));
     DrawRunList runs, refRuns;
     std::vector<uint32_t> ids(world.size());
     PropsCullStats ps;
-    const uint32_t n =
-        ranges.cull(arena.octree, fr, world.grid(), world.cellLinks(), &runs, ids, nullptr, &ps);
+    const uint32_t n = culler.cull(arena.octree, ranges, world.grid(), fr, LevelCull::Frustum,
+                                   &runs, ids, nullptr, &ps);
+    std::string error;
+    ASSERT_TRUE(culler.links().validate(world.grid(), arena.octree, &error))
+        << hz << " Hz, step " << f << ": " << error;
+    ASSERT_TRUE(culler.links().linked(world.grid(), arena.octree));
+    checkFrame(arena.octree, world.grid(), culler.links(), fr, nullptr,
+               std::to_string(hz) + " Hz, step " + std::to_string(f));
     ranges.cull(arena.octree, fr, &refRuns);
     EXPECT_EQ(runs.first, refRuns.first);
     EXPECT_EQ(runs.count, refRuns.count);

@@ -478,186 +478,13 @@ TEST(GridWork, FarFewerChecksThanBruteForce) {
   }
 }
 
-// ---- Cell groups (the props cull's links, culling/props_cull.h)
-// ------------------------------------
-
-// Groups every pending cell by a rule of its coordinates (a chain of 4 groups: 0 <- 1 <- 2 <- 3,
-// plus a root 4), then churns the grid and checks validate() (lists both ways, occupied-subtree
-// counts) and that every cell keeps its group until it is emptied; occupied subtrees against the
-// cells.
-TEST(GridGroups, ListsAndSubtreeCountsSurviveChurn) {
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<float> u(-20.0f, 20.0f);
-  HashGrid g(1.0f);
-  const uint32_t parents[] = {kGridNoGroup, 0, 1, 2, kGridNoGroup};
-  auto rule = [](const GridCell& c) { return static_cast<uint32_t>((c.x + 1000) % 5); };
-  std::vector<glm::vec3> pos(3000);
-  std::vector<uint8_t> live(pos.size(), 0);
-  for (uint32_t i = 0; i < pos.size(); ++i) {
-    pos[i] = glm::vec3(u(rng), u(rng) * 0.2f, u(rng));
-    g.insertSphere(i, pos[i], 0.3f);
-    live[i] = 1;
-  }
-  g.resetCellGroups(parents, 0.5f);
-  EXPECT_EQ(g.pendingCells(), g.occupiedCells());
-  auto groupPending = [&] {
-    while (g.pendingCells() > 0) {
-      const uint32_t c = g.groupCells(kGridNoGroup).front().cell;
-      g.setCellGroup(c, rule(g.cells()[c]));
-    }
-  };
-  groupPending();
-  std::string error;
-  ASSERT_TRUE(g.validate(&error)) << error;
-  for (int round = 0; round < 40; ++round) {
-    for (uint32_t i = 0; i < pos.size(); ++i) {
-      const float r = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
-      if (live[i] && r < 0.05f) {
-        g.remove(i);
-        live[i] = 0;
-      } else if (!live[i] && r < 0.5f) {
-        g.insertSphere(i, pos[i], 0.3f);
-        live[i] = 1;
-      } else if (live[i]) {
-        pos[i] += glm::vec3(u(rng), u(rng), u(rng)) * 0.03f;
-        g.move(i, pos[i]);
-      }
-    }
-    ASSERT_TRUE(g.validate(&error)) << "round " << round << ": " << error;
-    // Every grouped cell still carries the group its coordinates gave it (swaps moved it along).
-    uint32_t grouped = 0;
-    for (uint32_t c = 0; c < g.occupiedCells(); ++c) {
-      if (g.cellGroup(c) == kGridNoGroup) continue;
-      ++grouped;
-      ASSERT_EQ(g.cellGroup(c), rule(g.cells()[c])) << "round " << round;
-    }
-    EXPECT_EQ(grouped + g.pendingCells(), g.occupiedCells());
-    // Occupied subtrees: group 0 heads the chain 0..3, group 2 the chain 2..3 (a reference from
-    // the cells' groups, apart from the grid's counts).
-    bool chain0 = false, chain2 = false;
-    for (uint32_t c = 0; c < g.occupiedCells(); ++c) {
-      chain0 = chain0 || g.cellGroup(c) <= 3;
-      chain2 = chain2 || (g.cellGroup(c) >= 2 && g.cellGroup(c) <= 3);
-    }
-    EXPECT_EQ(g.groupSubtreeOccupied(0), chain0);
-    EXPECT_EQ(g.groupSubtreeOccupied(2), chain2);
-    if (round % 2 == 0) groupPending();
-  }
-}
-
-TEST(GridGroups, LargerObjectOrRebucketMakesCellsPending) {
-  HashGrid g(1.0f);
-  for (uint32_t i = 0; i < 100; ++i)
-    g.insertSphere(i, glm::vec3(static_cast<float>(i), 0, 0), 0.2f);
-  const uint32_t parents[] = {kGridNoGroup};
-  g.resetCellGroups(parents, 0.25f);
-  while (g.pendingCells() > 0) g.setCellGroup(g.groupCells(kGridNoGroup).front().cell, 0);
-  EXPECT_TRUE(g.groupSubtreeOccupied(0));
-  EXPECT_EQ(g.pendingCells(), 0u);
-  // Moves within a cell and to another cell keep the groups of the cells that stay.
-  EXPECT_FALSE(g.move(5, glm::vec3(5.5f, 0.0f, 0.0f)));
-  EXPECT_EQ(g.pendingCells(), 0u);
-  EXPECT_TRUE(g.move(5, glm::vec3(200.5f, 0.0f, 0.0f)));  // new cell: pending, old one gone
-  EXPECT_EQ(g.pendingCells(), 1u);
-  EXPECT_EQ(g.cellGroupHint(g.groupCells(kGridNoGroup)[0].cell), 0u);  // came from group 0
-  EXPECT_TRUE(g.groupSubtreeOccupied(0));
-  // Larger than the extent the groups were made for: they are dropped.
-  g.insertSphere(500, glm::vec3(0.0f), 0.3f);
-  EXPECT_EQ(g.groupCount(), 0u);
-  EXPECT_EQ(g.pendingCells(), 0u);  // no groups: nothing tracked
-  EXPECT_TRUE(g.groupCells(kGridNoGroup).empty());
-  EXPECT_TRUE(g.move(6, glm::vec3(300.5f, 0.0f, 0.0f)));
-  EXPECT_EQ(g.pendingCells(), 0u);
-  std::string error;
-  EXPECT_TRUE(g.validate(&error)) << error;
-  g.resetCellGroups(parents, 1.0f);
-  g.setCellGroup(0, 0);
-  g.setCellSize(2.0f);
-  EXPECT_EQ(g.pendingCells(), g.occupiedCells());
-  EXPECT_FALSE(g.groupSubtreeOccupied(0));
-  EXPECT_TRUE(g.validate(&error)) << error;
-  g.clear();
-  EXPECT_EQ(g.pendingCells(), 0u);
-  EXPECT_TRUE(g.validate(&error)) << error;
-}
-
-// The group map: new cells join the group their coordinates give at once, with churn (moves,
-// removals, cells emptied and re-created, swaps of the dense cells), and cells beyond the map's
-// box join the outside group. The reference is a rule on the coordinates, computed apart.
-TEST(GridGroups, GroupMapAssignsNewCellsAtOnce) {
-  std::mt19937 rng(17);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  HashGrid g(1.0f);
-  // Groups: 0 root, 1..4 its children, 5 outside (a root of its own).
-  const uint32_t parents[] = {kGridNoGroup, 0, 0, 0, 0, kGridNoGroup};
-  const int32_t lo[3] = {-8, -2, -8}, dims[3] = {4, 1, 4};  // blocks of 4 cells: x, z in [-8, 8)
-  const uint32_t shift = 2;
-  std::vector<uint32_t> map(16);
-  for (int32_t bz = 0; bz < 4; ++bz)
-    for (int32_t bx = 0; bx < 4; ++bx)
-      map[bx + 4 * bz] = static_cast<uint32_t>(1 + (bx + 2 * bz) % 4);
-  auto want = [&](const GridCell& c) -> uint32_t {
-    if (c.x < -8 || c.x >= 8 || c.z < -8 || c.z >= 8 || c.y < -2 || c.y >= 2) return 5;
-    const int32_t bx = (c.x + 8) / 4, bz = (c.z + 8) / 4;
-    return static_cast<uint32_t>(1 + (bx + 2 * bz) % 4);
-  };
-  std::vector<glm::vec3> pos(2000);
-  for (uint32_t i = 0; i < pos.size(); ++i) {
-    pos[i] = glm::vec3(u(rng) * 10.0f, u(rng) * 3.0f, u(rng) * 10.0f);
-    g.insertSphere(i, pos[i], 0.2f);
-  }
-  g.resetCellGroups(parents, 0.5f);
-  g.setGroupMap(lo, dims, shift, map, 5);
-  EXPECT_TRUE(g.hasGroupMap());
-  EXPECT_EQ(g.pendingCells(), 0u);
-  std::string error;
-  ASSERT_TRUE(g.validate(&error)) << error;
-  uint32_t outsideSeen = 0, insideSeen = 0;
-  for (int round = 0; round < 30; ++round) {
-    for (uint32_t i = 0; i < pos.size(); ++i) {
-      if (i % 7 == static_cast<uint32_t>(round % 7)) {
-        g.remove(i);
-        g.insertSphere(i, pos[i], 0.2f);
-      } else {
-        pos[i] += glm::vec3(u(rng), u(rng) * 0.3f, u(rng)) * 0.6f;
-        g.move(i, pos[i]);
-      }
-    }
-    ASSERT_EQ(g.pendingCells(), 0u) << "round " << round;
-    ASSERT_TRUE(g.validate(&error)) << "round " << round << ": " << error;
-    bool under0 = false;
-    bool direct[5] = {false, false, false, false, false};
-    for (uint32_t c = 0; c < g.occupiedCells(); ++c) {
-      const uint32_t w = want(g.cells()[c]);
-      ASSERT_EQ(g.cellGroup(c), w) << "round " << round;
-      (w == 5 ? outsideSeen : insideSeen) += 1;
-      under0 = under0 || w != 5;
-      if (w < 5) direct[w] = true;
-    }
-    EXPECT_EQ(g.groupSubtreeOccupied(0), under0);
-    for (uint32_t k = 1; k < 5; ++k) EXPECT_EQ(g.groupSubtreeOccupied(k), direct[k]) << k;
-  }
-  // The sample meant something: cells on both sides of the map's box.
-  EXPECT_GT(outsideSeen, 1000u);
-  EXPECT_GT(insideSeen, 1000u);
-  // A cell put elsewhere by hand breaks the map's invariant: validate sees it.
-  const uint32_t c0 = g.cellGroup(0) == 1 ? 2u : 1u;
-  g.setCellGroup(0, c0);
-  EXPECT_FALSE(g.validate(&error));
-  // A larger object drops the groups and the map.
-  g.insertSphere(5000, glm::vec3(0.0f), 0.9f);
-  EXPECT_FALSE(g.hasGroupMap());
-  EXPECT_EQ(g.groupCount(), 0u);
-  EXPECT_TRUE(g.validate(&error)) << error;
-}
-
 // moveCenters against move() one id after another: the same cells in the same dense order, the
-// same ids in the same link order, the same groups, after every frame of a churn with removals,
-// re-inserts, cells emptied and re-created, a centres span shorter than the ids, and ids past
-// its end; with a group map and without groups.
+// same ids in the same link order, after every frame of a churn with removals, re-inserts, cells
+// emptied and re-created, a centres span shorter than the ids, and ids past its end. (With a cell
+// listener attached: culling/cell_groups_test.cpp.)
 TEST(GridBatchMove, MoveCentersEqualsMovesOneByOne) {
-  for (const bool withGroups : {false, true}) {
-    std::mt19937 rng(withGroups ? 41 : 42);
+  {
+    std::mt19937 rng(42);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     HashGrid one(1.0f), batch(1.0f);
     const uint32_t n = 3000;
@@ -666,16 +493,6 @@ TEST(GridBatchMove, MoveCentersEqualsMovesOneByOne) {
       pos[i] = glm::vec3(u(rng) * 12.0f, u(rng) * 3.0f, u(rng) * 12.0f);
       one.insertSphere(i, pos[i], 0.2f);
       batch.insertSphere(i, pos[i], 0.2f);
-    }
-    if (withGroups) {
-      const uint32_t parents[] = {kGridNoGroup, 0, 0, 0, 0, kGridNoGroup};
-      const int32_t lo[3] = {-8, -2, -8}, dims[3] = {4, 1, 4};
-      std::vector<uint32_t> map(16);
-      for (uint32_t b = 0; b < 16; ++b) map[b] = 1 + b % 4;
-      for (HashGrid* g : {&one, &batch}) {
-        g->resetCellGroups(parents, 0.5f);
-        g->setGroupMap(lo, dims, 2, map, 5);
-      }
     }
     uint64_t changes = 0;
     for (int frame = 0; frame < 40; ++frame) {
@@ -710,7 +527,6 @@ TEST(GridBatchMove, MoveCentersEqualsMovesOneByOne) {
         for (uint32_t k = 0; k < a.count; ++k) {
           ASSERT_EQ(one.cellObject(a, k), batch.cellObject(b, k)) << "frame " << frame;
         }
-        ASSERT_EQ(one.cellGroup(c), batch.cellGroup(c)) << "frame " << frame << " cell " << c;
       }
       for (uint32_t i = 0; i < n; ++i) {
         ASSERT_EQ(one.contains(i), batch.contains(i));

@@ -21,44 +21,24 @@ void DrawRanges::build(const Octree& octree, std::span<const uint8_t> drawn) {
   drawnBefore_[order.size()] = n;
 }
 
-namespace {
+bool DrawRanges::matches(const Octree& octree) const {
+  return !octree.empty() && drawnBefore_.size() == octree.triangleCount() + 1;
+}
 
-// A visible slot range appended to the run list (preorder visits ranges in increasing slot
-// order, so merging with the last run joins every touching pair).
-struct RunAppender {
-  const DrawRanges* ranges;
-  DrawRunList* out;
-  void operator()(uint32_t first, uint32_t count) const {
-    ranges->appendSlotRun(first, count, out);
-  }
-};
-
-}  // namespace
+// Preorder visits ranges in increasing slot order, so merging with the last run joins every
+// touching pair.
+void DrawRanges::appendRunVisitor(void* runSink, uint32_t /*node*/, uint32_t first, uint32_t count,
+                                  bool /*wholeSubtree*/) {
+  const RunSink& sink = *static_cast<const RunSink*>(runSink);
+  sink.ranges->appendSlotRun(first, count, sink.out);
+}
 
 void DrawRanges::cull(const Octree& octree, const Frustum& frustum, DrawRunList* out,
                       CullStats* ioStats) const {
   out->clear();
-  if (octree.empty() || drawnBefore_.size() != octree.triangleCount() + 1) return;
-  const RunAppender append{this, out};
-  cullOctree(
-      octree, frustum,
-      [&append](uint32_t /*node*/, uint32_t first, uint32_t count, bool /*whole*/) {
-        append(first, count);
-      },
-      ioStats);
-}
-
-uint32_t DrawRanges::cull(const Octree& octree, const Frustum& frustum, const HashGrid& grid,
-                          const OctreeCellLinks& links, DrawRunList* out,
-                          std::span<uint32_t> outProps, CullStats* ioStats,
-                          PropsCullStats* ioPropsStats) const {
-  out->clear();
-  const bool levelOk = !octree.empty() && drawnBefore_.size() == octree.triangleCount() + 1;
-  RunAppender append{this, out};
-  CullVisitor visitor = [](void* ctx, uint32_t /*node*/, uint32_t first, uint32_t count,
-                           bool /*whole*/) { (*static_cast<RunAppender*>(ctx))(first, count); };
-  return cullLevelAndProps(octree, frustum, grid, links, levelOk ? visitor : nullptr, &append,
-                           outProps, ioStats, ioPropsStats);
+  if (!matches(octree)) return;
+  RunSink sink{this, out};
+  cullOctree(octree, frustum, &appendRunVisitor, &sink, ioStats);
 }
 
 void DrawRanges::appendSlotRun(uint32_t first, uint32_t count, DrawRunList* out) const {

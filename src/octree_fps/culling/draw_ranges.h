@@ -18,12 +18,10 @@
 #include <vector>
 
 #include "octree_fps/culling/frustum.h"
-#include "octree_fps/culling/props_cull.h"
 
 namespace ofps {
 
 class Octree;
-class HashGrid;
 
 // Visible runs of one frame, in drawn-triangle units, sorted and merged.
 struct DrawRunList {
@@ -60,11 +58,18 @@ class DrawRanges {
   void cull(const Octree& octree, const Frustum& frustum, DrawRunList* out,
             CullStats* ioStats = nullptr) const;
 
-  // The same runs, and the visible props of `grid` from the same traversal
-  // (cullLevelAndProps): ids written to outProps (up to its size); returns their total count.
-  uint32_t cull(const Octree& octree, const Frustum& frustum, const HashGrid& grid,
-                const OctreeCellLinks& links, DrawRunList* out, std::span<uint32_t> outProps,
-                CullStats* ioStats = nullptr, PropsCullStats* ioPropsStats = nullptr) const;
+  // The cull's visitor: appends each reported slot range to the DrawRunList passed as context
+  // (for a walk that reports more than the level, e.g. culling/frame_cull.h). The runs come out
+  // sorted and merged when the list was cleared before the walk.
+  struct RunSink {
+    const DrawRanges* ranges;
+    DrawRunList* out;
+  };
+  static void appendRunVisitor(void* runSink, uint32_t node, uint32_t first, uint32_t count,
+                               bool wholeSubtree);
+  // True when the prefix counts were built for this octree's triangle count (a rebuilt octree
+  // with another count needs build() first; cull() reports nothing until then).
+  bool matches(const Octree& octree) const;
 
   // Every drawn triangle as one run (culling off).
   void all(DrawRunList* out) const;

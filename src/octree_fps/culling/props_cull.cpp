@@ -7,6 +7,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "octree_fps/culling/frustum_walk_inl.h"
 #include "octree_fps/geometry/frustum_inl.h"
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/hash_grid.h"
@@ -96,57 +97,46 @@ uint32_t OctreeCellLinks::nodeForBox(const Octree& octree, std::span<const uint3
   }
 }
 
-bool OctreeCellLinks::sameOctree(const Octree& octree) const {
-  const Aabb b = octree.bounds();
-  return octree_ == &octree && nodeCount_ == octree.nodeCount() &&
-         triangleCount_ == octree.triangleCount() &&
-         trianglesPerLeaf_ == octree.params().trianglesPerLeaf &&
-         maxLevel_ == octree.params().maxLevel && looseness_ == octree.params().looseness &&
-         bounds_.min == b.min && bounds_.max == b.max;
-}
-
 bool OctreeCellLinks::linked(const HashGrid& grid, const Octree& octree) const {
-  return sameOctree(octree) && grid.groupCount() == nodeCount_ + 1 + chunkCount() &&
-         grid.groupExtent() >= grid.maxExtent() && grid.hasGroupMap();
+  return groups_.active() && groups_.grid() == &grid && buildId_ == octree.buildId() &&
+         nodeCount_ == octree.nodeCount() && groups_.groupCount() == nodeCount_ + 1 + chunkCount();
 }
 
 void OctreeCellLinks::relink(HashGrid& grid, const Octree& octree) {
-  octree_ = &octree;
+  buildId_ = octree.buildId();
   nodeCount_ = octree.nodeCount();
-  triangleCount_ = octree.triangleCount();
-  trianglesPerLeaf_ = octree.params().trianglesPerLeaf;
-  maxLevel_ = octree.params().maxLevel;
-  looseness_ = octree.params().looseness;
-  bounds_ = octree.bounds();
   // Groups: one per node with the node's parent, then the outside group (a root of its own).
-  parents_.assign(static_cast<size_t>(nodeCount_) + 1, kGridNoGroup);
+  parents_.assign(static_cast<size_t>(nodeCount_) + 1, kCellNoGroup);
   for (uint32_t n = 0; n < nodeCount_; ++n) {
     const uint32_t first = octree.firstChild(n);
     if (first == kOctreeInvalidIndex) continue;
     for (uint32_t i = 0; i < octree.childCount(n); ++i) parents_[first + i] = n;
   }
-  buildMap(grid, octree);  // adds the chunk groups, hands the groups and the map to the grid
-  linkPending(grid, octree);
+  buildMap(grid, octree);  // adds the chunk groups, hands the groups and the map to groups_
+}
+
+void OctreeCellLinks::detach() {
+  groups_.detach();
+  buildId_ = 0;
 }
 
 void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
   const float extent = grid.maxExtent();
   const uint32_t outside = nodeCount_;
-  std::vector<uint32_t> map;  // handed to the grid, which keeps its own copy
+  std::vector<uint32_t> map;  // handed to groups_
   int32_t lo[3] = {0, 0, 0}, dims[3] = {1, 1, 1};
   uint32_t shift = 0;
   if (nodeCount_ == 0) {  // no level: every cell outside
     map.assign(1, outside);
     nodeChunkFirst_.assign(1, 0);
     chunkBox_.clear();
-    grid.resetCellGroups(parents_, extent);
     for (int a = 0; a < 3; ++a) {
       mapLo_[a] = lo[a];
       mapDim_[a] = dims[a];
     }
     mapShift_ = 0;
     finerMapEntries_ = 0;
-    grid.setGroupMap(lo, dims, 0, map, outside);
+    assignGroups(grid, extent, lo, dims, 0, std::move(map), outside);
     return;
   }
   // The cells whose cell box meets the root's bounds, one more on each side (a cell beyond can
@@ -319,8 +309,21 @@ void OctreeCellLinks::buildMap(HashGrid& grid, const Octree& octree) {
         uint32_t& m = at(x, y, z);
         if (m & kChunkTag) m = nodeCount_ + 1 + order[m & ~kChunkTag];
       }
-  grid.resetCellGroups(parents_, extent);
-  grid.setGroupMap(lo, dims, shift, map, outside);
+  assignGroups(grid, extent, lo, dims, shift, std::move(map), outside);
+}
+
+void OctreeCellLinks::assignGroups(HashGrid& grid, float extent, const int32_t lo[3],
+                                   const int32_t dims[3], uint32_t shift, std::vector<uint32_t> map,
+                                   uint32_t outside) {
+  CellGroupMap m;
+  for (int a = 0; a < 3; ++a) {
+    m.lo[a] = lo[a];
+    m.dims[a] = dims[a];
+  }
+  m.shift = shift;
+  m.groups = std::move(map);
+  m.outside = outside;
+  groups_.assign(grid, parents_, extent, std::move(m));
 }
 
 uint64_t OctreeCellLinks::mapBudget(uint32_t occupiedCells) const {
@@ -340,25 +343,7 @@ bool OctreeCellLinks::mapOutgrown(const HashGrid& grid) const {
 }
 
 void OctreeCellLinks::sync(HashGrid& grid, const Octree& octree) {
-  if (!linked(grid, octree) || mapOutgrown(grid)) {
-    relink(grid, octree);
-    return;
-  }
-  linkPending(grid, octree);
-}
-
-void OctreeCellLinks::linkPending(HashGrid& grid, const Octree& octree) {
-  const float extent = grid.groupExtent();
-  const uint32_t outside = nodeCount_;
-  while (grid.pendingCells() > 0) {
-    const uint32_t c = grid.groupCells(kGridNoGroup).back().cell;
-    const GridCell& cell = grid.cells()[c];
-    uint32_t node = outside;
-    if (!HashGrid::isBorderCell(cell)) {
-      node = nodeForBox(octree, parents_, looseCellBounds(grid, c, extent), grid.cellGroupHint(c));
-    }
-    grid.setCellGroup(c, node);  // leaves the pending block
-  }
+  if (!linked(grid, octree) || mapOutgrown(grid)) relink(grid, octree);
 }
 
 bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
@@ -369,7 +354,7 @@ bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
   };
   if (!linked(grid, octree)) return fail("links not made for this octree (call relink)");
   for (uint32_t g = 0; g < parents_.size(); ++g) {
-    if (grid.groupParent(g) != parents_[g]) return fail("group parent differs from the octree");
+    if (groups_.parent(g) != parents_[g]) return fail("group parent differs from the octree");
   }
   for (uint32_t n = 0; n < nodeCount_; ++n) {
     const uint32_t first = octree.firstChild(n);
@@ -378,11 +363,10 @@ bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
       if (parents_[first + i] != n) return fail("stale parent table");
     }
   }
-  const float extent = grid.groupExtent();
+  const float extent = groups_.extent();
   const int32_t side = 1 << mapShift_;
   for (uint32_t c = 0; c < grid.occupiedCells(); ++c) {
-    uint32_t g = grid.cellGroup(c);
-    if (g == kGridNoGroup) continue;  // pending: culled one by one
+    uint32_t g = groups_.cellGroup(c);
     const GridCell& cell = grid.cells()[c];
     const std::string name = "cell (" + std::to_string(cell.x) + ", " + std::to_string(cell.y) +
                              ", " + std::to_string(cell.z) + ")";
@@ -433,7 +417,7 @@ bool OctreeCellLinks::validate(const HashGrid& grid, const Octree& octree,
       }
     }
   }
-  return grid.validate(outError);
+  return grid.validate(outError) && groups_.validate(outError);
 }
 
 uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const HashGrid& grid,
@@ -460,16 +444,17 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   }
 
   CullStats ls;
-  const float extent = grid.groupExtent();
+  const CellGroups& groups = links.groups();
+  const float extent = groups.extent();
   const uint32_t nc = octree.nodeCount();
-  auto acceptCell = [&](const GridGroupEntry& e) {
-    for (uint32_t i = e.count; i-- > 0;) sink(grid.entryObject(e, i));  // i = 0: from the entry
+  auto acceptCell = [&](const CellGroupEntry& e) {
+    for (uint32_t i = e.count; i-- > 0;) sink(groups.entryObject(e, i));  // i = 0: from the entry
   };
   // The props of one cell whose loose bounds were classified Intersecting (or could not be: a
   // border cell), each with the planes left.
-  auto testProps = [&](const GridGroupEntry& e, uint32_t mask) {
+  auto testProps = [&](const CellGroupEntry& e, uint32_t mask) {
     for (uint32_t i = e.count; i-- > 0;) {
-      const uint32_t id = grid.entryObject(e, i);
+      const uint32_t id = groups.entryObject(e, i);
       ++ps.propsTested;
       uint32_t m = mask;
       uint32_t planeTests = 0;
@@ -480,7 +465,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
     }
   };
   // Classifies a cell's loose bounds with the planes in mask, then its props as needed.
-  auto testCell = [&](const GridGroupEntry& e, uint32_t mask) {
+  auto testCell = [&](const CellGroupEntry& e, uint32_t mask) {
     const bool border = std::max({std::abs(e.x), std::abs(e.y), std::abs(e.z)}) == kGridCoordLimit;
     if (!border) {
       ++ps.cellsTested;
@@ -499,20 +484,13 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   // ahead so that the misses overlap instead of queueing one after another.
   constexpr size_t kAhead = 8;
   // (A cell of one object needs no pool read: the entry holds its id.)
-  auto prefetch = [&](std::span<const GridGroupEntry> list, size_t i) {
+  auto prefetch = [&](std::span<const CellGroupEntry> list, size_t i) {
     if (i + kAhead < list.size() && list[i + kAhead].count > 1) {
       simd::prefetch(grid.poolData(list[i + kAhead].head));
     }
   };
-  auto testGroup = [&](uint32_t group, uint32_t mask) {
-    const std::span<const GridGroupEntry> list = grid.groupCells(group);
-    for (size_t i = 0; i < list.size(); ++i) {
-      prefetch(list, i);
-      testCell(list[i], mask);
-    }
-  };
   auto acceptGroup = [&](uint32_t group) {
-    const std::span<const GridGroupEntry> list = grid.groupCells(group);
+    const std::span<const CellGroupEntry> list = groups.groupCells(group);
     for (size_t i = 0; i < list.size(); ++i) {
       prefetch(list, i);
       acceptCell(list[i]);
@@ -538,7 +516,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
   // coordinates), so each lane gets its own cell's padding, exactly looseBounds' (its float
   // expression), and border cells (no finite bounds) go to testCell.
   auto testNodeGroup = [&](uint32_t group, uint32_t mask, bool perCellPad) {
-    const std::span<const GridGroupEntry> list = grid.groupCells(group);
+    const std::span<const CellGroupEntry> list = groups.groupCells(group);
     const size_t n = list.size();
     size_t i = 0;
     {
@@ -546,7 +524,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
       const F4 vext = simd::splat(extent), inv = simd::splat(1.0f / 65536.0f);
       const F4 vcs = simd::splat(cs), g = simd::splat(frameGrow), one = simd::splat(1.0f);
       for (; i + 4 <= n; i += 4) {
-        const GridGroupEntry* c4 = &list[i];
+        const CellGroupEntry* c4 = &list[i];
         if (i + 8 <= n) {
           for (uint32_t l = 4; l < 8; ++l) {
             if (c4[l].count > 1) simd::prefetch(grid.poolData(c4[l].head));
@@ -594,7 +572,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
       }
     }
     for (; i < n; ++i) {
-      const GridGroupEntry& e = list[i];
+      const CellGroupEntry& e = list[i];
       if (perCellPad) {
         testCell(e, mask);
         continue;
@@ -614,57 +592,43 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
       }
     }
   };
-  if (nc > 0) {
-    struct Entry {
-      uint32_t node;
-      uint32_t mask;
-    };
-    Entry stack[kOctreeStackSize];
-    uint32_t inner[kOctreeStackSize];  // walk of a fully inside subtree's nodes holding cells
-    uint32_t top = 0;
-    stack[top++] = {0, kFrustumAllPlanes};
-    while (top > 0) {
-      const Entry e = stack[--top];
-      const Aabb box = octree.nodeBounds(e.node);
-      ++ls.nodesVisited;
-      uint32_t mask = e.mask;
-      const Containment c = detail::classifyCounted(frustum, box.min, box.max, mask, ls.planeTests);
-      if (c == Containment::Outside) continue;
-      if (c == Containment::Inside) {
-        const TriangleRange r = octree.subtreeRange(e.node);
-        ++ls.rangesReported;
-        ls.trianglesVisible += r.count;
-        if (levelVisitor != nullptr) levelVisitor(levelContext, e.node, r.first, r.count, true);
-        // Every prop linked in the subtree is visible: walk only the nodes holding cells.
-        if (!grid.groupSubtreeOccupied(e.node)) continue;
-        uint32_t itop = 0;
-        inner[itop++] = e.node;
-        while (itop > 0) {
-          const uint32_t n = inner[--itop];
-          acceptGroup(n);
-          for (uint32_t k = links.nodeChunkBegin(n); k < links.nodeChunkEnd(n); ++k) {
-            if (grid.groupSubtreeOccupied(chunk0 + k)) acceptGroup(chunk0 + k);
-          }
-          const uint32_t first = octree.firstChild(n);
-          if (first == kOctreeInvalidIndex) continue;
-          for (uint32_t i = octree.childCount(n); i-- > 0;) {
-            if (grid.groupSubtreeOccupied(first + i)) inner[itop++] = first + i;
-          }
+  // The level's walk; the props ride on its hooks.
+  struct PropsHooks {
+    const CellGroups& groups;
+    const OctreeCellLinks& links;
+    const Octree& octree;
+    const Frustum& frustum;
+    PropsCullStats& ps;
+    uint32_t chunk0;
+    decltype(acceptGroup)& acceptGroupOf;
+    decltype(testNodeGroup)& testNodeGroupOf;
+    // Fully inside: every prop linked in the subtree is visible; walk only the nodes holding
+    // cells.
+    void inside(uint32_t node) {
+      if (!groups.subtreeOccupied(node)) return;
+      uint32_t inner[kOctreeStackSize];
+      uint32_t itop = 0;
+      inner[itop++] = node;
+      while (itop > 0) {
+        const uint32_t n = inner[--itop];
+        acceptGroupOf(n);
+        for (uint32_t k = links.nodeChunkBegin(n); k < links.nodeChunkEnd(n); ++k) {
+          if (groups.subtreeOccupied(chunk0 + k)) acceptGroupOf(chunk0 + k);
         }
-        continue;
+        const uint32_t first = octree.firstChild(n);
+        if (first == kOctreeInvalidIndex) continue;
+        for (uint32_t i = octree.childCount(n); i-- > 0;) {
+          if (groups.subtreeOccupied(first + i)) inner[itop++] = first + i;
+        }
       }
-      const TriangleRange own = octree.ownRange(e.node);
-      if (own.count > 0) {
-        ++ls.rangesReported;
-        ls.trianglesVisible += own.count;
-        if (levelVisitor != nullptr)
-          levelVisitor(levelContext, e.node, own.first, own.count, false);
-      }
-      testNodeGroup(e.node, mask, false);
-      // The node's chunks: each box classified with the planes left, then its cells.
-      for (uint32_t k = links.nodeChunkBegin(e.node); k < links.nodeChunkEnd(e.node); ++k) {
+    }
+    // Intersecting: the node's own cells, then each of its chunks: the chunk's box classified
+    // with the planes left, then its cells.
+    void intersecting(uint32_t node, uint32_t mask) {
+      testNodeGroupOf(node, mask, false);
+      for (uint32_t k = links.nodeChunkBegin(node); k < links.nodeChunkEnd(node); ++k) {
         const uint32_t group = chunk0 + k;
-        if (!grid.groupSubtreeOccupied(group)) continue;
+        if (!groups.subtreeOccupied(group)) continue;
         const Aabb& cb = links.chunkBounds(k);
         ++ps.chunksTested;
         uint32_t cm = mask;
@@ -672,19 +636,17 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
         const Containment cc = detail::classifyCounted(frustum, cb.min, cb.max, cm, planeTests);
         if (cc == Containment::Outside) continue;
         if (cc == Containment::Inside) {
-          acceptGroup(group);
+          acceptGroupOf(group);
         } else {
-          testNodeGroup(group, cm, false);
+          testNodeGroupOf(group, cm, false);
         }
       }
-      // Children last-first, so that they pop in order (preorder, as the triangle slots).
-      const uint32_t first = octree.firstChild(e.node);
-      for (uint32_t i = octree.childCount(e.node); i-- > 0;) stack[top++] = {first + i, mask};
     }
-  }
-  // Cells outside the level, and cells not linked yet: all six planes.
+  };
+  PropsHooks hooks{groups, links, octree, frustum, ps, chunk0, acceptGroup, testNodeGroup};
+  detail::walkOctreeFrustum(octree, frustum, levelVisitor, levelContext, hooks, ls);
+  // Cells outside the level: all six planes.
   testNodeGroup(links.outsideGroup(), kFrustumAllPlanes, true);
-  testGroup(kGridNoGroup, kFrustumAllPlanes);
   ps.nodesVisited = ls.nodesVisited;
   ps.visible = sink.count;
   if (ioLevelStats) *ioLevelStats += ls;

@@ -19,9 +19,10 @@
 // deeper the node, the smaller its box, so the sooner the traversal settles a cell. Among
 // overlapping children (the octree is loose) the smallest box is the likeliest to be settled
 // early (bench/micro/GRID_RESULTS.md, "Props cull through the octree", compares the rules).
-// The links live in the grid (HashGrid "cell groups": group = node index, nodeCount() = the
+// The links live in a CellGroups (culling/cell_groups.h: group = node index, nodeCount() = the
 // outside group, then the chunks; per group a contiguous block of cell entries and a subtree
-// cell count), so the grid keeps them right through every cell creation, removal and swap.
+// cell count) that listens to the grid's cell events, so they stay right through every cell
+// creation, removal and swap while the grid knows nothing of culling.
 // Chunks: a node high in the tree (the arena's floor: a few large triangles kept at level 1)
 // collects cells from a wide area, and a view from inside it intersects its box, so every one
 // of those cells would be tested. So a node's cells are split in space: the map's blocks linked
@@ -31,35 +32,34 @@
 // tested with and without chunks: bench/micro/GRID_RESULTS.md).
 // The link map: while the octree and the extent are fixed, a cell's node depends only on its
 // coordinates, so relink() computes it once for the whole level and hands the grid a table of
-// nodes (HashGrid::setGroupMap) over blocks of 2^s x 2^s x 2^s cells (s the smallest whose table
+// nodes (CellGroupMap) over blocks of 2^s x 2^s x 2^s cells (s the smallest whose table
 // fits maxMapEntries(); the rule above applied to the block's loose bounds, painted top-down from
 // the root: O(blocks x depth) once per relink). A cell created by a move or an insert then joins
-// its node in O(1) inside the grid; nothing is linked per frame (linking each new cell by a
-// climb and descent from its prop's old node measured far slower: GRID_RESULTS.md). Without a map
-// (after a setCellSize, say) new cells wait on the grid's pending list until sync() relinks;
-// pending cells are still culled exactly (tested one by one), so a late sync() costs speed, never
-// correctness.
+// its node in O(1) through the cell event; nothing is linked per frame (linking each new cell by
+// a climb and descent from its prop's old node measured far slower: GRID_RESULTS.md). When the
+// links stop holding (a larger prop, a new cell size, another octree build), the cull falls back
+// to the grid's linear cull until sync() relinks: a late sync() costs speed, never correctness.
 //
 // ---- The traversal ------------------------------------------------------------------------------
-// cullLevelAndProps walks the octree exactly as cullOctree does (preorder, fixed stack, plane
-// masking, same classifyAabb arithmetic) and reports the same level ranges. At each node:
+// cullLevelAndProps is a client of the one octree frustum walk (culling/frustum_walk_inl.h), the
+// walk cullOctree uses, so it reports the same level ranges; its hooks add at each node:
 // - outside: the node's subtree and every cell linked below it are skipped;
 // - fully inside: the level range is the whole subtree; every prop of every cell linked in the
 //   subtree is visible without a test (the subtree's nodes that hold cells, found through the
-//   grid's occupied-subtree flags, are walked without classification);
+//   groups' occupied-subtree flags, are walked without classification);
 // - intersecting: each chunk of the node holding cells is classified with the planes still
 //   active (outside: skipped; inside: its props accepted), then each cell of an intersecting
 //   chunk (and any cell linked to the node itself) with the planes left, four at a time (SSE2;
 //   one grow for the frame, padded for the largest coordinates of the level, so the box holds
 //   the cell's loose bounds); an inside cell accepts its props, an intersecting one classifies
 //   each prop's box with the planes left after the cell.
-// Then the outside group and the pending cells are classified one by one with all six planes.
+// Then the outside group's cells are classified one by one with all six planes.
 // The answer is exactly brute force's: a prop is reported iff classifyAabb(frustum, its box)
 // is not Outside (monotone float arithmetic: a box inside another is never further out).
 // Cost: O(nodes the level's cull visits + chunks of intersecting nodes + cells of intersecting
-// chunks + their props + visible props + outside and pending cells).
-// Memory: per occupied cell, the grid's group entry; per relink, the map (4 bytes per block: at
-// most 8 blocks per occupied cell, see setMaxMapEntries, and at most maxMapEntries()), 24 bytes
+// chunks + their props + visible props + outside cells).
+// Memory: per occupied cell, its group entry (CellGroups); per relink, the map (4 bytes per block:
+// at most 8 blocks per occupied cell, see setMaxMapEntries, and at most maxMapEntries()), 24 bytes
 // per chunk (at most one per block) and 4 per node. relink() is O(blocks x depth +
 // cells x depth) (for the octree slider and level swaps, not per frame; its time at 100k props
 // is in bench/micro/GRID_RESULTS.md).
@@ -67,8 +67,9 @@
 // ---- Threads, allocation ------------------------------------------------------------------------
 // cullLevelAndProps
 // and validate are const: no allocation (validate allocates), no exceptions, safe from many threads
-// while nothing mutates. relink and sync mutate the grid (one thread, no concurrent queries);
-// relink allocates (the parent table, the map, the chunks), sync only when it relinks.
+// while nothing mutates. relink and sync make this object the grid's cell listener (one thread,
+// no concurrent queries); relink allocates (the parent table, the map, the chunks), sync only
+// when it relinks. An OctreeCellLinks and its grid may be destroyed in either order.
 //
 // Sources: Assarsson and Möller, "Optimized View Frustum Culling Algorithms for Bounding Boxes"
 // (2000) (p/n-vertex, plane masking); Ulrich, "Loose Octrees" (Game Programming Gems, 2000)
@@ -79,6 +80,7 @@
 #include <string>
 #include <vector>
 
+#include "octree_fps/culling/cell_groups.h"
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/geometry/aabb.h"
 
@@ -110,18 +112,24 @@ struct PropsCullStats {
 
 class OctreeCellLinks {
  public:
-  // Links every occupied cell of grid to its node of octree (see the header comment). O(cells x
-  // depth x children). Call after the octree was (re)built or swapped. An empty octree puts
-  // every cell in the outside group.
+  OctreeCellLinks() = default;
+  OctreeCellLinks(const OctreeCellLinks&) = delete;  // the grid holds a pointer to the groups
+  OctreeCellLinks& operator=(const OctreeCellLinks&) = delete;
+
+  // Links every occupied cell of grid to its node of octree (see the header comment) and keeps
+  // the links through the grid's cell events from then on. O(cells x depth x children). An empty
+  // octree puts every cell in the outside group.
   void relink(HashGrid& grid, const Octree& octree);
-  // Links the grid's pending cells (created since the last sync); relinks everything when the
-  // octree is not the one linked (another build: node count, parameters or bounds differ), the
-  // grid dropped its groups (a larger object arrived) or the map no longer fits the occupied
-  // cells (see setMaxMapEntries). O(pending cells x a few nodes), O(1) to check.
+  // Relinks when the links no longer hold: another grid or octree build (Octree::buildId), a
+  // larger object or a new cell size (the groups dropped themselves), or a map that no longer
+  // fits the occupied cells (see setMaxMapEntries). O(1) when they hold.
   void sync(HashGrid& grid, const Octree& octree);
-  // True when the grid's groups were made by this object for this octree and still hold
-  // (pending cells may exist: they are culled one by one).
+  // True when the links were made on this grid for this build of the octree and still hold.
   bool linked(const HashGrid& grid, const Octree& octree) const;
+  // Stops listening to the grid (linked() is false until the next relink).
+  void detach();
+  // The cell groups (nodes, the outside group, chunks) the cull reads.
+  const CellGroups& groups() const { return groups_; }
   // Group of the cells outside the level's bounds (= octree.nodeCount() when linked).
   uint32_t outsideGroup() const { return nodeCount_; }
 
@@ -172,28 +180,22 @@ class OctreeCellLinks {
 
   // Checks every link: each linked cell's loose bounds inside its node's bounds, the node the
   // one nodeForBox gives the cell's map block (the deepest on the smallest-child path), outside
-  // cells' blocks really outside the root, group parents equal
-  // to the octree's node parents, and the grid's own list invariants. False with a message.
+  // cells' blocks really outside the root, group parents equal to the octree's node parents, the
+  // grid's invariants and the groups' (CellGroups::validate). False with a message.
   // O(cells x children + nodes).
   bool validate(const HashGrid& grid, const Octree& octree, std::string* outError = nullptr) const;
 
  private:
-  bool sameOctree(const Octree& octree) const;
-  void linkPending(HashGrid& grid, const Octree& octree);
   void buildMap(HashGrid& grid, const Octree& octree);
+  void assignGroups(HashGrid& grid, float extent, const int32_t lo[3], const int32_t dims[3],
+                    uint32_t shift, std::vector<uint32_t> map, uint32_t outside);
   uint64_t mapBudget(uint32_t occupiedCells) const;
   bool mapOutgrown(const HashGrid& grid) const;
 
-  // Fingerprint of the octree linked (its address, node and triangle counts, parameters,
-  // bounds): a rebuild with other parameters or another level changes it.
-  const Octree* octree_ = nullptr;
+  CellGroups groups_;
+  uint64_t buildId_ = 0;  // Octree::buildId() of the octree linked
   uint32_t nodeCount_ = 0;
-  uint32_t triangleCount_ = 0;
-  uint32_t trianglesPerLeaf_ = 0;
-  uint32_t maxLevel_ = 0;
-  float looseness_ = 0.0f;
-  Aabb bounds_;
-  std::vector<uint32_t> parents_;  // by group: parent node (root and outside: kGridNoGroup)
+  std::vector<uint32_t> parents_;  // by group: parent node (root and outside: kCellNoGroup)
   uint32_t maxMapEntries_ = 1u << 20;
   int32_t mapLo_[3] = {0, 0, 0}, mapDim_[3] = {0, 0, 0};  // the map's box (cells) and blocks
   uint32_t mapShift_ = 0;                                 // blocks of 2^mapShift_ cells

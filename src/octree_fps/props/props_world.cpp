@@ -883,8 +883,6 @@ void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* ch
   stats_.total = grid_.objectCount();
   stats_.resting = restingCount_;
   stats_.cellsOccupied = grid_.occupiedCells();
-  // Cells created this step join their octree nodes (a changed octree relinks them all).
-  links_.sync(grid_, octree);
 }
 
 // ---- Queries

@@ -113,8 +113,7 @@
 #include <string>
 #include <vector>
 
-#include "octree_fps/culling/frustum.h"
-#include "octree_fps/culling/props_cull.h"
+#include "octree_fps/geometry/frustum.h"
 #include "octree_fps/spatial/hash_grid.h"
 #include "octree_fps/spatial/octree.h"
 
@@ -239,30 +238,6 @@ class PropsWorld {
     return grid_.cullFrustum(frustum, out, ioStats);
   }
 
-  // ---- Culling through the level's octree (culling/props_cull.h) --------------------------------
-  // Links every grid cell to its node of `octree` (after a level
-  // swap or an octree rebuild). O(cells x depth). step() keeps the links up to date itself (new
-  // cells are linked at the end of every step; a different octree relinks everything), so calling
-  // this is only needed when the octree changed between steps and a cull comes first; syncLinks
-  // does the cheap part.
-  void linkToLevel(const Octree& octree) { links_.relink(grid_, octree); }
-  void syncLinks(const Octree& octree) { links_.sync(grid_, octree); }
-  const OctreeCellLinks& cellLinks() const { return links_; }
-  // Visible props (ids to out, total returned) through one traversal of `octree`; the level's
-  // ranges go to levelVisitor (may be null). Exact whatever the state of the links (stale links
-  // fall back to the grid's linear pass). See cullLevelAndProps.
-  uint32_t cullWithLevel(const Octree& octree, const Frustum& frustum, std::span<uint32_t> out,
-                         CullVisitor levelVisitor = nullptr, void* levelContext = nullptr,
-                         CullStats* ioLevelStats = nullptr,
-                         PropsCullStats* ioStats = nullptr) const {
-    return cullLevelAndProps(octree, frustum, grid_, links_, levelVisitor, levelContext, out,
-                             ioLevelStats, ioStats);
-  }
-  // links.validate for `octree` (every link checked); false with a message.
-  bool validateLinks(const Octree& octree, std::string* outError = nullptr) const {
-    return links_.validate(grid_, octree, outError);
-  }
-
   // ---- State, as flat arrays indexed by id (for instanced rendering and the CSV files) ---------
   uint32_t size() const { return static_cast<uint32_t>(position_.size()); }  // ids ever added
   uint32_t liveCount() const { return grid_.objectCount(); }                 // not removed
@@ -276,6 +251,9 @@ class PropsWorld {
   std::span<const uint8_t> resting() const { return resting_; }  // 1 = asleep
   std::span<const uint8_t> removed() const { return removed_; }  // 1 = below kill plane
   const HashGrid& grid() const { return grid_; }
+  // The grid itself, for a cell listener to attach to (the props cull, culling/frame_cull.h).
+  // Moving or removing objects through it would leave the props' own arrays behind: don't.
+  HashGrid& grid() { return grid_; }
 
   // Wakes a resting prop (e.g. the demo's "wake all" button or a shot). No-op when removed.
   void wake(uint32_t id);
@@ -320,7 +298,6 @@ class PropsWorld {
 
   PropsParams params_;
   HashGrid grid_;
-  OctreeCellLinks links_;  // grid cell -> level octree node (the cell groups of grid_)
   std::vector<glm::vec3> position_;
   std::vector<glm::vec3> velocity_;
   std::vector<glm::vec3> half_;

@@ -147,14 +147,7 @@ uint32_t HashGrid::findOrAddCell(int32_t x, int32_t y, int32_t z) {
   cell.z = z;
   cells_.push_back(cell);
   table_[i] = {key, c, 0};
-  if (groupsOn()) {
-    cellGroup_.push_back(kGridNoGroup);
-    cellSlot_.push_back(0);
-    cellHint_.push_back(kGridNoGroup);
-    // With a group map the cell joins its group at once (O(1)); otherwise it waits as pending.
-    attachCellGroup(c,
-                    !groupMap_.empty() && isBorderCell(cell) ? mapOutside_ : mappedGroup(x, y, z));
-  }
+  if (listener_.p) listener_.p->cellAdded(c);
   return c;
 }
 
@@ -178,7 +171,6 @@ void HashGrid::eraseTableSlot(uint32_t c) {
 }
 
 void HashGrid::removeCell(uint32_t c) {
-  detachCellGroup(c);
   eraseTableSlot(c);
   const uint64_t mask = table_.size() - 1;
   freeBlock(cells_[c].head, cells_[c].capacity);
@@ -191,20 +183,9 @@ void HashGrid::removeCell(uint32_t c) {
     table_[k].cell = c;
     const GridCell& moved = cells_[c];
     for (uint32_t s = 0; s < moved.count; ++s) cell_[pool_[moved.head + s] & kPoolIdMask] = c;
-    // The moved cell keeps its group and its slot there, which now names c.
-    if (groupsOn()) {
-      cellGroup_[c] = cellGroup_[last];
-      cellSlot_[c] = cellSlot_[last];
-      cellHint_[c] = cellHint_[last];
-      groupEntry(c).cell = c;
-    }
   }
   cells_.pop_back();
-  if (groupsOn()) {
-    cellGroup_.pop_back();
-    cellSlot_.pop_back();
-    cellHint_.pop_back();
-  }
+  if (listener_.p) listener_.p->cellRemoved(c, last);
   // Shrink when the cells fell below 1/8 of the table (hysteresis: grow happens at 1/2).
   if (table_.size() > 64 && cells_.size() * 8 < table_.size()) {
     uint32_t cap = 64;
@@ -221,154 +202,10 @@ inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
 }
 }  // namespace
 
-void HashGrid::detachCellGroup(uint32_t c) {
-  if (!groupsOn()) return;  // no groups: nothing tracked (the grid's hot path as without groups)
-  const uint32_t g = cellGroup_[c];
-  GroupBlock& b = groupBlock_[groupIndex(g)];
-  // Swap-remove: the block's last cell takes c's slot.
-  const uint32_t slot = cellSlot_[c];
-  const GridGroupEntry moved = groupPool_[b.first + b.count - 1];
-  groupPool_[b.first + slot] = moved;
-  cellSlot_[moved.cell] = slot;
-  if (--b.count == 0) {  // memory stays proportional to the occupied cells
-    freeGroupBlock(b.first, b.capacity);
-    b.capacity = 0;
-    b.first = 0;
-    // The group's own cells ran out: one reason less to be occupied, up the chain while a
-    // group's last reason goes (most detaches leave other cells in the group: O(1)).
-    if (g != kGridNoGroup) {
-      for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
-        if (--groupSubtree_[a] > 0) break;
-      }
-    }
-  }
-  if (g == kGridNoGroup) --pendingCount_;
-  cellGroup_[c] = kGridNoGroup;
-}
-
-void HashGrid::attachCellGroup(uint32_t c, uint32_t g) {
-  if (!groupsOn()) return;
-  GroupBlock& b = groupBlock_[groupIndex(g)];
-  if (b.count == b.capacity) {
-    // Full (or none yet): a block twice as large (4 << k entries, recycled per size class).
-    const uint32_t cap = b.capacity == 0 ? 4u : b.capacity * 2u;
-    const uint32_t first = allocGroupBlock(cap);
-    GroupBlock& nb = groupBlock_[groupIndex(g)];  // the pool may have grown: same block entry
-    if (nb.count > 0) {
-      std::memcpy(&groupPool_[first], &groupPool_[nb.first], sizeof(GridGroupEntry) * nb.count);
-    }
-    if (nb.capacity > 0) freeGroupBlock(nb.first, nb.capacity);
-    nb.first = first;
-    nb.capacity = cap;
-  }
-  GroupBlock& blk = groupBlock_[groupIndex(g)];
-  cellGroup_[c] = g;
-  cellSlot_[c] = blk.count;
-  const GridCell& cell = cells_[c];
-  groupPool_[blk.first + blk.count] = {
-      c, cell.x, cell.y, cell.z, cell.head, cell.count, cell.count > 0 ? pool_[cell.head] : 0u};
-  ++blk.count;
-  if (g == kGridNoGroup) {
-    ++pendingCount_;
-  } else if (blk.count == 1) {
-    // The group's first own cell: one reason more to be occupied, up the chain while a group
-    // gets its first reason.
-    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
-      if (groupSubtree_[a]++ > 0) break;
-    }
-  }
-}
-
-uint32_t HashGrid::allocGroupBlock(uint32_t capacity) {
-  const uint32_t k = blockClass(capacity);
-  if (k < groupFree_.size() && !groupFree_[k].empty()) {
-    const uint32_t first = groupFree_[k].back();
-    groupFree_[k].pop_back();
-    return first;
-  }
-  const uint32_t first = static_cast<uint32_t>(groupPool_.size());
-  groupPool_.resize(first + capacity, GridGroupEntry{});
-  return first;
-}
-
-void HashGrid::freeGroupBlock(uint32_t first, uint32_t capacity) {
-  const uint32_t k = blockClass(capacity);
-  if (k >= groupFree_.size()) groupFree_.resize(k + 1);
-  groupFree_[k].push_back(first);
-}
-
-void HashGrid::ungroupAll() {
-  // Every block back to nothing, then every cell pending (one block of the right size).
-  groupPool_.clear();
-  groupFree_.clear();
-  for (GroupBlock& b : groupBlock_) b = GroupBlock{};
-  pendingCount_ = 0;
-  std::fill(groupSubtree_.begin(), groupSubtree_.end(), 0u);
-  // The per-cell arrays exist only while groups do (a grid without groups keeps none).
-  const size_t nc = groupsOn() ? cells_.size() : 0;
-  cellGroup_.assign(nc, kGridNoGroup);
-  cellSlot_.assign(nc, 0u);
-  cellHint_.assign(nc, kGridNoGroup);
-  for (uint32_t c = 0; c < nc; ++c) attachCellGroup(c, kGridNoGroup);
-}
-
-void HashGrid::resetCellGroups(std::span<const uint32_t> parents, float extent) {
-  groupMap_.clear();
-  groupParent_.assign(parents.begin(), parents.end());
-  groupBlock_.assign(parents.size() + 1, GroupBlock{});  // + the pending cells' block
-  groupSubtree_.assign(parents.size(), 0u);
-  groupExtent_ = extent;
-  ungroupAll();
-  if (maxExtent_ > groupExtent_) dropGroups();
-}
-
-void HashGrid::setGroupMap(const int32_t lo[3], const int32_t dims[3], uint32_t shift,
-                           std::span<const uint32_t> groups, uint32_t outsideGroup) {
-  const size_t n = static_cast<size_t>(std::max(dims[0], 0)) *
-                   static_cast<size_t>(std::max(dims[1], 0)) *
-                   static_cast<size_t>(std::max(dims[2], 0));
-  assert(groups.size() == n && n > 0 &&
-         "HashGrid::setGroupMap: groups.size() != dims[0]*dims[1]*dims[2]");
-  assert(outsideGroup < groupCount() && shift < 31 &&
-         "HashGrid::setGroupMap: bad outside group or shift");
-  if (groups.size() != n || n == 0 || outsideGroup >= groupCount() || shift >= 31) return;
-  groupMap_.assign(groups.begin(), groups.end());
-  for (int a = 0; a < 3; ++a) {
-    mapLo_[a] = lo[a];
-    mapDim_[a] = dims[a];
-  }
-  mapShift_ = shift;
-  mapOutside_ = outsideGroup;
-  for (uint32_t c = 0; c < cells_.size(); ++c) {
-    const GridCell& cell = cells_[c];
-    setCellGroup(c, isBorderCell(cell) ? mapOutside_ : mappedGroup(cell.x, cell.y, cell.z));
-  }
-}
-
-void HashGrid::dropGroups() {
-  groupMap_.clear();
-  groupBlock_.assign(1, GroupBlock{});  // the pending block only
-  groupParent_.clear();
-  groupSubtree_.clear();
-  ungroupAll();
-}
-
-void HashGrid::setCellGroup(uint32_t cell, uint32_t group) {
-  assert(cell < cells_.size() && "HashGrid::setCellGroup: not an occupied cell index");
-  assert((group == kGridNoGroup || group < groupCount()) &&
-         "HashGrid::setCellGroup: group out of range (call resetCellGroups first)");
-  if (!groupsOn() || cell >= cells_.size() || (group != kGridNoGroup && group >= groupCount()))
-    return;
-  if (cellGroup_[cell] == group) return;
-  detachCellGroup(cell);
-  attachCellGroup(cell, group);
-}
-
 void HashGrid::growExtent(float radius) {
   if (!(radius > maxExtent_)) return;
   maxExtent_ = radius;
-  // The groups were chosen for cells grown by groupExtent_: larger objects void them.
-  if (maxExtent_ > groupExtent_ && groupCount() > 0) dropGroups();
+  if (listener_.p) listener_.p->extentGrew();
 }
 
 bool HashGrid::isBorderCell(const GridCell& cell) {
@@ -420,12 +257,7 @@ void HashGrid::link(uint32_t id, int32_t x, int32_t y, int32_t z, uint32_t entry
   key_[id] = cell.key;
   pool_[cell.head + cell.count] = entry;
   ++cell.count;
-  if (groupsOn()) {
-    GridGroupEntry& e = groupEntry(c);
-    e.head = cell.head;
-    e.count = cell.count;
-    e.first = pool_[cell.head];
-  }
+  if (listener_.p) listener_.p->cellContentsChanged(c);
 }
 
 uint32_t HashGrid::unlink(uint32_t id) {
@@ -441,10 +273,8 @@ uint32_t HashGrid::unlink(uint32_t id) {
   cell_[id] = kGridInvalidIndex;
   if (--cell.count == 0) {
     removeCell(c);
-  } else if (groupsOn()) {
-    GridGroupEntry& e = groupEntry(c);
-    e.count = cell.count;
-    e.first = pool[cell.head];  // changes when the first object left
+  } else if (listener_.p) {
+    listener_.p->cellContentsChanged(c);
   }
   return entry;
 }
@@ -511,7 +341,7 @@ bool HashGrid::moveObject(uint32_t id, const glm::vec3& center, const glm::vec3&
     const uint32_t slot = poolSlot(id);
     pool_[slot] = poolEntry(id, sphere);
     const uint32_t c = cell_[id];
-    if (groupsOn() && slot == cells_[c].head) groupEntry(c).first = pool_[slot];
+    if (listener_.p && slot == cells_[c].head) listener_.p->cellContentsChanged(c);
   }
   return changed;
 }
@@ -617,45 +447,26 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
   }
   // Pass 2: the changes in id order (as move() one by one would make them), with the cache
   // misses of each change started a few changes ahead, in stages whose addresses come from lines
-  // the stage before fetched: kFar ahead the new cell's table slot, the old cell, its group slot
-  // (and the new cell's map entry; the object itself is never read: its pool entry moves); kBlock
-  // ahead both groups' block records; kMid ahead the old cell's id block and table slot, the new
-  // cell and its block when the slot already holds it, and the group entries a detach swaps and an
-  // attach appends; kNear ahead the slot record of the entry a detach moves. Only hints: a cell
-  // moved or removed meanwhile costs a miss, nothing else.
+  // the stage before fetched: kFar ahead the new cell's table slot and the old cell (the object
+  // itself is never read: its pool entry moves); kMid ahead the old cell's id block and table
+  // slot, the new cell and its block when the slot already holds it. The cell listener gets the
+  // same four stages (kFar, kBlock, kMid, kNear: 3 to 0) for what it keeps per cell. Only hints:
+  // a cell moved or removed meanwhile costs a miss, nothing else.
   constexpr size_t kFar = 32, kBlock = 20, kMid = 12, kNear = 4;
   const size_t m = moveScratch_.size();
-  const bool groups = groupsOn();
+  const GridCellListener* listener = listener_.p;
   const uint64_t tmask = table_.size() - 1;
-  auto newGroup = [&](const PendingMove& f) {
-    return groupMap_.empty() ? kGridNoGroup : mappedGroup(f.x, f.y, f.z);
+  auto hint = [&](uint32_t stage, const PendingMove& f) {
+    listener->prefetchMove(stage, cell_[f.id], f.x, f.y, f.z);
   };
   for (size_t j = 0; j < m; ++j) {
     if (j + kFar < m) {
       const PendingMove& f = moveScratch_[j + kFar];
-      const uint32_t oc = cell_[f.id];
       simd::prefetch(&table_[mixKey(f.key) & tmask]);
-      simd::prefetch(&cells_[oc]);
-      if (groups) {
-        simd::prefetch(&cellGroup_[oc]);
-        simd::prefetch(&cellSlot_[oc]);
-        if (!groupMap_.empty()) {
-          const uint32_t bx = static_cast<uint32_t>(f.x - mapLo_[0]) >> mapShift_;
-          const uint32_t by = static_cast<uint32_t>(f.y - mapLo_[1]) >> mapShift_;
-          const uint32_t bz = static_cast<uint32_t>(f.z - mapLo_[2]) >> mapShift_;
-          if (bx < static_cast<uint32_t>(mapDim_[0]) && by < static_cast<uint32_t>(mapDim_[1]) &&
-              bz < static_cast<uint32_t>(mapDim_[2])) {
-            simd::prefetch(&groupMap_[bx + static_cast<uint32_t>(mapDim_[0]) *
-                                               (by + static_cast<uint32_t>(mapDim_[1]) * bz)]);
-          }
-        }
-      }
+      simd::prefetch(&cells_[cell_[f.id]]);
+      if (listener) hint(3, f);
     }
-    if (groups && j + kBlock < m) {
-      const PendingMove& f = moveScratch_[j + kBlock];
-      simd::prefetch(&groupBlock_[groupIndex(cellGroup_[cell_[f.id]])]);
-      simd::prefetch(&groupBlock_[groupIndex(newGroup(f))]);
-    }
+    if (listener && j + kBlock < m) hint(2, moveScratch_[j + kBlock]);
     if (j + kMid < m) {
       const PendingMove& f = moveScratch_[j + kMid];
       const uint32_t oc = cell_[f.id];
@@ -666,19 +477,9 @@ uint32_t HashGrid::moveCenters(std::span<const glm::vec3> centers) {
         simd::prefetch(&cells_[sl.cell]);
         simd::prefetch(&pool_[cells_[sl.cell].head]);
       }
-      if (groups) {
-        const GroupBlock& ob = groupBlock_[groupIndex(cellGroup_[oc])];
-        simd::prefetch(groupPool_.data() + ob.first + cellSlot_[oc]);
-        if (ob.count > 0) simd::prefetch(groupPool_.data() + ob.first + ob.count - 1);
-        const GroupBlock& nb = groupBlock_[groupIndex(newGroup(f))];
-        simd::prefetch(groupPool_.data() + nb.first + nb.count);  // one past a full block: a hint
-      }
+      if (listener) hint(1, f);
     }
-    if (groups && j + kNear < m) {
-      const PendingMove& f = moveScratch_[j + kNear];
-      const GroupBlock& ob = groupBlock_[groupIndex(cellGroup_[cell_[f.id]])];
-      if (ob.count > 0) simd::prefetch(&cellSlot_[groupPool_[ob.first + ob.count - 1].cell]);
-    }
+    if (listener && j + kNear < m) hint(0, moveScratch_[j + kNear]);
     const PendingMove& p = moveScratch_[j];
     relink(p.id, p.x, p.y, p.z, p.key);
   }
@@ -696,26 +497,7 @@ void HashGrid::relocateCell(uint32_t c, int32_t x, int32_t y, int32_t z, uint64_
   cell.x = x;
   cell.y = y;
   cell.z = z;
-  if (!groupsOn()) return;
-  const uint32_t from = cellGroup_[c];
-  if (groupMap_.empty()) {
-    // As a new cell: pending, remembering the group its object came from.
-    detachCellGroup(c);
-    attachCellGroup(c, kGridNoGroup);
-    cellHint_[c] = from;
-    return;
-  }
-  const uint32_t to = isBorderCell(cell) ? mapOutside_ : mappedGroup(x, y, z);
-  if (to != from) {
-    detachCellGroup(c);
-    attachCellGroup(c, to);
-    return;
-  }
-  // Same group (most moves: neighbouring cells share their octree node): only the coordinates.
-  GridGroupEntry& e = groupEntry(c);
-  e.x = x;
-  e.y = y;
-  e.z = z;
+  if (listener_.p) listener_.p->cellRelocated(c);
 }
 
 void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key) {
@@ -733,17 +515,9 @@ void HashGrid::relink(uint32_t id, int32_t x, int32_t y, int32_t z, uint64_t key
     key_[id] = key;
     return;
   }
-  // Without a group map a new cell waits as pending: remember where its object was (a place to
-  // start looking for its group). With a map (or no groups) there is nothing to remember.
-  const bool hint = groupsOn() && groupMap_.empty();
-  const uint32_t from = hint ? cellGroup_[c] : kGridNoGroup;
   // The pool entry (id and box bit) moves as it is: no read of the object.
   const uint32_t entry = unlink(id);
   link(id, x, y, z, entry);
-  if (hint) {
-    const uint32_t nc = cell_[id];
-    if (cells_[nc].count == 1) cellHint_[nc] = from;
-  }
 }
 
 void HashGrid::clear() {
@@ -758,14 +532,7 @@ void HashGrid::clear() {
   table_.clear();
   objectCount_ = 0;
   maxExtent_ = 0.0f;
-  clearCellGroupLists();
-}
-
-void HashGrid::clearCellGroupLists() {
-  cellGroup_.clear();
-  cellSlot_.clear();
-  cellHint_.clear();
-  ungroupAll();  // no cells: empties every block
+  if (listener_.p) listener_.p->cellsCleared();
 }
 
 void HashGrid::setCellSize(float cellSize) {
@@ -785,9 +552,8 @@ void HashGrid::setCellSize(float cellSize) {
   freeBlocks_.clear();
   cells_.clear();
   table_.clear();
-  groupMap_.clear();  // the map was made for the old cell size
-  clearCellGroupLists();
   maxExtent_ = 0.0f;
+  if (listener_.p) listener_.p->cellsRebuilt();
   // Re-link in decreasing id order so that every cell's walk (last linked first) runs in
   // increasing id: the result depends only on the objects, not on the history of moves.
   for (size_t i = live.size(); i-- > 0;) {
@@ -805,12 +571,7 @@ size_t HashGrid::bytes() const {
   return objects_.capacity() * sizeof(GridObject) + key_.capacity() * sizeof(uint64_t) +
          (cell_.capacity() + pool_.capacity()) * sizeof(uint32_t) + freeLists +
          packs_.capacity() * sizeof(Pack) + cells_.capacity() * sizeof(GridCell) +
-         table_.capacity() * sizeof(Slot) +
-         (cellGroup_.capacity() + cellSlot_.capacity() + cellHint_.capacity() +
-          groupParent_.capacity() + groupSubtree_.capacity()) *
-             sizeof(uint32_t) +
-         groupPool_.capacity() * sizeof(GridGroupEntry) +
-         groupBlock_.capacity() * sizeof(GroupBlock);
+         table_.capacity() * sizeof(Slot);
 }
 
 void HashGrid::refreshQueryCache() {
@@ -1396,111 +1157,6 @@ bool HashGrid::validate(std::string* outError) const {
     if (s.cell >= cells_.size() || cells_[s.cell].key != s.key) return fail("stale table slot");
   }
   if (used != cells_.size()) return fail("table slot count differs from the cell count");
-  return validateCellGroups(outError);
-}
-
-}  // namespace ofps
-
-namespace ofps {
-
-bool HashGrid::validateCellGroups(std::string* outError) const {
-  auto fail = [&](const std::string& m) {
-    if (outError) *outError = m;
-    return false;
-  };
-  const size_t nc = cells_.size();
-  const uint32_t ng = groupCount();
-  if (!groupsOn()) {
-    if (pendingCount_ != 0 || !groupPool_.empty() || groupBlock_[0].count != 0) {
-      return fail("no groups, yet cells are tracked");
-    }
-    if (!cellGroup_.empty() || !cellSlot_.empty() || !cellHint_.empty()) {
-      return fail("no groups, yet per-cell group arrays are kept");
-    }
-    return true;
-  }
-  if (cellGroup_.size() != nc || cellSlot_.size() != nc || cellHint_.size() != nc) {
-    return fail("cell group arrays differ in size from the cells");
-  }
-  if (groupBlock_.size() != static_cast<size_t>(ng) + 1 || groupParent_.size() != ng ||
-      groupSubtree_.size() != ng) {
-    return fail("group arrays differ in size");
-  }
-  if (ng > 0 && maxExtent_ > groupExtent_) return fail("groups kept past their extent");
-  // Every block (each group's and the pending one): in the pool, not overlapping, each cell
-  // once, on its own group's block at its own slot.
-  std::vector<uint8_t> seen(nc, 0), owned(groupPool_.size(), 0);
-  std::vector<uint32_t> direct(ng, 0);
-  uint32_t listed = 0;
-  for (uint32_t gi = 0; gi <= ng; ++gi) {
-    const uint32_t g = gi == ng ? kGridNoGroup : gi;
-    const GroupBlock& b = groupBlock_[gi];
-    if (b.count > b.capacity || static_cast<size_t>(b.first) + b.capacity > groupPool_.size()) {
-      return fail("group block out of the pool");
-    }
-    if (b.count == 0 && b.capacity != 0) return fail("empty group block kept");
-    for (uint32_t s = b.first; s < b.first + b.capacity; ++s) {
-      if (owned[s]) return fail("group blocks overlap");
-      owned[s] = 1;
-    }
-    for (uint32_t i = 0; i < b.count; ++i) {
-      const GridGroupEntry& e = groupPool_[b.first + i];
-      const uint32_t c = e.cell;
-      if (c >= nc) return fail("group block holds a cell index out of range");
-      const GridCell& cell = cells_[c];
-      if (e.x != cell.x || e.y != cell.y || e.z != cell.z || e.head != cell.head ||
-          e.count != cell.count || (cell.count > 0 && e.first != pool_[cell.head])) {
-        return fail("group entry of cell " + std::to_string(c) + " is stale");
-      }
-      if (seen[c]) return fail("cell " + std::to_string(c) + " listed twice");
-      seen[c] = 1;
-      if (cellGroup_[c] != g)
-        return fail("cell " + std::to_string(c) + " in another group's block");
-      if (cellSlot_[c] != i) return fail("cell " + std::to_string(c) + " has a stale slot");
-      ++listed;
-      if (g != kGridNoGroup) ++direct[g];
-    }
-  }
-  if (listed != nc) return fail("a cell is in no group block");
-  if (!groupMap_.empty()) {
-    if (groupMap_.size() != static_cast<size_t>(mapDim_[0]) * static_cast<size_t>(mapDim_[1]) *
-                                static_cast<size_t>(mapDim_[2])) {
-      return fail("group map size differs from its box");
-    }
-    for (const uint32_t g : groupMap_) {
-      if (g >= ng) return fail("group map holds a group out of range");
-    }
-    for (uint32_t c = 0; c < nc; ++c) {
-      const GridCell& cell = cells_[c];
-      const uint32_t want = isBorderCell(cell) ? mapOutside_ : mappedGroup(cell.x, cell.y, cell.z);
-      if (cellGroup_[c] != want) {
-        return fail("cell " + std::to_string(c) + " is not in the group its map entry gives");
-      }
-    }
-  }
-  if (groupBlock_[ng].count != pendingCount_) return fail("pending count differs from its block");
-  // Occupied subtrees: every group with cells of its own marks itself and its whole parent chain
-  // (the chain must end within ng steps: no cycles); a group's reasons are its own cells (one)
-  // plus each child whose subtree is occupied.
-  std::vector<uint8_t> occupied(ng, 0);
-  for (uint32_t g = 0; g < ng; ++g) {
-    uint32_t steps = 0;
-    for (uint32_t a = g; a != kGridNoGroup; a = groupParent_[a]) {
-      if (a >= ng) return fail("group parent out of range");
-      if (++steps > ng) return fail("group parents form a cycle");
-      if (direct[g] > 0) occupied[a] = 1;
-    }
-  }
-  std::vector<uint32_t> reasons(ng, 0);
-  for (uint32_t g = 0; g < ng; ++g) {
-    reasons[g] += direct[g] > 0 ? 1u : 0u;
-    if (occupied[g] && groupParent_[g] != kGridNoGroup) ++reasons[groupParent_[g]];
-  }
-  for (uint32_t g = 0; g < ng; ++g) {
-    if (reasons[g] != groupSubtree_[g]) {
-      return fail("group " + std::to_string(g) + " occupied-subtree count is stale");
-    }
-  }
   return true;
 }
 

@@ -41,12 +41,11 @@
 // 60 Hz); insert, remove and a move to another cell are O(1) hash work plus O(objects in the
 // cell) (a scan for the id and a shift of a few ids; a block copy when a full cell doubles).
 // The sole object of a cell moving to an empty cell takes the cell along (new coordinates, same
-// dense index, id block and group entry): no removal and creation, the common change when
-// cells hold about one object.
-// A move to another cell is a handful of cache misses at random places (old and new cell, their
-// table slots, id blocks and group entries); moveCenters overlaps those of many moves.
-// Radius queries skip, before the hash probe, every cell of the range whose box grown by
-// maxExtent() is farther than the radius.
+// dense index and id block: one cellRelocated event): no removal and creation, the common change
+// when cells hold about one object. A move to another cell is a handful of cache misses at random
+// places (old and new cell, their table slots, id blocks, and whatever the cell listener keeps);
+// moveCenters overlaps those of many moves. Radius queries skip, before the hash probe, every cell
+// of the range whose box grown by maxExtent() is farther than the radius.
 // ---- Exact predicates (closed sets: touching counts) --------------------------------------------
 // Distance of an object to a point p: a sphere's
 // max(0, |p - c| - r); a box's distance to its closed box (0 inside). queryRadius reports objects
@@ -60,39 +59,17 @@
 // scanned / classified), candidates (objects given the exact test), hits (objects reported) and
 // bruteForceChecks (what a loop over every object would have tested: objectCount() per query).
 //
-// ---- Cell groups (the props' frustum cull links every occupied cell to an octree node) ----------
-// A caller may partition the occupied cells into groups 0..groupCount()-1 that form a forest
-// (resetCellGroups: each group's parent, or kGridNoGroup for a root). The grid keeps, per group,
-// a contiguous block of its cells' indices (blocks of 4 << k entries in one shared pool,
-// recycled per size class; swap-remove) and whether the group's subtree holds cells, up to
-// date through every cell creation, removal and swap: O(1) per cell event (O(depth) only when a
-// group gets its first cell or loses its last). Blocks, not linked lists: a traversal reads a
-// group's cells with independent loads instead of a chain of dependent cache misses (the list
-// walk measured slower: bench/micro/GRID_RESULTS.md). A new cell starts "pending" (group
-// kGridNoGroup, in a block of its own)
-// until the caller assigns it with setCellGroup. A move that stays in its cell touches none of
-// this. The assignment is only valid for objects up to groupExtent() (the extent the caller grew
-// the cells by when it chose the groups): when maxExtent() grows past it, the groups are dropped
-// (O(cells), only when an object larger than all before arrives; the caller relinks).
-// setCellSize, rebuild and clear make every cell pending. A grid without groups (none given, or
-// dropped) tracks nothing: no pending cells, no per-cell group arrays, and its hot path does no
-// group work at all.
-// Memory: 12 bytes per occupied cell plus its 28-byte block entry (blocks at most 2x full), 20
-// per group. Used by culling/props_cull.h (OctreeCellLinks); the grid knows nothing of octrees.
-// Group map (optional): when the group of a cell depends only on its coordinates, the caller
-// may hand the grid a dense table of groups over a box of cell coordinates, one entry per block
-// of 2^shift x 2^shift x 2^shift cells (setGroupMap). A new cell then joins its group at once,
-// O(1) (a table read) instead of waiting as pending; a cell outside the table's box joins the
-// map's "outside" group. Memory: 4 bytes per block of the box (the caller bounds it). Dropped
-// by resetCellGroups, by a larger object (with the groups) and by setCellSize/rebuild (made for
-// the old cells); clear keeps it.
-//
+// ---- Cell events -------------------------------------------------------------------------------
+// A structure kept over the occupied cells (the props cull links each cell to an octree node:
+// culling/cell_groups.h) listens to the grid's cell events (spatial/grid_cell_listener.h:
+// created, changed, relocated, removed, all rebuilt, extent grown). The grid knows nothing of
+// what it is for; without a listener its hot path pays one pointer test per cell event.
+
 // ---- Threads, errors, allocation ----------------------------------------------------------------
 // Queries are const, allocate
 // nothing, throw nothing and may run from many threads at once.
-// insert/remove/move/setCellSize/rebuild and the cell-group calls mutate (one thread, no
-// concurrent queries); they may allocate when the object, cell or group tables grow
-// (resetCellGroups and setGroupMap always do). Programmer errors (unknown id, inserting an id
+// insert/remove/move/setCellSize/rebuild mutate (one thread, no concurrent queries) and may
+// allocate when the object or cell tables grow. Programmer errors (unknown id, inserting an id
 // twice, a non-finite centre, a cell size <= 0) are asserts; with asserts off such calls do
 // nothing.
 //
@@ -112,12 +89,12 @@
 
 #include "octree_fps/geometry/aabb.h"
 #include "octree_fps/geometry/frustum.h"
+#include "octree_fps/spatial/grid_cell_listener.h"
 
 namespace ofps {
 
 inline constexpr uint32_t kGridInvalidIndex = 0xFFFFFFFFu;
 inline constexpr uint32_t kGridMaxId = 0x7FFFFFFFu;       // ids are below 2^31
-inline constexpr uint32_t kGridNoGroup = 0xFFFFFFFFu;     // a pending cell's group; a root's parent
 inline constexpr uint32_t kGridPoolIdMask = 0x7FFFFFFFu;  // pool entry -> id (top bit: box)
 inline constexpr int32_t kGridCoordBits = 21;
 inline constexpr int32_t kGridCoordLimit = (1 << (kGridCoordBits - 1)) - 1;  // 1048575
@@ -146,20 +123,6 @@ struct GridCell {
   uint32_t capacity = 0;              // slots of the block (4 << k)
 };
 static_assert(sizeof(GridCell) == 32, "GridCell must stay 32 bytes");
-
-// A cell as its group's block holds it: the dense index plus a copy of what a traversal reads
-// (coordinates, the id block), kept equal to the GridCell on every link and unlink, so that a
-// walk over a group reads one contiguous array instead of gathering cells at random. It also
-// holds the cell's first pool entry: most cells of sparse props hold one object, and a
-// traversal then reads its id here instead of taking a cache miss in the pool. 28 bytes.
-struct GridGroupEntry {
-  uint32_t cell = kGridInvalidIndex;  // dense cell index
-  int32_t x = 0, y = 0, z = 0;        // cell coordinates
-  uint32_t head = 0;                  // first pool entry of the cell's ids
-  uint32_t count = 0;                 // objects in the cell
-  uint32_t first = 0;                 // pool[head] (id, box bit on top) when count > 0
-};
-static_assert(sizeof(GridGroupEntry) == 28, "GridGroupEntry must stay 28 bytes");
 
 // One object's shape. 32 bytes. (Its cell and pool slot live in separate arrays: the move
 // early-out reads only the key array.)
@@ -312,68 +275,17 @@ class HashGrid {
   uint32_t cellObject(const GridCell& cell, uint32_t i) const {
     return pool_[cell.head + i] & kGridPoolIdMask;
   }
-  // Id of the i-th object of a group entry's cell (i < e.count).
-  uint32_t entryObject(const GridGroupEntry& e, uint32_t i) const {
-    return (i == 0 ? e.first : pool_[e.head + i]) & kGridPoolIdMask;
-  }
   // The pool entries of an id block (ids with the box bit on top), for prefetching.
   const uint32_t* poolData(uint32_t head) const { return pool_.data() + head; }
   // True for a cell at the coordinate limit on some axis: it holds everything beyond the range,
   // so it has no finite bounds (queries test its objects one by one).
   static bool isBorderCell(const GridCell& cell);
 
-  // ---- Cell groups (see "Cell groups" above) ----------------------------------------------------
-  // Sets the group forest (parents[g] < parents.size() or kGridNoGroup; no cycles: the caller's
-  // duty, validate() checks it) and the extent the assignment will hold for (>= maxExtent(), or
-  // the groups are dropped again at once); every cell becomes pending. O(cells + groups).
-  void resetCellGroups(std::span<const uint32_t> parents, float extent);
-  // Moves an occupied cell (dense index) to `group` (< groupCount(), or kGridNoGroup = pending).
-  // O(depth of the old and new group).
-  void setCellGroup(uint32_t cell, uint32_t group);
-  uint32_t groupCount() const { return static_cast<uint32_t>(groupBlock_.size() - 1); }
-  float groupExtent() const { return groupExtent_; }
-  uint32_t cellGroup(uint32_t cell) const { return groupsOn() ? cellGroup_[cell] : kGridNoGroup; }
-  // A group's cells (kGridNoGroup: the pending cells), in no particular order. Valid until the
-  // next mutation.
-  std::span<const GridGroupEntry> groupCells(uint32_t group) const {
-    const GroupBlock& b = groupBlock_[groupIndex(group)];
-    return {groupPool_.data() + b.first, b.count};
-  }
-  // For a pending cell: the group of the cell its first object moved from (kGridNoGroup when it
-  // was inserted, or the cell came from a rebuild), a place to start looking for its group.
-  uint32_t cellGroupHint(uint32_t cell) const {
-    return groupsOn() ? cellHint_[cell] : kGridNoGroup;
-  }
-  // True when the group or some group below it holds a cell. O(1): the grid keeps, per group,
-  // how many reasons it has (cells of its own: one; each child with an occupied subtree: one),
-  // updated only when a group's own cells go from none to some or back, up the chain while a
-  // group's last reason comes or goes.
-  bool groupSubtreeOccupied(uint32_t group) const { return groupSubtree_[group] != 0; }
-  uint32_t groupParent(uint32_t group) const { return groupParent_[group]; }
-  uint32_t pendingCells() const { return pendingCount_; }
-  // Group map (see "Cell groups"): groups[bx + dims[0] * (by + dims[1] * bz)] is the group of
-  // every cell (x, y, z) with ((x - lo[0]) >> shift, ...) = (bx, by, bz) inside dims; cells
-  // outside that box (and border cells) go to outsideGroup. groups.size() must equal
-  // dims[0] * dims[1] * dims[2]; every value < groupCount(). Every cell, pending or not, is
-  // moved to its mapped group at once: O(cells x depth). Call after resetCellGroups.
-  void setGroupMap(const int32_t lo[3], const int32_t dims[3], uint32_t shift,
-                   std::span<const uint32_t> groups, uint32_t outsideGroup);
-  bool hasGroupMap() const { return !groupMap_.empty(); }
-  // The group the map gives cell (x, y, z) (kGridNoGroup without a map). O(1).
-  uint32_t mappedGroup(int32_t x, int32_t y, int32_t z) const {
-    if (groupMap_.empty()) return kGridNoGroup;
-    const uint32_t bx = static_cast<uint32_t>(x - mapLo_[0]) >> mapShift_;
-    const uint32_t by = static_cast<uint32_t>(y - mapLo_[1]) >> mapShift_;
-    const uint32_t bz = static_cast<uint32_t>(z - mapLo_[2]) >> mapShift_;
-    // Coordinates below lo wrap to huge unsigned values: one compare per axis.
-    if (x < mapLo_[0] || y < mapLo_[1] || z < mapLo_[2] ||
-        bx >= static_cast<uint32_t>(mapDim_[0]) || by >= static_cast<uint32_t>(mapDim_[1]) ||
-        bz >= static_cast<uint32_t>(mapDim_[2])) {
-      return mapOutside_;
-    }
-    return groupMap_[bx + static_cast<uint32_t>(mapDim_[0]) *
-                              (by + static_cast<uint32_t>(mapDim_[1]) * bz)];
-  }
+  // ---- Cell events (see "Cell events" above) ---------------------------------------------------
+  // The one listener told of every cell change (nullptr: none). Replaces any previous one, which
+  // hears nothing more. The listener must detach itself before it is destroyed.
+  void setCellListener(GridCellListener* listener) { listener_.p = listener; }
+  GridCellListener* cellListener() const { return listener_.p; }
 
   // Bytes held (capacities of the object slots, dense cells and hash table).
   size_t bytes() const;
@@ -416,28 +328,10 @@ class HashGrid {
   uint32_t findKey(uint64_t key) const;
   void removeCell(uint32_t cellIndex);
   void eraseTableSlot(uint32_t cellIndex);  // backward-shift deletion of the cell's table slot
-  // Gives an occupied cell new coordinates (key absent from the table): table slot, cell and
-  // group entry (and group, when the new coordinates map elsewhere).
+  // Gives an occupied cell new coordinates (key absent from the table): table slot and cell.
   void relocateCell(uint32_t cellIndex, int32_t x, int32_t y, int32_t z, uint64_t key);
   void rehash(uint32_t capacity);
-  // Cell groups: the block of a group (the pending block is the last); take a cell out of its
-  // group's block (and its occupied-subtree counts); append it to a group's block; every cell
-  // pending.
-  uint32_t groupIndex(uint32_t group) const { return group == kGridNoGroup ? groupCount() : group; }
-  // Groups are tracked only once resetCellGroups gave some (a grid without groups pays nothing).
-  bool groupsOn() const { return groupBlock_.size() > 1; }
-  GridGroupEntry& groupEntry(uint32_t cell) {
-    return groupPool_[groupBlock_[groupIndex(cellGroup_[cell])].first + cellSlot_[cell]];
-  }
-  void detachCellGroup(uint32_t cell);
-  uint32_t allocGroupBlock(uint32_t capacity);
-  void freeGroupBlock(uint32_t first, uint32_t capacity);
-  void attachCellGroup(uint32_t cell, uint32_t group);
-  void ungroupAll();
-  void dropGroups();  // no groups at all (every cell pending) until resetCellGroups
-  void clearCellGroupLists();
   void growExtent(float radius);
-  bool validateCellGroups(std::string* outError) const;
   // Pool blocks: allocate / free a block of capacity entries (4 << k); the entry of an object.
   uint32_t allocBlock(uint32_t capacity);
   void freeBlock(uint32_t first, uint32_t capacity);
@@ -487,26 +381,30 @@ class HashGrid {
     int32_t x, y, z;
   };
   std::vector<PendingMove> moveScratch_;
-  // Cell groups: by dense cell (moved along with the cell): group, slot in the group's block,
-  // hint; by group: its block of cell indices (groupCount() + 1 blocks, the last for pending
-  // cells), parent and subtree cell count.
-  struct GroupBlock {
-    uint32_t first = 0;     // first entry in groupPool_
-    uint32_t count = 0;     // cells in the group
-    uint32_t capacity = 0;  // 0 (no block) or 4 << k
+  // The cell listener: a pointer that a copy of the grid does not inherit, and whose owner hears
+  // of a grid assigned over or destroyed (declared last: assignments copy it after the rest).
+  struct ListenerSlot {
+    GridCellListener* p = nullptr;
+    ListenerSlot() = default;
+    ListenerSlot(const ListenerSlot&) {}
+    ListenerSlot(ListenerSlot&& o) noexcept { o.rebuilt(); }
+    ListenerSlot& operator=(const ListenerSlot&) {
+      rebuilt();
+      return *this;
+    }
+    ListenerSlot& operator=(ListenerSlot&& o) noexcept {
+      rebuilt();
+      o.rebuilt();
+      return *this;
+    }
+    ~ListenerSlot() {
+      if (p) p->gridDestroyed();
+    }
+    void rebuilt() const {
+      if (p) p->cellsRebuilt();
+    }
   };
-  std::vector<uint32_t> cellGroup_, cellSlot_, cellHint_;
-  std::vector<GroupBlock> groupBlock_ = std::vector<GroupBlock>(1);
-  std::vector<GridGroupEntry> groupPool_;
-  std::vector<std::vector<uint32_t>> groupFree_;  // by k: free blocks of 4 << k entries
-  std::vector<uint32_t> groupParent_, groupSubtree_;
-  uint32_t pendingCount_ = 0;
-  float groupExtent_ = 0.0f;
-  // Group map (empty: none).
-  std::vector<uint32_t> groupMap_;
-  int32_t mapLo_[3] = {0, 0, 0}, mapDim_[3] = {0, 0, 0};
-  uint32_t mapShift_ = 0;
-  uint32_t mapOutside_ = kGridNoGroup;
+  ListenerSlot listener_;
 };
 
 // Distance from p to the object's closed shape (0 inside).

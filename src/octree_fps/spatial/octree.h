@@ -471,6 +471,11 @@ class Octree {
   Aabb bounds() const { return rootBounds_; }
   const OctreeBuildParams& params() const { return params_; }
   const OctreeBuildReport& lastReport() const { return report_; }
+  // Names this build of the tree: every build, rebuild and clear takes a new id from one
+  // process-wide counter (thread-safe), so no two builds share one (0: never built). A copy keeps
+  // its source's id: it holds the same tree. Caches derived from an octree (the props cull's
+  // cell links) compare it to notice a rebuild instead of comparing the trees.
+  uint64_t buildId() const { return buildId_; }
 
   // Bytes held: node links and bounds, triangles, original indices, layers (sizes, not capacities).
   size_t bytes() const;
@@ -563,6 +568,7 @@ class Octree {
   glm::vec3 qScale_{0.0f};
   glm::vec3 qInvScale_{0.0f};                // 1 / qScale_ (0 on a flat axis), for query boxes
   Aabb rootBounds_;                          // exact bounds of every stored triangle
+  uint64_t buildId_ = 0;                     // see buildId()
   std::vector<OctreeNodeLinks> links_;       // node structure (children contiguous)
   std::vector<OctreeTriangleBlock> blocks_;  // slot order, four slots per block
   std::vector<uint8_t> degenerateLanes_;     // per block: bit i set when lane i is degenerate

@@ -322,9 +322,16 @@ uint32_t partitionTree(const Partitioner& part, const WorkItem& root, uint32_t t
   return used;
 }
 
+// The next build id (0 is "never built").
+uint64_t takeBuildId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 }  // namespace
 
 void Octree::clear() {
+  buildId_ = takeBuildId();
   qBounds_.clear();
   boundsSlot_.clear();
   qOrigin_ = glm::vec3(0.0f);
@@ -555,6 +562,7 @@ OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
 
 OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTriangles,
                                     const OctreeBuildParams& params, double startMs) {
+  buildId_ = takeBuildId();
   // One pass over the input: check each triangle, count (and maybe drop) the zero-area ones,
   // and make the partition's record of each triangle kept (its index: its input position).
   const size_t count = source.count();
