@@ -4,6 +4,9 @@ include(${CMAKE_CURRENT_LIST_DIR}/ExactFloat.cmake)
 # Every project target calls this, so it also applies the exact floating-point rules
 # (ExactFloat.cmake): a target added later cannot forget them.
 # (MSVC gets /W4: a project that adds this one as a subproject may use it.)
+set(OCTREE_FPS_ASSERTS AUTO CACHE STRING
+    "OFPS_ASSERT checks: AUTO (on except in Release and MinSizeRel), ON or OFF")
+set_property(CACHE OCTREE_FPS_ASSERTS PROPERTY STRINGS AUTO ON OFF)
 function(octree_fps_set_warnings target)
   if(MSVC)
     target_compile_options(${target} PRIVATE /W4 $<$<BOOL:${OCTREE_FPS_WERROR}>:/WX>)
@@ -25,4 +28,14 @@ function(octree_fps_set_warnings target)
     endif()
   endif()
   octree_fps_exact_float(${target})
+  # OFPS_ASSERT (src/octree_fps/assert.h): on in Debug and RelWithDebInfo, off in Release and
+  # MinSizeRel, unless OCTREE_FPS_ASSERTS forces it.
+  if(OCTREE_FPS_ASSERTS STREQUAL "AUTO")
+    target_compile_definitions(${target} PRIVATE
+      $<IF:$<CONFIG:Release,MinSizeRel>,OFPS_ASSERTS=0,OFPS_ASSERTS=1>)
+  elseif(OCTREE_FPS_ASSERTS)
+    target_compile_definitions(${target} PRIVATE OFPS_ASSERTS=1)
+  else()
+    target_compile_definitions(${target} PRIVATE OFPS_ASSERTS=0)
+  endif()
 endfunction()

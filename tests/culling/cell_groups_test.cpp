@@ -2,6 +2,8 @@
 // group its coordinates give, entries equal to the grid's cells, occupied-subtree counts equal to
 // a recount, through churn, batch moves, clears, rebuilds, larger objects and either side dying
 // first. The reference in each test is a rule on the cell coordinates written apart from the map.
+#include "octree_fps/culling/cell_groups.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -10,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "octree_fps/culling/cell_groups.h"
 #include "octree_fps/spatial/hash_grid.h"
 
 namespace ofps::test {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "octree_fps/assert.h"
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/hash_grid.h"
 
@@ -19,7 +20,9 @@ inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
 
 }  // namespace
 
-CellGroups::~CellGroups() { detach(); }
+CellGroups::~CellGroups() {
+  detach();
+}
 
 bool CellGroups::assign(HashGrid& grid, std::span<const uint32_t> parents, float extent,
                         CellGroupMap map) {
@@ -162,10 +165,12 @@ void CellGroups::freeBlock(uint32_t first, uint32_t capacity) {
   free_[k].push_back(first);
 }
 
-// ---- Cell events ---------------------------------------------------------------------------------
+// ---- Cell events
+// ---------------------------------------------------------------------------------
 
 void CellGroups::cellAdded(uint32_t cell) {
   if (!active()) return;
+  OFPS_ASSERT(cell == cellGroup_.size(), "CellGroups: a new cell is the grid's last dense cell");
   cellGroup_.push_back(kCellNoGroup);
   slot_.push_back(0);
   attach(cell, groupOf(cell));
@@ -190,6 +195,8 @@ void CellGroups::cellRelocated(uint32_t cell) {
 
 void CellGroups::cellRemoved(uint32_t cell, uint32_t last) {
   if (!active()) return;
+  OFPS_ASSERT(cell <= last && last + 1 == cellGroup_.size(),
+              "CellGroups: a removed cell swaps with the grid's last dense cell");
   detachCell(cell);
   if (cell != last) {
     // The moved cell keeps its group and its slot there, which now names `cell`.
@@ -211,7 +218,9 @@ void CellGroups::cellsCleared() {
   slot_.clear();
 }
 
-void CellGroups::cellsRebuilt() { drop(); }
+void CellGroups::cellsRebuilt() {
+  drop();
+}
 
 void CellGroups::extentGrew() {
   // The groups were chosen for cells grown by extent_: a larger object voids them.
@@ -263,7 +272,8 @@ void CellGroups::prefetchMove(uint32_t stage, uint32_t oldCell, int32_t x, int32
   }
 }
 
-// ---- Size and checks -----------------------------------------------------------------------------
+// ---- Size and checks
+// -----------------------------------------------------------------------------
 
 size_t CellGroups::bytes() const {
   size_t freeLists = free_.capacity() * sizeof(std::vector<uint32_t>);
@@ -271,8 +281,7 @@ size_t CellGroups::bytes() const {
   return (parent_.capacity() + subtree_.capacity() + cellGroup_.capacity() + slot_.capacity() +
           map_.groups.capacity()) *
              sizeof(uint32_t) +
-         block_.capacity() * sizeof(Block) + pool_.capacity() * sizeof(CellGroupEntry) +
-         freeLists;
+         block_.capacity() * sizeof(Block) + pool_.capacity() * sizeof(CellGroupEntry) + freeLists;
 }
 
 bool CellGroups::validate(std::string* outError) const {

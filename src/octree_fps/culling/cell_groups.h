@@ -58,10 +58,10 @@ static_assert(sizeof(CellGroupEntry) == 28, "CellGroupEntry must stay 28 bytes")
 
 // Which group each cell of a box of cell coordinates joins (see "What is kept").
 struct CellGroupMap {
-  int32_t lo[3] = {0, 0, 0};    // the box's first cell
-  int32_t dims[3] = {0, 0, 0};  // blocks per axis
-  uint32_t shift = 0;           // blocks of 2^shift cells a side
-  std::vector<uint32_t> groups;  // groups[bx + dims[0] * (by + dims[1] * bz)]
+  int32_t lo[3] = {0, 0, 0};        // the box's first cell
+  int32_t dims[3] = {0, 0, 0};      // blocks per axis
+  uint32_t shift = 0;               // blocks of 2^shift cells a side
+  std::vector<uint32_t> groups;     // groups[bx + dims[0] * (by + dims[1] * bz)]
   uint32_t outside = kCellNoGroup;  // cells beyond the box, and border cells
 };
 
@@ -130,7 +130,9 @@ class CellGroups final : public GridCellListener {
     uint32_t capacity = 0;  // 0 (no block) or 4 << k
   };
   uint32_t groupOf(uint32_t cell) const;  // by the map (border cells: outside)
-  CellGroupEntry& entry(uint32_t cell) { return pool_[block_[cellGroup_[cell]].first + slot_[cell]]; }
+  CellGroupEntry& entry(uint32_t cell) {
+    return pool_[block_[cellGroup_[cell]].first + slot_[cell]];
+  }
   void fillEntry(CellGroupEntry& e, uint32_t cell) const;
   void attach(uint32_t cell, uint32_t group);
   void detachCell(uint32_t cell);
@@ -142,9 +144,9 @@ class CellGroups final : public GridCellListener {
   float extent_ = 0.0f;
   float cellSize_ = 0.0f;  // the grid's cell size the map was made for
   CellGroupMap map_;
-  std::vector<uint32_t> parent_, subtree_;   // by group
-  std::vector<Block> block_;                 // by group
-  std::vector<uint32_t> cellGroup_, slot_;   // by dense cell: group, slot in its block
+  std::vector<uint32_t> parent_, subtree_;  // by group
+  std::vector<Block> block_;                // by group
+  std::vector<uint32_t> cellGroup_, slot_;  // by dense cell: group, slot in its block
   std::vector<CellGroupEntry> pool_;
   std::vector<std::vector<uint32_t>> free_;  // by k: free blocks of 4 << k entries
 };

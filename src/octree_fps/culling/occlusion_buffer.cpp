@@ -3,10 +3,10 @@
 #include "octree_fps/culling/occlusion_buffer.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <limits>
 
+#include "octree_fps/assert.h"
 #include "octree_fps/culling/occlusion_isa_inl.h"
 #include "octree_fps/culling/occlusion_raster_inl.h"
 #include "octree_fps/spatial/octree.h"
@@ -21,11 +21,11 @@ OcclusionBuffer::OcclusionBuffer(uint32_t width, uint32_t height) {
 }
 
 void OcclusionBuffer::resize(uint32_t width, uint32_t height) {
-  assert(width >= kOcclusionTileSize && height >= kOcclusionTileSize &&
-         width % kOcclusionTileSize == 0 && height % kOcclusionTileSize == 0 &&
-         width <= (1u << 22) && height <= (1u << 22) &&
-         "OcclusionBuffer: width and height must be non-zero multiples of kOcclusionTileSize, "
-         "at most 2^22 (trianglesHidden4's four-wide floors)");
+  OFPS_ASSERT(width >= kOcclusionTileSize && height >= kOcclusionTileSize &&
+                  width % kOcclusionTileSize == 0 && height % kOcclusionTileSize == 0 &&
+                  width <= (1u << 22) && height <= (1u << 22),
+              "OcclusionBuffer: width and height must be non-zero multiples of "
+              "kOcclusionTileSize, at most 2^22 (trianglesHidden4's four-wide floors)");
   width_ = width;
   height_ = height;
   tilesX_ = width / kOcclusionTileSize;

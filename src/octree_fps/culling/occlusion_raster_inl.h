@@ -6,7 +6,6 @@
 // and no baseline caller can end up with an AVX2 one.
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <limits>

@@ -2,10 +2,10 @@
 #include "octree_fps/props/props_world.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <cstdio>
 
+#include "octree_fps/assert.h"
 #include "octree_fps/geometry/splitmix.h"
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/io/csv_number.h"
@@ -274,7 +274,7 @@ bool propTimeOfImpact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, Pr
 PropsWorld::PropsWorld(const PropsParams& params) : params_(params), grid_(params.cellSize) {}
 
 void PropsWorld::setParams(const PropsParams& params) {
-  assert(params.cellSize > 0.0f && "PropsParams::cellSize must be > 0");
+  OFPS_ASSERT(params.cellSize > 0.0f, "PropsParams::cellSize must be > 0");
   const bool regrid = params.cellSize != params_.cellSize;
   params_ = params;
   if (regrid && params.cellSize > 0.0f) grid_.setCellSize(params.cellSize);
@@ -290,9 +290,9 @@ float PropsWorld::anchorTolerance(uint32_t i) const {
 
 uint32_t PropsWorld::add(PropShape shape, const glm::vec3& center, const glm::vec3& half,
                          const glm::vec3& velocity) {
-  assert(finite3(center) && finite3(velocity) && finite3(half) &&
-         "PropsWorld::add: non-finite centre, size or velocity");
-  assert(minComp(half) > 0.0f && "PropsWorld::add: radius / half-extents must be > 0");
+  OFPS_ASSERT(finite3(center) && finite3(velocity) && finite3(half),
+              "PropsWorld::add: non-finite centre, size or velocity");
+  OFPS_ASSERT(minComp(half) > 0.0f, "PropsWorld::add: radius / half-extents must be > 0");
   const uint32_t id = static_cast<uint32_t>(position_.size());
   position_.push_back(center);
   velocity_.push_back(velocity);
@@ -362,7 +362,7 @@ bool PropsWorld::hasFloorBelow(const Octree& octree, const glm::vec3& point, flo
 
 uint32_t PropsWorld::spawnRandom(uint32_t count, const Octree& octree, const Aabb& bounds,
                                  uint64_t seed) {
-  assert(count <= kPropMaxSpawn && "PropsWorld::spawnRandom: at most kPropMaxSpawn per call");
+  OFPS_ASSERT(count <= kPropMaxSpawn, "PropsWorld::spawnRandom: at most kPropMaxSpawn per call");
   count = std::min(count, kPropMaxSpawn);
   if (bounds.isEmpty()) return 0;
   static constexpr float kRadii[4] = {0.1f, 0.15f, 0.25f, 0.4f};

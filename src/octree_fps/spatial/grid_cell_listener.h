@@ -43,8 +43,8 @@ class GridCellListener {
   // object in `oldCell` will soon move to the cell (x, y, z); `stage` counts down (3: far ahead,
   // 0: next) so that each stage may fetch what the lines of the stage before point to. Only a
   // hint: the default does nothing.
-  virtual void prefetchMove(uint32_t /*stage*/, uint32_t /*oldCell*/, int32_t /*x*/,
-                            int32_t /*y*/, int32_t /*z*/) const {}
+  virtual void prefetchMove(uint32_t /*stage*/, uint32_t /*oldCell*/, int32_t /*x*/, int32_t /*y*/,
+                            int32_t /*z*/) const {}
 
  protected:
   ~GridCellListener() = default;
