@@ -19,7 +19,9 @@ void defaultHandler(const char* file, int line, const char* condition, const cha
 
 }  // namespace
 
-AssertHandler setAssertHandler(AssertHandler handler) { return gHandler.exchange(handler); }
+AssertHandler setAssertHandler(AssertHandler handler) {
+  return gHandler.exchange(handler);
+}
 
 void assertFailed(const char* file, int line, const char* condition, const char* message) {
   const AssertHandler h = gHandler.load();

@@ -36,8 +36,8 @@ void assertFailed(const char* file, int line, const char* condition, const char*
 #endif
 
 #if OFPS_ASSERTS
-#define OFPS_ASSERT(condition, message)                                              \
-  ((condition) ? static_cast<void>(0)                                                \
+#define OFPS_ASSERT(condition, message) \
+  ((condition) ? static_cast<void>(0)   \
                : ::ofps::assertFailed(__FILE__, __LINE__, #condition, message))
 #else
 #define OFPS_ASSERT(condition, message) static_cast<void>(sizeof(!(condition)))

@@ -59,7 +59,6 @@ inline bool lessNeighbor(float d, uint32_t id, const GridNeighbor& n) {
   return d < n.distance || (d == n.distance && id < n.id);
 }
 
-
 }  // namespace detail::grid
 
 inline uint32_t HashGrid::findKey(uint64_t key) const {

@@ -1,6 +1,4 @@
 // Hash grid queries: radius, box, k-nearest, frustum (contracts in hash_grid.h).
-#include "octree_fps/spatial/hash_grid.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -9,6 +7,7 @@
 
 #include "octree_fps/geometry/frustum_inl.h"
 #include "octree_fps/geometry/simd4.h"
+#include "octree_fps/spatial/hash_grid.h"
 #include "octree_fps/spatial/hash_grid_inl.h"
 
 namespace ofps {

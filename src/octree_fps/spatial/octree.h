@@ -522,6 +522,17 @@ class Octree {
   template <class NodeTest, class LaneTest, class TriTest, class Report>
   uint32_t walkOverlap(NodeTest&& nodeTest, LaneTest&& laneTest, TriTest&& triTest, Report&& report,
                        uint32_t layerMask, QueryStats* ioStats) const;
+  // walkOverlap over the nodes a query box [bmin, bmax] overlaps: the box quantized to grid
+  // steps once (QueryBoxSteps), the node test shared by every box-bounded query.
+  template <class LaneTest, class TriTest, class Report>
+  uint32_t walkQueryBox(const glm::vec3& bmin, const glm::vec3& bmax, LaneTest&& laneTest,
+                        TriTest&& triTest, Report&& report, uint32_t layerMask,
+                        QueryStats* ioStats) const;
+  // The push-outs' pass: every triangle whose bounding box overlaps [bmin, bmax] goes to
+  // contact(slot), which offers its contact (resolvePushOut's DeepestContact).
+  template <class Contact>
+  void offerBoxContacts(const glm::vec3& bmin, const glm::vec3& bmax, Contact&& contact,
+                        uint32_t layerMask, QueryStats* ioStats) const;
   // raycast() on the eight-lane kernels (octree_query_avx2.cpp); called only when
   // octreeSimd() is kAvx2.
   bool raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,

@@ -705,6 +705,35 @@ bool Octree::quantizeQueryBox(const glm::vec3& lo, const glm::vec3& hi, uint16_t
   return true;
 }
 
+template <class LaneTest, class TriTest, class Report>
+uint32_t Octree::walkQueryBox(const glm::vec3& bmin, const glm::vec3& bmax, LaneTest&& laneTest,
+                              TriTest&& triTest, Report&& report, uint32_t layerMask,
+                              QueryStats* ioStats) const {
+  QueryBoxSteps qs;
+  const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
+  qs.splat();
+  return walkOverlap(
+      [&](const uint16_t* planes, size_t stride, uint32_t first) {
+        return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
+      },
+      laneTest, triTest, report, layerMask, ioStats);
+}
+
+template <class Contact>
+void Octree::offerBoxContacts(const glm::vec3& bmin, const glm::vec3& bmax, Contact&& contact,
+                              uint32_t layerMask, QueryStats* ioStats) const {
+  simd::F4 lo[3], hi[3];
+  splat3(bmin, lo);
+  splat3(bmax, hi);
+  walkQueryBox(
+      bmin, bmax, [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
+      [&](uint32_t s) {
+        contact(s);
+        return false;  // contacts are offered, never reported
+      },
+      [](uint32_t) { return true; }, layerMask, ioStats);
+}
+
 bool Octree::rayAny(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                     QueryStats* ioStats) const {
   if (nodeCount() != 0 && layerMask != 0 && tMax >= 0.0f &&
@@ -749,15 +778,9 @@ uint32_t Octree::overlapSphere(const glm::vec3& center, float radius, uint32_t l
   // coordinates), so it never rejects a triangle the exact test would accept.
   const float padded = radius + 1e-5f * (radius + maxAbs(center));
   const simd::F4 pad2 = simd::splat(padded * padded);
-  // Nodes: the padded box around the sphere, in grid steps.
-  QueryBoxSteps qs;
-  const bool any =
-      quantizeQueryBox(center - glm::vec3(padded), center + glm::vec3(padded), qs.lo, qs.hi);
-  qs.splat();
-  return walkOverlap(
-      [&](const uint16_t* planes, size_t stride, uint32_t first) {
-        return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
-      },
+  // Nodes: the padded box around the sphere.
+  return walkQueryBox(
+      center - glm::vec3(padded), center + glm::vec3(padded),
       [&](uint32_t bi, uint32_t lanes) {
         // Prefilter, then the exact test on four lanes at once when any lane passes; degenerate
         // triangles (segments, points) are left to the scalar test.
@@ -780,15 +803,10 @@ uint32_t Octree::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float ra
   simd::F4 lo[3], hi[3];
   splat3(bmin, lo);
   splat3(bmax, hi);
-  QueryBoxSteps qs;
-  const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
-  qs.splat();
   const Capsule4 cap(a, b, radius);
   uint32_t simdBlock = kOctreeInvalidIndex;  // the block whose lanes capsuleTriangle4 decided
-  return walkOverlap(
-      [&](const uint16_t* planes, size_t stride, uint32_t first) {
-        return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
-      },
+  return walkQueryBox(
+      bmin, bmax,
       [&](uint32_t bi, uint32_t lanes) {
         // Degenerate triangles (segments, points) are left to the scalar test.
         const uint32_t near = triBoxOverlap4(blocks_[bi], lo, hi) & lanes;
@@ -813,13 +831,8 @@ uint32_t Octree::overlapBox(const Aabb& box, uint32_t layerMask, OctreeTriangleV
   simd::F4 lo[3], hi[3];
   splat3(box.min, lo);
   splat3(box.max, hi);
-  QueryBoxSteps qs;
-  const bool any = quantizeQueryBox(box.min, box.max, qs.lo, qs.hi);
-  qs.splat();
-  return walkOverlap(
-      [&](const uint16_t* planes, size_t stride, uint32_t first) {
-        return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
-      },
+  return walkQueryBox(
+      box.min, box.max,
       [&](uint32_t bi, uint32_t lanes) {
         const uint32_t m = triBoxOverlap4(blocks_[bi], lo, hi) & lanes;
         return m != 0 ? boxTriangleSat4(blocks_[bi], lo, hi, m) : 0u;
@@ -866,28 +879,18 @@ bool Octree::sphereIntersect(const glm::vec3& center, float radius, uint32_t lay
                              PushOut& outPushOut, QueryStats* ioStats,
                              uint32_t maxIterations) const {
   const float tol = 1e-6f * (radius + maxAbs(center));
-  return resolvePushOut(
-      tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
-        const glm::vec3 c = center + offset;
-        const glm::vec3 bmin = c - glm::vec3(radius), bmax = c + glm::vec3(radius);
-        simd::F4 lo[3], hi[3];
-        splat3(bmin, lo);
-        splat3(bmax, hi);
-        QueryBoxSteps qs;
-        const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
-        qs.splat();
-        walkOverlap(
-            [&](const uint16_t* planes, size_t stride, uint32_t first) {
-              return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
-            },
-            [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
-            [&](uint32_t s) {
-              TriangleContact tc;
-              if (sphereTriangleContact(c, radius, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
-              return false;
-            },
-            [](uint32_t) { return true; }, layerMask, ioStats);
-      });
+  return resolvePushOut(tol, maxIterations, outPushOut,
+                        [&](const glm::vec3& offset, DeepestContact& d) {
+                          const glm::vec3 c = center + offset;
+                          offerBoxContacts(
+                              c - glm::vec3(radius), c + glm::vec3(radius),
+                              [&](uint32_t s) {
+                                TriangleContact tc;
+                                if (sphereTriangleContact(c, radius, triangle(s), tc))
+                                  d.offer(tc, originalIndex_[s]);
+                              },
+                              layerMask, ioStats);
+                        });
 }
 
 bool Octree::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radius,
@@ -895,56 +898,37 @@ bool Octree::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float radi
                               uint32_t maxIterations) const {
   const float size = radius + 0.5f * maxAbs(b - a);
   const float tol = 1e-6f * (size + maxAbs((a + b) * 0.5f));
-  return resolvePushOut(
-      tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
-        const glm::vec3 a1 = a + offset, b1 = b + offset;
-        const glm::vec3 bmin = glm::min(a1, b1) - glm::vec3(radius);
-        const glm::vec3 bmax = glm::max(a1, b1) + glm::vec3(radius);
-        simd::F4 lo[3], hi[3];
-        splat3(bmin, lo);
-        splat3(bmax, hi);
-        QueryBoxSteps qs;
-        const bool any = quantizeQueryBox(bmin, bmax, qs.lo, qs.hi);
-        qs.splat();
-        walkOverlap(
-            [&](const uint16_t* planes, size_t stride, uint32_t first) {
-              return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
-            },
-            [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
-            [&](uint32_t s) {
-              TriangleContact tc;
-              if (capsuleTriangleContact(a1, b1, radius, triangle(s), tc))
-                d.offer(tc, originalIndex_[s]);
-              return false;
-            },
-            [](uint32_t) { return true; }, layerMask, ioStats);
-      });
+  return resolvePushOut(tol, maxIterations, outPushOut,
+                        [&](const glm::vec3& offset, DeepestContact& d) {
+                          const glm::vec3 a1 = a + offset, b1 = b + offset;
+                          const glm::vec3 bmin = glm::min(a1, b1) - glm::vec3(radius);
+                          const glm::vec3 bmax = glm::max(a1, b1) + glm::vec3(radius);
+                          offerBoxContacts(
+                              bmin, bmax,
+                              [&](uint32_t s) {
+                                TriangleContact tc;
+                                if (capsuleTriangleContact(a1, b1, radius, triangle(s), tc))
+                                  d.offer(tc, originalIndex_[s]);
+                              },
+                              layerMask, ioStats);
+                        });
 }
 
 bool Octree::boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushOut,
                           QueryStats* ioStats, uint32_t maxIterations) const {
   const float tol = 1e-6f * (maxAbs(box.halfExtents()) + maxAbs(box.center()));
-  return resolvePushOut(
-      tol, maxIterations, outPushOut, [&](const glm::vec3& offset, DeepestContact& d) {
-        const Aabb b{box.min + offset, box.max + offset};
-        simd::F4 lo[3], hi[3];
-        splat3(b.min, lo);
-        splat3(b.max, hi);
-        QueryBoxSteps qs;
-        const bool any = quantizeQueryBox(b.min, b.max, qs.lo, qs.hi);
-        qs.splat();
-        walkOverlap(
-            [&](const uint16_t* planes, size_t stride, uint32_t first) {
-              return any ? stepsOverlap8(planes, stride, first, qs) : 0u;
-            },
-            [&](uint32_t bi, uint32_t) { return triBoxOverlap4(blocks_[bi], lo, hi); },
-            [&](uint32_t s) {
-              TriangleContact tc;
-              if (boxTriangleContact(b, triangle(s), tc)) d.offer(tc, originalIndex_[s]);
-              return false;
-            },
-            [](uint32_t) { return true; }, layerMask, ioStats);
-      });
+  return resolvePushOut(tol, maxIterations, outPushOut,
+                        [&](const glm::vec3& offset, DeepestContact& d) {
+                          const Aabb b{box.min + offset, box.max + offset};
+                          offerBoxContacts(
+                              b.min, b.max,
+                              [&](uint32_t s) {
+                                TriangleContact tc;
+                                if (boxTriangleContact(b, triangle(s), tc))
+                                  d.offer(tc, originalIndex_[s]);
+                              },
+                              layerMask, ioStats);
+                        });
 }
 
 // ---- Sweeps -------------------------------------------------------------------------------------
