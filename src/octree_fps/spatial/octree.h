@@ -533,6 +533,14 @@ class Octree {
   template <class Contact>
   void offerBoxContacts(const glm::vec3& bmin, const glm::vec3& bmax, Contact&& contact,
                         uint32_t layerMask, QueryStats* ioStats) const;
+  // The eight-lane ray walk both AVX2 ray queries share (octree_query_avx2.cpp): nodes nearest
+  // first (Nearest) or in any order, the slab test against `bound` (which the caller lowers as
+  // it finds hits), and onPair(b, b1, lanes) for each pair of triangle blocks of a visited node's
+  // own range, the layer mask applied; onPair returns false to leave the node. Returns the nodes
+  // visited; adds the triangles tested to st.
+  template <bool Nearest, class OnPair>
+  uint32_t rayWalk8(const glm::vec3& origin, const glm::vec3& dir, uint32_t layerMask,
+                    const float& bound, QueryStats& st, QueryTrace* trace, OnPair&& onPair) const;
   // raycast() on the eight-lane kernels (octree_query_avx2.cpp); called only when
   // octreeSimd() is kAvx2.
   bool raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,

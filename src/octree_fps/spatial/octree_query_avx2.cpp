@@ -262,66 +262,23 @@ auto walkChosen(bool grid, bool ahead, Walk& walk) {
 
 }  // namespace
 
-bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax,
-                         uint32_t layerMask, RayHit& outHit, QueryStats* ioStats) const {
+template <bool Nearest, class OnPair>
+uint32_t Octree::rayWalk8(const glm::vec3& origin, const glm::vec3& dir, uint32_t layerMask,
+                          const float& bound, QueryStats& st, QueryTrace* trace,
+                          OnPair&& onPair) const {
   const RaySlab8 slab(origin, qOrigin_, qScale_, RayGridPlanes(origin, dir, qOrigin_, qScale_));
-  const Ray8 ray8(origin, dir);
   const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;
   const bool layered = !layers_.empty();
   const auto inLayers = [&](uint32_t b, uint32_t lanes) {
     return laneLayers(b, lanes & 0xFu, layerMask) | (laneLayers(b + 1, lanes >> 4, layerMask) << 4);
   };
-  QueryStats st;
-  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
-  RayBest best(tMax);
   // The walk is compiled twice, once per slab test (grid steps, or dequantized for rays with a
   // zero or tiny direction component), and the choice made once per ray: the per-group branch
   // on slab.grid is gone and each copy keeps only its own constants live (any-hit +3-8 %,
   // bench/micro/RESULTS.md fifth pass). grid is std::true_type or std::false_type; so is ahead,
   // nearestFirst's look-ahead prefetch (octree_traversal_inl.h lookAhead()).
   auto walk = [&](auto grid, auto ahead) {
-    return nearestFirst<8, true, decltype(ahead)::value>(
-        links_.data(), qBounds_.data(), best.t,
-        [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
-          return slab.hit<decltype(grid)::value>(planes, stride, first, best.t, keys);
-        },
-        [&](uint32_t node) {
-          if (trace != nullptr) trace->add(node);
-          const OctreeNodeLinks& l = links_[node];
-          forBlockPairs(l.firstTriangle, l.ownEnd, layered, inLayers, st.trianglesTested,
-                        [&](uint32_t b, uint32_t lanes) {
-                          float t[8];
-                          // Block b + 1 may lie past the last block (then it has no lanes): read b
-                          // again.
-                          const uint32_t b1 = std::min(b + 1, lastBlock);
-                          uint32_t hit =
-                              rayTriangle8(ray8, blocks_[b], blocks_[b1], best.t, t) & lanes;
-                          best.take(hit, t, 4 * b, originalIndex_.data());
-                          return true;
-                        });
-        },
-        blocks_.data());
-  };
-  st.nodesVisited += walkChosen(slab.grid, lookAhead(blocks_.size()), walk);
-  return best.finish(*this, origin, dir, st, ioStats, outHit);
-}
-
-bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax,
-                        uint32_t layerMask, QueryStats* ioStats) const {
-  const RaySlab8 slab(origin, qOrigin_, qScale_, RayGridPlanes(origin, dir, qOrigin_, qScale_));
-  const Ray8 ray8(origin, dir);
-  const uint32_t lastBlock = static_cast<uint32_t>(blocks_.size()) - 1;
-  const bool layered = !layers_.empty();
-  const auto inLayers = [&](uint32_t b, uint32_t lanes) {
-    return laneLayers(b, lanes & 0xFu, layerMask) | (laneLayers(b + 1, lanes >> 4, layerMask) << 4);
-  };
-  QueryStats st;
-  QueryTrace* const trace = ioStats != nullptr ? ioStats->trace : nullptr;
-  // A hit sets the bound below every key (keys are >= 0), which ends the walk (rayAny).
-  float bound = tMax;
-  // One copy per slab test and look-ahead, as in raycastAvx2.
-  auto walk = [&](auto grid, auto ahead) {
-    return nearestFirst<8, false, decltype(ahead)::value>(
+    return nearestFirst<8, Nearest, decltype(ahead)::value>(
         links_.data(), qBounds_.data(), bound,
         [&](const uint16_t* planes, size_t stride, uint32_t first, float* keys) {
           return slab.hit<decltype(grid)::value>(planes, stride, first, bound, keys);
@@ -331,17 +288,46 @@ bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMa
           const OctreeNodeLinks& l = links_[node];
           forBlockPairs(l.firstTriangle, l.ownEnd, layered, inLayers, st.trianglesTested,
                         [&](uint32_t b, uint32_t lanes) {
-                          float t[8];
-                          const uint32_t b1 = std::min(b + 1, lastBlock);  // as in raycastAvx2
-                          if ((rayTriangle8(ray8, blocks_[b], blocks_[b1], tMax, t) & lanes) == 0)
-                            return true;
-                          bound = -1.0f;
-                          return false;
+                          // Block b + 1 may lie past the last block (then it has no lanes): read
+                          // b again.
+                          return onPair(b, std::min(b + 1, lastBlock), lanes);
                         });
         },
         blocks_.data());
   };
-  st.nodesVisited += walkChosen(slab.grid, lookAhead(blocks_.size()), walk);
+  return walkChosen(slab.grid, lookAhead(blocks_.size()), walk);
+}
+
+bool Octree::raycastAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax,
+                         uint32_t layerMask, RayHit& outHit, QueryStats* ioStats) const {
+  const Ray8 ray8(origin, dir);
+  QueryStats st;
+  RayBest best(tMax);
+  st.nodesVisited += rayWalk8<true>(
+      origin, dir, layerMask, best.t, st, ioStats != nullptr ? ioStats->trace : nullptr,
+      [&](uint32_t b, uint32_t b1, uint32_t lanes) {
+        float t[8];
+        const uint32_t hit = rayTriangle8(ray8, blocks_[b], blocks_[b1], best.t, t) & lanes;
+        best.take(hit, t, 4 * b, originalIndex_.data());
+        return true;
+      });
+  return best.finish(*this, origin, dir, st, ioStats, outHit);
+}
+
+bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMax,
+                        uint32_t layerMask, QueryStats* ioStats) const {
+  const Ray8 ray8(origin, dir);
+  QueryStats st;
+  // A hit sets the bound below every key (keys are >= 0), which ends the walk (rayAny).
+  float bound = tMax;
+  st.nodesVisited += rayWalk8<false>(
+      origin, dir, layerMask, bound, st, ioStats != nullptr ? ioStats->trace : nullptr,
+      [&](uint32_t b, uint32_t b1, uint32_t lanes) {
+        float t[8];
+        if ((rayTriangle8(ray8, blocks_[b], blocks_[b1], tMax, t) & lanes) == 0) return true;
+        bound = -1.0f;
+        return false;
+      });
   if (ioStats) {
     ioStats->nodesVisited += st.nodesVisited;
     ioStats->trianglesTested += st.trianglesTested;
