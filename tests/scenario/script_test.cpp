@@ -1,15 +1,16 @@
 // Script parsing (docs/script-format.md): every command, and every error naming its line; the
 // parameter table; the runner's timing rules (at T, tap = one step, end T) on a flat floor.
 
+#include "scenario/script.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "controller_test_util.h"
+#include "controller/controller_test_util.h"
 #include "octree_fps/controller/controller_params.h"
 #include "octree_fps/controller/fixed_step.h"
 #include "scenario/param_table.h"
-#include "scenario/script.h"
 #include "scenario/script_runner.h"
 
 namespace ofps::test {

@@ -1,6 +1,8 @@
 // The demo's occlusion pieces that need no window: the occluder mask (which materials may hide
 // what is behind them, against hand-worked cases of the level shader's alpha test) and the run
 // difference the frozen view draws in red (against a per-triangle set difference).
+#include "render/material_opacity.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "octree_fps/culling/occlusion_cull.h"
-#include "render/material_opacity.h"
 
 namespace ofps {
 namespace {
