@@ -411,8 +411,7 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& fileQueries, const RunOptio
     return *classifier;
   };
 
-  // ---- JSON
-  // ---------------------------------------------------------------------------------------
+  // ---- JSON -------------------------------------------------------------------------------------
   Json& j = out.json;
   j["triangles"] = triangles;
   j["vertices"] = mesh.positions.size();
@@ -522,8 +521,7 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& fileQueries, const RunOptio
     peers[name] = {{"available", false}, {"reason", why}};
   if (opt.compare) j["peers"] = peers;
 
-  // ---- goals, evaluated from this run's ratios
-  // -------------------------------------------
+  // ---- goals, evaluated from this run's ratios --------------------------------------------------
   if (opt.compare) {
     Json goals;
     const double bpt = static_cast<double>(ours.build.bytes) / std::max(1u, triangles);
@@ -564,8 +562,7 @@ RunOutput runBench(const Mesh& mesh, const QuerySet& fileQueries, const RunOptio
 
   for (size_t k = 0; k < kKindCount; ++k) out.octreeAnswers[k] = ours.kinds[k].answers;
 
-  // ---- human summary
-  // ------------------------------------------------------------------------------
+  // ---- human summary ----------------------------------------------------------------------------
   if (opt.printSummary) {
     std::fprintf(stderr,
                  "%u triangles; timed rounds %u (best pass shown), single-threaded queries\n",

@@ -22,7 +22,6 @@ namespace ofps {
 // Collision layer bits (three.js Octree `layers`). Queries take a mask; a triangle is tested
 // when (triangleLayers & queryMask) != 0.
 inline constexpr uint32_t kLayerSolid = 1u << 0;  // collides with the character and props
-inline constexpr uint32_t kLayerAll = 0xFFFFFFFFu;
 
 struct LevelTexture {
   std::string source;              // file path or "embedded:N", for messages

@@ -136,8 +136,8 @@ Preflight preflightChecks(const std::string& path, const LevelLoadOptions& optio
     return refuse(std::move(pre),
                   path + ": Quake 3 " + (ext == "pk3" ? ".pk3 archives" : ".bsp maps") +
                       " cannot be loaded: Assimp 5.2's Quake 3 importer produces no valid faces"
-                      " (and crashes on damaged maps). Convert the map to OBJ, e.g. with"
-                      " ../shared/levels/tools/q3bsp2obj.py, and load the OBJ");
+                      " (and crashes on damaged maps). Convert the map to OBJ or glTF with a BSP"
+                      " converter (e.g. q3map2 -convert) and load that file");
   }
   return pre;
 }

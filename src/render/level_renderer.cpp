@@ -55,7 +55,6 @@ void LevelRenderer::release() {
   if (vao_ != 0) glDeleteVertexArrays(1, &vao_);
   vao_ = vbo_ = ibo_ = textureArray_ = 0;
   indexCount_ = 0;
-  gpuBytes_ = 0;
 }
 
 void LevelRenderer::upload(const Level& level) {
@@ -93,7 +92,6 @@ void LevelRenderer::upload(const Level& level) {
   glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_WRAP_S, GL_REPEAT);
   glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_WRAP_T, GL_REPEAT);
-  gpuBytes_ += static_cast<size_t>(size) * size * 4 * static_cast<size_t>(layers) * 4 / 3;
 
   const float diagonal = glm::length(level.boundsMax - level.boundsMin);
   fogStart_ = std::max(40.0f, 0.5f * diagonal);
@@ -127,7 +125,6 @@ void LevelRenderer::upload(const Level& level) {
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(Vertex)),
                vertices.data(), GL_STATIC_DRAW);
-  gpuBytes_ += vertices.size() * sizeof(Vertex);
   glGenBuffers(1, &ibo_);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo_);
   const auto attrib = [](GLuint loc, GLint n, GLenum type, GLboolean norm, size_t offset) {
@@ -157,9 +154,7 @@ void LevelRenderer::setDrawOrder(const Level& level, std::span<const uint32_t> d
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * sizeof(uint32_t)),
                indices.data(), GL_STATIC_DRAW);
   glBindVertexArray(0);
-  gpuBytes_ -= static_cast<size_t>(indexCount_) * sizeof(uint32_t);
   indexCount_ = static_cast<uint32_t>(indices.size());
-  gpuBytes_ += indices.size() * sizeof(uint32_t);
 }
 
 void LevelRenderer::draw(const FrameParams& frame, const DrawRunList& runs) {

@@ -66,7 +66,6 @@ class LevelRenderer {
   float fogStart() const { return fogStart_; }
   float fogEnd() const { return fogEnd_; }
   uint32_t drawCallsLastFrame() const { return drawCalls_; }
-  size_t gpuBytes() const { return gpuBytes_; }
 
  private:
   void release();
@@ -76,7 +75,6 @@ class LevelRenderer {
   uint32_t indexCount_ = 0;
   float fogStart_ = 40.0f, fogEnd_ = 120.0f;
   uint32_t drawCalls_ = 0;
-  size_t gpuBytes_ = 0;
   // Scratch for glMultiDrawElements, kept between frames so drawing does not allocate.
   std::vector<const void*> offsets_;
   std::vector<int> counts_;

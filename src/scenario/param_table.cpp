@@ -2,9 +2,10 @@
 
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <type_traits>
 #include <utility>
+
+#include "octree_fps/controller/param_errors_inl.h"
 
 namespace ofps {
 
@@ -88,16 +89,6 @@ constexpr std::array kInfos = {
         "max_level", "", 0.0f, static_cast<float>(kOctreeMaxLevel), ParamOwner::Octree,
         "Octree: deepest level (root = 0). Rebuilds the tree."),
 };
-
-void setError(std::string* outError, const std::string& message) {
-  if (outError) *outError = message;
-}
-
-std::string fmt(float v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
-  return buf;
-}
 
 std::string outsideMessage(const ParamInfo& info, float v) {
   return std::string(info.name) + " = " + fmt(v) + " is outside [" + fmt(info.minValue) + ", " +

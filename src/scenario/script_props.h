@@ -41,7 +41,6 @@ class ScriptProps {
   // --props-trace rows at row.t (positions + origin: a level's local frame, Level::origin).
   void afterRunnerStep(const ScriptRunner& runner, const Octree& octree, const TraceRow& row,
                        std::string* ioTrace = nullptr, const glm::dvec3& origin = glm::dvec3(0.0));
-  size_t throwsConsumed() const { return throwsConsumed_; }
 
  private:
   PropsWorld* world_;

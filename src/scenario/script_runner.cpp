@@ -4,12 +4,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "octree_fps/geometry/scalar_inl.h"
 #include "octree_fps/io/csv_number.h"
 
 namespace ofps {
 
 namespace {
-constexpr float kDegToRad = 0.017453292519943295f;
 constexpr float kMaxPitchDeg = 89.0f;
 
 void appendNumber(std::string& out, double v) {

@@ -80,7 +80,6 @@ class ScriptRunner {
     while (!finished()) sink(step(octree));
   }
 
-  uint64_t stepIndex() const { return stepIndex_; }  // steps run so far
   uint64_t totalSteps() const { return totalSteps_; }
   double stepSeconds() const { return 1.0 / hz_; }
   const CharacterController& controller() const { return controller_; }

@@ -57,7 +57,6 @@ class TeamsDemo {
   const TeamsParams& params() const { return params_; }
   // Re-buckets both grids (the slider); the agents stay where they are.
   void setCellSize(float cellSize);
-  void setRadius(float radius) { params_.radius = radius; }
 
   // Moves every agent (reflecting off the bounds), updates the grids, runs every agent's query.
   void step(float dt);

@@ -2,7 +2,7 @@
 // The harness of the controller's property tests: an independent reference for the capsule's
 // contacts (brute force over the test's own triangles, with a segment-triangle distance of its
 // own), and a walker that checks the invariants on every step. Shared by the property test
-// files (test_controller_properties.cpp, test_controller_descent.cpp).
+// files (controller_properties_test.cpp, controller_descent_test.cpp).
 
 #include <gtest/gtest.h>
 

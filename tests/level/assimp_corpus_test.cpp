@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "level/level_loader.h"
+#include "level_test_util.h"
 
 // Under LeakSanitizer (CI's ASan build): leaks inside Assimp 5.2.5 itself (some importers leak on
 // damaged input) are not this project's; leaks in project code are still reported. LSan calls
@@ -28,6 +29,8 @@ extern "C" const char* __lsan_default_suppressions() {
 
 namespace ofps {
 namespace {
+
+using test::testLoadOptions;
 
 namespace fs = std::filesystem;
 
@@ -64,9 +67,7 @@ TEST_P(AssimpCorpus, EveryFileLoadsOrFailsCleanly) {
   ASSERT_FALSE(files.empty());
   size_t loaded = 0;
   for (const fs::path& f : files) {
-    LevelLoadOptions o;
-    o.rememberSettings = false;  // never write beside the corpus
-    const LevelLoadResult r = loadLevel(f.string(), o);
+    const LevelLoadResult r = loadLevel(f.string(), testLoadOptions());  // corpus left as it is
     if (r.ok()) {
       ++loaded;
       const Level& l = *r.level;

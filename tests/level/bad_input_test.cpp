@@ -16,18 +16,13 @@ namespace ofps {
 namespace {
 
 using test::TempDir;
+using test::testLoadOptions;
 using test::writeFile;
 
-LevelLoadOptions quiet() {
-  LevelLoadOptions o;
-  o.rememberSettings = false;
-  o.upAxis = 'y';  // keep the frame guess out of the warnings
-  return o;
-}
-
-// Loads a file that must fail; checks the message names the file and contains `what`.
+// Loads a file that must fail; checks the message names the file and contains `what`. Y-up: no
+// frame guess among the warnings.
 void expectError(const std::string& path, const std::string& what,
-                 const LevelLoadOptions& o = quiet()) {
+                 const LevelLoadOptions& o = testLoadOptions('y')) {
   const LevelLoadResult r = loadLevel(path, o);
   ASSERT_FALSE(r.ok()) << path << " loaded; it should not";
   EXPECT_NE(r.error.find(std::filesystem::path(path).filename().string()), std::string::npos)
@@ -37,7 +32,7 @@ void expectError(const std::string& path, const std::string& what,
 
 // Loads a file that must succeed with a warning containing every one of `parts`.
 LevelLoadResult expectWarning(const std::string& path, std::initializer_list<const char*> parts) {
-  LevelLoadResult r = loadLevel(path, quiet());
+  LevelLoadResult r = loadLevel(path, testLoadOptions('y'));
   EXPECT_TRUE(r.ok()) << r.error;
   bool found = false;
   for (const std::string& w : r.warnings) {
@@ -56,7 +51,7 @@ TEST(BadInput, MissingPath) {
 }
 
 TEST(BadInput, EmptyPath) {
-  const LevelLoadResult r = loadLevel("", quiet());
+  const LevelLoadResult r = loadLevel("", testLoadOptions('y'));
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.error.find("empty path"), std::string::npos) << r.error;
 }
@@ -145,7 +140,7 @@ TEST(BadInput, HugeAfterScaling) {
   // 1e6 units is fine in metres, but not at --scale 100 (1e8 m).
   TempDir dir;
   writeFile(dir.file("far.obj"), "v 0 0 0\nv 1 0 0\nv 0 0 -1\nv 1e6 0 0\nf 1 2 3\nf 1 2 4\n");
-  LevelLoadOptions o = quiet();
+  LevelLoadOptions o = testLoadOptions('y');
   EXPECT_EQ(loadLevel(dir.file("far.obj"), o).level->triangleCount(), 2u);
   o.scale = 100.0f;
   const LevelLoadResult r = loadLevel(dir.file("far.obj"), o);
@@ -170,7 +165,7 @@ TEST(BadInput, OutOfRangeIndices) {
       R"("buffers":[{"byteLength":48,"uri":"data:application/octet-stream;base64,)"
       // positions (0,0,0) (1,0,0) (0,0,1); indices 0 1 9
       R"(AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAEAAAAJAAAA"}]})");
-  const LevelLoadResult r = loadLevel(dir.file("oor.gltf"), quiet());
+  const LevelLoadResult r = loadLevel(dir.file("oor.gltf"), testLoadOptions('y'));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error.find("oor.gltf"), std::string::npos) << r.error;
 }
@@ -249,7 +244,7 @@ TEST(BadInput, UnknownFormatAndGarbage) {
   for (const char* name : {"garbage.xyz", "garbage.fbx", "garbage.dae", "garbage.3ds",
                            "garbage.stl", "garbage.ply", "garbage.gltf", "garbage.obj"}) {
     writeFile(dir.file(name), garbage);
-    const LevelLoadResult r = loadLevel(dir.file(name), quiet());
+    const LevelLoadResult r = loadLevel(dir.file(name), testLoadOptions('y'));
     EXPECT_FALSE(r.ok() && r.level->triangleCount() == 0) << name << ": silent empty level";
     if (!r.ok()) {
       EXPECT_NE(r.error.find(name), std::string::npos) << r.error;
@@ -259,7 +254,7 @@ TEST(BadInput, UnknownFormatAndGarbage) {
 
 TEST(BadInput, InvalidOptions) {
   const std::string arena = test::sourcePath("assets/arena.glb");
-  LevelLoadOptions o = quiet();
+  LevelLoadOptions o = testLoadOptions('y');
   o.upAxis = 'x';
   expectError(arena, "invalid up axis", o);
   o.upAxis = 'y';

@@ -19,6 +19,8 @@
 namespace ofps {
 namespace {
 
+using test::testLoadOptions;
+
 using nlohmann::json;
 
 glm::vec3 vec(const json& j) {
@@ -28,9 +30,8 @@ glm::vec3 vec(const json& j) {
 class DefaultLevel : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    LevelLoadOptions o;
-    o.rememberSettings = false;
-    result_ = new LevelLoadResult(loadLevel(test::sourcePath("assets/arena.glb"), o));
+    result_ =
+        new LevelLoadResult(loadLevel(test::sourcePath("assets/arena.glb"), testLoadOptions()));
     std::ifstream f(test::sourcePath("assets/arena.features.json"));
     features_ = new json(json::parse(f));
     if (result_->ok()) {
@@ -139,9 +140,8 @@ TEST_F(DefaultLevel, CollisionLayersFromNames) {
 }
 
 TEST_F(DefaultLevel, AllSolidMakesDecorationCollide) {
-  LevelLoadOptions o;
+  LevelLoadOptions o = testLoadOptions();
   o.allSolid = true;
-  o.rememberSettings = false;
   const LevelLoadResult r = loadLevel(test::sourcePath("assets/arena.glb"), o);
   ASSERT_TRUE(r.ok()) << r.error;
   for (const LevelMesh& m : r.level->meshes) {
@@ -254,11 +254,7 @@ TEST_F(DefaultLevel, RoundTripThroughObj) {
   test::TempDir dir;
   const std::string obj = dir.file("arena.obj");
   test::writeObj(obj, test::soupOf(level()));
-  LevelLoadOptions o;
-  o.upAxis = 'y';
-  o.scale = 1.0f;
-  o.rememberSettings = false;
-  const LevelLoadResult r = loadLevel(obj, o);
+  const LevelLoadResult r = loadLevel(obj, testLoadOptions('y', 1.0f));
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(test::compareSoups(test::soupOf(*r.level), test::soupOf(level()), 1e-5f), "");
 }

@@ -19,6 +19,7 @@ namespace ofps {
 namespace {
 
 using test::TempDir;
+using test::testLoadOptions;
 using test::writeFile;
 
 std::string base64(const std::string& in) {
@@ -87,12 +88,6 @@ std::string dataUri() {
   return "data:application/octet-stream;base64," + base64(triangleBuffer());
 }
 
-LevelLoadOptions quiet() {
-  LevelLoadOptions o;
-  o.rememberSettings = false;
-  return o;
-}
-
 glm::vec3 faceNormal(const LevelMesh& m) {
   return glm::normalize(glm::cross(m.positions[m.indices[1]] - m.positions[m.indices[0]],
                                    m.positions[m.indices[2]] - m.positions[m.indices[0]]));
@@ -103,7 +98,7 @@ TEST(Gltf, EmbeddedBufferAndInstancing) {
   const std::string path = dir.file("inst.gltf");
   writeFile(path, gltfJson(R"([{"name":"a","mesh":0},{"name":"b","mesh":0,"translation":[5,0,0]}])",
                            "[0,1]", dataUri()));
-  const LevelLoadResult r = loadLevel(path, quiet());
+  const LevelLoadResult r = loadLevel(path, testLoadOptions());
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_EQ(r.level->meshes.size(), 2u);
   EXPECT_EQ(r.level->triangleCount(), 2u);
@@ -125,7 +120,7 @@ TEST(Gltf, ExternalBufferHierarchyAndMirror) {
                            R"({"name":"child","mesh":0,"scale":[2,2,2]},)"
                            R"({"name":"mirrored","mesh":0,"scale":[-1,1,1]}])",
                            "[0,2]", "tri.bin"));
-  const LevelLoadResult r = loadLevel(path, quiet());
+  const LevelLoadResult r = loadLevel(path, testLoadOptions());
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_EQ(r.level->meshes.size(), 2u);
   const LevelMesh& child = r.level->meshes[0];
@@ -150,7 +145,7 @@ TEST(Gltf, SpawnNodePositionAndYaw) {
           R"([{"name":"floor","mesh":0},{"name":"PlayerStart","translation":[1,2,3],"rotation":[0,)" +
               std::to_string(s) + ",0," + std::to_string(s) + "]}]",
           "[0,1]", dataUri()));
-  const LevelLoadResult r = loadLevel(path, quiet());
+  const LevelLoadResult r = loadLevel(path, testLoadOptions());
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_TRUE(r.level->spawn.has_value());
   EXPECT_EQ(r.level->spawnSource, "PlayerStart");
@@ -163,7 +158,7 @@ TEST(Gltf, ExternalTextureBesideTheFile) {
   test::writePng(dir.file("red.png"), 4, 2, 255, 0, 0);
   const std::string path = dir.file("tex.gltf");
   writeFile(path, gltfJson(R"([{"name":"floor","mesh":0}])", "[0]", dataUri(), "red.png"));
-  const LevelLoadResult r = loadLevel(path, quiet());
+  const LevelLoadResult r = loadLevel(path, testLoadOptions());
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_TRUE(r.warnings.empty());
   const LevelMaterial& mat = r.level->materials[r.level->meshes[0].material];
@@ -181,7 +176,7 @@ TEST(Gltf, MissingTextureFallsBackToCheckerWithWarning) {
   const std::string path = dir.file("notex.gltf");
   writeFile(path,
             gltfJson(R"([{"name":"floor","mesh":0}])", "[0]", dataUri(), "missing_albedo.png"));
-  const LevelLoadResult r = loadLevel(path, quiet());
+  const LevelLoadResult r = loadLevel(path, testLoadOptions());
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("missing_albedo.png"), std::string::npos) << r.warnings[0];
@@ -196,7 +191,7 @@ TEST(Gltf, ProgressIsReportedInOrderAndEnds) {
   const std::string path = dir.file("p.gltf");
   writeFile(path, gltfJson(R"([{"name":"floor","mesh":0}])", "[0]", dataUri()));
   std::vector<float> seen;
-  LevelLoadOptions o = quiet();
+  LevelLoadOptions o = testLoadOptions();
   o.onProgress = [&seen](float p, const char* stage) {
     EXPECT_NE(stage, nullptr);
     seen.push_back(p);
@@ -222,7 +217,7 @@ TEST(Obj, MtlColourTextureAndNamingConventions) {
             "o window\nusemtl glass_nocollide\nf 1 2 3\n"
             "o wall-colonly\nusemtl plain\nf 1 2 3\n"
             "o UCX_crate\nusemtl plain\nf 1 2 3\n");
-  LevelLoadOptions o = quiet();
+  LevelLoadOptions o = testLoadOptions();
   o.upAxis = 'y';
   const LevelLoadResult r = loadLevel(dir.file("room.obj"), o);
   ASSERT_TRUE(r.ok()) << r.error;
@@ -247,7 +242,7 @@ TEST(Obj, MissingMtlTextureNamesTheFile) {
   TempDir dir;
   writeFile(dir.file("m.mtl"), "newmtl stone\nKd 1 1 1\nmap_Kd textures/stone_diffuse.tga\n");
   writeFile(dir.file("m.obj"), "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 0 -1\nusemtl stone\nf 1 2 3\n");
-  LevelLoadOptions o = quiet();
+  LevelLoadOptions o = testLoadOptions();
   o.upAxis = 'y';
   const LevelLoadResult r = loadLevel(dir.file("m.obj"), o);
   ASSERT_TRUE(r.ok()) << r.error;
@@ -276,7 +271,7 @@ TEST(Collada, UpAxisAndUnitFromTheFile) {
   <scene><instance_visual_scene url="#S"/></scene>
 </COLLADA>
 )");
-  const LevelLoadResult r = loadLevel(path, quiet());
+  const LevelLoadResult r = loadLevel(path, testLoadOptions());
   ASSERT_TRUE(r.ok()) << r.error;
   const LevelMesh& m = r.level->meshes.at(0);
   // Z-up centimetres: (100, 0, 0) -> (1, 0, 0) m; (0, 100, 0) -> (0, 0, -1) m.
@@ -305,7 +300,7 @@ TEST(Fbx, UpAxisAndUnitScaleFromMetadata) {
             "\t\tPolygonVertexIndex: *3 {\n\t\t\ta: 0,1,-3\n\t\t}\n\t\tGeometryVersion: 124\n\t}\n"
             "\tModel: 2000, \"Model::floor\", \"Mesh\" {\n\t\tVersion: 232\n\t}\n}\n"
             "Connections:  {\n\tC: \"OO\",2000,0\n\tC: \"OO\",1000,2000\n}\n");
-  const LevelLoadResult r = loadLevel(path, quiet());
+  const LevelLoadResult r = loadLevel(path, testLoadOptions());
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(r.level->frame.upAxis, 'z');
   EXPECT_FLOAT_EQ(r.level->frame.scale, 0.0254f);
@@ -323,9 +318,7 @@ TEST(OtherFormats, StlAndPlyLoadThroughTheSamePath) {
             "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
             "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
             "0 0 0\n1 0 0\n1 0 -1\n0 0 -1\n4 0 1 2 3\n");
-  LevelLoadOptions o;
-  o.rememberSettings = false;
-  o.upAxis = 'y';
+  const LevelLoadOptions o = testLoadOptions('y');
   const LevelLoadResult stl = loadLevel(dir.file("t.stl"), o);
   ASSERT_TRUE(stl.ok()) << stl.error;
   EXPECT_EQ(stl.level->triangleCount(), 1u);
@@ -362,7 +355,7 @@ TEST(LargeLevel, MillionTrianglesLoadInSeconds) {
     writeFile(path, text);
   }
   int reports = 0;
-  LevelLoadOptions o = quiet();
+  LevelLoadOptions o = testLoadOptions();
   o.onProgress = [&reports](float, const char*) { ++reports; };
   const auto t0 = std::chrono::steady_clock::now();
   const LevelLoadResult r = loadLevel(path, o);

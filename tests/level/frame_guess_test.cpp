@@ -14,6 +14,7 @@ namespace {
 
 using test::Soup;
 using test::TempDir;
+using test::testLoadOptions;
 
 constexpr float kInch = 0.0254f;
 
@@ -37,9 +38,7 @@ void addBox(Soup& s, glm::vec3 lo, glm::vec3 hi) {
 LevelLoadResult loadSoup(const TempDir& dir, const Soup& soup) {
   const std::string path = dir.file("level.obj");
   test::writeObj(path, soup);
-  LevelLoadOptions o;
-  o.rememberSettings = false;
-  return loadLevel(path, o);
+  return loadLevel(path, testLoadOptions());
 }
 
 glm::vec3 size(const Level& l) {

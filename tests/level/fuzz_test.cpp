@@ -18,6 +18,8 @@
 namespace ofps {
 namespace {
 
+using test::testLoadOptions;
+
 void expectSane(const LevelLoadResult& r, const std::string& name, uint32_t seed) {
   if (!r.ok()) {
     EXPECT_NE(r.error.find(name), std::string::npos) << "seed " << seed << ": " << r.error;
@@ -38,12 +40,6 @@ void expectSane(const LevelLoadResult& r, const std::string& name, uint32_t seed
   }
 }
 
-LevelLoadOptions quiet() {
-  LevelLoadOptions o;
-  o.rememberSettings = false;
-  return o;
-}
-
 TEST(Fuzz, MutatedGlbBytes) {
   const std::string glb = test::readFile(test::sourcePath("assets/arena.glb"));
   ASSERT_FALSE(glb.empty());
@@ -56,7 +52,7 @@ TEST(Fuzz, MutatedGlbBytes) {
     for (int k = 0; k < flips; ++k) b[rng() % b.size()] = static_cast<char>(rng() & 0xFF);
     if (rng() % 4 == 0) b.resize(rng() % b.size());
     test::writeFile(path, b);
-    expectSane(loadLevel(path, quiet()), "mutated.glb", seed);
+    expectSane(loadLevel(path, testLoadOptions()), "mutated.glb", seed);
   }
 }
 
@@ -82,7 +78,7 @@ TEST(Fuzz, MutatedGltfJsonNumbers) {
       "\"buffers\":[{\"byteLength\":" + std::to_string(binLength) + ",\"uri\":\"a.bin\"}]");
   const std::string path = dir.file("mutated.gltf");
   test::writeFile(path, json);
-  ASSERT_TRUE(loadLevel(path, quiet()).ok()) << "the unmutated .gltf must load";
+  ASSERT_TRUE(loadLevel(path, testLoadOptions()).ok()) << "the unmutated .gltf must load";
 
   const std::regex number("[0-9]+");
   const char* hostile[] = {"0", "1", "3", "255", "65535", "4294967295", "999999999", "-1"};
@@ -100,7 +96,7 @@ TEST(Fuzz, MutatedGltfJsonNumbers) {
       text.replace(pos, len, hostile[rng() % std::size(hostile)]);
     }
     test::writeFile(path, text);
-    expectSane(loadLevel(path, quiet()), "mutated.gltf", seed);
+    expectSane(loadLevel(path, testLoadOptions()), "mutated.gltf", seed);
   }
 }
 
@@ -117,7 +113,7 @@ TEST(Fuzz, MutatedObjText) {
     const int flips = 1 << (rng() % 8);
     for (int k = 0; k < flips; ++k) b[rng() % b.size()] = pool[rng() % (sizeof pool - 1)];
     test::writeFile(path, b);
-    LevelLoadOptions o = quiet();
+    LevelLoadOptions o = testLoadOptions();
     o.upAxis = 'y';
     expectSane(loadLevel(path, o), "mutated.obj", seed);
   }

@@ -23,6 +23,7 @@ namespace ofps {
 namespace {
 
 using test::TempDir;
+using test::testLoadOptions;
 using test::writeFile;
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -94,16 +95,9 @@ ChildLoad loadInChild(const std::string& path, const LevelLoadOptions& options) 
   return c;
 }
 
-LevelLoadOptions quiet() {
-  LevelLoadOptions o;
-  o.rememberSettings = false;
-  o.upAxis = 'y';
-  return o;
-}
-
 // A refused file: one error naming the file and containing every part; no crash; small memory.
 void expectRefused(const std::string& path, std::initializer_list<std::string> parts,
-                   const LevelLoadOptions& o = quiet()) {
+                   const LevelLoadOptions& o = testLoadOptions('y')) {
   const ChildLoad c = loadInChild(path, o);
   ASSERT_TRUE(c.exited) << path << ": the loading child crashed";
   ASSERT_FALSE(c.ok) << path << " loaded; it should have been refused";
@@ -236,7 +230,7 @@ TEST(HostileInput, HonestHeadersStillLoad) {
   };
   for (const Case& c : cases) {
     writeFile(dir.file(c.name), c.bytes);
-    const LevelLoadResult r = loadLevel(dir.file(c.name), quiet());
+    const LevelLoadResult r = loadLevel(dir.file(c.name), testLoadOptions('y'));
     ASSERT_TRUE(r.ok()) << c.name << ": " << r.error;
     EXPECT_EQ(r.level->triangleCount(), c.triangles) << c.name;
   }
@@ -263,11 +257,11 @@ TEST(HostileInput, ValidFileOverTheMemoryBudget) {
   const std::string obj = gridObj(60);  // 7200 triangles, ~150 KB
   writeFile(dir.file("grid.obj"), obj);
   // Under the default budget it loads (the budget refuses only what is over it).
-  const LevelLoadResult r = loadLevel(dir.file("grid.obj"), quiet());
+  const LevelLoadResult r = loadLevel(dir.file("grid.obj"), testLoadOptions('y'));
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(r.level->triangleCount(), 7200u);
   // With a 1 MB budget the same file is refused before Assimp runs.
-  LevelLoadOptions small = quiet();
+  LevelLoadOptions small = testLoadOptions('y');
   small.memoryBudgetBytes = 1000000;
   expectRefused(dir.file("grid.obj"),
                 {"memory budget of 1.0 MB", "its size, " + std::to_string(obj.size()) + " bytes",
@@ -281,7 +275,7 @@ TEST(HostileInput, ValidFileOverTheMemoryBudget) {
       "property list uchar uint vertex_indices\nend_header\n";
   writeFile(dir.file("big.ply"), head);
   std::filesystem::resize_file(dir.file("big.ply"), head.size() + 40000000ull * 12);
-  LevelLoadOptions mid = quiet();
+  LevelLoadOptions mid = testLoadOptions('y');
   mid.memoryBudgetBytes = 500000000;
   expectRefused(dir.file("big.ply"), {"memory budget of 500.0 MB", "not attempted"}, mid);
 }

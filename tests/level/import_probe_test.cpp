@@ -18,6 +18,8 @@
 namespace ofps {
 namespace {
 
+using test::testLoadOptions;
+
 namespace fs = std::filesystem;
 
 std::string readAll(const fs::path& p) {
@@ -49,9 +51,7 @@ TEST(ImportProbe, AssimpCrashesBecomeErrors) {
     const std::string level = tmp.file("level" + std::to_string(files) + ext);
     test::writeFile(level, bytes.substr(1));
     ++files;
-    LevelLoadOptions o;
-    o.rememberSettings = false;
-    const LevelLoadResult r = loadLevel(level, o);
+    const LevelLoadResult r = loadLevel(level, testLoadOptions());
     ASSERT_FALSE(r.ok()) << name << " loaded";
     EXPECT_NE(r.error.find(level), std::string::npos)
         << name << ": the error names the file: " << r.error;
@@ -75,8 +75,7 @@ TEST(ImportProbe, AssimpCrashesBecomeErrors) {
 
 TEST(ImportProbe, ACleanFileLoadsWithAndWithoutTheProbe) {
   const std::string level = test::sourcePath("assets/arena.glb");
-  LevelLoadOptions o;
-  o.rememberSettings = false;
+  LevelLoadOptions o = testLoadOptions();
   const LevelLoadResult isolated = loadLevel(level, o);
   ASSERT_TRUE(isolated.ok()) << isolated.error;
   EXPECT_EQ(probeAssimpImport(findImportProbe(""), level, 60.0).outcome, ProbeOutcome::Clean);

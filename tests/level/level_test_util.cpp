@@ -14,6 +14,14 @@
 
 namespace ofps::test {
 
+LevelLoadOptions testLoadOptions(std::optional<char> upAxis, std::optional<float> scale) {
+  LevelLoadOptions o;
+  o.rememberSettings = false;
+  o.upAxis = upAxis;
+  o.scale = scale;
+  return o;
+}
+
 TempDir::TempDir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "ofps-level-XXXXXX").string();
   if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");

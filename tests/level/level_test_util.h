@@ -3,10 +3,12 @@
 // and an order-independent triangle comparison.
 #include <cstdint>
 #include <glm/vec3.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "level/level.h"
+#include "level/level_loader.h"
 
 namespace ofps::test {
 
@@ -44,5 +46,11 @@ std::string compareSoups(const Soup& a, const Soup& b, float tolerance);
 
 // Writes a soup as a canonical OBJ (v and f lines, %.9g).
 void writeObj(const std::string& path, const Soup& soup);
+
+// Load options for a test: no import-settings file is written, so a load never changes the frame
+// the next test's load of the same file finds, and nothing is written beside shared files. An
+// up axis given keeps the frame guess (and its warning) out of a test about something else.
+LevelLoadOptions testLoadOptions(std::optional<char> upAxis = std::nullopt,
+                                 std::optional<float> scale = std::nullopt);
 
 }  // namespace ofps::test

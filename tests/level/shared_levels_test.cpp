@@ -16,6 +16,8 @@
 namespace ofps {
 namespace {
 
+using test::testLoadOptions;
+
 struct SharedLevel {
   const char* file;    // under levels/
   uint32_t triangles;  // SOURCES.md, canonical
@@ -94,9 +96,7 @@ TEST_P(SharedLevels, GuessedFrameMatchesSources) {
   const SharedLevel& s = GetParam();
   const std::string path = test::sharedLevelCopy(std::string("levels/") + s.file);
   if (path.empty()) GTEST_SKIP() << s.file << " not in the shared folder";
-  LevelLoadOptions o;
-  o.rememberSettings = false;
-  const LevelLoadResult r = loadLevel(path, o);
+  const LevelLoadResult r = loadLevel(path, testLoadOptions());
   checkLevel(s, r);
 }
 
@@ -104,11 +104,7 @@ TEST_P(SharedLevels, ExplicitFrameMatchesSources) {
   const SharedLevel& s = GetParam();
   const std::string path = test::sharedLevelCopy(std::string("levels/") + s.file);
   if (path.empty()) GTEST_SKIP() << s.file << " not in the shared folder";
-  LevelLoadOptions o;
-  o.upAxis = s.up;
-  o.scale = s.scale;
-  o.rememberSettings = false;  // keep every test's load independent of the others
-  const LevelLoadResult r = loadLevel(path, o);
+  const LevelLoadResult r = loadLevel(path, testLoadOptions(s.up, s.scale));
   checkLevel(s, r);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.level->frame.upSource, "options (--up)");
@@ -132,9 +128,7 @@ TEST(SharedLevels, QuakeLevelIsRotatedNotMirrored) {
   if (path.empty()) GTEST_SKIP();
   const ObjReadResult canon = readObj(path);
   ASSERT_TRUE(canon.ok) << canon.error;
-  LevelLoadOptions o;
-  o.rememberSettings = false;
-  const LevelLoadResult r = loadLevel(path, o);
+  const LevelLoadResult r = loadLevel(path, testLoadOptions());
   ASSERT_TRUE(r.ok()) << r.error;
   test::Soup expected{canon.mesh.positions, canon.mesh.indices};
   for (glm::vec3& p : expected.positions) p = glm::vec3(p.x, p.z, -p.y) * kQuake;
@@ -165,11 +159,7 @@ TEST(SharedLevels, RoundTripObjLoaderAgainstCanonicalReader) {
     if (path.empty()) continue;
     const ObjReadResult canon = readObj(path);
     ASSERT_TRUE(canon.ok) << canon.error;
-    LevelLoadOptions o;
-    o.upAxis = 'y';
-    o.scale = 1.0f;
-    o.rememberSettings = false;
-    const LevelLoadResult r = loadLevel(path, o);
+    const LevelLoadResult r = loadLevel(path, testLoadOptions('y', 1.0f));
     ASSERT_TRUE(r.ok()) << r.error;
     EXPECT_GT(r.level->degenerateTriangles, 0u) << file;
     EXPECT_EQ(test::compareSoups(test::soupOf(*r.level), {canon.mesh.positions, canon.mesh.indices},

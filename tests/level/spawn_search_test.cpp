@@ -9,11 +9,14 @@
 #include <vector>
 
 #include "level/level_loader.h"
+#include "level_test_util.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/test_paths.h"
 
 namespace ofps {
 namespace {
+
+using test::testLoadOptions;
 
 Octree buildOctree(const Level& l) {
   Octree o;
@@ -71,9 +74,7 @@ TEST(SpawnSearch, QuakeLevelsSpawnInsideNotOnTheSkyRoof) {
   for (const char* file : {"levels/oa_dm1/oa_dm1.obj", "levels/oa_dm5/oa_dm5.obj"}) {
     const std::string path = test::sharedLevelCopy(file);
     if (path.empty()) continue;
-    LevelLoadOptions o;
-    o.rememberSettings = false;
-    const LevelLoadResult r = loadLevel(path, o);
+    const LevelLoadResult r = loadLevel(path, testLoadOptions());
     ASSERT_TRUE(r.ok()) << r.error;
     EXPECT_FALSE(r.level->spawn.has_value());  // the OBJs carry no entities
     const Octree octree = buildOctree(*r.level);

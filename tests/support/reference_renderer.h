@@ -1,6 +1,6 @@
 #pragma once
 // The reference rasterizer: an image of triangle ids, the ground truth of "which triangles can be
-// seen" for the occlusion tests (tests/culling/test_occlusion_reference.cpp) and the visibility
+// seen" for the occlusion tests (tests/culling/occlusion_reference_test.cpp) and the visibility
 // floor of bench/micro/occlusion_oracle.cpp. Header-only, so that the benchmarks, which do not
 // link the test support library, use this same copy.
 //

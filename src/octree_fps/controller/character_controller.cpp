@@ -5,12 +5,13 @@
 #include <glm/geometric.hpp>
 #include <limits>
 
+#include "octree_fps/geometry/scalar_inl.h"
+
 namespace ofps {
 
 namespace {
 
 constexpr uint32_t kMaxPlanes = 2 * kMaxSlideIterations;  // a steep contact adds two planes
-constexpr float kDegToRad = 0.017453292519943295f;
 
 glm::vec3 horizontal(const glm::vec3& v) {
   return {v.x, 0.0f, v.z};

@@ -64,7 +64,7 @@
 //
 // Precision envelope: single-precision floats throughout. Within 10 km of the origin (float
 // spacing at most 1 mm) the guarantees above hold with the default 2 cm skin (tested at 1 and
-// 10 km: tests/controller/test_controller_descent.cpp); a path there drifts from the same path at
+// 10 km: tests/controller/controller_descent_test.cpp); a path there drifts from the same path at
 // the origin by at most half a float spacing per step (each step's displacement is rounded to
 // the position's float grid: 0.03 mm per step at 1 km, 0.5 mm at 10 km). The skin must exceed
 // the float spacing at the level's coordinates. Levels farther out belong in a local frame: the

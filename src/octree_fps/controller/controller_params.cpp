@@ -2,21 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "octree_fps/controller/param_errors_inl.h"
 
 namespace ofps {
 
 namespace {
-
-void setError(std::string* outError, const std::string& message) {
-  if (outError) *outError = message;
-}
-
-std::string fmt(float v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
-  return buf;
-}
 
 // What the controller's arithmetic needs of one field: finite and in [lo, hi] (hi excluded
 // where openHi). Narrower, friendlier ranges are the UI's business.

@@ -138,9 +138,10 @@ struct OcclusionCullParams {
   // Work budget of one cull(), in OcclusionWork units (about a nanosecond each on the reference
   // machine: see OcclusionWork). The occlusion test is worth its cost where walls hide much; on a
   // view across open terrain most of the frustum is visible, and testing and rasterizing tens of
-  // thousands of visible triangles took 5.8-6.7 ms on ons-reborn to leave out a third of them,
-  // which the GPU draws in a fraction of that. So the cull meters its work and degrades in two
-  // steps, nearest nodes having been served first:
+  // thousands of visible triangles costs more than the GPU takes to draw the third of them it
+  // would leave out (measured in bench/micro/OCCLUSION_RESULTS.md, round 10, "What the mean
+  // hid"). So the cull meters its work and degrades in two steps, nearest nodes having been
+  // served first:
   // - past three quarters of the budget it rasterizes no more occluders and tests no more
   //   triangles (a visible node draws whole; a hidden subtree still costs only its box test);
   // - past all of it, every node not yet reached is drawn as DrawRanges::cull would draw it (a

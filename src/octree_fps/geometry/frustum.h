@@ -7,7 +7,8 @@
 // The box test is the p-vertex/n-vertex method (Haines and Wallace 1994; Assarsson and Möller,
 // "Optimized View Frustum Culling Algorithms for Bounding Boxes", 2000) with plane masking: a box
 // fully inside plane i clears bit i for everything inside it, so children skip that plane.
-// The four-wide form of the test is in geometry/frustum_simd.h (internal to the core).
+// The counting and four-wide forms of the test are in geometry/frustum_inl.h (internal to the
+// core).
 // Everything here is pure or const: thread-safe, no allocation, nothing thrown.
 
 #include <array>

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "octree_fps/geometry/frustum_inl.h"
+#include "octree_fps/geometry/scalar_inl.h"
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/hash_grid.h"
 #include "octree_fps/spatial/hash_grid_inl.h"
@@ -21,10 +22,6 @@ namespace {
 // exact test would report (|h| <= sqrt(3) max h_i).
 constexpr float kBoxFilterPad = 1.0009765625f;  // 1 + 2^-10
 constexpr float kSqrt3Up = 1.7320511f;          // > sqrt(3)
-
-inline bool finite3(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
 
 inline uint32_t highestLane(uint32_t m) {
   return 31u - static_cast<uint32_t>(__builtin_clz(m));

@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "octree_fps/geometry/scalar_inl.h"
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/spatial/octree.h"
@@ -36,10 +37,6 @@ std::string formatVec(const glm::vec3& v) {
   std::snprintf(buf, sizeof(buf), "(%g, %g, %g)", static_cast<double>(v.x),
                 static_cast<double>(v.y), static_cast<double>(v.z));
   return buf;
-}
-
-bool isFinite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
 // The octree's large arrays are put on transparent huge pages where Linux offers them (madvise;
@@ -442,7 +439,7 @@ struct Octree::BuildSource {
       out = triangles[t];
       if (!validate) return true;
       for (const glm::vec3* v : {&out.v0, &out.v1, &out.v2}) {
-        if (!isFinite(*v)) {
+        if (!finite3(*v)) {
           error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v);
           return false;
         }
@@ -458,7 +455,7 @@ struct Octree::BuildSource {
         return false;
       }
       *v[k] = positions[idx];
-      if (!isFinite(*v[k])) {
+      if (!finite3(*v[k])) {
         error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v[k]);
         return false;
       }

@@ -5,7 +5,7 @@
 // of four) and two triangle blocks at a time. Every lane performs the same IEEE operations, in
 // the same order, as the four-lane kernel and the scalar tests (no FMA: octree_core is built
 // with -ffp-contract=off and the target below does not enable it), so the answers are the same
-// bits; tests/spatial/test_octree_simd.cpp checks that on random soups and the shared levels.
+// bits; tests/spatial/octree_simd_test.cpp checks that on random soups and the shared levels.
 //
 // Only GCC on x86-64 compiles it (it relies on #pragma GCC target applying to every function,
 // lambda and template defined in the region); elsewhere octreeSimdAvailable(kAvx2) is false.

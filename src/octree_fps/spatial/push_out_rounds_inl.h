@@ -5,7 +5,7 @@
 // triangles touch the shape and how deep (the octree finds them through its traversal and SIMD
 // filters, the oracle by testing every triangle). The rounds only combine those contacts, and
 // they are checked on their own, against nothing that shares code with them:
-// tests/spatial/test_push_out_rounds.cpp drives them with scripted contacts (iteration count,
+// tests/spatial/push_out_rounds_test.cpp drives them with scripted contacts (iteration count,
 // tolerance, ties, the final check round) and checks, for random shapes on generated soups and
 // the shared levels, that a result reported resolved leaves the moved shape without any contact
 // deeper than the tolerance, by testing every triangle directly.

@@ -1,11 +1,11 @@
 // The two-teams mode: the grid's "enemies within R" answers equal brute force's N x M loop for
 // every agent, with far fewer checks, and the checks are lowest near cellSize ~ R.
 
+#include "scenario/teams_demo.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
-
-#include "scenario/teams_demo.h"
 
 namespace ofps::test {
 namespace {

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "octree_fps/io/obj_reader.h"
+
+#include <gtest/gtest.h>
 
 namespace ofps {
 namespace {

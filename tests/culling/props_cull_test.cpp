@@ -8,6 +8,8 @@
 // than a cell, and outside the level's bounds (near it, and far beyond the grid's coordinate
 // range). The links are validated (OctreeCellLinks::validate: every link) after moves, removals,
 // cells emptied and re-created, octree rebuilds with other parameters, and level swaps.
+#include "octree_fps/culling/props_cull.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,7 +25,6 @@
 #include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/culling/frame_cull.h"
 #include "octree_fps/culling/frustum.h"
-#include "octree_fps/culling/props_cull.h"
 #include "octree_fps/props/props_world.h"
 #include "octree_fps/spatial/hash_grid.h"
 #include "octree_fps/spatial/octree.h"

@@ -1,10 +1,11 @@
+#include "octree_fps/culling/frustum.h"
+
 #include <gtest/gtest.h>
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <random>
 #include <vector>
 
-#include "octree_fps/culling/frustum.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/random_soup.h"
 

@@ -1,14 +1,14 @@
 // Primitive tests against one triangle: hand-computed cases, and randomized checks against
 // independent references (double precision, different formulas, sampling), so that a wrong
 // primitive cannot agree with itself through the brute-force oracle.
+#include "octree_fps/geometry/triangle_tests.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
-
-#include "octree_fps/geometry/triangle_tests.h"
 
 namespace ofps {
 namespace {

@@ -1,6 +1,8 @@
 // DrawRanges: the renderer's octree-ordered index buffer and per-frame visible runs.
 // Oracle: a drawn triangle whose own bounds are not outside the frustum (classified on its own,
 // all six planes, no octree involved) must be inside one of the runs cull() returns.
+#include "octree_fps/culling/draw_ranges.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include <set>
 #include <vector>
 
-#include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/random_soup.h"
 

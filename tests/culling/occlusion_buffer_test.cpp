@@ -8,6 +8,8 @@
 // Random*AgreeWithCornerRays tests intersects the four corner rays of each pixel with the
 // world-space triangle (Moller-Trumbore in double): it shares no code or formula with the
 // homogeneous rasterizer under test.
+#include "octree_fps/culling/occlusion_buffer.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,8 +18,6 @@
 #include <glm/ext/matrix_clip_space.hpp>
 #include <glm/ext/matrix_transform.hpp>
 #include <random>
-
-#include "octree_fps/culling/occlusion_buffer.h"
 
 namespace ofps {
 namespace {

@@ -125,8 +125,7 @@ TEST(PushOutRounds, ZeroRoundsMeansOne) {
   EXPECT_EQ(r.offsetsSeen.size(), 2u);
 }
 
-// ---- The octree's results judged triangle by triangle
-// --------------------------------------------
+// ---- The octree's results judged triangle by triangle -------------------------------------------
 
 // Every triangle's contact with a shape, tested directly.
 using ContactFn = std::function<bool(const Triangle&, TriangleContact&)>;

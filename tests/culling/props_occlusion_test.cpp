@@ -8,6 +8,8 @@
 // each of its props' boxes: asserted for every prop); props the wall cannot hide (in front of
 // it) are kept; the survivors keep their order; ids the grid does not hold are kept; and the
 // cells did the work they are for (hidden cells whose props went untested).
+#include "octree_fps/culling/props_occlusion.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,7 +21,6 @@
 #include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/culling/occlusion_cull.h"
 #include "octree_fps/culling/props_cull.h"
-#include "octree_fps/culling/props_occlusion.h"
 #include "octree_fps/spatial/hash_grid.h"
 #include "octree_fps/spatial/octree.h"
 

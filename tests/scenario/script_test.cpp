@@ -1,15 +1,15 @@
 // Script parsing (docs/script-format.md): every command, and every error naming its line; the
 // parameter table; the runner's timing rules (at T, tap = one step, end T) on a flat floor.
 
+#include "scenario/script.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "controller_test_util.h"
+#include "controller/controller_test_util.h"
 #include "octree_fps/controller/controller_params.h"
-#include "octree_fps/controller/fixed_step.h"
 #include "scenario/param_table.h"
-#include "scenario/script.h"
 #include "scenario/script_runner.h"
 
 namespace ofps::test {
@@ -145,15 +145,6 @@ TEST(ControllerScript, RunnerTimingTapAndEnd) {
     takeoffs += rows[i].velocity.y > 6.0f && rows[i - 1].velocity.y <= 6.0f ? 1 : 0;
   }
   EXPECT_EQ(takeoffs, 1);
-}
-
-TEST(ControllerFixedStep, AccumulatesAndInterpolates) {
-  FixedStep clock(100.0, 4);
-  EXPECT_EQ(clock.advance(0.025), 2u);
-  EXPECT_NEAR(clock.alpha(), 0.5f, 1e-5f);
-  EXPECT_EQ(clock.advance(1.0), 4u);  // a stall: capped, excess dropped
-  EXPECT_LT(clock.alpha(), 1.0f);
-  EXPECT_EQ(clock.advance(-1.0), 0u);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // range), with random moves, removes and inserts between query rounds. Every round ends with
 // validate(). Meaningfulness: the share of queries with a non-empty answer must lie in a band.
 
+#include "octree_fps/spatial/hash_grid.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 #include <vector>
 
 #include "octree_fps/culling/frustum.h"
-#include "octree_fps/spatial/hash_grid.h"
 
 namespace ofps::test {
 namespace {

@@ -10,6 +10,8 @@
 //  - a ramp is followed exactly (offset below 1 mm all the way), and so is a jump;
 //  - timeConstant 0 is the controller's eye, bit for bit; the offset never exceeds maxOffset.
 
+#include "octree_fps/controller/view_smoothing.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,7 +20,6 @@
 
 #include "controller_test_util.h"
 #include "octree_fps/controller/character_controller.h"
-#include "octree_fps/controller/view_smoothing.h"
 
 namespace ofps::test {
 namespace {
