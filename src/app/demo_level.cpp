@@ -10,11 +10,10 @@
 
 #include "app/demo_parts.h"
 #include "app/recent_files.h"
+#include "octree_fps/geometry/scalar_inl.h"
 
 namespace ofps::app {
 namespace {
-
-constexpr float kDegToRad = 3.14159265358979f / 180.0f;
 
 // The toast of a successful load: the level, how its frame was decided, its warnings' count.
 void showLoadedToast(DemoState& s) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "octree_fps/assert.h"
+#include "octree_fps/geometry/scalar_inl.h"
 #include "octree_fps/geometry/splitmix.h"
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/io/csv_number.h"
@@ -28,9 +29,6 @@ inline float maxComp(const glm::vec3& v) {
 }
 inline float minComp(const glm::vec3& v) {
   return std::min(v.x, std::min(v.y, v.z));
-}
-inline bool finite3(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
 // The 12 triangles of a box's surface.
