@@ -34,7 +34,7 @@ if grep -rnE 'fp-contract|GLM_FORCE|INTERFACE_COMPILE_OPTIONS' "$prefix/lib/cmak
   exit 1
 fi
 if find "$prefix/include" -name 'simd*.h' | grep .; then
-  echo "a SIMD helper header was installed (internal; see cmake/PublicHeaders.cmake)" >&2
+  echo "a SIMD helper header was installed (internal: simd helpers stay in src/, only include/ is installed)" >&2
   exit 1
 fi
 echo "installed $(find "$prefix/include" -name '*.h' | wc -l) headers"

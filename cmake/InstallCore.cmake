@@ -1,12 +1,11 @@
 # `cmake --install` rules for the core (octree_fps::core) and the OBJ reader (octree_fps::obj):
 #   <prefix>/lib/liboctree_core.a, liboctree_obj.a
-#   <prefix>/include/octree_fps/<part>/*.h     public headers (cmake/PublicHeaders.cmake) and
+#   <prefix>/include/octree_fps/               the public headers: the repository's include/, as is
 #   <prefix>/include/octree_fps/version.h      the generated version header
 #   <prefix>/lib/cmake/octree_fps/             package config, version file, exported targets
 #   <prefix>/lib/pkgconfig/octree_fps.pc       for build systems other than CMake
 # Included from src/CMakeLists.txt after both targets exist (OCTREE_FPS_INSTALL).
 include(CMakePackageConfigHelpers)
-include(${CMAKE_CURRENT_LIST_DIR}/PublicHeaders.cmake)
 
 set(octree_fps_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/octree_fps)
 
@@ -15,14 +14,10 @@ install(TARGETS octree_core octree_obj EXPORT octree_fps_targets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# The core's folders and the reader's (io). Anything else under src/ is the demo's.
-octree_fps_public_headers(octree_fps_headers ${PROJECT_SOURCE_DIR}/src
-                          geometry spatial culling controller props io)
-foreach(header IN LISTS octree_fps_headers)
-  get_filename_component(folder "${header}" DIRECTORY)
-  install(FILES ${PROJECT_SOURCE_DIR}/src/${header}
-          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${folder})
-endforeach()
+# include/ holds the public headers of the core and the reader (io) and nothing else: what is
+# there is installed (.ci/check-install.sh compiles each one alone against the prefix).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/octree_fps DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.h")
 install(FILES ${OCTREE_FPS_GENERATED_INCLUDE_DIR}/octree_fps/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/octree_fps)
 

@@ -28,7 +28,7 @@ function(octree_fps_set_warnings target)
     endif()
   endif()
   octree_fps_exact_float(${target})
-  # OFPS_ASSERT (src/octree_fps/assert.h): on in Debug and RelWithDebInfo, off in Release and
+  # OFPS_ASSERT (include/octree_fps/assert.h): on in Debug and RelWithDebInfo, off in Release and
   # MinSizeRel, unless OCTREE_FPS_ASSERTS forces it.
   if(OCTREE_FPS_ASSERTS STREQUAL "AUTO")
     target_compile_definitions(${target} PRIVATE

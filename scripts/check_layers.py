@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Checks that every #include "..." in src/ runs down the layer order, with no folder loop.
+"""Checks that every #include "..." in src/ and include/ runs down the layer order, with no
+folder loop. The public headers (include/octree_fps/...) and the sources (src/...) form one tree:
+octree_fps/spatial is one folder whether a file sits in include/ or src/.
 
 Layers, lowest first (a file may include its own folder and any lower layer):
   0 octree_fps/geometry, octree_fps/io (the OBJ reader: plain geometry input), and the files
@@ -46,12 +48,16 @@ def folder_of(rel_path):
     return best
 
 
-def resolve(src, including_dir, name):
-    """Path relative to src/ of an included file, or None when it is not under src/."""
-    for base in (including_dir, src):
+def resolve(roots, including_dir, name):
+    """Path relative to its root (include/ or src/) of an included file, or None when it is not
+    under one of them."""
+    for base in [including_dir] + roots:
         path = os.path.normpath(os.path.join(base, name))
-        if os.path.isfile(path) and os.path.commonpath([path, src]) == src:
-            return os.path.relpath(path, src).replace(os.sep, "/")
+        if not os.path.isfile(path):
+            continue
+        for root in roots:
+            if os.path.commonpath([path, root]) == root:
+                return os.path.relpath(path, root).replace(os.sep, "/")
     return None
 
 
@@ -82,28 +88,34 @@ def find_loops(edges):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     src = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "src"))
+    roots = [src]
+    include = os.path.join(os.path.dirname(src), "include")
+    if os.path.isdir(include):
+        roots.insert(0, include)
     errors = []
     edges = {}  # (from folder, to folder) -> first "file:line"
-    for root, _, files in os.walk(src):
+    walked = [(top, root, files) for top in roots for root, _, files in os.walk(top)]
+    for top, root, files in walked:
+        label = os.path.basename(top)
         for name in sorted(files):
             if not name.endswith(SOURCE_EXT):
                 continue
             path = os.path.join(root, name)
-            rel = os.path.relpath(path, src).replace(os.sep, "/")
+            rel = os.path.relpath(path, top).replace(os.sep, "/")
             folder = folder_of(rel)
             if folder is None:
-                errors.append(f"src/{rel}:1: in no layer folder (add it to LAYERS in {__file__})")
+                errors.append(f"{label}/{rel}:1: in no layer folder (add it to LAYERS in {__file__})")
                 continue
             with open(path, encoding="utf-8", errors="replace") as f:
                 for number, line in enumerate(f, 1):
                     m = INCLUDE.match(line)
                     if not m:
                         continue
-                    target = resolve(src, root, m.group(1))
+                    target = resolve(roots, root, m.group(1))
                     if target is None:
                         continue  # not a project header
                     to = folder_of(target)
-                    where = f"src/{rel}:{number}"
+                    where = f"{label}/{rel}:{number}"
                     if to is None:
                         errors.append(f"{where}: includes {target}, which is in no layer folder")
                         continue

@@ -12,7 +12,7 @@ if [[ -z "$fmt" ]]; then
   echo "format: clang-format-14 is not installed (scripts/install-deps.sh --ci installs it)" >&2
   exit 2
 fi
-mapfile -t files < <(git ls-files -- 'src/*.h' 'src/*.cpp' 'tests/*.h' 'tests/*.cpp' \
+mapfile -t files < <(git ls-files -- 'include/*.h' 'src/*.h' 'src/*.cpp' 'tests/*.h' 'tests/*.cpp' \
   'bench/*.h' 'bench/*.cpp' 'examples/*.h' 'examples/*.cpp')
 case "${1:-}" in
   --check)

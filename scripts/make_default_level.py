@@ -136,7 +136,7 @@ SLAB = 1.0            # floor slab thickness (y from -1 to 0)
 PIT = (10.0, 14.0)    # pit x and z range
 PIT_DEPTH = 2.0
 SHAFT = (24.0, 27.0)  # bottomless shaft x and z range (to the kill plane)
-# The controller's defaults (src/octree_fps/controller/controller_params.h) the features are sized for.
+# The controller's defaults (include/octree_fps/controller/controller_params.h) the features are sized for.
 CHARACTER = {'radius': 0.35, 'height': 1.8, 'crouch_height': 1.0, 'step_height': 0.35,
              'max_slope_deg': 45.0, 'jump_height': 1.22}
 STEP = CHARACTER['step_height']

@@ -139,7 +139,8 @@ class BruteForceEngine final : public Engine {
     outInfo.bytes = brute_.triangles().size_bytes();
     outInfo.threads = 1;
     outInfo.notes =
-        "every triangle tested with the same exact tests (src/octree_fps/spatial/brute_force.h)";
+        "every triangle tested with the same exact tests "
+        "(include/octree_fps/spatial/brute_force.h)";
     return true;
   }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Exact primitive tests of one shape against one triangle: the building blocks of every octree
-// query and of the brute-force oracle (src/octree_fps/spatial/brute_force.h).
+// query and of the brute-force oracle (include/octree_fps/spatial/brute_force.h).
 //
 // Conventions, for every function here:
 // - Units and frame are the caller's (the demo: world space, metres). No function assumes a unit
