@@ -458,8 +458,7 @@ INSTANTIATE_TEST_SUITE_P(Levels, PropsCullLevels, ::testing::ValuesIn(kLevels),
                            return std::string(p.param.name);
                          });
 
-// ---- Without a shared level: the arena fixture
-// ---------------------------------------------------
+// ---- Without a shared level: the arena fixture --------------------------------------------------
 
 TEST(PropsCull, GrowingPropsDropAndRestoreLinks) {
   const Octree& octree = test::defaultArena().octree;

@@ -6,14 +6,14 @@
 // grid and the octree must share them.
 //
 // ---- Links: every occupied grid cell belongs to one octree node ---------------------------------
-// A grid cell's objects lie inside its LOOSE bounds: the cell
-// grown by the grid's largest object extent (HashGrid::maxExtent), plus a relative padding of a few
-// float steps that absorbs the rounding of the cell assignment (so the bounds contain every
-// object's box exactly as classifyAabb sees it). OctreeCellLinks links the cell to the node found
-// by descending from the root into the SMALLEST child whose bounds (Octree::nodeBounds, the very
-// boxes cullOctree classifies) contain those loose bounds, until no child contains them: the
-// deepest node on that path. A cell whose loose bounds leave the root's bounds (props thrown out of
-// the level, far spawns, the grid's border cells) goes to the "outside" group, tested on its own.
+// A grid cell's objects lie inside its LOOSE bounds: the cell grown by the grid's largest object
+// extent (HashGrid::maxExtent), plus a relative padding of a few float steps that absorbs the
+// rounding of the cell assignment (so the bounds contain every object's box exactly as classifyAabb
+// sees it). OctreeCellLinks links the cell to the node found by descending from the root into the
+// SMALLEST child whose bounds (Octree::nodeBounds, the very boxes cullOctree classifies) contain
+// those loose bounds, until no child contains them: the deepest node on that path. A cell whose
+// loose bounds leave the root's bounds (props thrown out of the level, far spawns, the grid's
+// border cells) goes to the "outside" group, tested on its own.
 // Why this rule: a node's box contains the boxes of everything linked to it, so a node outside
 // the frustum hides its cells' props and a node inside shows them, both without a test; the
 // deeper the node, the smaller its box, so the sooner the traversal settles a cell. Among
@@ -65,11 +65,11 @@
 // is in bench/micro/GRID_RESULTS.md).
 //
 // ---- Threads, allocation ------------------------------------------------------------------------
-// cullLevelAndProps
-// and validate are const: no allocation (validate allocates), no exceptions, safe from many threads
-// while nothing mutates. relink and sync make this object the grid's cell listener (one thread,
-// no concurrent queries); relink allocates (the parent table, the map, the chunks), sync only
-// when it relinks. An OctreeCellLinks and its grid may be destroyed in either order.
+// cullLevelAndProps and validate are const: no allocation (validate allocates), no exceptions, safe
+// from many threads while nothing mutates. relink and sync make this object the grid's cell
+// listener (one thread, no concurrent queries); relink allocates (the parent table, the map, the
+// chunks), sync only when it relinks. An OctreeCellLinks and its grid may be destroyed in either
+// order.
 //
 // Sources: Assarsson and Möller, "Optimized View Frustum Culling Algorithms for Bounding Boxes"
 // (2000) (p/n-vertex, plane masking); Ulrich, "Loose Octrees" (Game Programming Gems, 2000)

@@ -55,7 +55,7 @@
 //     restitution (a falling column would otherwise launch its top). Props moved by the solver
 //     are pushed out of the level again; a prop the level pushed back then holds still in a
 //     position-only pass over its contacts, and what that pass moves is pushed out once more.
-// - Guarantees between props (tests/props/test_props_ccd.cpp, test_props_stacks.cpp):
+// - Guarantees between props (tests/props/props_ccd_test.cpp, props_stacks_test.cpp):
 //   * No prop passes through another prop within a step, at any speed up to maxSpeed (faster is
 //     clamped): at the end of every step a thrown sphere or box is at most params.slop x the
 //     smaller of the two sizes (plus float rounding) inside the prop it hit, on the side it came
@@ -81,7 +81,7 @@
 //   wakes or is removed wakes the resting props touching its box grown by a skin, so a stack
 //   falls when its base is pushed). Stacks and piles of 1-8 boxes (mass ratios up to 100:1,
 //   placed or dropped) sleep at every tick rate from 20 to 500 Hz within 6 s, at rest within
-//   their slop of each other and of the floor (test_props_stacks.cpp).
+//   their slop of each other and of the floor (props_stacks_test.cpp).
 // - Kill plane: a prop whose centre falls below params.killPlaneY is removed: it keeps its id
 //   and last state, removed() becomes 1, it leaves the grid and is never simulated again.
 // - Character: pass its capsule to step(); props touching it that do not move away from it faster
@@ -90,7 +90,7 @@
 //   overlapCapsule(), which answer exactly (with the triangle tests of
 //   geometry/triangle_tests.h): PropsObstacles (props_obstacles.h) hands them to the character
 //   controller, which sweeps against the props as well as the level, so a character landing on
-//   a prop from above stands on it (tests/props/test_character_on_props.cpp).
+//   a prop from above stands on it (tests/props/character_on_props_test.cpp).
 //
 // ---- Determinism, threads, allocation ----------------------------------------------------------
 // Same inputs (props added in the same order, same dt sequence, same octree and character) give

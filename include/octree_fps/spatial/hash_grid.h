@@ -47,17 +47,17 @@
 // moveCenters overlaps those of many moves. Radius queries skip, before the hash probe, every cell
 // of the range whose box grown by maxExtent() is farther than the radius.
 // ---- Exact predicates (closed sets: touching counts) --------------------------------------------
-// Distance of an object to a point p: a sphere's
-// max(0, |p - c| - r); a box's distance to its closed box (0 inside). queryRadius reports objects
-// at distance <= radius; queryAabb objects whose sphere/box touches the closed query box; kNearest
-// the k smallest distances, ties broken by the smaller id; cullFrustum objects whose bounding box
-// classifyAabb (geometry/frustum.h) does not call Outside, the same test the octree's culling uses.
+// Distance of an object to a point p: a sphere's max(0, |p - c| - r); a box's distance to its
+// closed box (0 inside). queryRadius reports objects at distance <= radius; queryAabb objects whose
+// sphere/box touches the closed query box; kNearest the k smallest distances, ties broken by the
+// smaller id; cullFrustum objects whose bounding box classifyAabb (geometry/frustum.h) does not
+// call Outside, the same test the octree's culling uses.
 //
 // ---- Statistics ---------------------------------------------------------------------------------
-// Every query
-// takes an optional GridQueryStats* and ADDS to it: cells visited (hash probes, or occupied cells
-// scanned / classified), candidates (objects given the exact test), hits (objects reported) and
-// bruteForceChecks (what a loop over every object would have tested: objectCount() per query).
+// Every query takes an optional GridQueryStats* and ADDS to it: cells visited (hash probes, or
+// occupied cells scanned / classified), candidates (objects given the exact test), hits (objects
+// reported) and bruteForceChecks (what a loop over every object would have tested: objectCount()
+// per query).
 //
 // ---- Cell events -------------------------------------------------------------------------------
 // A structure kept over the occupied cells (the props cull links each cell to an octree node:
@@ -66,8 +66,7 @@
 // what it is for; without a listener its hot path pays one pointer test per cell event.
 
 // ---- Threads, errors, allocation ----------------------------------------------------------------
-// Queries are const, allocate
-// nothing, throw nothing and may run from many threads at once.
+// Queries are const, allocate nothing, throw nothing and may run from many threads at once.
 // insert/remove/move/setCellSize/rebuild mutate (one thread, no concurrent queries) and may
 // allocate when the object or cell tables grow. Programmer errors (unknown id, inserting an id
 // twice, a non-finite centre, a cell size <= 0) are asserts; with asserts off such calls do

@@ -156,7 +156,7 @@ static_assert(sizeof(OctreeTriangleBlock) == 144, "OctreeTriangleBlock must stay
 // octreeSimdAvailable(kAvx2) is false and everything runs on the baseline. The CPU is checked
 // once, on the first query or octreeSimd*() call.
 // Both kernels perform the same IEEE single-precision operations per lane, so they return the
-// same bits (tests/spatial/test_octree_simd.cpp); rayAny's answer is the same too, but its
+// same bits (tests/spatial/octree_simd_test.cpp); rayAny's answer is the same too, but its
 // eight-lane walk enters the nearest child first (a hit found early ends it), where the baseline
 // walks in preorder, so its nodes and triangles counted differ. That, and the exactness of every
 // query, REQUIRES compiling the core with floating-point contraction off (-ffp-contract=off, which
@@ -497,7 +497,7 @@ class Octree {
   // centroids coincide, or it holds triangles kept in their node: then at most 8 x (minimum
   // child size - 1) of them are small enough to have gone down at every level above maxLevel).
   // Returns false with a message. O(n). The exact assignment of every triangle to its leaf is
-  // checked in the tests against an independent recursive build (test_octree_build.cpp).
+  // checked in the tests against an independent recursive build (octree_build_rules_test.cpp).
   bool validate(std::string* outError = nullptr) const;
 
  private:

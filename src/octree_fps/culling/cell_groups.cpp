@@ -165,8 +165,7 @@ void CellGroups::freeBlock(uint32_t first, uint32_t capacity) {
   free_[k].push_back(first);
 }
 
-// ---- Cell events
-// ---------------------------------------------------------------------------------
+// ---- Cell events --------------------------------------------------------------------------------
 
 void CellGroups::cellAdded(uint32_t cell) {
   if (!active()) return;
@@ -272,8 +271,7 @@ void CellGroups::prefetchMove(uint32_t stage, uint32_t oldCell, int32_t x, int32
   }
 }
 
-// ---- Size and checks
-// -----------------------------------------------------------------------------
+// ---- Size and checks ----------------------------------------------------------------------------
 
 size_t CellGroups::bytes() const {
   size_t freeLists = free_.capacity() * sizeof(std::vector<uint32_t>);

@@ -266,8 +266,7 @@ bool propTimeOfImpact(PropShape sa, const glm::vec3& ca, const glm::vec3& ha, Pr
 
 }  // namespace
 
-// ---- Setup
-// ---------------------------------------------------------------------------------------
+// ---- Setup --------------------------------------------------------------------------------------
 
 PropsWorld::PropsWorld(const PropsParams& params) : params_(params), grid_(params.cellSize) {}
 
@@ -400,8 +399,7 @@ uint32_t PropsWorld::spawnRandom(uint32_t count, const Octree& octree, const Aab
   return added;
 }
 
-// ---- Sleep
-// ---------------------------------------------------------------------------------------
+// ---- Sleep --------------------------------------------------------------------------------------
 
 void PropsWorld::setResting(uint32_t i, bool resting) {
   if ((resting_[i] != 0) == resting) return;
@@ -514,8 +512,7 @@ void PropsWorld::integrateAndCollideLevel(const Octree& octree, uint32_t i, floa
   if (supported) supported_[i] = 1;
 }
 
-// ---- Character
-// -----------------------------------------------------------------------------------
+// ---- Character ----------------------------------------------------------------------------------
 
 void PropsWorld::pushByCharacter(const CharacterCapsule& c) {
   const glm::vec3 lo = glm::min(c.a, c.b) - glm::vec3(c.radius);
@@ -554,8 +551,7 @@ void PropsWorld::pushByCharacter(const CharacterCapsule& c) {
   }
 }
 
-// ---- Prop against prop
-// ---------------------------------------------------------------------------
+// ---- Prop against prop --------------------------------------------------------------------------
 
 void PropsWorld::addCandidate(uint32_t emitter, uint32_t i, uint32_t j) {
   const uint32_t a = std::min(i, j), b = std::max(i, j);
@@ -779,8 +775,7 @@ void PropsWorld::solveContacts() {
   }
 }
 
-// ---- Step
-// ----------------------------------------------------------------------------------------
+// ---- Step ---------------------------------------------------------------------------------------
 
 void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* character) {
   stats_ = {};
@@ -883,8 +878,7 @@ void PropsWorld::step(const Octree& octree, float dt, const CharacterCapsule* ch
   stats_.cellsOccupied = grid_.occupiedCells();
 }
 
-// ---- Queries
-// -------------------------------------------------------------------------------------
+// ---- Queries ------------------------------------------------------------------------------------
 
 uint32_t PropsWorld::overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                                     std::span<uint32_t> out, GridQueryStats* ioStats) const {
@@ -1003,8 +997,7 @@ bool PropsWorld::validate(std::string* outError) const {
   return grid_.validate(outError);
 }
 
-// ---- Files
-// ---------------------------------------------------------------------------------------
+// ---- Files --------------------------------------------------------------------------------------
 
 const char* propsCsvHeader() {
   return "id,shape,x,y,z,vx,vy,vz,hx,hy,hz,resting,removed\n";

@@ -520,8 +520,7 @@ inline bool inMask(const std::vector<uint32_t>& layers, uint32_t slot, uint32_t 
 
 }  // namespace
 
-// ---- Ray
-// -----------------------------------------------------------------------------------------
+// ---- Ray ----------------------------------------------------------------------------------------
 
 bool Octree::raycast(const glm::vec3& origin, const glm::vec3& dir, float tMax, uint32_t layerMask,
                      RayHit& outHit, QueryStats* ioStats) const {
