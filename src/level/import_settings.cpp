@@ -174,7 +174,7 @@ std::string importSettingsPathPerUser(const std::string& levelPath) {
   return base + "/octree-fps/import-settings/" + hash + ".json";
 }
 
-std::optional<ImportSettings> parseImportSettings(const std::string& text, std::string* error) {
+std::optional<ImportSettings> parseImportSettings(const std::string& text, std::string* outError) {
   ImportSettings out;
   std::string valueError;
   FlatJsonReader reader(text);
@@ -195,10 +195,10 @@ std::optional<ImportSettings> parseImportSettings(const std::string& text, std::
         }
         // Other keys ("level", comments from a user) are ignored.
       },
-      error);
+      outError);
   if (!syntaxOk) return std::nullopt;
   if (!valueError.empty()) {
-    if (error != nullptr) *error = valueError;
+    if (outError != nullptr) *outError = valueError;
     return std::nullopt;
   }
   return out;

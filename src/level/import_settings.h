@@ -30,7 +30,8 @@ std::string importSettingsPathBeside(const std::string& levelPath);
 std::string importSettingsPathPerUser(const std::string& levelPath);
 
 // Parses settings JSON text. Returns nullopt and sets *error on malformed text or bad values.
-std::optional<ImportSettings> parseImportSettings(const std::string& text, std::string* error);
+std::optional<ImportSettings> parseImportSettings(const std::string& text,
+                                                  std::string* outError = nullptr);
 std::string formatImportSettings(const ImportSettings& settings, const std::string& levelPath);
 
 struct LoadedImportSettings {

@@ -6,19 +6,10 @@
 
 #include "octree_fps/assert.h"
 #include "octree_fps/geometry/simd4.h"
+#include "octree_fps/spatial/block_pool_inl.h"
 #include "octree_fps/spatial/hash_grid.h"
 
 namespace ofps {
-
-namespace {
-
-inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
-  uint32_t k = 0;
-  while ((4u << k) < capacity) ++k;
-  return k;
-}
-
-}  // namespace
 
 CellGroups::~CellGroups() {
   detach();
@@ -148,21 +139,11 @@ void CellGroups::detachCell(uint32_t cell) {
 }
 
 uint32_t CellGroups::allocBlock(uint32_t capacity) {
-  const uint32_t k = blockClass(capacity);
-  if (k < free_.size() && !free_[k].empty()) {
-    const uint32_t first = free_[k].back();
-    free_[k].pop_back();
-    return first;
-  }
-  const uint32_t first = static_cast<uint32_t>(pool_.size());
-  pool_.resize(first + capacity, CellGroupEntry{});
-  return first;
+  return detail::allocPoolBlock(pool_, free_, capacity, CellGroupEntry{});
 }
 
 void CellGroups::freeBlock(uint32_t first, uint32_t capacity) {
-  const uint32_t k = blockClass(capacity);
-  if (k >= free_.size()) free_.resize(k + 1);
-  free_[k].push_back(first);
+  detail::freePoolBlock(free_, first, capacity);
 }
 
 // ---- Cell events --------------------------------------------------------------------------------

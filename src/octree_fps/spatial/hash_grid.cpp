@@ -10,6 +10,7 @@
 #include "octree_fps/assert.h"
 #include "octree_fps/geometry/frustum_inl.h"
 #include "octree_fps/geometry/simd4.h"
+#include "octree_fps/spatial/block_pool_inl.h"
 #include "octree_fps/spatial/hash_grid_inl.h"
 
 namespace ofps {
@@ -133,14 +134,6 @@ void HashGrid::removeCell(uint32_t c) {
   }
 }
 
-namespace {
-inline uint32_t blockClass(uint32_t capacity) {  // capacity = 4 << k
-  uint32_t k = 0;
-  while ((4u << k) < capacity) ++k;
-  return k;
-}
-}  // namespace
-
 void HashGrid::growExtent(float radius) {
   if (!(radius > maxExtent_)) return;
   maxExtent_ = radius;
@@ -152,21 +145,11 @@ bool HashGrid::isBorderCell(const GridCell& cell) {
 }
 
 uint32_t HashGrid::allocBlock(uint32_t capacity) {
-  const uint32_t k = blockClass(capacity);
-  if (k < freeBlocks_.size() && !freeBlocks_[k].empty()) {
-    const uint32_t first = freeBlocks_[k].back();
-    freeBlocks_[k].pop_back();
-    return first;
-  }
-  const uint32_t first = static_cast<uint32_t>(pool_.size());
-  pool_.resize(first + capacity, kGridInvalidIndex);
-  return first;
+  return detail::allocPoolBlock(pool_, freeBlocks_, capacity, kGridInvalidIndex);
 }
 
 void HashGrid::freeBlock(uint32_t first, uint32_t capacity) {
-  const uint32_t k = blockClass(capacity);
-  if (k >= freeBlocks_.size()) freeBlocks_.resize(k + 1);
-  freeBlocks_[k].push_back(first);
+  detail::freePoolBlock(freeBlocks_, first, capacity);
 }
 
 uint32_t HashGrid::poolSlot(uint32_t id) const {
