@@ -174,7 +174,7 @@ std::string importSettingsPathPerUser(const std::string& levelPath) {
   return base + "/octree-fps/import-settings/" + hash + ".json";
 }
 
-std::optional<ImportSettings> parseImportSettings(const std::string& text, std::string* outError) {
+bool parseImportSettings(const std::string& text, ImportSettings* result, std::string* outError) {
   ImportSettings out;
   std::string valueError;
   FlatJsonReader reader(text);
@@ -196,12 +196,13 @@ std::optional<ImportSettings> parseImportSettings(const std::string& text, std::
         // Other keys ("level", comments from a user) are ignored.
       },
       outError);
-  if (!syntaxOk) return std::nullopt;
+  if (!syntaxOk) return false;
   if (!valueError.empty()) {
     if (outError != nullptr) *outError = valueError;
-    return std::nullopt;
+    return false;
   }
-  return out;
+  *result = out;
+  return true;
 }
 
 std::string formatImportSettings(const ImportSettings& settings, const std::string& levelPath) {
@@ -242,8 +243,8 @@ std::optional<LoadedImportSettings> readImportSettings(const std::string& levelP
     std::string error;
     if (!readWholeFile(path, &text)) {
       error = "cannot be read";
-    } else if (auto parsed = parseImportSettings(text, &error)) {
-      return LoadedImportSettings{*parsed, path};
+    } else if (ImportSettings parsed; parseImportSettings(text, &parsed, &error)) {
+      return LoadedImportSettings{parsed, path};
     }
     if (warning != nullptr) {
       *warning = "import settings " + path + " ignored: " + error;

@@ -29,9 +29,10 @@ std::string importSettingsPathBeside(const std::string& levelPath);
 // Path of the per-user settings file for the level (absolute path hashed).
 std::string importSettingsPathPerUser(const std::string& levelPath);
 
-// Parses settings JSON text. Returns nullopt and sets *error on malformed text or bad values.
-std::optional<ImportSettings> parseImportSettings(const std::string& text,
-                                                  std::string* outError = nullptr);
+// Parses settings JSON text into *out. Returns false, with *out untouched and one message in
+// *outError, on malformed text or bad values.
+bool parseImportSettings(const std::string& text, ImportSettings* out,
+                         std::string* outError = nullptr);
 std::string formatImportSettings(const ImportSettings& settings, const std::string& levelPath);
 
 struct LoadedImportSettings {

@@ -36,20 +36,27 @@ struct ScopedXdg {
 
 TEST(ImportSettings, ParseAndFormat) {
   std::string err;
-  auto s = parseImportSettings(R"({"up": "z", "scale": 0.0254, "level": "/x/y.obj"})", &err);
-  ASSERT_TRUE(s) << err;
-  EXPECT_EQ(s->upAxis, 'z');
-  EXPECT_FLOAT_EQ(*s->scale, 0.0254f);
-  s = parseImportSettings(formatImportSettings(*s, "/x/y.obj"), &err);
-  ASSERT_TRUE(s) << err;
-  EXPECT_EQ(s->upAxis, 'z');
-  EXPECT_FLOAT_EQ(*s->scale, 0.0254f);
-  EXPECT_TRUE(parseImportSettings("{}", &err));
-  EXPECT_FALSE(parseImportSettings(R"({"up": "x"})", &err));
+  ImportSettings s;
+  ASSERT_TRUE(parseImportSettings(R"({"up": "z", "scale": 0.0254, "level": "/x/y.obj"})", &s, &err))
+      << err;
+  EXPECT_EQ(s.upAxis, 'z');
+  EXPECT_FLOAT_EQ(*s.scale, 0.0254f);
+  ImportSettings again;
+  ASSERT_TRUE(parseImportSettings(formatImportSettings(s, "/x/y.obj"), &again, &err)) << err;
+  EXPECT_EQ(again.upAxis, 'z');
+  EXPECT_FLOAT_EQ(*again.scale, 0.0254f);
+  ImportSettings empty;
+  EXPECT_TRUE(parseImportSettings("{}", &empty, &err));
+  EXPECT_FALSE(empty.upAxis.has_value());
+  // A failed parse leaves the output as it was.
+  ImportSettings kept = s;
+  EXPECT_FALSE(parseImportSettings(R"({"up": "x"})", &kept, &err));
   EXPECT_NE(err.find("up"), std::string::npos);
-  EXPECT_FALSE(parseImportSettings(R"({"scale": -1})", &err));
-  EXPECT_FALSE(parseImportSettings(R"({"up": "z",)", &err));
-  EXPECT_FALSE(parseImportSettings("not json", &err));
+  EXPECT_EQ(kept.upAxis, 'z');
+  EXPECT_FALSE(parseImportSettings(R"({"scale": -1})", &kept, &err));
+  EXPECT_FALSE(parseImportSettings(R"({"up": "z",)", &kept, &err));
+  EXPECT_FALSE(parseImportSettings("not json", &kept, &err));
+  EXPECT_FLOAT_EQ(*kept.scale, 0.0254f);
 }
 
 TEST(ImportSettings, RememberedBesideTheLevel) {
