@@ -27,6 +27,7 @@
 
 #include "bench_levels.h"
 #include "octree_fps/culling/frustum.h"
+#include "octree_fps/culling/grid_cull.h"
 #include "octree_fps/culling/props_cull.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/hash_grid.h"
@@ -188,7 +189,7 @@ const Level* levelOrSkip(benchmark::State& state) {
 // The grid's linear cull (the old path, props only), its work added to st.
 uint32_t linearCull(Setup& s, const Frustum& f, ofps::PropsCullStats& st) {
   ofps::GridQueryStats gs;
-  const uint32_t n = s.grid.cullFrustum(f, s.visible, &gs);
+  const uint32_t n = ofps::cullGridFrustum(s.grid, f, s.visible, &gs);
   st.cellsTested += gs.cellsVisited;
   st.propsTested += gs.candidates;
   st.visible += gs.hits;

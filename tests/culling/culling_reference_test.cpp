@@ -19,6 +19,7 @@
 
 #include "octree_fps/culling/draw_ranges.h"
 #include "octree_fps/culling/frustum.h"
+#include "octree_fps/culling/grid_cull.h"
 #include "octree_fps/spatial/hash_grid.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/random_soup.h"
@@ -197,7 +198,7 @@ TEST(CullingReference, GridCullReportsExactlyThePropsNotOutside) {
   for (int pose = 0; pose < 100; ++pose) {
     const glm::mat4 vp = randomViewProjection(rng, 30.0f);
     std::fill(seen.begin(), seen.end(), 0);
-    grid.cullFrustum(Frustum::fromViewProjection(vp), [&](uint32_t id) { seen[id] = 1; });
+    cullGridFrustum(grid, Frustum::fromViewProjection(vp), [&](uint32_t id) { seen[id] = 1; });
     for (uint32_t id = 0; id < n; ++id) {
       const Ref ref = referenceClassify(vp, grid.object(id).bounds()).containment;
       if (ref == Ref::Ambiguous) continue;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "octree_fps/culling/frustum.h"
+#include "octree_fps/culling/grid_cull.h"
 
 namespace ofps::test {
 namespace {
@@ -405,7 +406,7 @@ TEST(GridFrustum, MatchesPerObjectClassification) {
     const Frustum f = Frustum::fromViewProjection(proj * view);
     std::vector<uint32_t> got(c.grid().objectCount());
     GridQueryStats st;
-    const uint32_t n = c.grid().cullFrustum(f, got, &st);
+    const uint32_t n = cullGridFrustum(c.grid(), f, got, &st);
     got.resize(n);
     std::sort(got.begin(), got.end());
     std::vector<uint32_t> want;

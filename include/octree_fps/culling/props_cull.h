@@ -209,8 +209,8 @@ class OctreeCellLinks {
 // One traversal: the level's visible ranges (levelVisitor, exactly as cullOctree reports them)
 // and the visible props (ids written to outProps, up to its size; returns the TOTAL count, which
 // may exceed it). When links.linked(grid, octree) is false (no octree, or links not made for
-// it) the props fall back to the grid's own linear cull (HashGrid::cullFrustum) and the level to
-// cullOctree: same answers, more work. levelVisitor may be null (props only).
+// it) the props fall back to the grid's own linear cull (cullGridFrustum, grid_cull.h) and the
+// level to cullOctree: same answers, more work. levelVisitor may be null (props only).
 uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const HashGrid& grid,
                            const OctreeCellLinks& links, CullVisitor levelVisitor,
                            void* levelContext, std::span<uint32_t> outProps,

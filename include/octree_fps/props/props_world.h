@@ -113,6 +113,7 @@
 #include <string>
 #include <vector>
 
+#include "octree_fps/culling/grid_cull.h"
 #include "octree_fps/geometry/frustum.h"
 #include "octree_fps/spatial/hash_grid.h"
 #include "octree_fps/spatial/octree.h"
@@ -235,7 +236,7 @@ class PropsWorld {
   // Writes up to out.size() ids (grid order), returns the total.
   uint32_t cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
                        GridQueryStats* ioStats = nullptr) const {
-    return grid_.cullFrustum(frustum, out, ioStats);
+    return cullGridFrustum(grid_, frustum, out, ioStats);
   }
 
   // ---- State, as flat arrays indexed by id (for instanced rendering and the CSV files) ---------

@@ -1,5 +1,5 @@
 #pragma once
-// Sparse hash grid for moving objects: exact radius, box, k-nearest and frustum queries over
+// Sparse hash grid for moving objects: exact radius, box and k-nearest queries over
 // objects identified by 32-bit ids, each a sphere (centre, radius) or an axis-aligned box
 // (centre, half-extents). The dynamic counterpart of the static triangle octree: props, teams,
 // anything that moves every frame.
@@ -50,8 +50,8 @@
 // Distance of an object to a point p: a sphere's max(0, |p - c| - r); a box's distance to its
 // closed box (0 inside). queryRadius reports objects at distance <= radius; queryAabb objects whose
 // sphere/box touches the closed query box; kNearest the k smallest distances, ties broken by the
-// smaller id; cullFrustum objects whose bounding box classifyAabb (geometry/frustum.h) does not
-// call Outside, the same test the octree's culling uses.
+// smaller id. Frustum culling of the grid's objects is in culling/ (grid_cull.h: every occupied
+// cell; props_cull.h: through the level's octree).
 //
 // ---- Statistics ---------------------------------------------------------------------------------
 // Every query takes an optional GridQueryStats* and ADDS to it: cells visited (hash probes, or
@@ -87,7 +87,6 @@
 #include <vector>
 
 #include "octree_fps/geometry/aabb.h"
-#include "octree_fps/geometry/frustum.h"
 #include "octree_fps/spatial/grid_cell_listener.h"
 
 namespace ofps {
@@ -237,20 +236,6 @@ class HashGrid {
   uint32_t kNearest(const glm::vec3& p, std::span<GridNeighbor> out,
                     GridQueryStats* ioStats = nullptr) const;
 
-  // Frustum culling: classifies every occupied cell's loose bounds (cell grown by maxExtent())
-  // with classifyAabb; a cell inside reports all its objects, an intersecting cell classifies
-  // each object's bounding box with the planes left in its mask. cellsVisited = cells
-  // classified, candidates = objects classified, bruteForceChecks = objectCount(). O(occupied
-  // cells + objects in intersecting cells). Reports each visible id once, by cell.
-  uint32_t cullFrustum(const Frustum& frustum, GridVisitor visitor, void* context,
-                       GridQueryStats* ioStats = nullptr) const;
-  uint32_t cullFrustum(const Frustum& frustum, std::span<uint32_t> out,
-                       GridQueryStats* ioStats = nullptr) const;
-  template <class F>
-  requires std::invocable<F&, uint32_t> uint32_t cullFrustum(const Frustum& frustum, F&& f,
-                                                             GridQueryStats* ioStats = nullptr)
-  const { return cullFrustum(frustum, &thunk<F>, &f, ioStats); }
-
   // ---- Query cache ------------------------------------------------------------------------------
   // Copies every object's centre and radius into cell order (4-wide packs beside the id pool), so
   // that radius and box queries stream them instead of gathering them by id. O(objects), one
@@ -339,8 +324,6 @@ class HashGrid {
   template <class Filter, class Exact, class Emit>
   bool scanCell(const GridCell& cell, Filter&& filter, Exact&& exact, Emit&& emit,
                 uint32_t& hits) const;
-  template <class Emit>
-  uint32_t cullImpl(const Frustum& frustum, Emit&& emit, GridQueryStats* ioStats) const;
   // onCell(cell) runs for every occupied cell given the exact test, before its objects.
   template <class Emit, class OnCell>
   uint32_t radiusImpl(const glm::vec3& center, float radius, Emit&& emit, OnCell&& onCell,

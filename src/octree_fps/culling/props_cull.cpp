@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "octree_fps/culling/frustum_walk_inl.h"
+#include "octree_fps/culling/grid_cull.h"
 #include "octree_fps/geometry/frustum_inl.h"
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/hash_grid.h"
@@ -433,7 +434,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
     CullStats ls;
     if (levelVisitor != nullptr) cullOctree(octree, frustum, levelVisitor, levelContext, &ls);
     GridQueryStats gs;
-    const uint32_t n = grid.cullFrustum(frustum, outProps, &gs);
+    const uint32_t n = cullGridFrustum(grid, frustum, outProps, &gs);
     ps.nodesVisited = ls.nodesVisited;
     ps.cellsTested = gs.cellsVisited;
     ps.propsTested = gs.candidates;
