@@ -39,8 +39,8 @@ LevelRenderer::~LevelRenderer() {
   release();
 }
 
-bool LevelRenderer::init(std::string* error) {
-  return program_.load("level.vert", "level.frag", error);
+bool LevelRenderer::init(std::string* outError) {
+  return program_.load("level.vert", "level.frag", outError);
 }
 
 void LevelRenderer::shutdown() {

@@ -47,8 +47,8 @@ class LevelRenderer {
   LevelRenderer& operator=(const LevelRenderer&) = delete;
   ~LevelRenderer();
 
-  // Loads the shaders; false with *error on failure.
-  bool init(std::string* error);
+  // Loads the shaders; false with *outError on failure.
+  bool init(std::string* outError);
   // Uploads every mesh's vertices and all textures (resized into one texture array). The
   // vertex buffer follows Level::collisionPositions' numbering, so collision triangle i is
   // (collisionIndices[3i], [3i+1], [3i+2]) in it.

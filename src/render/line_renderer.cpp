@@ -17,9 +17,9 @@ LineRenderer::~LineRenderer() {
   shutdown();
 }
 
-bool LineRenderer::init(std::string* error) {
+bool LineRenderer::init(std::string* outError) {
   ShaderProgram program;
-  if (!program.load("lines.vert", "lines.frag", error)) return false;
+  if (!program.load("lines.vert", "lines.frag", outError)) return false;
   // Keep the raw id: this class owns it from here (ShaderProgram would delete it).
   program_ = program.release();
   glGenVertexArrays(1, &vao_);

@@ -21,7 +21,7 @@ class LineRenderer {
   LineRenderer& operator=(const LineRenderer&) = delete;
   ~LineRenderer();
 
-  bool init(std::string* error);
+  bool init(std::string* outError);
   void shutdown();
 
   void clear() { vertices_.clear(); }

@@ -62,8 +62,8 @@ PropRenderer::~PropRenderer() {
   shutdown();
 }
 
-bool PropRenderer::init(std::string* error) {
-  if (!program_.load("props.vert", "props.frag", error)) return false;
+bool PropRenderer::init(std::string* outError) {
+  if (!program_.load("props.vert", "props.frag", outError)) return false;
   std::vector<float> v;
   std::vector<uint32_t> idx;
   unitSphere(v, idx);

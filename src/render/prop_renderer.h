@@ -29,7 +29,7 @@ class PropRenderer {
   PropRenderer& operator=(const PropRenderer&) = delete;
   ~PropRenderer();
 
-  bool init(std::string* error);
+  bool init(std::string* outError);
   void shutdown();
 
   // Draws spheres and boxes: two instanced calls at most. Returns the draw calls issued.

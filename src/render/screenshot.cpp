@@ -8,10 +8,10 @@
 
 namespace ofps::gl {
 
-bool writeScreenshotPng(const std::string& path, int width, int height, std::string* error) {
+bool writeScreenshotPng(const std::string& path, int width, int height, std::string* outError) {
   if (width <= 0 || height <= 0) {
-    *error = "screenshot: the framebuffer is empty (" + std::to_string(width) + "x" +
-             std::to_string(height) + ")";
+    *outError = "screenshot: the framebuffer is empty (" + std::to_string(width) + "x" +
+                std::to_string(height) + ")";
     return false;
   }
   std::vector<uint8_t> pixels(static_cast<size_t>(width) * static_cast<size_t>(height) * 4);
@@ -23,7 +23,7 @@ bool writeScreenshotPng(const std::string& path, int width, int height, std::str
   const int ok = stbi_write_png(path.c_str(), width, height, 4, pixels.data(), width * 4);
   stbi_flip_vertically_on_write(0);
   if (ok == 0) {
-    *error = "screenshot: cannot write " + path;
+    *outError = "screenshot: cannot write " + path;
     return false;
   }
   return true;

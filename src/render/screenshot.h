@@ -5,7 +5,7 @@
 namespace ofps::gl {
 
 // Reads width x height pixels of the back buffer (call after drawing, before swapping).
-// Returns false and sets *error when the file cannot be written.
-bool writeScreenshotPng(const std::string& path, int width, int height, std::string* error);
+// Returns false and sets *outError when the file cannot be written.
+bool writeScreenshotPng(const std::string& path, int width, int height, std::string* outError);
 
 }  // namespace ofps::gl

@@ -20,10 +20,10 @@ bool readFile(const std::string& path, std::string* out) {
   return true;
 }
 
-unsigned compile(GLenum stage, const std::string& path, std::string* error) {
+unsigned compile(GLenum stage, const std::string& path, std::string* outError) {
   std::string source;
   if (!readFile(path, &source)) {
-    *error = "cannot read shader file " + path;
+    *outError = "cannot read shader file " + path;
     return 0;
   }
   const GLuint shader = glCreateShader(stage);
@@ -35,7 +35,7 @@ unsigned compile(GLenum stage, const std::string& path, std::string* error) {
   if (ok != GL_TRUE) {
     char log[4096] = {};
     glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-    *error = path + ": " + log;
+    *outError = path + ": " + log;
     glDeleteShader(shader);
     return 0;
   }
@@ -68,11 +68,11 @@ ShaderProgram::~ShaderProgram() {
 }
 
 bool ShaderProgram::load(const std::string& vertName, const std::string& fragName,
-                         std::string* error) {
+                         std::string* outError) {
   const std::string dir = shaderDirectory();
-  const unsigned vs = compile(GL_VERTEX_SHADER, dir + "/" + vertName, error);
+  const unsigned vs = compile(GL_VERTEX_SHADER, dir + "/" + vertName, outError);
   if (vs == 0) return false;
-  const unsigned fs = compile(GL_FRAGMENT_SHADER, dir + "/" + fragName, error);
+  const unsigned fs = compile(GL_FRAGMENT_SHADER, dir + "/" + fragName, outError);
   if (fs == 0) {
     glDeleteShader(vs);
     return false;
@@ -88,7 +88,7 @@ bool ShaderProgram::load(const std::string& vertName, const std::string& fragNam
   if (ok != GL_TRUE) {
     char log[4096] = {};
     glGetProgramInfoLog(program, sizeof log, nullptr, log);
-    *error = vertName + " + " + fragName + ": link failed: " + log;
+    *outError = vertName + " + " + fragName + ": link failed: " + log;
     glDeleteProgram(program);
     return false;
   }

@@ -23,8 +23,8 @@ class ShaderProgram {
   ~ShaderProgram();
 
   // Compiles and links shaderDirectory()/vertName and fragName. On failure returns false and
-  // sets *error to the file name plus the driver's log; the object stays empty.
-  bool load(const std::string& vertName, const std::string& fragName, std::string* error);
+  // sets *outError to the file name plus the driver's log; the object stays empty.
+  bool load(const std::string& vertName, const std::string& fragName, std::string* outError);
 
   // Gives up ownership of the GL program object and returns it (0 when empty).
   unsigned release() {

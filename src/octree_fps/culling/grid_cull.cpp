@@ -44,7 +44,8 @@ uint32_t cullCells(const HashGrid& grid, const Frustum& frustum, Emit&& emit,
   // operations) through the shared four-wide classifyAabb.
   {
     using simd::F4;
-    const F4 cs = simd::splat(grid.cellSize()), g = simd::splat(grid.maxExtent()), one = simd::splat(1.0f);
+    const F4 cs = simd::splat(grid.cellSize()), g = simd::splat(grid.maxExtent()),
+             one = simd::splat(1.0f);
     for (; first + 4 <= nc; first += 4) {
       const GridCell* c4 = &grid.cells()[first];
       // The blocks of the next group's cells (random places in the pool): fetch them early.
