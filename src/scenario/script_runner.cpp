@@ -1,7 +1,6 @@
 #include "scenario/script_runner.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include "octree_fps/geometry/scalar_inl.h"
@@ -99,9 +98,7 @@ void ScriptRunner::apply(const ScriptEvent& e) {
       controller_.setFlying(e.on);
       break;
     case ScriptAction::Throw: {
-      const float yaw = yawDeg_ * kDegToRad, pitch = pitchDeg_ * kDegToRad;
-      const glm::vec3 dir(-std::sin(yaw) * std::cos(pitch), std::sin(pitch),
-                          -std::cos(yaw) * std::cos(pitch));
+      const glm::vec3 dir = viewDirection(yawDeg_ * kDegToRad, pitchDeg_ * kDegToRad);
       throws_.push_back({static_cast<double>(stepIndex_) / hz_, controller_.eye(),
                          dir * throwing_.speed + controller_.velocity(), throwing_.radius});
       break;

@@ -1,6 +1,5 @@
 #include "app/simulation/simulation.h"
 
-#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -95,8 +94,7 @@ void Simulation::step(const LevelSession& session, const CharacterInput& liveInp
 
 void Simulation::throwFromEye() {
   const CharacterController& c = controller();
-  const float cp = std::cos(c.pitch());
-  const glm::vec3 view(-std::sin(c.yaw()) * cp, std::sin(c.pitch()), -std::cos(c.yaw()) * cp);
+  const glm::vec3 view = viewDirection(c.yaw(), c.pitch());
   props_.throwSphere(c.eye(), view * throwing_.speed + c.velocity(), throwing_.radius);
 }
 

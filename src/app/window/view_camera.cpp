@@ -6,14 +6,15 @@
 #include <glm/ext/matrix_transform.hpp>
 #include <glm/geometric.hpp>
 
+#include "octree_fps/controller/character_controller.h"
+
 namespace ofps::app {
 namespace {
 constexpr float kMaxPitch = 1.55f;  // just under pi/2 so the view basis never degenerates
 }
 
 glm::vec3 ViewCamera::forward() const {
-  const float cp = std::cos(pitch);
-  return {-std::sin(yaw) * cp, std::sin(pitch), -std::cos(yaw) * cp};
+  return viewDirection(yaw, pitch);
 }
 
 glm::mat4 ViewCamera::view() const {
