@@ -46,8 +46,10 @@ void Simulation::attachScript(const LevelSession& session, const Script& script,
   // local frame (Level::origin, nonzero only for a level far from the origin).
   origin_ = session.level.origin;
   const Script local = script.translated(-origin_);
-  runner_ = std::make_unique<ScriptRunner>(local, params.controller, params.throwing, session.spawn,
-                                           session.spawnYaw, killPlaneY(session.level));
+  // The runner drives the one controller (reset to params.controller and spawned by it).
+  runner_ =
+      std::make_unique<ScriptRunner>(local, params.controller, params.throwing, session.spawn,
+                                     session.spawnYaw, killPlaneY(session.level), controller_);
   props_ = PropsWorld(propsParamsFor(session));
   scriptProps_ = std::make_unique<ScriptProps>(local, props_, killPlaneY(session.level));
   recordTrace_ = recordTrace;
@@ -65,7 +67,7 @@ void Simulation::attachScript(const LevelSession& session, const Script& script,
 }
 
 void Simulation::step(const LevelSession& session, const CharacterInput& liveInput) {
-  const float vyBefore = controller().velocity().y;
+  const float vyBefore = controller_.velocity().y;
   if (runner_) {
     if (runner_->finished()) return;
     const PropsObstacles obstacles(props_);
@@ -85,7 +87,7 @@ void Simulation::step(const LevelSession& session, const CharacterInput& liveInp
   }
   // A take-off: the vertical speed crosses half the jump speed upward in one step (gravity
   // alone never raises it; the jump sets it to the full jump speed).
-  const CharacterController& c = controller();
+  const CharacterController& c = controller_;
   const float takeOff = 0.5f * c.params().jumpSpeed;
   if (!c.flying() && !c.grounded() && vyBefore < takeOff && c.velocity().y >= takeOff) ++jumps_;
   view_.afterStep(c, c.params().tickSeconds());
@@ -93,13 +95,13 @@ void Simulation::step(const LevelSession& session, const CharacterInput& liveInp
 }
 
 void Simulation::throwFromEye() {
-  const CharacterController& c = controller();
+  const CharacterController& c = controller_;
   const glm::vec3 view = viewDirection(c.yaw(), c.pitch());
   props_.throwSphere(c.eye(), view * throwing_.speed + c.velocity(), throwing_.radius);
 }
 
 void Simulation::setParams(const ScenarioParams& params) {
-  controller().setParams(params.controller);
+  controller_.setParams(params.controller);
   throwing_ = params.throwing;
 }
 
@@ -110,7 +112,7 @@ std::string Simulation::propsCsv() const {
 }
 
 double Simulation::simulatedSeconds() const {
-  return static_cast<double>(steps_) * static_cast<double>(controller().params().tickSeconds());
+  return static_cast<double>(steps_) * static_cast<double>(controller_.params().tickSeconds());
 }
 
 std::optional<Script> loadScriptFor(const std::string& path, ScenarioParams* ioParams,

@@ -51,16 +51,15 @@ class Simulation {
   // --props file text (header + one row per prop).
   std::string propsCsv() const;
 
-  CharacterController& controller() { return runner_ ? runner_->controller() : controller_; }
-  const CharacterController& controller() const {
-    return runner_ ? runner_->controller() : controller_;
-  }
+  // The one controller: live input drives it, or the script's runner does.
+  CharacterController& controller() { return controller_; }
+  const CharacterController& controller() const { return controller_; }
   const CharacterInput& lastInput() const { return runner_ ? runner_->lastInput() : lastInput_; }
   // The smooth view over steps (on unless --no-view-smoothing or the panel's checkbox turns it
   // off); eye(alpha) is where the camera goes: the controller's interpolated eye plus its offset.
   void setViewSmoothing(bool on) { view_.timeConstant = on ? kViewSmoothingSeconds : 0.0f; }
   bool viewSmoothing() const { return view_.timeConstant > 0.0f; }
-  glm::vec3 eye(float alpha) const { return view_.interpolatedEye(controller(), alpha); }
+  glm::vec3 eye(float alpha) const { return view_.interpolatedEye(controller_, alpha); }
   static constexpr float kViewSmoothingSeconds = 0.07f;
   const std::string& traceCsv() const { return trace_; }
   uint64_t steps() const { return steps_; }
