@@ -1,5 +1,7 @@
 #include "app/simulation/simulation.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -31,6 +33,7 @@ void Simulation::reset(const LevelSession& session, const ScenarioParams& params
   origin_ = session.level.origin;
   lastInput_ = {};
   lastInput_.yaw = session.spawnYaw;
+  setView(session.spawnYaw, 0.0f);
   trace_.clear();
   steps_ = 0;
   jumpLatched_ = false;
@@ -92,6 +95,11 @@ void Simulation::step(const LevelSession& session, const CharacterInput& liveInp
   if (!c.flying() && !c.grounded() && vyBefore < takeOff && c.velocity().y >= takeOff) ++jumps_;
   view_.afterStep(c, c.params().tickSeconds());
   ++steps_;
+}
+
+void Simulation::turnView(float dYaw, float dPitch) {
+  liveYaw_ = std::remainder(liveYaw_ + dYaw, 2.0f * 3.14159265358979f);
+  livePitch_ = std::clamp(livePitch_ + dPitch, -kMaxLivePitch, kMaxLivePitch);
 }
 
 void Simulation::throwFromEye() {

@@ -55,6 +55,20 @@ class Simulation {
   CharacterController& controller() { return controller_; }
   const CharacterController& controller() const { return controller_; }
   const CharacterInput& lastInput() const { return runner_ ? runner_->lastInput() : lastInput_; }
+  // The view angles (radians), owned here and only read by the camera: the script's, as the
+  // controller last used them, when scripted; else the live ones, which reset() sets to the
+  // spawn's yaw and a level pitch, setView() (--camera) and turnView() (the mouse) change, and
+  // live input hands to the controller.
+  float viewYaw() const { return runner_ ? controller_.yaw() : liveYaw_; }
+  float viewPitch() const { return runner_ ? controller_.pitch() : livePitch_; }
+  void setView(float yaw, float pitch) {
+    liveYaw_ = yaw;
+    livePitch_ = pitch;
+  }
+  // Adds mouse deltas (radians) to the live angles: yaw wrapped to [-pi, pi], pitch clamped
+  // just short of straight up/down so the view basis never degenerates.
+  void turnView(float dYaw, float dPitch);
+  static constexpr float kMaxLivePitch = 1.55f;
   // The smooth view over steps (on unless --no-view-smoothing or the panel's checkbox turns it
   // off); eye(alpha) is where the camera goes: the controller's interpolated eye plus its offset.
   void setViewSmoothing(bool on) { view_.timeConstant = on ? kViewSmoothingSeconds : 0.0f; }
@@ -69,6 +83,8 @@ class Simulation {
   CharacterController controller_;
   ThrowParams throwing_;
   CharacterInput lastInput_;
+  float liveYaw_ = 0.0f;
+  float livePitch_ = 0.0f;
   std::unique_ptr<ScriptRunner> runner_;
   std::unique_ptr<ScriptProps> scriptProps_;
   PropsWorld props_;

@@ -45,11 +45,8 @@ void simulate(DemoState& s, float frameSeconds) {
     std::sort(q.shownNodes.begin(), q.shownNodes.end());
     q.shownNodes.erase(std::unique(q.shownNodes.begin(), q.shownNodes.end()), q.shownNodes.end());
   }
-  const CharacterController& c = s.sim.controller();
-  if (s.sim.scripted()) {
-    s.camera.yaw = c.yaw();
-    s.camera.pitch = c.pitch();
-  }
+  s.camera.yaw = s.sim.viewYaw();
+  s.camera.pitch = s.sim.viewPitch();
   s.camera.position = s.sim.eye(alpha);  // smoothed over steps unless turned off
 }
 

@@ -168,16 +168,16 @@ CharacterInput readInput(DemoState& s) {
     double x = 0.0, y = 0.0;
     glfwGetCursorPos(w, &x, &y);
     if (!s.input.firstMouse) {
-      s.camera.turn(-static_cast<float>(x - s.input.lastMouseX) * kMouseRadiansPerPixel,
-                    -static_cast<float>(y - s.input.lastMouseY) * kMouseRadiansPerPixel);
+      s.sim.turnView(-static_cast<float>(x - s.input.lastMouseX) * kMouseRadiansPerPixel,
+                     -static_cast<float>(y - s.input.lastMouseY) * kMouseRadiansPerPixel);
     }
     s.input.firstMouse = false;
     s.input.lastMouseX = x;
     s.input.lastMouseY = y;
   }
   CharacterInput in;
-  in.yaw = s.camera.yaw;
-  in.pitch = s.camera.pitch;
+  in.yaw = s.sim.viewYaw();
+  in.pitch = s.sim.viewPitch();
   if (ImGui::GetIO().WantCaptureKeyboard) return in;
   const auto down = [w](int key) { return glfwGetKey(w, key) == GLFW_PRESS; };
   in.forward = down(GLFW_KEY_W);

@@ -44,16 +44,17 @@ void placeCharacter(DemoState& s, bool useOptionCamera) {
   s.camera.farPlane = std::max(100.0f, diagonal * 2.0f);
   s.sim.reset(*s.level.session, s.params);
   CharacterController& c = s.sim.controller();
-  s.camera.yaw = s.level.session->spawnYaw;
-  s.camera.pitch = 0.0f;
+  // reset() set the view to the spawn's yaw and a level pitch; --camera sets its own.
   if (useOptionCamera && s.options.camera) {
-    s.camera.yaw = s.options.camera->yawDegrees * kDegToRad;
-    s.camera.pitch = s.options.camera->pitchDegrees * kDegToRad;
+    s.sim.setView(s.options.camera->yawDegrees * kDegToRad,
+                  s.options.camera->pitchDegrees * kDegToRad);
     c.setFlying(true);
     // --camera is in the level file's coordinates; the level may sit in a local frame.
     const glm::vec3 eye(glm::dvec3(s.options.camera->position) - level.origin);
-    c.teleport(eye - glm::vec3(0.0f, s.params.controller.eyeHeight, 0.0f), s.camera.yaw);
+    c.teleport(eye - glm::vec3(0.0f, s.params.controller.eyeHeight, 0.0f), s.sim.viewYaw());
   }
+  s.camera.yaw = s.sim.viewYaw();
+  s.camera.pitch = s.sim.viewPitch();
   s.camera.position = c.eye();
   s.frame.clock = FixedStep(s.params.controller.tickHz);
 }
