@@ -1,6 +1,6 @@
 // octree_demo: see README.md and `octree_demo --help`.
-#include "app/options.h"
-#include "app/run_modes.h"
+#include "app/simulation/options.h"
+#include "app/simulation/run_modes.h"
 
 int main(int argc, char** argv) {
   int exitCode = 0;

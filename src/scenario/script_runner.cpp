@@ -1,7 +1,6 @@
 #include "scenario/script_runner.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include "octree_fps/geometry/scalar_inl.h"
@@ -42,10 +41,23 @@ void appendTraceCsvRow(std::string& ioOut, const TraceRow& row, const glm::dvec3
 ScriptRunner::ScriptRunner(const Script& script, const ControllerParams& params,
                            const ThrowParams& throwing, const glm::vec3& levelSpawn,
                            float levelSpawnYaw, float killPlaneY)
-    : script_(script),
-      controller_(params),
-      throwing_(throwing),
-      hz_(static_cast<double>(params.tickHz)) {
+    : ScriptRunner(script, params, throwing, levelSpawn, levelSpawnYaw, killPlaneY, nullptr) {}
+
+ScriptRunner::ScriptRunner(const Script& script, const ControllerParams& params,
+                           const ThrowParams& throwing, const glm::vec3& levelSpawn,
+                           float levelSpawnYaw, float killPlaneY, CharacterController& controller)
+    : ScriptRunner(script, params, throwing, levelSpawn, levelSpawnYaw, killPlaneY, &controller) {}
+
+ScriptRunner::ScriptRunner(const Script& script, const ControllerParams& params,
+                           const ThrowParams& throwing, const glm::vec3& levelSpawn,
+                           float levelSpawnYaw, float killPlaneY, CharacterController* external)
+    : script_(script), throwing_(throwing), hz_(static_cast<double>(params.tickHz)) {
+  if (external != nullptr) {
+    *external = CharacterController(params);
+    controller_ = external;
+  } else {
+    controller_ = &ownController_.emplace(params);
+  }
   // Steps n with n / hz < end (the same division the event times are compared with).
   while (static_cast<double>(totalSteps_) / hz_ < script_.endTime) ++totalSteps_;
   glm::vec3 spawn = levelSpawn;
@@ -57,9 +69,9 @@ ScriptRunner::ScriptRunner(const Script& script, const ControllerParams& params,
   }
   yawDeg_ = yaw / kDegToRad;
   pitchDeg_ = std::clamp(pitchDeg_, -kMaxPitchDeg, kMaxPitchDeg);
-  controller_.setSpawn(spawn, yaw);
-  controller_.setKillPlaneY(killPlaneY);
-  controller_.teleport(spawn, yaw);
+  controller_->setSpawn(spawn, yaw);
+  controller_->setKillPlaneY(killPlaneY);
+  controller_->teleport(spawn, yaw);
   input_.yaw = yaw;
   input_.pitch = pitchDeg_ * kDegToRad;
 }
@@ -67,11 +79,11 @@ ScriptRunner::ScriptRunner(const Script& script, const ControllerParams& params,
 TraceRow ScriptRunner::initialRow() const {
   TraceRow row;
   row.t = 0.0;
-  row.feet = controller_.feet();
-  row.velocity = controller_.movedVelocity();
-  row.grounded = controller_.grounded();
-  row.crouched = controller_.crouched();
-  row.flying = controller_.flying();
+  row.feet = controller_->feet();
+  row.velocity = controller_->movedVelocity();
+  row.grounded = controller_->grounded();
+  row.crouched = controller_->crouched();
+  row.flying = controller_->flying();
   return row;
 }
 
@@ -96,14 +108,12 @@ void ScriptRunner::apply(const ScriptEvent& e) {
       pitchDeg_ = std::clamp(pitchDeg_ + e.b, -kMaxPitchDeg, kMaxPitchDeg);
       break;
     case ScriptAction::Fly:
-      controller_.setFlying(e.on);
+      controller_->setFlying(e.on);
       break;
     case ScriptAction::Throw: {
-      const float yaw = yawDeg_ * kDegToRad, pitch = pitchDeg_ * kDegToRad;
-      const glm::vec3 dir(-std::sin(yaw) * std::cos(pitch), std::sin(pitch),
-                          -std::cos(yaw) * std::cos(pitch));
-      throws_.push_back({static_cast<double>(stepIndex_) / hz_, controller_.eye(),
-                         dir * throwing_.speed + controller_.velocity(), throwing_.radius});
+      const glm::vec3 dir = viewDirection(yawDeg_ * kDegToRad, pitchDeg_ * kDegToRad);
+      throws_.push_back({static_cast<double>(stepIndex_) / hz_, controller_->eye(),
+                         dir * throwing_.speed + controller_->velocity(), throwing_.radius});
       break;
     }
   }
@@ -127,17 +137,17 @@ TraceRow ScriptRunner::step(const Octree& octree, const CharacterObstacles* obst
   input_.crouch = key(ScriptKey::Crouch);
   input_.yaw = yawDeg_ * kDegToRad;
   input_.pitch = pitchDeg_ * kDegToRad;
-  controller_.step(octree, input_, static_cast<float>(1.0 / hz_), obstacles);
+  controller_->step(octree, input_, static_cast<float>(1.0 / hz_), obstacles);
   std::fill(std::begin(tapped_), std::end(tapped_), false);
   ++stepIndex_;
   TraceRow row;
   row.t = static_cast<double>(stepIndex_) / hz_;
-  row.feet = controller_.feet();
-  row.velocity = controller_.movedVelocity();
-  row.grounded = controller_.grounded();
-  row.crouched = controller_.crouched();
-  row.flying = controller_.flying();
-  row.respawned = controller_.respawned();
+  row.feet = controller_->feet();
+  row.velocity = controller_->movedVelocity();
+  row.grounded = controller_->grounded();
+  row.crouched = controller_->crouched();
+  row.flying = controller_->flying();
+  row.respawned = controller_->respawned();
   return row;
 }
 

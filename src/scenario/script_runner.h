@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <glm/ext/vector_double3.hpp>
 #include <glm/vec3.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,9 +62,19 @@ class ScriptRunner {
   // done); `throwing` sets each recorded throw's speed and radius.
   // levelSpawn/levelSpawnYaw (radians): used unless the script has `spawn`. killPlaneY: world Y
   // below which the character respawns (killPlaneY(level) for a loaded level).
-  // The script is copied; the runner owns all its state.
+  // The script is copied; the runner owns all its state (the controller too, with this
+  // constructor).
   ScriptRunner(const Script& script, const ControllerParams& params, const ThrowParams& throwing,
                const glm::vec3& levelSpawn, float levelSpawnYaw, float killPlaneY);
+  // The same, driving `controller` instead of a controller of its own (the demo's one controller,
+  // which then serves live input and scripts alike): it is reset to `params` and spawned as
+  // above. `controller` must outlive the runner.
+  ScriptRunner(const Script& script, const ControllerParams& params, const ThrowParams& throwing,
+               const glm::vec3& levelSpawn, float levelSpawnYaw, float killPlaneY,
+               CharacterController& controller);
+  // Not copyable: controller_ may point into ownController_.
+  ScriptRunner(const ScriptRunner&) = delete;
+  ScriptRunner& operator=(const ScriptRunner&) = delete;
 
   // Row for t = 0 (the spawned state).
   TraceRow initialRow() const;
@@ -82,18 +93,22 @@ class ScriptRunner {
 
   uint64_t totalSteps() const { return totalSteps_; }
   double stepSeconds() const { return 1.0 / hz_; }
-  const CharacterController& controller() const { return controller_; }
-  CharacterController& controller() { return controller_; }
+  const CharacterController& controller() const { return *controller_; }
+  CharacterController& controller() { return *controller_; }
   // Keys and view of the last step (for the UI).
   const CharacterInput& lastInput() const { return input_; }
   const std::vector<ThrowRecord>& throws() const { return throws_; }
   const Script& script() const { return script_; }
 
  private:
+  ScriptRunner(const Script& script, const ControllerParams& params, const ThrowParams& throwing,
+               const glm::vec3& levelSpawn, float levelSpawnYaw, float killPlaneY,
+               CharacterController* external);
   void apply(const ScriptEvent& e);
 
   Script script_;
-  CharacterController controller_;
+  std::optional<CharacterController> ownController_;  // only when no controller was given
+  CharacterController* controller_ = nullptr;         // *ownController_ or the one given
   ThrowParams throwing_;
   CharacterInput input_;
   double hz_ = 120.0;

@@ -1,6 +1,7 @@
-// The overlays' shared colours and the octree overlay's default depth range (app/overlay_colors.h):
-// hand-worked trees, the legend's colours told apart where the legend lists them.
-#include "app/overlay_colors.h"
+// The overlays' shared colours and the octree overlay's default depth range
+// (app/overlay/overlay_colors.h): hand-worked trees, the legend's colours told apart where the
+// legend lists them.
+#include "app/overlay/overlay_colors.h"
 
 #include <gtest/gtest.h>
 

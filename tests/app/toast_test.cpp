@@ -1,6 +1,6 @@
 // The load toast's life: a success stays a few seconds then fades, an error stays until it is
 // dismissed or replaced. Times in seconds, as ImGui::GetTime() gives them.
-#include "app/toast.h"
+#include "app/panel/toast.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>

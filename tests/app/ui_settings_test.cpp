@@ -1,7 +1,7 @@
-// The saved view settings' JSON and file (app/ui_settings.h): a round trip of non-default values,
-// unknown and missing keys, malformed text and wrong types (defaults and one warning), a missing
-// file (defaults, no warning), and where the file lives.
-#include "app/ui_settings.h"
+// The saved view settings' JSON and file (app/settings/ui_settings.h): a round trip of non-default
+// values, unknown and missing keys, malformed text and wrong types (defaults and one warning), a
+// missing file (defaults, no warning), and where the file lives.
+#include "app/settings/ui_settings.h"
 
 #include <gtest/gtest.h>
 

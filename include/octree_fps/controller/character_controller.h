@@ -74,6 +74,7 @@
 // many controllers may step on one octree from many threads.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <glm/vec3.hpp>
 
@@ -93,6 +94,14 @@ class CharacterObstacles {
   virtual bool sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                             const glm::vec3& displacement, SweepHit& outHit) const = 0;
 };
+
+// The unit view direction for view angles in radians (the frame above: yaw 0 looks along -Z, yaw
+// +pi/2 along -X, pitch > 0 looks up): (-sin yaw cos pitch, sin pitch, -cos yaw cos pitch). The
+// one formula for the fly mode's forward, the eye's aim (throws, the camera) and the scripts.
+inline glm::vec3 viewDirection(float yaw, float pitch) {
+  const float cp = std::cos(pitch);
+  return {-std::sin(yaw) * cp, std::sin(pitch), -std::cos(yaw) * cp};
+}
 
 // Keys held during one step, and the absolute view angles for it.
 struct CharacterInput {

@@ -633,8 +633,7 @@ void CharacterController::fallFromLedge(const Octree& octree, const glm::vec3& s
 
 void CharacterController::flyStep(const CharacterInput& input, float dt) {
   const float cy = std::cos(input.yaw), sy = std::sin(input.yaw);
-  const float cp = std::cos(input.pitch), sp = std::sin(input.pitch);
-  const glm::vec3 forward(-sy * cp, sp, -cy * cp);
+  const glm::vec3 forward = viewDirection(input.yaw, input.pitch);
   const glm::vec3 right(cy, 0.0f, -sy);
   glm::vec3 wish = forward * (float(input.forward) - float(input.back)) +
                    right * (float(input.right) - float(input.left)) +
