@@ -42,23 +42,23 @@ class FlatJsonReader {
 
   // Calls onValue(key, stringValue, numberValue, isString) per member. False on a syntax error.
   template <typename F>
-  bool read(F&& onValue, std::string* error) {
+  bool read(F&& onValue, std::string* outError) {
     skipSpace();
-    if (!consume('{')) return fail("expected '{'", error);
+    if (!consume('{')) return fail("expected '{'", outError);
     skipSpace();
-    if (consume('}')) return trailing(error);
+    if (consume('}')) return trailing(outError);
     for (;;) {
       skipSpace();
       std::string key;
-      if (!readString(&key)) return fail("expected a quoted key", error);
+      if (!readString(&key)) return fail("expected a quoted key", outError);
       skipSpace();
-      if (!consume(':')) return fail("expected ':'", error);
+      if (!consume(':')) return fail("expected ':'", outError);
       skipSpace();
       std::string str;
       double num = 0.0;
       bool isString = false;
       if (peek() == '"') {
-        if (!readString(&str)) return fail("unterminated string", error);
+        if (!readString(&str)) return fail("unterminated string", outError);
         isString = true;
       } else if (s_.compare(i_, 4, "true") == 0) {
         i_ += 4;
@@ -73,14 +73,14 @@ class FlatJsonReader {
         char* end = nullptr;
         errno = 0;
         num = std::strtod(begin, &end);
-        if (end == begin || errno == ERANGE) return fail("expected a value", error);
+        if (end == begin || errno == ERANGE) return fail("expected a value", outError);
         i_ += static_cast<size_t>(end - begin);
       }
       onValue(key, str, num, isString);
       skipSpace();
       if (consume(',')) continue;
-      if (consume('}')) return trailing(error);
-      return fail("expected ',' or '}'", error);
+      if (consume('}')) return trailing(outError);
+      return fail("expected ',' or '}'", outError);
     }
   }
 
@@ -104,12 +104,12 @@ class FlatJsonReader {
     }
     return false;
   }
-  bool trailing(std::string* error) {
+  bool trailing(std::string* outError) {
     skipSpace();
     return i_ == s_.size() ? true : fail("text after the closing '}'", error);
   }
-  bool fail(const char* what, std::string* error) const {
-    if (error != nullptr) *error = std::string(what) + " at byte " + std::to_string(i_);
+  bool fail(const char* what, std::string* outError) const {
+    if (outError != nullptr) *outError = std::string(what) + " at byte " + std::to_string(i_);
     return false;
   }
 

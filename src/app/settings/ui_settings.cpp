@@ -109,14 +109,14 @@ UiSettings loadUiSettings(const std::string& path, std::string* warning) {
   return s;
 }
 
-bool saveUiSettings(const std::string& path, const UiSettings& settings, std::string* error) {
+bool saveUiSettings(const std::string& path, const UiSettings& settings, std::string* outError) {
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << serializeUiSettings(settings);
   out.close();
   if (!out) {
-    if (error) *error = "cannot write " + path;
+    if (outError) *outError = "cannot write " + path;
     return false;
   }
   return true;

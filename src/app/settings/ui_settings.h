@@ -51,6 +51,6 @@ std::string serializeUiSettings(const UiSettings& settings);
 // otherwise (the warning names the file).
 UiSettings loadUiSettings(const std::string& path, std::string* warning);
 // Writes the file (creating its folder); false with *error when it cannot.
-bool saveUiSettings(const std::string& path, const UiSettings& settings, std::string* error);
+bool saveUiSettings(const std::string& path, const UiSettings& settings, std::string* outError);
 
 }  // namespace ofps::app

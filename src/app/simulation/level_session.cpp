@@ -71,7 +71,7 @@ std::string frameSummary(const Level& level) {
          withCommas(metres) + " m";
 }
 
-bool LevelSession::rebuildOctree(const OctreeBuildParams& params, std::string* error) {
+bool LevelSession::rebuildOctree(const OctreeBuildParams& params, std::string* outError) {
   if (!octree.empty()) {  // the octree keeps its triangles: no need for the level's arrays
     octreeReport = octree.rebuild(params);
   } else {
@@ -85,7 +85,7 @@ bool LevelSession::rebuildOctree(const OctreeBuildParams& params, std::string* e
     octreeReport = octree.build(level.collisionPositions, level.collisionIndices, layers, params);
   }
   if (!octreeReport.ok) {
-    *error = level.path + ": octree build failed: " + octreeReport.error;
+    *outError = level.path + ": octree build failed: " + octreeReport.outError;
     return false;
   }
   drawRanges.build(octree, drawn);
@@ -95,7 +95,7 @@ bool LevelSession::rebuildOctree(const OctreeBuildParams& params, std::string* e
 
 std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const DemoOptions& options,
                                                const OctreeBuildParams& octreeParams,
-                                               std::string* error,
+                                               std::string* outError,
                                                std::vector<std::string>* warnings,
                                                LoadProgress* progress,
                                                const FrameChoice* reimport) {
@@ -132,7 +132,7 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
     if (warnings != nullptr) warnings->push_back(w);
   }
   if (!result.ok()) {
-    *error = result.error;
+    *outError = result.outError;
     return nullptr;
   }
   auto session = std::make_unique<LevelSession>();
@@ -153,7 +153,7 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
     progress->fraction.store(0.9f);
     progress->stage.store("building octree");
   }
-  if (!session->rebuildOctree(octreeParams, error)) return nullptr;
+  if (!session->rebuildOctree(octreeParams, outError)) return nullptr;
   bool fallback = false;
   session->spawn = resolveSpawn(level, session->octree, &session->spawnYaw, {}, &fallback);
   session->spawnSource =

@@ -43,7 +43,7 @@ struct LevelSession {
   // Rebuilds the octree with new parameters (the slider path), the draw ranges and the
   // occlusion culler after it.
   // Returns false with *error when the build fails (the previous octree is then empty).
-  bool rebuildOctree(const OctreeBuildParams& params, std::string* error);
+  bool rebuildOctree(const OctreeBuildParams& params, std::string* outError);
 };
 
 // Progress of a load, written by the loading thread and read by the UI.
@@ -71,7 +71,7 @@ std::string frameSummary(const Level& level);
 // state except stderr.
 std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const DemoOptions& options,
                                                const OctreeBuildParams& octreeParams,
-                                               std::string* error,
+                                               std::string* outError,
                                                std::vector<std::string>* warnings = nullptr,
                                                LoadProgress* progress = nullptr,
                                                const FrameChoice* reimport = nullptr);

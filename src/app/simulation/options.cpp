@@ -19,7 +19,7 @@ std::string defaultLevelPath() {
 
 namespace {
 
-std::optional<CameraPose> parseCamera(const std::string& text, std::string* error) {
+std::optional<CameraPose> parseCamera(const std::string& text, std::string* outError) {
   std::vector<float> v;
   std::stringstream ss(text);
   std::string item;
@@ -27,13 +27,13 @@ std::optional<CameraPose> parseCamera(const std::string& text, std::string* erro
     char* end = nullptr;
     const float f = std::strtof(item.c_str(), &end);
     if (end == item.c_str() || *end != '\0' || !std::isfinite(f)) {
-      *error = "--camera: '" + item + "' is not a finite number";
+      *outError = "--camera: '" + item + "' is not a finite number";
       return std::nullopt;
     }
     v.push_back(f);
   }
   if (v.size() != 3 && v.size() != 5) {
-    *error = "--camera wants X,Y,Z or X,Y,Z,YAW,PITCH (metres, degrees), got '" + text + "'";
+    *outError = "--camera wants X,Y,Z or X,Y,Z,YAW,PITCH (metres, degrees), got '" + text + "'";
     return std::nullopt;
   }
   CameraPose pose;
@@ -47,15 +47,15 @@ std::optional<CameraPose> parseCamera(const std::string& text, std::string* erro
 
 // --occlusion-budget: a whole number of work units (as OcclusionCullParams::workBudget; 0 is the
 // frustum cull alone) or "none" (kOcclusionNoBudget).
-std::optional<uint32_t> parseOcclusionBudget(const std::string& text, std::string* error) {
+std::optional<uint32_t> parseOcclusionBudget(const std::string& text, std::string* outError) {
   if (text == "none") return kOcclusionNoBudget;
   const bool digits = !text.empty() && text.size() <= 10 &&
                       text.find_first_not_of("0123456789") == std::string::npos;
   const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0ull;
   if (!digits || v >= kOcclusionNoBudget) {
-    *error = "--occlusion-budget wants a whole number of work units from 0 to " +
-             std::to_string(kOcclusionNoBudget - 1) + " (e.g. 600000) or 'none', got '" + text +
-             "'";
+    *outError = "--occlusion-budget wants a whole number of work units from 0 to " +
+                std::to_string(kOcclusionNoBudget - 1) + " (e.g. 600000) or 'none', got '" + text +
+                "'";
     return std::nullopt;
   }
   return static_cast<uint32_t>(v);

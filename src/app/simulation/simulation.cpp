@@ -124,23 +124,23 @@ double Simulation::simulatedSeconds() const {
 }
 
 std::optional<Script> loadScriptFor(const std::string& path, ScenarioParams* ioParams,
-                                    std::string* error) {
+                                    std::string* outError) {
   ScriptParseResult parsed = readScript(path, *ioParams);
   if (!parsed.ok) {
-    *error = parsed.error;
+    *outError = parsed.outError;
     return std::nullopt;
   }
   ScenarioParams applied = *ioParams;
-  if (!parsed.script.applyParams(applied, error)) return std::nullopt;
+  if (!parsed.script.applyParams(applied, outError)) return std::nullopt;
   *ioParams = applied;
   return std::move(parsed.script);
 }
 
-bool writeTextFile(const std::string& path, const std::string& text, std::string* error) {
+bool writeTextFile(const std::string& path, const std::string& text, std::string* outError) {
   std::ofstream out(path, std::ios::binary);
   if (out) out << text;
   if (!out) {
-    *error = "cannot write " + path;
+    *outError = "cannot write " + path;
     return false;
   }
   return true;

@@ -105,9 +105,9 @@ class Simulation {
 // Returns the script, or nullopt with *error naming the file and line (the demo then exits with
 // status 2) and *ioParams unchanged.
 std::optional<Script> loadScriptFor(const std::string& path, ScenarioParams* ioParams,
-                                    std::string* error);
+                                    std::string* outError);
 
 // Writes text to a file; false with *error naming the file.
-bool writeTextFile(const std::string& path, const std::string& text, std::string* error);
+bool writeTextFile(const std::string& path, const std::string& text, std::string* outError);
 
 }  // namespace ofps::app

@@ -161,15 +161,15 @@ nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, uint32_t wor
           {"cpu_ms", cpuMs}};
 }
 
-bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error) {
+bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* outError) {
   std::ofstream out(path);
   if (!out) {
-    *error = "cannot write stats JSON to " + path;
+    *outError = "cannot write stats JSON to " + path;
     return false;
   }
   out << stats.dump(2) << '\n';
   if (!out) {
-    *error = "error while writing stats JSON to " + path;
+    *outError = "error while writing stats JSON to " + path;
     return false;
   }
   return true;

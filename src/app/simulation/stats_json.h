@@ -68,6 +68,6 @@ nlohmann::json occlusionStats(bool enabled, bool temporalCoherence, uint32_t wor
                               const PropsOcclusionStats& propCells, double cpuMs);
 
 // Writes `stats` pretty-printed; false with *error when the file cannot be written.
-bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* error);
+bool writeStatsJson(const std::string& path, const nlohmann::json& stats, std::string* outError);
 
 }  // namespace ofps::app
