@@ -106,7 +106,7 @@ class FlatJsonReader {
   }
   bool trailing(std::string* outError) {
     skipSpace();
-    return i_ == s_.size() ? true : fail("text after the closing '}'", error);
+    return i_ == s_.size() ? true : fail("text after the closing '}'", outError);
   }
   bool fail(const char* what, std::string* outError) const {
     if (outError != nullptr) *outError = std::string(what) + " at byte " + std::to_string(i_);

@@ -85,7 +85,7 @@ bool LevelSession::rebuildOctree(const OctreeBuildParams& params, std::string* o
     octreeReport = octree.build(level.collisionPositions, level.collisionIndices, layers, params);
   }
   if (!octreeReport.ok) {
-    *outError = level.path + ": octree build failed: " + octreeReport.outError;
+    *outError = level.path + ": octree build failed: " + octreeReport.error;
     return false;
   }
   drawRanges.build(octree, drawn);
@@ -132,7 +132,7 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
     if (warnings != nullptr) warnings->push_back(w);
   }
   if (!result.ok()) {
-    *outError = result.outError;
+    *outError = result.error;
     return nullptr;
   }
   auto session = std::make_unique<LevelSession>();

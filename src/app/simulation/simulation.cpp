@@ -127,7 +127,7 @@ std::optional<Script> loadScriptFor(const std::string& path, ScenarioParams* ioP
                                     std::string* outError) {
   ScriptParseResult parsed = readScript(path, *ioParams);
   if (!parsed.ok) {
-    *outError = parsed.outError;
+    *outError = parsed.error;
     return std::nullopt;
   }
   ScenarioParams applied = *ioParams;
