@@ -33,6 +33,7 @@
 // many threads while nothing mutates the grid. assign() allocates; events allocate only when a
 // block or the per-cell arrays grow.
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -130,6 +131,9 @@ class CellGroups final : public GridCellListener {
     uint32_t capacity = 0;  // 0 (no block) or 4 << k
   };
   uint32_t groupOf(uint32_t cell) const;  // by the map (border cells: outside)
+  // Index into map_.groups of the block holding cell (x, y, z), or kNoSlot beyond the map's box.
+  static constexpr size_t kNoSlot = ~size_t{0};
+  size_t mapSlot(int32_t x, int32_t y, int32_t z) const;
   CellGroupEntry& entry(uint32_t cell) {
     return pool_[block_[cellGroup_[cell]].first + slot_[cell]];
   }

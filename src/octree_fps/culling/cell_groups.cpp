@@ -62,18 +62,23 @@ void CellGroups::drop() {
   extent_ = 0.0f;
 }
 
-uint32_t CellGroups::mappedGroup(int32_t x, int32_t y, int32_t z) const {
+size_t CellGroups::mapSlot(int32_t x, int32_t y, int32_t z) const {
   const uint32_t bx = static_cast<uint32_t>(x - map_.lo[0]) >> map_.shift;
   const uint32_t by = static_cast<uint32_t>(y - map_.lo[1]) >> map_.shift;
   const uint32_t bz = static_cast<uint32_t>(z - map_.lo[2]) >> map_.shift;
-  // Coordinates below lo wrap to huge unsigned values: one compare per axis.
+  // Coordinates below lo are refused by their own compare: wrapped and shifted they may land
+  // inside the box.
   if (x < map_.lo[0] || y < map_.lo[1] || z < map_.lo[2] ||
       bx >= static_cast<uint32_t>(map_.dims[0]) || by >= static_cast<uint32_t>(map_.dims[1]) ||
       bz >= static_cast<uint32_t>(map_.dims[2])) {
-    return map_.outside;
+    return kNoSlot;
   }
-  return map_.groups[bx + static_cast<uint32_t>(map_.dims[0]) *
-                              (by + static_cast<uint32_t>(map_.dims[1]) * bz)];
+  return bx + static_cast<size_t>(map_.dims[0]) * (by + static_cast<size_t>(map_.dims[1]) * bz);
+}
+
+uint32_t CellGroups::mappedGroup(int32_t x, int32_t y, int32_t z) const {
+  const size_t slot = mapSlot(x, y, z);
+  return slot == kNoSlot ? map_.outside : map_.groups[slot];
 }
 
 uint32_t CellGroups::groupOf(uint32_t cell) const {
@@ -222,14 +227,8 @@ void CellGroups::prefetchMove(uint32_t stage, uint32_t oldCell, int32_t x, int32
     case 3: {
       simd::prefetch(&cellGroup_[oldCell]);
       simd::prefetch(&slot_[oldCell]);
-      const uint32_t bx = static_cast<uint32_t>(x - map_.lo[0]) >> map_.shift;
-      const uint32_t by = static_cast<uint32_t>(y - map_.lo[1]) >> map_.shift;
-      const uint32_t bz = static_cast<uint32_t>(z - map_.lo[2]) >> map_.shift;
-      if (bx < static_cast<uint32_t>(map_.dims[0]) && by < static_cast<uint32_t>(map_.dims[1]) &&
-          bz < static_cast<uint32_t>(map_.dims[2])) {
-        simd::prefetch(&map_.groups[bx + static_cast<uint32_t>(map_.dims[0]) *
-                                             (by + static_cast<uint32_t>(map_.dims[1]) * bz)]);
-      }
+      const size_t slot = mapSlot(x, y, z);
+      if (slot != kNoSlot) simd::prefetch(&map_.groups[slot]);
       break;
     }
     case 2:
