@@ -35,18 +35,7 @@ template <class F>
 requires std::invocable<F&, uint32_t> uint32_t cullGridFrustum(const HashGrid& grid,
                                                                const Frustum& frustum, F&& f,
                                                                GridQueryStats* ioStats = nullptr) {
-  return cullGridFrustum(
-      grid, frustum,
-      [](void* ctx, uint32_t id) -> bool {
-        auto& fn = *static_cast<std::remove_reference_t<F>*>(ctx);
-        if constexpr (std::is_void_v<decltype(fn(id))>) {
-          fn(id);
-          return true;
-        } else {
-          return static_cast<bool>(fn(id));
-        }
-      },
-      &f, ioStats);
+  return cullGridFrustum(grid, frustum, &gridVisitorThunk<F>, &f, ioStats);
 }
 
 }  // namespace ofps

@@ -150,6 +150,19 @@ inline uint64_t packGridKey(int32_t x, int32_t y, int32_t z) {
 // Called per reported object; return false to stop the query.
 using GridVisitor = bool (*)(void* context, uint32_t id);
 
+// A GridVisitor calling the callable F behind context: f(id) returning bool (false stops) or
+// void. What the lambda forms of the grid's queries (and cullGridFrustum's) pass.
+template <class F>
+bool gridVisitorThunk(void* context, uint32_t id) {
+  F& f = *static_cast<std::remove_reference_t<F>*>(context);
+  if constexpr (std::is_void_v<decltype(f(id))>) {
+    f(id);
+    return true;
+  } else {
+    return static_cast<bool>(f(id));
+  }
+}
+
 class HashGrid {
  public:
   // cellSize > 0: edge of a cell (default 1). Choose about the typical query radius (and at
@@ -221,11 +234,11 @@ class HashGrid {
   requires std::invocable<F&, uint32_t> uint32_t queryRadius(const glm::vec3& center, float radius,
                                                              F&& f,
                                                              GridQueryStats* ioStats = nullptr)
-  const { return queryRadius(center, radius, &thunk<F>, &f, ioStats); }
+  const { return queryRadius(center, radius, &gridVisitorThunk<F>, &f, ioStats); }
   template <class F>
   requires std::invocable<F&, uint32_t> uint32_t queryAabb(const Aabb& box, F&& f,
                                                            GridQueryStats* ioStats = nullptr)
-  const { return queryAabb(box, &thunk<F>, &f, ioStats); }
+  const { return queryAabb(box, &gridVisitorThunk<F>, &f, ioStats); }
 
   // The min(out.size(), objectCount()) objects nearest to p, written to out sorted by (distance,
   // id); returns how many. Rings of cells (Chebyshev shells) grow around p's cell until no
@@ -285,16 +298,6 @@ class HashGrid {
     uint32_t cell;  // dense index; kGridInvalidIndex = empty slot
     uint32_t pad;
   };
-  template <class F>
-  static bool thunk(void* context, uint32_t id) {
-    F& f = *static_cast<std::remove_reference_t<F>*>(context);
-    if constexpr (std::is_void_v<decltype(f(id))>) {
-      f(id);
-      return true;
-    } else {
-      return static_cast<bool>(f(id));
-    }
-  }
   int32_t coord(float v) const;
   void insertObject(uint32_t id, const glm::vec3& center, const glm::vec3& halfExtents,
                     float radius, bool sphere);
