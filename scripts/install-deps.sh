@@ -8,8 +8,11 @@
 #   scripts/install-deps.sh --peers    also Embree 3 and Bullet for `octree_bench --compare`
 #   scripts/install-deps.sh --ci       also what .ci/run itself uses (debootstrap; clang for the
 #                                      fuzz target)
-#   scripts/install-deps.sh --list     print the packages and install nothing (with --peers or
-#                                      --ci: those too)
+#   scripts/install-deps.sh --cross    also the cross toolchains and emulators of scripts/cross.sh
+#                                      (README "Platforms"): Clang, GCC for ARM64, MinGW-w64,
+#                                      Emscripten, qemu-user, Wine, SIMDe
+#   scripts/install-deps.sh --list     print the packages and install nothing (with --peers,
+#                                      --ci or --cross: those too)
 #
 # The build's packages are checked, not remembered: scripts/derive_deps.py maps every header,
 # library, CMake package and program the build used to its Debian package and fails when one is
@@ -41,9 +44,14 @@ for arg in "$@"; do
     --peers) packages+=(libembree-dev libbullet-dev) ;;
     # CI's bounded fuzz run (tests/fuzz): clang and its libFuzzer/sanitizer runtimes
     --ci) packages+=(debootstrap clang libclang-rt-14-dev clang-format) ;;
+    # scripts/cross.sh: compilers for the other platforms, and what runs their programs here
+    --cross)
+      packages+=(clang g++-aarch64-linux-gnu g++-mingw-w64-x86-64-posix emscripten nodejs
+        qemu-user wine64 libsimde-dev)
+      ;;
     --list) list_only=1 ;;
     *)
-      echo "install-deps: unknown option '$arg' (use --peers, --ci and/or --list)" >&2
+      echo "install-deps: unknown option '$arg' (use --peers, --ci, --cross and/or --list)" >&2
       exit 2
       ;;
   esac

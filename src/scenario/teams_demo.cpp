@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "octree_fps/geometry/det_math.h"
 #include "octree_fps/geometry/splitmix.h"
 
 namespace ofps {
@@ -28,7 +29,7 @@ void TeamsDemo::reset(const TeamsParams& params) {
     position_[i] = glm::vec3(rng.uniform(b.min.x, b.max.x), rng.uniform(b.min.y, b.max.y),
                              rng.uniform(b.min.z, b.max.z));
     const float a = rng.uniform(0.0f, 6.28318531f);
-    velocity_[i] = glm::vec3(std::cos(a), 0.0f, std::sin(a)) * params.speed;
+    velocity_[i] = glm::vec3(det::cos(a), 0.0f, det::sin(a)) * params.speed;
     grids_[teamOf(i)].insertSphere(i - teamOf(i) * params.perTeam, position_[i], 0.0f);
   }
   stats_ = {};
@@ -111,9 +112,9 @@ CellSizeCost TeamsDemo::measureCellSize(float cellSize) {
 std::vector<float> logSpacedCellSizes(float lo, float hi, uint32_t count) {
   std::vector<float> sizes(count);
   const double ratio =
-      count > 1 ? std::log(static_cast<double>(hi) / static_cast<double>(lo)) / (count - 1) : 0.0;
+      count > 1 ? det::log(static_cast<double>(hi) / static_cast<double>(lo)) / (count - 1) : 0.0;
   for (uint32_t i = 0; i < count; ++i) {
-    sizes[i] = static_cast<float>(static_cast<double>(lo) * std::exp(ratio * i));
+    sizes[i] = static_cast<float>(static_cast<double>(lo) * det::exp(ratio * i));
   }
   if (count > 1) sizes.back() = hi;  // exactly, not exp's rounding of it
   return sizes;

@@ -79,6 +79,7 @@
 #include <glm/vec3.hpp>
 
 #include "octree_fps/controller/controller_params.h"
+#include "octree_fps/geometry/det_math.h"
 #include "octree_fps/spatial/octree.h"
 
 namespace ofps {
@@ -99,8 +100,8 @@ class CharacterObstacles {
 // +pi/2 along -X, pitch > 0 looks up): (-sin yaw cos pitch, sin pitch, -cos yaw cos pitch). The
 // one formula for the fly mode's forward, the eye's aim (throws, the camera) and the scripts.
 inline glm::vec3 viewDirection(float yaw, float pitch) {
-  const float cp = std::cos(pitch);
-  return {-std::sin(yaw) * cp, std::sin(pitch), -std::cos(yaw) * cp};
+  const float cp = det::cos(pitch);
+  return {-det::sin(yaw) * cp, det::sin(pitch), -det::cos(yaw) * cp};
 }
 
 // Keys held during one step, and the absolute view angles for it.

@@ -179,7 +179,9 @@ bool octreeSimdAvailable(OctreeSimd simd);
 // them). Returns false, changing nothing, when `simd` is not available. Thread-safe, but a query
 // already running finishes on the kernels it started with.
 bool octreeUseSimd(OctreeSimd simd);
-// "avx2", or "sse2" ("scalar" where SSE2 is absent) for kBaseline.
+// "avx2"; for kBaseline the build's four-lane path: "sse2" (x86-64), "simde-neon" (ARM64),
+// "simde-simd128" or "simde-portable" (WebAssembly with or without -msimd128), "scalar" (built
+// with OCTREE_FPS_SIMD=SCALAR, or no SIMDe). All give the same answers (README "Platforms").
 const char* octreeSimdName(OctreeSimd simd);
 
 struct OctreeBuildParams {

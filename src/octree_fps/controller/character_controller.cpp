@@ -121,7 +121,7 @@ void CharacterController::setFlying(bool flying) {
 }
 
 float CharacterController::groundSlope() const {
-  return std::acos(std::clamp(groundNormal_.y, -1.0f, 1.0f));
+  return det::acos(std::clamp(groundNormal_.y, -1.0f, 1.0f));
 }
 
 glm::vec3 CharacterController::eye() const {
@@ -172,7 +172,7 @@ float CharacterController::groundWalkDisplacementY(const glm::vec3& dispH) const
     const float d0 = glm::dot(horizontal(centre - groundPoint_), u);
     const float h0 = centre.y - groundPoint_.y;
     const float rg2 = d0 * d0 + h0 * h0;
-    const float dMax = std::sqrt(rg2) * std::sin(params_.maxSlopeDeg * kDegToRad);
+    const float dMax = std::sqrt(rg2) * det::sin(params_.maxSlopeDeg * kDegToRad);
     const float d1 = std::min(d0 + glm::dot(dispH, u), std::max(dMax, d0));
     if (d1 > d0 && h0 > 0.0f) return std::sqrt(std::max(rg2 - d1 * d1, 0.0f)) - h0;
   }
@@ -182,7 +182,7 @@ float CharacterController::groundWalkDisplacementY(const glm::vec3& dispH) const
 bool CharacterController::isWalkable(const glm::vec3& n) const {
   // A 1e-4 tolerance on the cosine (about 0.01 degrees at 45) so that a ramp built at exactly
   // max_slope is walkable despite rounding in its normal.
-  return n.y > 0.0f && n.y >= std::cos(params_.maxSlopeDeg * kDegToRad) - 1e-4f;
+  return n.y > 0.0f && n.y >= det::cos(params_.maxSlopeDeg * kDegToRad) - 1e-4f;
 }
 
 bool CharacterController::overlapsAt(const Octree& octree, const glm::vec3& feet, float height,
@@ -632,7 +632,7 @@ void CharacterController::fallFromLedge(const Octree& octree, const glm::vec3& s
 }
 
 void CharacterController::flyStep(const CharacterInput& input, float dt) {
-  const float cy = std::cos(input.yaw), sy = std::sin(input.yaw);
+  const float cy = det::cos(input.yaw), sy = det::sin(input.yaw);
   const glm::vec3 forward = viewDirection(input.yaw, input.pitch);
   const glm::vec3 right(cy, 0.0f, -sy);
   glm::vec3 wish = forward * (float(input.forward) - float(input.back)) +
@@ -729,7 +729,7 @@ void CharacterController::stepImpl(const Octree& octree, const CharacterInput& i
   // gravity), each held until its target or cap is reached part way through: a jump's arc and a
   // start from rest cover the same ground at any tick rate.
   const bool wasGrounded = grounded_;
-  const float cy = std::cos(input.yaw), sy = std::sin(input.yaw);
+  const float cy = det::cos(input.yaw), sy = det::sin(input.yaw);
   const glm::vec3 forward(-sy, 0.0f, -cy), right(cy, 0.0f, -sy);
   glm::vec3 wish = forward * (float(input.forward) - float(input.back)) +
                    right * (float(input.right) - float(input.left));

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "octree_fps/geometry/det_math.h"
+
 namespace ofps {
 
 void ViewSmoothing::afterStep(const CharacterController& c, float dt) {
@@ -17,7 +19,7 @@ void ViewSmoothing::afterStep(const CharacterController& c, float dt) {
     return;
   }
   if (dt != decayDt_ || timeConstant != decayTau_) {
-    decay_ = std::exp(-dt / timeConstant);
+    decay_ = det::exp(-dt / timeConstant);
     decayDt_ = dt;
     decayTau_ = timeConstant;
   }

@@ -14,9 +14,19 @@
 #include <bit>
 #include <cstdint>
 
-#if defined(__SSE2__) || defined(_M_X64)
+// Which path (CMake's OCTREE_FPS_SIMD, README "Platforms"): OFPS_SIMD_SCALAR forces the plain
+// arrays everywhere; otherwise SSE2 on x86-64, and elsewhere SSE2 written through SIMDe
+// (OFPS_SIMD_SIMDE: NEON on ARM64, SIMD128 on WebAssembly built with -msimd128, portable C
+// otherwise), which keeps x86's results bit for bit, NaN rule of min/max included.
+#if defined(OFPS_SIMD_SCALAR)
+// the plain fallback below
+#elif defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #include <xmmintrin.h>
+#define OFPS_SIMD4_SSE2 1
+#elif defined(OFPS_SIMD_SIMDE)
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/x86/sse2.h>
 #define OFPS_SIMD4_SSE2 1
 #endif
 

@@ -14,13 +14,10 @@
 #include <thread>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "octree_fps/geometry/scalar_inl.h"
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/geometry/triangle_tests.h"
+#include "octree_fps/platform.h"
 #include "octree_fps/spatial/octree.h"
 #include "octree_fps/spatial/octree_grid.h"
 
@@ -48,15 +45,7 @@ template <class T>
 void reserveOnHugePages(std::vector<T>& v, size_t count) {
   const bool fresh = v.capacity() == 0;
   v.reserve(count);
-#if defined(__linux__)
-  constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
-  const uintptr_t from = reinterpret_cast<uintptr_t>(v.data());
-  const uintptr_t begin = (from + kHugePage - 1) & ~(kHugePage - 1);
-  const uintptr_t end = (from + v.capacity() * sizeof(T)) & ~(kHugePage - 1);
-  if (fresh && end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-  (void)fresh;
-#endif
+  if (fresh) platform::adviseHugePages(v.data(), v.capacity() * sizeof(T));
 }
 
 // What the partition moves around: 20 bytes per triangle.
@@ -611,9 +600,13 @@ OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTri
   std::vector<BuildRecord> tmp(n);
   std::vector<uint8_t> codes(n);
   std::vector<uint32_t> parents;
-  const uint32_t requestedThreads = std::min(
-      kMaxBuildThreads,
-      params.threads != 0 ? params.threads : std::max(1u, std::thread::hardware_concurrency()));
+  // A build without threads (WebAssembly without -pthread) runs on the calling thread whatever
+  // params.threads asks; the result is the same (see partitionTree).
+  const uint32_t requestedThreads =
+      !platform::threadsAvailable()
+          ? 1u
+          : std::min(kMaxBuildThreads,
+                     params.threads != 0 ? params.threads : platform::buildThreads());
   uint32_t threadsUsed = 1;
   if (n > 0) {
     preFirst.reserve(n / 2 + 2);

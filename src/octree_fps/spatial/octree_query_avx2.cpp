@@ -20,7 +20,7 @@
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/spatial/octree.h"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(OFPS_SIMD_SCALAR)
 #define OFPS_OCTREE_AVX2 1
 #include <immintrin.h>
 #endif
@@ -63,8 +63,16 @@ bool octreeUseSimd(OctreeSimd simd) {
 
 const char* octreeSimdName(OctreeSimd simd) {
   if (simd == OctreeSimd::kAvx2) return "avx2";
-#if defined(__SSE2__)
+#if defined(OFPS_SIMD_SCALAR)
+  return "scalar";
+#elif defined(__SSE2__) || defined(_M_X64)
   return "sse2";
+#elif defined(OFPS_SIMD_SIMDE) && defined(__ARM_NEON)
+  return "simde-neon";
+#elif defined(OFPS_SIMD_SIMDE) && defined(__wasm_simd128__)
+  return "simde-simd128";
+#elif defined(OFPS_SIMD_SIMDE)
+  return "simde-portable";
 #else
   return "scalar";
 #endif

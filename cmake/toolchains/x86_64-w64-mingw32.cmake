@@ -1,0 +1,12 @@
+# Windows x86-64 with Debian's MinGW-w64 (g++-mingw-w64-x86-64-posix: the POSIX thread model, for
+# std::thread); the tests run under Wine (wine64). Executables are linked with the C and C++
+# runtimes built in (-static), so Wine needs no DLL beside them.
+set(CMAKE_SYSTEM_NAME Windows)
+set(CMAKE_SYSTEM_PROCESSOR x86_64)
+set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc-posix)
+set(CMAKE_CXX_COMPILER x86_64-w64-mingw32-g++-posix)
+set(CMAKE_RC_COMPILER x86_64-w64-mingw32-windres)
+set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32)
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+set(CMAKE_CROSSCOMPILING_EMULATOR wine64)
+include(${CMAKE_CURRENT_LIST_DIR}/host-headers.cmake)

@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# Builds the core for one platform, runs its tests there, and records what must be the same on
+# every platform (README "Platforms").
+#
+#   scripts/cross.sh TARGET [TARGET...]   build-TARGET/: configure, build, test, record
+#   scripts/cross.sh --compare [TARGET...]   compare each build-TARGET/determinism with the
+#                                            reference (build/determinism; default: every
+#                                            build-*/determinism present)
+#
+# Targets (each a CMake build folder of its own; OCTREE_FPS_BUILD_APP=OFF):
+#   native     the main build/ folder (scripts/build.sh): GCC, SSE2 + AVX2; the reference
+#   clang      Clang (Debian's clang), SSE2 (+ AVX2 where the compiler builds those kernels)
+#   scalar     GCC with OCTREE_FPS_SIMD=SCALAR: the plain four-lane fallback, no SSE2, no AVX2
+#   aarch64    Linux ARM64 (g++-aarch64-linux-gnu, SIMDe -> NEON), tests under qemu-aarch64
+#   mingw      Windows x86-64 (MinGW-w64, posix threads), tests under Wine
+#   wasm       WebAssembly (Emscripten, SIMDe portable path), tests under Node.js
+#   wasm-simd  WebAssembly with -msimd128 (SIMDe -> SIMD128), tests under Node.js
+#
+# "Record" runs, with the target's own binaries (under its emulator): octree_script on the
+# scripts in tests/determinism (controller, stairs, props placed, thrown and resting) on the
+# bundled arena and on oa_dm5, writing --trace, --props and --props-trace; and octree_bench on
+# 10,000 queries of each kind on oa_dm5 (result files). Files go to build-TARGET/determinism/.
+# --compare fails on the first file that differs by a byte.
+#
+# What a target needs is installed by scripts/install-deps.sh --cross (nothing else installs).
+# Environment: OCTREE_FPS_SHARED_DIR (the shared levels; without them the oa_dm5 records and the
+# real-level tests are skipped), OCTREE_FPS_CROSS_TESTS=all|quick (quick, the default under qemu
+# and Wine: the tests on generated geometry plus the oracle on oa_dm1; all: every test),
+# OCTREE_FPS_CROSS_JOBS (build jobs, default: nproc).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+shared="${OCTREE_FPS_SHARED_DIR:-$root/../shared}"
+[[ -d "$shared" ]] && shared=$(cd "$shared" && pwd)
+jobs="${OCTREE_FPS_CROSS_JOBS:-$(nproc)}"
+toolchains="$root/cmake/toolchains"
+
+usage() {
+  sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+# The emulator a target's programs run under (empty: natively).
+emulator_of() {
+  case "$1" in
+    aarch64) echo "qemu-aarch64 -L /usr/aarch64-linux-gnu" ;;
+    mingw) echo "wine64" ;;
+    wasm | wasm-simd) echo "node" ;;
+    *) echo "" ;;
+  esac
+}
+
+# The program file of an executable target NAME in build folder DIR.
+program_of() {
+  local dir=$1 name=$2
+  for f in "$dir/$name" "$dir/$name.exe" "$dir/$name.js"; do
+    if [[ -f "$f" ]]; then
+      echo "$f"
+      return
+    fi
+  done
+  echo "cross.sh: no $name in $dir" >&2
+  return 1
+}
+
+configure() {  # configure TARGET DIR
+  local target=$1 dir=$2
+  local args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCTREE_FPS_BUILD_APP=OFF
+    -DOCTREE_FPS_BUILD_TESTS=ON -DOCTREE_FPS_BUILD_BENCH=ON -DOCTREE_FPS_BUILD_MICROBENCH=OFF
+    -DOCTREE_FPS_INSTALL=OFF -DOCTREE_FPS_WERROR=ON "-DOCTREE_FPS_SHARED_DIR=$shared")
+  case "$target" in
+    clang) args+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++) ;;
+    scalar) args+=(-DOCTREE_FPS_SIMD=SCALAR) ;;
+    aarch64) args+=("-DCMAKE_TOOLCHAIN_FILE=$toolchains/aarch64-linux-gnu.cmake") ;;
+    mingw) args+=("-DCMAKE_TOOLCHAIN_FILE=$toolchains/x86_64-w64-mingw32.cmake") ;;
+    wasm) args+=("-DCMAKE_TOOLCHAIN_FILE=$toolchains/wasm32-emscripten.cmake") ;;
+    wasm-simd)
+      args+=("-DCMAKE_TOOLCHAIN_FILE=$toolchains/wasm32-emscripten.cmake" -DOCTREE_FPS_WASM_SIMD=ON)
+      ;;
+    *)
+      echo "cross.sh: unknown target '$target'" >&2
+      usage
+      ;;
+  esac
+  cmake -S "$root" -B "$dir" "${args[@]}" >"$dir.configure.log" 2>&1 ||
+    {
+      cat "$dir.configure.log"
+      return 1
+    }
+  grep "four-lane kernels" "$dir.configure.log" || true
+}
+
+run_tests() {  # run_tests TARGET DIR
+  local target=$1 dir=$2
+  local mode="${OCTREE_FPS_CROSS_TESTS:-}"
+  if [[ -z "$mode" ]]; then
+    case "$target" in
+      aarch64 | mingw) mode=quick ;;
+      *) mode=all ;;
+    esac
+  fi
+  local filter=()
+  if [[ "$mode" == quick ]]; then
+    # Emulated: everything on generated geometry, and of the real-level tests only the oracle
+    # comparison on oa_dm1 (the full real-level suites run on the native targets).
+    filter=(-E "SharedLevels|RealLevel|Soak|ons.reborn|oa_dm5|collision.world|Scaling|Huge")
+  fi
+  # Wine prints its own start-up chatter on stderr; keep it out of the log's way.
+  WINEDEBUG=-all ctest --test-dir "$dir" -j "$jobs" --output-on-failure "${filter[@]}"
+}
+
+# Query files are made once per shared folder copy (genqueries.py is deterministic).
+queries_dir() {
+  local q="$root/build-determinism-inputs"
+  mkdir -p "$q"
+  if [[ -f "$shared/levels/oa_dm5/oa_dm5.obj" && ! -f "$q/oa_dm5.queries" ]]; then
+    python3 "$shared/bench/genqueries.py" "$shared/levels/oa_dm5/oa_dm5.obj" "$q/oa_dm5.queries" \
+      --n 10000 --seed 1 >/dev/null
+  fi
+  echo "$q"
+}
+
+# The bundled level's collision triangles as OBJ, exported by the native build's loader.
+arena_obj() {
+  local q=$1
+  if [[ ! -f "$q/arena.obj" ]]; then
+    local exporter="$root/build/octree_export_collision_obj"
+    if [[ ! -x "$exporter" ]]; then
+      echo "cross.sh: build/octree_export_collision_obj is missing: run scripts/build.sh first" >&2
+      return 1
+    fi
+    "$exporter" "$root/assets/arena.glb" "$q/arena.obj"
+  fi
+  echo "$q/arena.obj"
+}
+
+record() {  # record TARGET DIR
+  local target=$1 dir=$2
+  local emu
+  emu=$(emulator_of "$target")
+  local script bench
+  script=$(program_of "$dir" octree_script)
+  bench=$(program_of "$dir" octree_bench)
+  local q out="$dir/determinism"
+  q=$(queries_dir)
+  rm -rf "$out"
+  mkdir -p "$out"
+  local arena
+  arena=$(arena_obj "$q")
+  # shellcheck disable=SC2086  # $emu is a command with arguments
+  run() { WINEDEBUG=-all $emu "$@"; }
+  for s in "$root"/tests/determinism/arena_*.script; do
+    local name
+    name=$(basename "$s" .script)
+    run "$script" "$arena" --script "$s" --trace "$out/$name.trace.csv" --props "$out/$name.props.csv" \
+      --props-trace "$out/$name.props-trace.csv"
+  done
+  if [[ -f "$shared/levels/oa_dm5/oa_dm5.obj" ]]; then
+    for s in "$root"/tests/determinism/oa_dm5_*.script; do
+      local name
+      name=$(basename "$s" .script)
+      run "$script" "$shared/levels/oa_dm5/oa_dm5.obj" --up z --scale 0.0254 --script "$s" \
+        --trace "$out/$name.trace.csv" --props "$out/$name.props.csv" \
+        --props-trace "$out/$name.props-trace.csv"
+    done
+    run "$bench" "$shared/levels/oa_dm5/oa_dm5.obj" "$q/oa_dm5.queries" "$out/oa_dm5.results" \
+      --rounds 3 --build-rounds 1 --json "$out/oa_dm5.bench.json" --quiet
+  else
+    echo "cross.sh: no shared levels at $shared: oa_dm5 not recorded" >&2
+  fi
+  # The timings are not part of the comparison: keep the bench JSON aside.
+  mkdir -p "$dir/determinism-info"
+  mv "$out"/*.bench.json "$dir/determinism-info/" 2>/dev/null || true
+  (cd "$out" && sha256sum -- * >"../determinism.sha256")
+  echo "recorded $(ls "$out" | wc -l) files in $out"
+}
+
+compare() {  # compare [TARGET...]
+  local ref="$root/build/determinism"
+  [[ -d "$ref" ]] || {
+    echo "cross.sh --compare: no reference $ref (scripts/cross.sh native)" >&2
+    return 1
+  }
+  local dirs=()
+  if (($# == 0)); then
+    for d in "$root"/build-*/determinism; do [[ -d "$d" ]] && dirs+=("$d"); done
+  else
+    for t in "$@"; do dirs+=("$root/build-$t/determinism"); done
+  fi
+  local failed=0
+  for d in "${dirs[@]}"; do
+    local bad=0
+    for f in "$ref"/*; do
+      local other="$d/$(basename "$f")"
+      if [[ ! -f "$other" ]]; then
+        echo "MISSING $other"
+        bad=1
+      elif ! cmp -s "$f" "$other"; then
+        echo "DIFFERS $other (first difference: $(cmp "$f" "$other" 2>&1 | head -1))"
+        bad=1
+      fi
+    done
+    if ((bad)); then failed=1; else echo "identical to build/determinism: $d ($(ls "$ref" | wc -l) files)"; fi
+  done
+  return $failed
+}
+
+(($# > 0)) || usage
+if [[ "$1" == --compare ]]; then
+  shift
+  compare "$@"
+  exit $?
+fi
+for target in "$@"; do
+  start=$(date +%s)
+  if [[ "$target" == native ]]; then
+    dir="$root/build"
+    [[ -x "$dir/octree_script" ]] || {
+      echo "cross.sh native: build/ has no octree_script: run scripts/build.sh first" >&2
+      exit 1
+    }
+  else
+    dir="$root/build-$target"
+    mkdir -p "$dir"
+    echo "=== $target: configure"
+    configure "$target" "$dir"
+    echo "=== $target: build"
+    cmake --build "$dir" -j "$jobs"
+    echo "=== $target: tests"
+    run_tests "$target" "$dir"
+  fi
+  echo "=== $target: record"
+  record "$target" "$dir"
+  echo "=== $target: done in $(($(date +%s) - start)) s"
+done
