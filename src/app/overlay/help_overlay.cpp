@@ -25,8 +25,9 @@ constexpr KeyRow kKeys[] = {
     {"R", "respawn at the spawn point (clears the props)"},
     {"O", "octree boxes on and off (the legend names the depths)"},
     {"[ and ]", "move the range of octree depths drawn"},
-    {"Q", "only what this frame's character queries touched: nodes, tested and touching "
-          "triangles, the capsule"},
+    {"Q",
+     "only what this frame's character queries touched: nodes, tested and touching "
+     "triangles, the capsule"},
     {"P", "probe mode: a left click casts a ray or places a sphere, capsule or box"},
     {"B", "the props' hash grid, and one radius query at the aim point"},
     {"G", "spawn N random props (N in the Props section)"},
@@ -45,15 +46,14 @@ void drawHelpOverlay(DemoState& s) {
   if (!s.ui.showHelp) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float width = std::min(vp->WorkSize.x - 20.0f, ImGui::GetFontSize() * 44.0f);
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f,
-                                 vp->WorkPos.y + vp->WorkSize.y * 0.5f),
-                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowPos(
+      ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
+      ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(width, 0.0f), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.92f);
   constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
                                       ImGuiWindowFlags_NoSavedSettings |
-                                      ImGuiWindowFlags_AlwaysAutoResize |
-                                      ImGuiWindowFlags_NoResize;
+                                      ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoResize;
   if (ImGui::Begin("Keys (F1 closes)", &s.ui.showHelp, kFlags)) {
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);

@@ -42,8 +42,8 @@ std::string headlineQueryLine(const Headline& h) {
 std::string headlineCullLine(const Headline& h) {
   char a[32], b[32], c[32], line[256];
   if (!h.culling) {
-    std::snprintf(line, sizeof line,
-                  "culling off (C): every one of the %s triangles is drawn", grouped(h.total, a));
+    std::snprintf(line, sizeof line, "culling off (C): every one of the %s triangles is drawn",
+                  grouped(h.total, a));
     return line;
   }
   std::snprintf(line, sizeof line,

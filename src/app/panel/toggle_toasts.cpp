@@ -71,8 +71,9 @@ Note noteText(const DemoState& s, ToggleNote note) {
       return {s.sim.controller().flying() ? "flying (F): no collisions" : "walking (F)",
               s.sim.controller().flying() ? "Space rises, Ctrl sinks; F lands you again" : ""};
     case ToggleNote::Octree:
-      return {s.overlay.show ? "octree boxes on (O)" : "octree boxes off (O)",
-              s.overlay.show ? "colours by depth, named in the legend; [ and ] move the depths" : ""};
+      return {
+          s.overlay.show ? "octree boxes on (O)" : "octree boxes off (O)",
+          s.overlay.show ? "colours by depth, named in the legend; [ and ] move the depths" : ""};
     case ToggleNote::Wireframe:
       return {s.gpu.wireframe ? "wireframe on (T)" : "wireframe off (T)", ""};
     case ToggleNote::Spawn:
