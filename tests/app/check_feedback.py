@@ -149,7 +149,9 @@ elif case == "dismiss_hides_toast_not_error":
         expect(False, "no screenshot written", "".join(lines))
 
     # No --frames: a run a person ends (Esc), so it keeps the recent levels (checked below).
-    proc = spawn_demo(demo, [hall, "--swap-to", broken, "--no-panel", "--no-vsync", "--width",
+    # No octree boxes: their depth colours could pass for the error's red.
+    proc = spawn_demo(demo, [hall, "--swap-to", broken, "--no-panel", "--no-octree-overlay",
+                             "--no-vsync", "--width",
                              "800", "--height", "600", "--stats-json", stats_path], _env, cwd=tmp)
     # A demo that stops answering (no screenshot line) is killed, so the reads below end.
     watchdog = threading.Timer(150, proc.kill)

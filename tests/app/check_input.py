@@ -9,6 +9,7 @@ xvfb-run so that it sends its events inside the same virtual display as the demo
 import glob
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -119,7 +120,7 @@ if case == "space_tap_low_fps":
            "did not slow the frames", json.dumps(run))
     expect(jumps == taps, f"{jumps} jumps for {taps} taps of 3 ms at 10 fps", json.dumps(stats))
     print(f"{taps} taps, {jumps} jumps; mean frame {run['mean_frame_ms']:.1f} ms")
-elif case == "path_field_typing_low_fps":
+elif case in ("path_field_typing_low_fps", "path_field_enter_loads"):
     # Text typed into the panel's Level path field at 10 fps arrives whole: characters typed
     # faster than the frames, a Ctrl+A tap (select all, so the typing replaces the path) and a
     # Backspace tap that are over between two frames. The field's text goes to --stats-json.
@@ -167,21 +168,33 @@ elif case == "path_field_typing_low_fps":
         time.sleep(0.4)
         xt.key(XK_CONTROL_L, False)
         time.sleep(0.4)
-        wanted = "/tmp/typed9/level.glb"
-        type_fast("/tmp/typed9/levelq")
+        # Enter loads what was typed: a level that exists for path_field_enter_loads (a copy of
+        # the arena under a name of its own), a path that does not for the typing case.
+        folder = os.path.join(tmp, "typed9")
+        wanted = os.path.join(folder, "level.glb")
+        if case == "path_field_enter_loads":
+            os.makedirs(folder)
+            shutil.copyfile(level, wanted)
+        type_fast(wanted[:-4] + "q")
         time.sleep(0.6)
         xt.tap(XK_BACKSPACE, 0.003)  # takes the q back
         time.sleep(0.6)
         type_fast(".glb")
         time.sleep(0.6)
-        xt.tap(XK_RETURN, 0.003)  # leaves the field (Esc would restore the old text)
-        time.sleep(0.6)
+        xt.tap(XK_RETURN, 0.003)  # Enter: leaves the field and loads (Esc would restore)
+        time.sleep(3.0 if case == "path_field_enter_loads" else 0.6)
         out = close_demo(proc, seen)
         with open(sj) as f:
             stats = json.load(f)
     typed = stats["ui"]["path_field"]
     expect(typed == wanted, f"path field '{typed}', typed '{wanted}'", out)
     print(f"path field: {typed}")
+    if case == "path_field_enter_loads":
+        expect(stats["level"]["path"] == wanted, f"Enter loaded {stats['level']['path']}", out)
+        expect(f"Loaded level.glb" in stats["view"]["toasts"],
+               f"the load's toast: {stats['view']['toasts']}", out)
+    else:
+        expect(stats["level"]["path"] == level, "a path that does not exist loads nothing", out)
 else:
     print(f"unknown case {case}")
     sys.exit(2)

@@ -76,7 +76,8 @@ with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
             code, out, st = run(config, args, extra)
             expect(code == 0 and st, f"{name}: exit {code}", out)
             v = st["view"]
-            expect(not v["grid"]["shown"] and not v["octree_boxes"]["shown"] and
+            # The defaults: octree boxes on (the first screen shows them), the rest off.
+            expect(not v["grid"]["shown"] and v["octree_boxes"]["shown"] and
                    not v["wireframe"] and v["crosshair"] and v["settings_file"] == "",
                    f"{name}: defaults, no file", json.dumps(v))
         code, out, st = run(config, base + ["--no-panel"])
@@ -179,8 +180,8 @@ with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
         expect(q["contacts"] >= 1, f"the floor under the feet is a contact {q}")
         expect(abs(q["capsule_radius"] - 0.35) < 1e-6, f"capsule radius {q}")
     elif case == "settings_saved_on_exit":
-        # B (grid view) and O (octree boxes) pressed in a running window, then Esc: the file
-        # holds both, and the next start shows them. Keys go through the X server's XTEST
+        # B (grid view) and O (octree boxes, on by default: O hides them) pressed in a running
+        # window, then Esc: the file holds both, and the next start shows the grid, no boxes. Keys go through the X server's XTEST
         # extension from inside the same virtual display (this script re-runs itself there).
         rerun_in_xvfb()
         xt = open_xtest()
@@ -197,14 +198,14 @@ with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
         expect(os.path.exists(path), "settings written at exit", out)
         with open(path) as f:
             saved = json.load(f)
-        expect(saved["grid_view"] is True and saved["octree_boxes"] is True,
+        expect(saved["grid_view"] is True and saved["octree_boxes"] is False,
                f"B and O saved: {saved}")
         # --no-panel was a flag: the file keeps the panel as it was (shown).
         expect(saved["show_panel"] is True, f"the flag's value not saved: {saved}")
         code, out, st = run(config, [arena, "--frames", "3", *SMALL])
         v = st["view"] if st else {}
-        expect(code == 0 and v["grid"]["shown"] and v["octree_boxes"]["shown"],
-               "the next start shows them", out)
+        expect(code == 0 and v["grid"]["shown"] and not v["octree_boxes"]["shown"],
+               "the next start shows the grid and no boxes", out)
     else:
         print(f"unknown case {case}")
         sys.exit(2)

@@ -50,3 +50,20 @@ TEST(Toast, DrawingRetiresAFadedSuccessOnly) {
 
 }  // namespace
 }  // namespace ofps::app
+
+// A toggle's toast (Info) fades like a success; every title shown is kept, in order, for
+// --stats-json's view.toasts.
+TEST(Toast, InfoFadesAndHistoryKeepsEveryTitle) {
+  using namespace ofps::app;
+  Toast t;
+  showToast(t, Toast::Kind::Info, "frustum culling off (C)", "1,048 of 1,048 drawn", 10.0);
+  EXPECT_EQ(toastAlpha(t, 10.0 + kToastHoldSeconds), 1.0f);
+  // Half way through the fade: hold + fade / 2 after it was shown.
+  EXPECT_NEAR(toastAlpha(t, 10.0 + kToastHoldSeconds + kToastFadeSeconds * 0.5), 0.5f, 1e-6f);
+  EXPECT_EQ(toastAlpha(t, 10.0 + kToastHoldSeconds + kToastFadeSeconds), 0.0f);
+  showToast(t, Toast::Kind::Error, "Load failed, kept a.obj", "", 20.0);
+  showToast(t, Toast::Kind::Info, "culling frozen (V)", "", 30.0);
+  const std::vector<std::string> want = {"frustum culling off (C)", "Load failed, kept a.obj",
+                                         "culling frozen (V)"};
+  EXPECT_EQ(t.history, want);
+}

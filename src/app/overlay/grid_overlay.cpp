@@ -76,9 +76,30 @@ void gridPanel(DemoState& s) {
       "coloured by how many objects each holds. Spawn props (G) to fill it.");
   if (!g.show) return;
   const HashGrid& grid = shownGrid(s);
-  ImGui::Text("%u objects in %u occupied cells of %.2f m", g.objects, g.occupiedCells,
-              static_cast<double>(grid.cellSize()));
-  if (g.occupiedCells > kMaxCellsDrawn) ImGui::TextDisabled("first %u cells drawn", kMaxCellsDrawn);
+  char a[32], b[32];
+  textf("%s objects in %s occupied cells", grouped(g.objects, a), grouped(g.occupiedCells, b));
+  // The cell size here, beside the query it changes, so its sweet spot (about the query's
+  // radius) can be found by watching "objects tested" and "cells" move.
+  float cell = grid.cellSize();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+  if (ImGui::SliderFloat("cell size (m)", &cell, 0.25f, 20.0f, "%.2f",
+                         ImGuiSliderFlags_Logarithmic)) {
+    if (s.props.teamsMode) {
+      s.props.teamsCellSize = cell;
+      s.props.teams.setCellSize(cell);
+    } else {
+      PropsParams params = s.sim.props().params();
+      params.cellSize = cell;
+      s.sim.props().setParams(params);
+    }
+  }
+  helpMarker(
+      "Small cells: a query visits many cells; large cells: it tests many objects per cell. "
+      "The least work is near a cell as large as the query's radius (the props' default, 1 m, "
+      "is about the largest prop). The grid is rebuilt at the next step.");
+  if (g.occupiedCells > kMaxCellsDrawn) {
+    textDisabledf("first %s cells drawn", grouped(kMaxCellsDrawn, a));
+  }
   ImGui::Checkbox("radius query at the aim point", &g.showQuery);
   if (g.showQuery) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);

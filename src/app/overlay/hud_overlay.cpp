@@ -29,7 +29,8 @@ void drawViewLegends(DemoState& s) {
   if (s.ui.crosshair) crosshair();
   if (!s.level.session) return;
   const bool octree = s.overlay.show && !s.overlay.queryNodes;
-  if (!octree && !s.overlay.queryNodes && !s.grid.show) return;
+  const bool frozen = s.culling.frozen;
+  if (!octree && !s.overlay.queryNodes && !s.grid.show && !frozen) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 10.0f, vp->Pos.y + vp->Size.y - 10.0f),
                           ImGuiCond_Always, ImVec2(1.0f, 1.0f));
@@ -51,6 +52,10 @@ void drawViewLegends(DemoState& s) {
       if (octree || s.overlay.queryNodes) ImGui::Separator();
       ImGui::TextUnformatted(s.props.teamsMode ? "team A's grid (B)" : "props grid (B)");
       gridLegend(s);
+    }
+    if (frozen) {
+      if (octree || s.overlay.queryNodes || s.grid.show) ImGui::Separator();
+      frozenLegend();
     }
   }
   ImGui::End();

@@ -6,6 +6,7 @@
 #include <cstdarg>
 
 #include "app/overlay/overlay_colors.h"
+#include "app/panel/panel_widgets.h"
 
 namespace ofps::app {
 
@@ -33,12 +34,15 @@ void octreeDepthLegend(const DemoState& s) {
   // Past one full turn of the ramp the colours repeat; say so instead of listing them all.
   const int shown = std::min(last, s.overlay.minDepth + static_cast<int>(kDepthColorCount) - 1);
   for (int d = s.overlay.minDepth; d <= shown; ++d) {
-    legendRow(octreeDepthColor(static_cast<uint32_t>(d)), "depth %d: %u nodes", d,
-              perDepth[static_cast<size_t>(d)]);
+    char n[32];
+    legendRow(octreeDepthColor(static_cast<uint32_t>(d)), "depth %d: %s nodes", d,
+              grouped(perDepth[static_cast<size_t>(d)], n));
   }
   if (shown < last) {
     ImGui::TextDisabled("depths %d-%d repeat these colours", shown + 1, last);
   }
+  ImGui::TextDisabled(s.overlay.cubicCells ? "boxes: the nodes' cubic cells"
+                                           : "boxes: tight bounds, they may overlap");
 }
 
 void queryViewLegend(const DemoState& s) {
@@ -49,6 +53,12 @@ void queryViewLegend(const DemoState& s) {
   legendRow(kCapsuleColor, "the character's capsule");
 }
 
+void frozenLegend() {
+  legendRow(glm::vec4(1.0f), "the frozen frustum (V)");
+  legendRow(kOccludedColor, "culled by occlusion: behind walls");
+  ImGui::TextDisabled("fly out (F) to look at them; V unfreezes");
+}
+
 void gridLegend(const DemoState& s) {
   legendRow(gridOccupancyColor(1), "cell with 1 object");
   legendRow(gridOccupancyColor(kGridOccupancyTop / 2), "%u objects", kGridOccupancyTop / 2);
@@ -57,9 +67,10 @@ void gridLegend(const DemoState& s) {
     const GridView& g = s.grid;
     legendRow(kGridVisitedColor, "tested by the query (r %.1f m)",
               static_cast<double>(g.queryRadius));
-    ImGui::Text("query: %u cells, %u objects tested, %u within r", g.cellsTested, g.objectsTested,
-                g.hits);
-    ImGui::Text("brute force: %u objects tested", g.bruteForce);
+    char a[32], b[32], c[32];
+    ImGui::Text("query: %s cells, %s objects tested, %s within r", grouped(g.cellsTested, a),
+                grouped(g.objectsTested, b), grouped(g.hits, c));
+    ImGui::Text("brute force: %s objects tested", grouped(g.bruteForce, a));
   }
 }
 

@@ -16,6 +16,8 @@ void legendRow(const glm::vec4& color, const char* fmt, ...) IM_FMTARGS(2);
 void octreeDepthLegend(const DemoState& s);
 // The Q view: nodes by depth, tested triangles, triangles in contact, the capsule.
 void queryViewLegend(const DemoState& s);
+// The frozen view (V): the frustum's lines and what occlusion culled.
+void frozenLegend();
 // The grid view: cell colours by occupancy, the query's cells.
 void gridLegend(const DemoState& s);
 

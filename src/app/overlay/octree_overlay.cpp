@@ -4,6 +4,7 @@
 // capsule they were asked for.
 #include <algorithm>
 #include <cstdio>
+#include <glm/common.hpp>
 #include <glm/vec4.hpp>
 #include <vector>
 
@@ -73,6 +74,31 @@ void buildQueryView(DemoState& s, const Octree& octree) {
   }
 }
 
+// What a node's box is drawn as: its tight bounds (what queries and culling test), or its cubic
+// cell as the tutorials draw an octree. The build's root cell is the level's bounding cube
+// (centred on the bounds, edge = the longest side) and a node at depth d sits in the depth-d
+// cell holding the centres of its subtree's triangles (octree.h, "Straddling triangles"); its
+// subtree's first slot is the first slot of its own range (preorder), so that triangle names
+// the cell. A node's kept-triangles leaf has the node's depth and so its cell.
+Aabb drawnBox(const Octree& octree, uint32_t n, bool cubic) {
+  if (!cubic) return octree.nodeBounds(n);
+  const Aabb root = octree.bounds();
+  const glm::vec3 size = root.max - root.min;
+  const float rootEdge = std::max(size.x, std::max(size.y, size.z));
+  const glm::vec3 lo = (root.min + root.max) * 0.5f - glm::vec3(rootEdge * 0.5f);
+  const uint32_t depth = octree.nodeLevel(n);
+  const float edge = rootEdge / static_cast<float>(1u << std::min(depth, 30u));
+  const uint32_t slot = octree.ownRange(n).first;
+  if (slot >= octree.triangleCount() || !(edge > 0.0f)) return octree.nodeBounds(n);
+  const Aabb t = octree.triangle(slot).bounds();
+  const glm::vec3 c = (t.min + t.max) * 0.5f;
+  const float cells = static_cast<float>(1u << std::min(depth, 30u));
+  glm::vec3 index = glm::floor((c - lo) / edge);
+  index = glm::clamp(index, glm::vec3(0.0f), glm::vec3(cells - 1.0f));
+  const glm::vec3 min = lo + index * edge;
+  return Aabb{min, min + glm::vec3(edge)};
+}
+
 }  // namespace
 
 void resetOverlays(DemoState& s) {
@@ -134,7 +160,7 @@ void buildOctreeOverlay(DemoState& s) {
       if (classifyAabb(frustum, octree.nodeBounds(n), mask) == Containment::Outside) continue;
       const uint32_t depth = octree.nodeLevel(n);
       if (depth >= lo && depth <= hi && (!s.overlay.leavesOnly || octree.isLeaf(n))) {
-        s.gpu.lines.box(octree.nodeBounds(n), octreeDepthColor(depth));
+        s.gpu.lines.box(drawnBox(octree, n, s.overlay.cubicCells), octreeDepthColor(depth));
       }
       // Nothing below the range is drawn: no need to go there.
       if (depth >= hi) continue;
@@ -145,7 +171,7 @@ void buildOctreeOverlay(DemoState& s) {
   for (uint32_t n = 0; n < octree.nodeCount(); ++n) {
     const uint32_t depth = octree.nodeLevel(n);
     if (depth < lo || depth > hi || (s.overlay.leavesOnly && !octree.isLeaf(n))) continue;
-    s.gpu.lines.box(octree.nodeBounds(n), octreeDepthColor(depth));
+    s.gpu.lines.box(drawnBox(octree, n, s.overlay.cubicCells), octreeDepthColor(depth));
   }
 }
 

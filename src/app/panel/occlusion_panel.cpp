@@ -37,43 +37,39 @@ void bufferImage(const OcclusionBuffer& buffer, std::vector<uint8_t>* rgba) {
 
 // The work budget (OcclusionCullParams::workBudget): a checkbox (off: no budget), the budget
 // in units on a logarithmic slider (any value set by --occlusion-budget is shown as it is), and
-// what this frame's pass spent of it.
+// what this frame's pass spent of it. A unit is about a nanosecond on the reference machine.
 void budgetControls(OcclusionView& o) {
   const OcclusionCullStats& c = o.stats;
+  char a[32], b[32], d[32];
   bool limited = o.workBudget != kOcclusionNoBudget;
   if (ImGui::Checkbox("work budget", &limited)) {
     o.workBudget = limited ? OcclusionCullParams{}.workBudget : kOcclusionNoBudget;
   }
-  markerAfterItem();
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "The pass meters its work, in units of about a nanosecond on the reference machine\n"
-        "(a 2.6 GHz x86-64 with AVX2; the slowest passes ran about 1.2 ns a unit there), to\n"
-        "bound a frame's CPU time: past three quarters of the budget it stops rasterizing\n"
-        "occluders and testing triangles (box tests only); past all of it the rest is drawn as\n"
-        "the frustum cull draws it. Views across open terrain, where most of the frustum is\n"
-        "visible anyway, are where it runs out. It only ever draws more. Off: no budget.");
-  }
+  helpMarker(
+      "The pass meters its work in units of about a nanosecond on the reference machine (a "
+      "2.6 GHz x86-64 with AVX2; the slowest passes ran about 1.2 ns a unit there), to bound a "
+      "frame's CPU time: past three quarters of the budget it stops rasterizing occluders and "
+      "testing triangles (box tests only); past all of it the rest is drawn as the frustum cull "
+      "draws it. Views across open terrain, where most of the frustum is visible anyway, are "
+      "where it runs out. It only ever draws more. Off: no budget.");
   if (!limited) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("off: %.0f k units of work this frame", static_cast<double>(c.work) / 1e3);
+    sameLineDisabled("off: %s work units (~ns) this frame", grouped(c.work, a));
     return;
   }
   constexpr uint32_t kLo = 10'000, kHi = 4'000'000;
-  ImGui::SliderScalar("units", ImGuiDataType_U32, &o.workBudget, &kLo, &kHi, "%u",
+  ImGui::SliderScalar("units (~ns)", ImGuiDataType_U32, &o.workBudget, &kLo, &kHi, "%u",
                       ImGuiSliderFlags_Logarithmic);
-  const double boxesOnlyFrom = static_cast<double>(o.workBudget - o.workBudget / 4);
+  const uint64_t boxesOnlyFrom = o.workBudget - o.workBudget / 4;
   if (c.budgetExhausted > 0) {
-    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f),
-                       "out of budget: %u nodes drawn untested (box tests only past %.0f k)",
-                       c.nodesPastBudget, boxesOnlyFrom / 1e3);
+    textColoredf(ImVec4(1.0f, 0.8f, 0.3f, 1.0f),
+                 "out of budget: %s nodes drawn untested (box tests only past %s units)",
+                 grouped(c.nodesPastBudget, a), grouped(boxesOnlyFrom, b));
   } else if (c.budgetBoxesOnly > 0) {
-    ImGui::TextColored(ImVec4(1.0f, 0.9f, 0.5f, 1.0f),
-                       "work: %.0f k of %.0f k units, box tests only past %.0f k",
-                       static_cast<double>(c.work) / 1e3, o.workBudget / 1e3, boxesOnlyFrom / 1e3);
+    textColoredf(ImVec4(1.0f, 0.9f, 0.5f, 1.0f),
+                 "work: %s of %s units (~ns), box tests only past %s", grouped(c.work, a),
+                 grouped(o.workBudget, b), grouped(boxesOnlyFrom, d));
   } else {
-    ImGui::Text("work: %.0f k of %.0f k units", static_cast<double>(c.work) / 1e3,
-                o.workBudget / 1e3);
+    textf("work: %s of %s units (~ns)", grouped(c.work, a), grouped(o.workBudget, b));
   }
 }
 
@@ -81,73 +77,60 @@ void budgetControls(OcclusionView& o) {
 
 void occlusionPanel(DemoState& s) {
   OcclusionView& o = s.occlusion;
-  ImGui::Checkbox("occlusion culling (X)", &o.enabled);
-  markerAfterItem();
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "Walks the octree nearest first, drawing the opaque triangles of visible nodes into a\n"
-        "256 x 128 software depth buffer, and skips every node, triangle and prop whose box is\n"
-        "certainly behind what is already there. Conservative: the image does not change.\n"
-        "Freeze (V) and fly out: what occlusion culled is drawn in red.");
-  }
+  if (!ImGui::CollapsingHeader("Occlusion")) return;
+  char a[32], b[32], d[32];
   if (!s.culling.enabled) {
-    ImGui::TextDisabled("(needs frustum culling: C)");
+    textDisabledf("occlusion culling needs frustum culling (C)");
     return;
   }
   if (!o.enabled) {
-    ImGui::TextDisabled("off: the frustum's %u triangles are drawn", s.culling.runs.triangles);
+    textDisabledf("off (X): the frustum's %s triangles are drawn",
+                  grouped(s.culling.runs.triangles, a));
     return;
   }
   const OcclusionCullStats& c = o.stats;
   const double share = c.trianglesDrawnFrustumOnly > 0
                            ? 100.0 * c.trianglesDrawn / c.trianglesDrawnFrustumOnly
                            : 100.0;
-  ImGui::Text("triangles: %u drawn, %u with frustum only (%.0f %%)", c.trianglesDrawn,
-              c.trianglesDrawnFrustumOnly, share);
-  ImGui::Text("nodes: %u tested against the buffer, %u occluded", c.nodesOcclusionTested,
-              c.nodesOccluded);
-  ImGui::Text("%u triangles of visible nodes occluded, %u outside the frustum", c.trianglesOccluded,
-              c.trianglesOutsideFrustum);
-  ImGui::Text("%u occluders rasterized, %u pixels written", c.occludersRasterized,
-              c.occluderPixels);
-  ImGui::Text("props: %u of %u in the frustum occluded", o.propsOccluded, o.propsTested);
+  textf("triangles: %s drawn, %s with frustum only (%.0f %%)", grouped(c.trianglesDrawn, a),
+        grouped(c.trianglesDrawnFrustumOnly, b), share);
+  textf("nodes: %s tested against the buffer, %s occluded", grouped(c.nodesOcclusionTested, a),
+        grouped(c.nodesOccluded, b));
+  textf("%s triangles of visible nodes occluded, %s outside the frustum",
+        grouped(c.trianglesOccluded, a), grouped(c.trianglesOutsideFrustum, b));
+  textf("%s occluders rasterized, %s pixels written", grouped(c.occludersRasterized, a),
+        grouped(c.occluderPixels, b));
   if (o.propsStats.cellsTested > 0) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(%u of %u cells hidden)", o.propsStats.cellsOccluded,
-                        o.propsStats.cellsTested);
+    textf("props: %s of %s in the frustum occluded (%s of %s grid cells hidden)",
+          grouped(o.propsOccluded, a), grouped(o.propsTested, b),
+          grouped(o.propsStats.cellsOccluded, d), grouped(o.propsStats.cellsTested, a));
+  } else {
+    textf("props: %s of %s in the frustum occluded", grouped(o.propsOccluded, a),
+          grouped(o.propsTested, b));
   }
   ImGui::Checkbox("temporal coherence", &o.temporalCoherence);
-  markerAfterItem();
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "What was visible last frame is drawn without its test this frame (each node is\n"
-        "re-tested every 8 frames), and occluders that changed no pixel last frame are left out.\n"
-        "Last frame's visible occluders go into the buffer first, before any test.\n"
-        "Cheaper when walking; draws a little more. Never hides a visible triangle.\n"
-        "The history is dropped when the eye jumps more than 1 m (a respawn, a teleport).");
-  }
+  helpMarker(
+      "What was visible last frame is drawn without its test this frame (each node is "
+      "re-tested every 8 frames), and occluders that changed no pixel last frame are left out. "
+      "Last frame's visible occluders go into the buffer first, before any test. Cheaper when "
+      "walking; draws a little more. Never hides a visible triangle. The history is dropped "
+      "when the eye jumps more than 1 m (a respawn, a teleport).");
   if (o.temporalCoherence) {
-    ImGui::Text("drawn untested (visible last frame): %u nodes, %u triangles",
-                c.nodesAssumedVisible, c.trianglesAssumedVisible);
-    ImGui::Text("occluders from last frame, in first: %u", c.occludersPrepassed);
+    textf("drawn untested (visible last frame): %s nodes, %s triangles",
+          grouped(c.nodesAssumedVisible, a), grouped(c.trianglesAssumedVisible, b));
+    textf("occluders from last frame, in first: %s", grouped(c.occludersPrepassed, a));
   }
-  ImGui::Text("occlusion pass %.3f ms CPU", o.cpuMs);
-  markerAfterItem();
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "Wall time of this frame's pass on the main thread: the level's traversal with its\n"
-        "rasterization, and the props' box tests. The frustum-only cull is not included.");
-  }
+  textWithHelp(
+      "Wall time of this frame's pass on the main thread: the level's traversal with its "
+      "rasterization, and the props' box tests. The frustum-only cull is not included.",
+      "occlusion pass %s CPU", microseconds(o.cpuMs * 1000.0, a));
   budgetControls(o);
   const LevelSession& l = *s.level.session;
-  ImGui::TextWrapped("%u of the level's %u drawable triangles may occlude", l.occluderTriangles,
-                     l.drawRanges.drawnTriangles());
-  markerAfterItem();
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "Triangles of cut-out materials (texels the level shader discards, or alpha close\n"
-        "to its cut-off) never occlude: what is behind them shows through.");
-  }
+  textWithHelp(
+      "Triangles of cut-out materials (texels the level shader discards, or alpha close to its "
+      "cut-off) never occlude: what is behind them shows through.",
+      "%s of the level's %s drawable triangles may occlude", grouped(l.occluderTriangles, a),
+      grouped(l.drawRanges.drawnTriangles(), b));
   ImGui::Checkbox("show the occlusion buffer", &o.showBuffer);
   if (!o.showBuffer) return;
   const OcclusionBuffer& buffer = s.level.session->occlusion.buffer();
@@ -159,7 +142,7 @@ void occlusionPanel(DemoState& s) {
   // The buffer's row 0 is the bottom of the view; ImGui's first uv is the image's top.
   ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<uintptr_t>(s.gpu.occlusionImage.id())),
                ImVec2(width, height), ImVec2(0, 1), ImVec2(1, 0));
-  ImGui::TextDisabled("bright = near, dark = far, blue = no occluder");
+  textDisabledf("bright = near, dark = far, blue = no occluder");
 }
 
 }  // namespace ofps::app

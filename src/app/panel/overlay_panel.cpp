@@ -22,20 +22,41 @@ void overlayPanel(DemoState& s) {
   ImGui::Checkbox("only nodes in view", &s.overlay.visibleOnly);
   ImGui::SameLine();
   ImGui::Checkbox("leaves only", &s.overlay.leavesOnly);
-  if (s.overlay.show && !s.overlay.queryNodes) octreeDepthLegend(s);
+  ImGui::Checkbox("cubic cells", &s.overlay.cubicCells);
+  helpMarker(
+      "Off: each node's box is the tight bounds of the triangles under it, what the queries "
+      "and the culling test. On: the node's cubic cell, as tutorials draw an octree (the root "
+      "is the level's bounding cube, each depth halves the edge); a node's triangles are sorted "
+      "into cells by their centres.");
+  if (s.overlay.show && !s.overlay.queryNodes) {
+    octreeDepthLegend(s);
+    if (ImGui::TreeNode("why more than 8 nodes at a depth?")) {
+      wrappedText(
+          "The tutorials' octree holds at most 8 cells at depth 1 (8^d at depth d). Here a "
+          "triangle too big for a child's cell stays in its node, and those kept triangles get "
+          "a leaf of their own at the node's depth: depth 1 can hold 8 cells and 8 such leaves. "
+          "(Nodes without triangles of their own are then replaced by their children, up to 16 "
+          "per node: that changes the tree's shape, not the depths.) Each box drawn is the "
+          "tight bounds of the triangles under its node, which reach past the node's cell by "
+          "up to 1.5 cell edges (a loose octree), so boxes of one depth overlap. Tick \"cubic "
+          "cells\" to see the cells instead.",
+          true);
+      ImGui::TreePop();
+    }
+  }
   ImGui::Checkbox("what the queries touched (Q)", &s.overlay.queryNodes);
   helpMarker(
       "The octree nodes this frame's controller queries entered (boxes by depth), the "
       "triangles in them that were tested, those the capsule touches, and the capsule. Fly "
       "out (F) to look at them from outside.");
   if (s.overlay.queryNodes) {
-    ImGui::Text("%u node entries this frame, %zu distinct nodes shown", s.queries.trace.entered,
-                s.queries.shownNodes.size());
+    textf("%u node entries this frame, %zu distinct nodes shown", s.queries.trace.entered,
+          s.queries.shownNodes.size());
     queryViewLegend(s);
   }
   gridPanel(s);
   ImGui::Checkbox("crosshair", &s.ui.crosshair);
-  ImGui::Text("%zu lines", s.gpu.lines.lineCount());
+  textf("%zu lines", s.gpu.lines.lineCount());
 }
 
 }  // namespace ofps::app

@@ -24,7 +24,11 @@ namespace {
 // reason shown.
 bool paramSliderRow(DemoState& s, const ParamInfo& info) {
   const ParamSlider spec = paramSlider(info);
-  const ImGuiSliderFlags flags = spec.logarithmic ? ImGuiSliderFlags_Logarithmic : 0;
+  // Logarithmic where the range spans two decades (triangles_per_leaf 1-1024): a short drag near
+  // 8 moves by one or two, not by hundreds.
+  const bool wide =
+      spec.logarithmic || (spec.minValue > 0.0f && spec.maxValue >= 100.0f * spec.minValue);
+  const ImGuiSliderFlags flags = wide ? ImGuiSliderFlags_Logarithmic : 0;
   char label[64];
   if (info.unit[0] != '\0') {
     std::snprintf(label, sizeof label, "%s (%s)", info.name, info.unit);
@@ -58,14 +62,14 @@ bool paramSliderRow(DemoState& s, const ParamInfo& info) {
 void octreePanel(DemoState& s, PanelRequests& out) {
   if (!ImGui::CollapsingHeader("Octree", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const OctreeBuildReport& r = s.level.session->octreeReport;
-  char a[32], b[32];
-  ImGui::Text("%s triangles, %u nodes, %u leaves, depth %u", grouped(r.storedTriangles, a),
-              r.nodeCount, r.leafCount, r.depth);
-  ImGui::Text("%s bytes (%.1f per triangle), built in %.2f ms", grouped(r.bytes, b),
-              r.storedTriangles ? static_cast<double>(r.bytes) / r.storedTriangles : 0.0,
-              r.buildMs);
+  char a[32], b[32], c[32], d[32];
+  textf("%s triangles in %s nodes (%s leaves), depth %u", grouped(r.storedTriangles, a),
+        grouped(r.nodeCount, b), grouped(r.leafCount, c), r.depth);
+  textf("%s bytes (%.1f per triangle), built in %.2f ms", grouped(r.bytes, d),
+        r.storedTriangles ? static_cast<double>(r.bytes) / r.storedTriangles : 0.0, r.buildMs);
   if (r.degenerateTriangles > 0) {
-    ImGui::TextDisabled("%u zero-area triangles kept as segments/points", r.degenerateTriangles);
+    textDisabledf("%s zero-area triangles kept as segments or points",
+                  grouped(r.degenerateTriangles, a));
   }
   for (const ParamInfo& info : paramInfos()) {
     if (info.owner == ParamOwner::Octree && paramSliderRow(s, info)) out.rebuildOctree = true;
@@ -76,20 +80,30 @@ void cullingPanel(DemoState& s) {
   if (!ImGui::CollapsingHeader("Culling", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const CullStats& c = s.culling.stats;
   const uint32_t total = s.level.session->drawRanges.drawnTriangles();
-  char a[32], b[32];
+  char a[32], b[32], d[32];
   ImGui::Checkbox("frustum culling (C)", &s.culling.enabled);
   ImGui::SameLine();
   if (ImGui::Checkbox("freeze (V)", &s.culling.frozen) && s.culling.frozen) {
     s.culling.frozenViewProj = s.culling.cullViewProj;
   }
-  helpMarker("Freeze keeps culling with this frustum; fly out to see what was culled.");
-  ImGui::Text("%u of %u nodes visited, %u plane tests", c.nodesVisited,
-              s.level.session->octree.nodeCount(), c.planeTests);
-  helpMarker("Brute force would test every node against 6 planes.");
-  ImGui::Text("%zu ranges, %u draw call", s.culling.runs.first.size(),
-              s.gpu.renderer.drawCallsLastFrame());
-  ImGui::Text("%s of %s triangles drawn", grouped(s.culling.runs.triangles, a), grouped(total, b));
-  occlusionPanel(s);
+  helpMarker(
+      "Freeze keeps culling with this frustum; fly out (F) to see what was culled. What "
+      "occlusion culled is drawn red.");
+  ImGui::Checkbox("occlusion culling (X)", &s.occlusion.enabled);
+  helpMarker(
+      "Walks the octree nearest first, drawing the opaque triangles of visible nodes into a "
+      "256 x 128 software depth buffer, and skips every node, triangle and prop whose box is "
+      "certainly behind what is already there. Conservative: the image does not change. "
+      "Details in the Occlusion section.");
+  textWithHelp(
+      "Brute force would test every triangle against the frustum's 6 planes; the octree tests "
+      "a node's box and skips or accepts its whole subtree.",
+      "%s of %s nodes visited, %s plane tests; brute force: %s triangles tested",
+      grouped(c.nodesVisited, a), grouped(s.level.session->octree.nodeCount(), b),
+      grouped(c.planeTests, d), grouped(total, b));
+  textf("%s of %s triangles drawn, %s ranges, %u draw call", grouped(s.culling.runs.triangles, a),
+        grouped(total, b), grouped(s.culling.runs.first.size(), d),
+        s.gpu.renderer.drawCallsLastFrame());
 }
 
 void controllerPanel(DemoState& s, PanelRequests& out) {
@@ -99,21 +113,21 @@ void controllerPanel(DemoState& s, PanelRequests& out) {
   const glm::dvec3 feet = glm::dvec3(c.feet()) + s.level.session->level.origin;
   const glm::dvec3 v(c.velocity());
   const double speed = std::sqrt(v.x * v.x + v.z * v.z);
-  ImGui::Text("feet %.2f %.2f %.2f  %s%s%s", feet.x, feet.y, feet.z,
-              c.grounded() ? "grounded" : "airborne", c.crouched() ? ", crouched" : "",
-              c.flying() ? ", flying (F)" : "");
-  ImGui::Text("speed %.2f m/s (vertical %.2f), slope under feet %.1f deg%s", speed, v.y,
-              static_cast<double>(c.groundSlope()) * 57.29577951308232,
-              c.onSteepSlope() ? " (too steep)" : "");
+  textf("feet at (%.2f, %.2f, %.2f) m, %s%s%s", feet.x, feet.y, feet.z,
+        c.grounded() ? "grounded" : "airborne", c.crouched() ? ", crouched" : "",
+        c.flying() ? ", flying (F)" : "");
+  textf("speed %.2f m/s (vertical %.2f m/s), slope under feet %.1f\xC2\xB0%s", speed, v.y,
+        static_cast<double>(c.groundSlope()) * 57.29577951308232,
+        c.onSteepSlope() ? " (too steep)" : "");
   const ControllerStepStats& st = c.lastStepStats();
   const uint64_t brute =
       static_cast<uint64_t>(st.queryCount) * s.level.session->octree.triangleCount();
-  char a[32];
-  ImGui::Text("last step: %u queries, %u of %u nodes visited", st.queryCount,
-              st.queries.nodesVisited, s.level.session->octree.nodeCount());
-  ImGui::Text("%u triangles tested, brute force: %s", st.queries.trianglesTested,
-              grouped(brute, a));
-  helpMarker("Brute force tests every triangle once per query.");
+  char a[32], b[32], d[32];
+  textf("last step: %u queries, %s of %s nodes visited", st.queryCount,
+        grouped(st.queries.nodesVisited, a), grouped(s.level.session->octree.nodeCount(), b));
+  textWithHelp("Brute force tests every triangle once per query.",
+               "%s triangles tested; brute force: %s", grouped(st.queries.trianglesTested, d),
+               grouped(brute, a));
   bool smooth = s.sim.viewSmoothing();
   if (ImGui::Checkbox("smooth view over steps", &smooth)) s.sim.setViewSmoothing(smooth);
   helpMarker(
@@ -121,8 +135,8 @@ void controllerPanel(DemoState& s, PanelRequests& out) {
       "s) instead of jumping by the riser; the capsule, its collisions and the traces are "
       "exact either way.");
   if (s.sim.scripted()) {
-    ImGui::Text("script: %.2f s simulated%s", s.sim.simulatedSeconds(),
-                s.sim.scriptFinished() ? " (finished)" : "");
+    textf("script: %.2f s simulated%s", s.sim.simulatedSeconds(),
+          s.sim.scriptFinished() ? " (finished)" : "");
   }
   if (ImGui::TreeNode("parameters")) {
     // The controller's rows and the thrown props' (the octree's are under "Octree").
@@ -133,32 +147,55 @@ void controllerPanel(DemoState& s, PanelRequests& out) {
   }
 }
 
+void framePanelSection(DemoState& s, PanelRequests& out) {
+  if (!ImGui::CollapsingHeader("Frame time")) return;
+  framePanel(s, out);
+}
+
+// The panel's place and size: at the top left, as tall as the window. It follows the window
+// when the window is resized (the user's width kept), so a window that shrank and grew again
+// does not leave a short panel behind.
+void placePanel(DemoState& s) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const bool resized = vp->Size.x != s.ui.lastViewportW || vp->Size.y != s.ui.lastViewportH;
+  s.ui.lastViewportW = vp->Size.x;
+  s.ui.lastViewportH = vp->Size.y;
+  const ImGuiCond place =
+      s.ui.panelResetPending || resized ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  s.ui.panelResetPending = false;
+  const float width = std::min(s.ui.panelWidth, std::max(260.0f, vp->Size.x - 20.0f));
+  ImGui::SetNextWindowPos(ImVec2(10, 10), place);
+  ImGui::SetNextWindowSize(ImVec2(width, std::max(120.0f, vp->Size.y - 20.0f)), place);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(260.0f, 120.0f), ImVec2(vp->Size.x, vp->Size.y));
+}
+
 }  // namespace
 
 PanelRequests drawPanel(DemoState& s) {
   PanelRequests out;
+  s.ui.panelRect = {};
   if (!s.ui.showPanel || !s.level.session) return out;
   // Narrow enough to leave most of the view free; the user may drag it wider (or narrower, down
   // to the minimum where the sliders still fit), and long lines wrap instead of clipping.
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const ImGuiCond place = s.ui.panelResetPending ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  s.ui.panelResetPending = false;
-  ImGui::SetNextWindowPos(ImVec2(10, 10), place);
-  ImGui::SetNextWindowSize(ImVec2(s.ui.panelWidth, vp->Size.y - 20.0f), place);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(260.0f, 120.0f), ImVec2(vp->Size.x, vp->Size.y));
+  placePanel(s);
   ImGui::Begin("octree-fps", &s.ui.showPanel);
   s.ui.panelWidth = ImGui::GetWindowWidth();
   ImGui::PushTextWrapPos(0.0f);
   // Half the width for a slider that sets none, so the buttons after it (Spawn N, Clear) fit.
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-  framePanel(s, out);
-  probePanel(s);  // first: it is the tool being used when open
+  // What a learner meets first: the start block (level, keys, what the octree saved this frame),
+  // the tool in use, the octree and its overlay, the character, culling; the internals
+  // (occlusion, the plots, frame time) folded; the loader last.
+  startBlock(s);
+  probePanel(s);  // first after the start block: it is the tool being used when open
   octreePanel(s, out);
-  cullingPanel(s);
-  controllerPanel(s, out);
-  workPlotsPanel(s);
-  propsPanel(s);
   overlayPanel(s);
+  controllerPanel(s, out);
+  cullingPanel(s);
+  occlusionPanel(s);
+  propsPanel(s);
+  workPlotsPanel(s);
+  framePanelSection(s, out);
   loaderPanel(s, out);
   ImGui::Separator();
   if (ImGui::Button("Screenshot (F12)")) out.screenshot = true;
@@ -170,15 +207,12 @@ PanelRequests drawPanel(DemoState& s) {
   helpMarker(
       "View toggles and the panel's width are saved at exit and come back at the next start; "
       "this puts the defaults back. --no-settings runs without the saved file.");
-  if (!s.ui.statusLine.empty()) ImGui::TextWrapped("%s", s.ui.statusLine.c_str());
-  ImGui::TextDisabled("WASD move  Space jump  Shift sprint  Ctrl crouch  F fly  R respawn");
-  ImGui::TextDisabled("click: mouse look, then throw  Tab/Esc release  G spawn N props");
-  ImGui::TextDisabled("O octree  [ ] depths  Q query nodes  B grid cells  C cull  X occlusion");
-  ImGui::TextDisabled("V freeze frustum  T wireframe  H panel  F12 screenshot  Esc quit");
-  ImGui::TextDisabled("P probe: click casts a ray, or places a sphere/capsule/box");
+  if (!s.ui.statusLine.empty()) textf("%s", s.ui.statusLine.c_str());
   ImGui::PopItemWidth();
   ImGui::PopTextWrapPos();
   s.ui.panelRight = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
+  s.ui.panelRect = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
+                    ImGui::GetWindowSize().y};
   ImGui::End();
   return out;
 }

@@ -15,33 +15,43 @@ double D(float v) {
 }
 
 void workLines(const ProbeWork& w, const Octree& octree, const char* what) {
-  char a[32], b[32];
-  ImGui::Text("%s: %u of %u nodes visited, %s triangles tested", what, w.octree.nodesVisited,
-              octree.nodeCount(), grouped(w.octree.trianglesTested, a));
-  ImGui::Text("brute force: %s triangles tested", grouped(w.brute.trianglesTested, b));
-  // Short lines: the panel wraps at '.', which would split a number.
-  ImGui::Text("%.2f us per query", w.octreeUs);
-  ImGui::Text("brute force %.1f us (%.0fx)", w.bruteUs,
-              w.octreeUs > 0.0 ? w.bruteUs / w.octreeUs : 0.0);
+  char a[32], b[32], c[32];
+  // This query's own counters (a fresh ProbeWork per click; QueryStats start at zero).
+  textf("%s: %s of %s nodes visited, %s triangles tested", what, grouped(w.octree.nodesVisited, a),
+        grouped(octree.nodeCount(), b), grouped(w.octree.trianglesTested, c));
+  textf("brute force: %s triangles tested", grouped(w.brute.trianglesTested, b));
+  textf("%s per query; brute force %s (%.0fx)", microseconds(w.octreeUs, a),
+        microseconds(w.bruteUs, b), w.octreeUs > 0.0 ? w.bruteUs / w.octreeUs : 0.0);
   // Said either way: the check is the point of showing brute force beside the octree.
   if (w.agrees) {
-    ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1.0f), "brute force: same answer");
+    textColoredf(ImVec4(0.5f, 0.9f, 0.5f, 1.0f), "brute force: same answer");
   } else {
-    ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "brute force disagrees");
+    textColoredf(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "brute force disagrees");
   }
 }
 
+// The overlay's colours as words in those colours, as many to a line as fit (never one split).
 void legend() {
-  ImGui::TextColored(ImVec4(1.0f, 0.9f, 0.1f, 1.0f), "hit / overlapping");
-  ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.15f, 0.8f, 0.85f, 1.0f), "tested");
-  ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1.0f), "entered nodes");
-  ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.65f, 1.0f), "path root..leaf");
-  ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.25f, 1.0f, 0.35f, 1.0f), "normal, push-out");
-  ImGui::SameLine();
-  ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.1f, 1.0f), "shape");
+  const struct {
+    ImVec4 color;
+    const char* text;
+  } entries[] = {{ImVec4(1.0f, 0.9f, 0.1f, 1.0f), "hit / overlapping"},
+                 {ImVec4(0.15f, 0.8f, 0.85f, 1.0f), "tested"},
+                 {ImVec4(0.6f, 0.6f, 0.65f, 1.0f), "entered nodes"},
+                 {ImVec4(1.0f, 0.35f, 0.65f, 1.0f), "path from root to leaf"},
+                 {ImVec4(0.25f, 1.0f, 0.35f, 1.0f), "normal, push-out"},
+                 {ImVec4(1.0f, 0.5f, 0.1f, 1.0f), "shape"}};
+  bool first = true;
+  for (const auto& e : entries) {
+    if (!first) {
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(e.text).x) ImGui::NewLine();
+    }
+    first = false;
+    ImGui::PushStyleColor(ImGuiCol_Text, e.color);
+    ImGui::TextUnformatted(e.text);
+    ImGui::PopStyleColor();
+  }
 }
 
 bool sizeSliders(ProbeState& p) {
@@ -99,48 +109,48 @@ void probePanel(DemoState& s) {
     updateProbeShape(s);
   }
   if (!p.hasRay) {
-    ImGui::TextDisabled("no probe yet");
+    textDisabledf("no probe yet");
     return;
   }
   const Octree& octree = s.level.session->octree;
   legend();
-  ImGui::Text("pixel %d, %d", p.clickX, p.clickY);
-  ImGui::Text("ray from %.2f %.2f %.2f", D(p.origin.x), D(p.origin.y), D(p.origin.z));
-  ImGui::Text("  along %.3f %.3f %.3f", D(p.dir.x), D(p.dir.y), D(p.dir.z));
+  textf("pixel %d, %d", p.clickX, p.clickY);
+  textf("ray from (%.2f, %.2f, %.2f) m", D(p.origin.x), D(p.origin.y), D(p.origin.z));
+  textf("  along (%.3f, %.3f, %.3f)", D(p.dir.x), D(p.dir.y), D(p.dir.z));
   if (p.hit) {
     const RayHit& h = p.rayHit;
-    ImGui::Text("hit triangle %u at %.3f m", h.triangle, D(h.t));
-    ImGui::Text("  normal %.2f %.2f %.2f", D(h.normal.x), D(h.normal.y), D(h.normal.z));
+    textf("hit triangle %u at %.3f m", h.triangle, D(h.t));
+    textf("  normal (%.2f, %.2f, %.2f)", D(h.normal.x), D(h.normal.y), D(h.normal.z));
     const Triangle& t = p.hitTriangle;
-    ImGui::Text("  v0 %.2f %.2f %.2f", D(t.v0.x), D(t.v0.y), D(t.v0.z));
-    ImGui::Text("  v1 %.2f %.2f %.2f", D(t.v1.x), D(t.v1.y), D(t.v1.z));
-    ImGui::Text("  v2 %.2f %.2f %.2f", D(t.v2.x), D(t.v2.y), D(t.v2.z));
+    textf("  v0 (%.2f, %.2f, %.2f) m", D(t.v0.x), D(t.v0.y), D(t.v0.z));
+    textf("  v1 (%.2f, %.2f, %.2f) m", D(t.v1.x), D(t.v1.y), D(t.v1.z));
+    textf("  v2 (%.2f, %.2f, %.2f) m", D(t.v2.x), D(t.v2.y), D(t.v2.z));
     if (!p.path.empty()) {
       const uint32_t leaf = p.path.back();
       // A node's own triangles sit in a leaf at the node's level, so the path can hold two nodes
       // of one level: say the path's length and the leaf's level apart.
-      ImGui::Text("leaf %u: level %u, %u triangles; path root..leaf: %zu nodes", leaf,
-                  octree.nodeLevel(leaf), octree.ownRange(leaf).count, p.path.size());
+      textf("leaf %u: depth %u, %u triangles; path from root to leaf: %zu nodes", leaf,
+            octree.nodeLevel(leaf), octree.ownRange(leaf).count, p.path.size());
     }
   } else {
-    ImGui::Text("miss");
+    textf("miss");
   }
   workLines(p.rayWork, octree, "ray");
   if (!p.hasShape) return;
   ImGui::Separator();
-  ImGui::Text("overlapping the %s: %zu triangles",
-              p.shape == ProbeShape::kSphere    ? "sphere"
-              : p.shape == ProbeShape::kCapsule ? "capsule"
-                                                : "box",
-              p.overlapping.size());
+  textf("overlapping the %s: %zu triangles",
+        p.shape == ProbeShape::kSphere    ? "sphere"
+        : p.shape == ProbeShape::kCapsule ? "capsule"
+                                          : "box",
+        p.overlapping.size());
   workLines(p.shapeWork, octree, "overlap");
   if (p.touching) {
-    ImGui::Text("push-out %.3f m, %u round(s)%s", D(p.pushOut.depth), p.pushOut.iterations,
-                p.pushOut.resolved ? "" : " (unresolved)");
-    ImGui::Text("  along %.2f %.2f %.2f", D(p.pushOut.normal.x), D(p.pushOut.normal.y),
-                D(p.pushOut.normal.z));
+    textf("push-out %.3f m, %u round(s)%s", D(p.pushOut.depth), p.pushOut.iterations,
+          p.pushOut.resolved ? "" : " (unresolved)");
+    textf("  along (%.2f, %.2f, %.2f)", D(p.pushOut.normal.x), D(p.pushOut.normal.y),
+          D(p.pushOut.normal.z));
   } else {
-    ImGui::Text("no contact: nothing to push out of");
+    textf("no contact: nothing to push out of");
   }
 }
 

@@ -17,32 +17,27 @@ void propsPanel(DemoState& s) {
   PropsWorld& world = s.sim.props();
   const PropsStepStats& st = world.lastStepStats();
   // "drawn": after the frustum and occlusion culls; the cull line below counts the frustum's.
-  ImGui::Text("%u props, %zu drawn, %u resting, %u grid cells", world.liveCount(),
-              v.visibleIds.size(), world.restingCount(), world.grid().occupiedCells());
-  using ull = unsigned long long;
+  char a[32], b[32], c[32], d[32];
+  // "drawn": after the frustum and occlusion culls; the cull line below counts the frustum's.
+  textf("%s props, %s drawn, %s resting, %s grid cells", grouped(world.liveCount(), a),
+        grouped(v.visibleIds.size(), b), grouped(world.restingCount(), c),
+        grouped(world.grid().occupiedCells(), d));
   if (world.size() > 0) {
     // Every prop added is live or removed; the removed ones are said, not silently dropped.
-    ImGui::TextWrapped("removed: %u of %u added since Clear (fell below the kill plane, y %.1f m)",
-                       world.removedCount(), world.size(),
-                       static_cast<double>(world.params().killPlaneY));
+    textf("removed: %s of %s added since Clear (fell below the kill plane, y %.1f m)",
+          grouped(world.removedCount(), a), grouped(world.size(), b),
+          static_cast<double>(world.params().killPlaneY));
   }
-  // The marker goes first: after a wrapped line, SameLine would put it past the window's edge
-  // (it follows the item's first line), where it was clipped away.
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "The level's octree traversal culls the props too: each grid cell is\n"
-        "linked to the deepest octree node containing it, in a chunk of that\n"
-        "node's cells (8 cells a side). Cells under culled nodes or chunks are\n"
-        "skipped, cells under fully visible ones accepted untested.\n"
-        "Brute force classifies every prop.");
-  }
-  ImGui::SameLine();
-  ImGui::TextWrapped("%s", propsCullLine(v.cullStats).c_str());
-  ImGui::Text("contacts: %llu cells, %llu candidates, %llu hits; brute force %llu",
-              static_cast<ull>(st.grid.cellsVisited), static_cast<ull>(st.grid.candidates),
-              static_cast<ull>(st.grid.hits), static_cast<ull>(st.grid.bruteForceChecks));
-  ImGui::Text("%u instanced draw calls (one per shape)", v.drawCalls);
+  textWithHelp(
+      "The level's octree traversal culls the props too: each grid cell is linked to the "
+      "deepest octree node containing it, in a chunk of that node's cells (8 cells a side). "
+      "Cells under culled nodes or chunks are skipped, cells under fully visible ones accepted "
+      "untested. Brute force classifies every prop.",
+      "%s", propsCullLine(v.cullStats).c_str());
+  textf("contacts: %s cells, %s candidates, %s hits; brute force %s",
+        grouped(st.grid.cellsVisited, a), grouped(st.grid.candidates, b), grouped(st.grid.hits, c),
+        grouped(st.grid.bruteForceChecks, d));
+  textf("%u instanced draw calls (one per shape)", v.drawCalls);
   ImGui::SliderInt("##spawnN", &v.spawnCount, 1, static_cast<int>(kPropMaxSpawn), "%d",
                    ImGuiSliderFlags_Logarithmic);
   ImGui::SameLine();
@@ -52,7 +47,7 @@ void propsPanel(DemoState& s) {
   }
   ImGui::SameLine();
   if (ImGui::Button("Clear")) world.clear();
-  ImGui::TextDisabled("click (mouse captured) throws a ball; G spawns N");
+  textDisabledf("click (mouse captured) throws a ball; G spawns N");
 
   ImGui::Checkbox("two teams (grid vs brute force)", &v.teamsMode);
   if (v.teamsMode) {
@@ -64,19 +59,14 @@ void propsPanel(DemoState& s) {
                            ImGuiSliderFlags_Logarithmic)) {
       v.teams.setCellSize(v.teamsCellSize);
     }
-    markerAfterItem();
-    if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
-          "The grid's checks are lowest near cell size = R: smaller cells mean\n"
-          "more cells per query, larger ones more candidates per cell.");
-    }
+    helpMarker(
+        "The grid's checks are lowest near cell size = R: smaller cells mean more cells per "
+        "query, larger ones more candidates per cell.");
     const TeamsFrameStats& t = v.teams.lastStats();
-    ImGui::Text("grid: %llu candidates + %llu cells visited",
-                static_cast<unsigned long long>(t.grid.candidates),
-                static_cast<unsigned long long>(t.grid.cellsVisited));
-    ImGui::Text("brute force: %llu checks (N x M)",
-                static_cast<unsigned long long>(t.grid.bruteForceChecks));
-    ImGui::Text("%llu enemy pairs within R", static_cast<unsigned long long>(t.enemyPairsInRange));
+    textf("grid: %s candidates + %s cells visited", grouped(t.grid.candidates, a),
+          grouped(t.grid.cellsVisited, b));
+    textf("brute force: %s checks (N x M)", grouped(t.grid.bruteForceChecks, a));
+    textf("%s enemy pairs within R", grouped(t.enemyPairsInRange, a));
     teamsCostPlot(s);
   }
 }

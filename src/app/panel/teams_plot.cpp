@@ -10,6 +10,7 @@
 
 #include "app/panel/log_plot.h"
 #include "app/panel/panel_sections.h"
+#include "app/panel/panel_widgets.h"
 #include "app/window/demo_state.h"
 
 namespace ofps::app {
@@ -39,29 +40,28 @@ void teamsCostPlot(DemoState& s) {
   // 12 times, too much for every frame of a drag at thousands of agents.
   const bool pressed = ImGui::Button("measure cost vs cell size");
   if (pressed || (stale && !ImGui::IsAnyItemActive())) measureSweep(v);
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "Every agent's query at the agents' current positions, once per cell size\n"
-        "(%u sizes, log-spaced). Cost = cells visited + candidates tested.\n"
-        "Brute force tests every enemy: 2 x N x N.",
-        kSweepSizes);
-  }
+  char help[200];
+  std::snprintf(help, sizeof help,
+                "Every agent's query at the agents' current positions, once per cell size (%u "
+                "sizes, log-spaced). Cost = cells visited + candidates tested. Brute force tests "
+                "every enemy: 2 x N x N.",
+                kSweepSizes);
+  helpMarker(help);
   const std::vector<CellSizeCost>& costs = v.teamsCosts;
   if (costs.size() < 2) return;
   const size_t best = cheapestCellSize(costs);
   const double brute = static_cast<double>(costs.front().grid.bruteForceChecks);
-  ImGui::Text("cheapest: cell %.2f m = %.2f R, %llu checks (%.2f ms)",
-              static_cast<double>(costs[best].cellSize),
-              static_cast<double>(costs[best].cellSize / v.teams.params().radius),
-              static_cast<unsigned long long>(costs[best].cost()), costs[best].ms);
-  ImGui::Text("brute force: %llu checks", static_cast<unsigned long long>(brute));
+  char ga[32], gb[32];
+  textf("cheapest: cell %.2f m = %.2f R, %s checks (%.2f ms)",
+        static_cast<double>(costs[best].cellSize),
+        static_cast<double>(costs[best].cellSize / v.teams.params().radius),
+        grouped(costs[best].cost(), ga), costs[best].ms);
+  textf("brute force: %s checks", grouped(static_cast<uint64_t>(brute), gb));
   if (best == 0 || best + 1 == costs.size()) {
     // The minimum on the sweep's edge is only the cheapest measured: the curve may still fall.
-    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f),
-                       "cheapest at the sweep's %s end: the sweet spot may lie beyond it",
-                       best == 0 ? "small" : "large");
+    textColoredf(ImVec4(1.0f, 0.75f, 0.3f, 1.0f),
+                 "cheapest at the sweep's %s end: the sweet spot may lie beyond it",
+                 best == 0 ? "small" : "large");
   }
 
   double peak = brute;

@@ -12,6 +12,7 @@ void showToast(Toast& toast, Toast::Kind kind, std::string title, std::string de
   toast.title = std::move(title);
   toast.detail = std::move(detail);
   toast.shownAt = now;
+  toast.history.push_back(toast.title);
 }
 
 float toastAlpha(const Toast& toast, double now) {
@@ -21,6 +22,7 @@ float toastAlpha(const Toast& toast, double now) {
     case Toast::Kind::Error:
       return 1.0f;
     case Toast::Kind::Success:
+    case Toast::Kind::Info:
       break;
   }
   const double fading = now - toast.shownAt - kToastHoldSeconds;
@@ -30,7 +32,7 @@ float toastAlpha(const Toast& toast, double now) {
 
 void drawToast(Toast& toast, double now, const ToastProgress* progress, float left) {
   const float alpha = toastAlpha(toast, now);
-  if (alpha <= 0.0f && toast.kind == Toast::Kind::Success) toast.kind = Toast::Kind::None;
+  if (alpha <= 0.0f && toast.kind != Toast::Kind::Error) toast.kind = Toast::Kind::None;
   if (alpha <= 0.0f && progress == nullptr) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   // Centred in what the panel leaves free, unless that is too narrow to read (then over it).
@@ -58,8 +60,9 @@ void drawToast(Toast& toast, double now, const ToastProgress* progress, float le
     if (toast.kind != Toast::Kind::None && alpha > 0.0f) {
       if (progress != nullptr) ImGui::Separator();
       const bool error = toast.kind == Toast::Kind::Error;
-      const ImVec4 colour =
-          error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.5f, 0.9f, 0.5f, 1.0f);
+      const ImVec4 colour = error                             ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f)
+                            : toast.kind == Toast::Kind::Info ? ImVec4(0.95f, 0.9f, 0.6f, 1.0f)
+                                                              : ImVec4(0.5f, 0.9f, 0.5f, 1.0f);
       ImGui::PushStyleColor(ImGuiCol_Text, colour);
       ImGui::TextWrapped("%s", toast.title.c_str());
       ImGui::PopStyleColor();

@@ -4,15 +4,18 @@
 // error stays until dismissed or replaced by the next success. While a load runs, its progress
 // shows in the same place. Main thread only.
 #include <string>
+#include <vector>
 
 namespace ofps::app {
 
 struct Toast {
-  enum class Kind { None, Success, Error };
+  // Info: what a key just did ("frustum culling off: ..."); it fades like a success.
+  enum class Kind { None, Success, Error, Info };
   Kind kind = Kind::None;
   std::string title;   // one line: "Loaded oa_dm1.obj", "Load failed: kept arena.glb"
   std::string detail;  // wrapped: the frame guess, the error
   double shownAt = 0.0;
+  std::vector<std::string> history;  // every title shown, in order (--stats-json view.toasts)
 };
 
 // Seconds a success stays fully visible, then fades out over kToastFadeSeconds.

@@ -16,7 +16,7 @@ namespace ofps::app {
 struct UiSettings {
   bool showPanel = true;
   float panelWidth = 340.0f;  // px
-  bool octreeBoxes = false;
+  bool octreeBoxes = true;    // on at first start, with the depth legend
   bool octreeVisibleOnly = true;
   bool octreeLeavesOnly = false;
   bool queryView = false;

@@ -18,6 +18,7 @@ void applyCommandLine(const DemoOptions& o, UiSettings& u) {
   if (!o.vsync) u.vsync = false;
   if (!o.viewSmoothing) u.smoothView = false;
   if (o.overlayDepths) u.octreeBoxes = true;
+  if (o.noOctreeOverlay) u.octreeBoxes = false;
   if (o.queryOverlay) u.queryView = true;
 }
 
@@ -34,7 +35,8 @@ void keepFileWhereForced(const DemoOptions& o, const UiSettings& atStart, const 
        file.temporalCoherence);
   keep(!o.vsync, u.vsync, atStart.vsync, file.vsync);
   keep(!o.viewSmoothing, u.smoothView, atStart.smoothView, file.smoothView);
-  keep(o.overlayDepths.has_value(), u.octreeBoxes, atStart.octreeBoxes, file.octreeBoxes);
+  keep(o.overlayDepths.has_value() || o.noOctreeOverlay, u.octreeBoxes, atStart.octreeBoxes,
+       file.octreeBoxes);
   keep(o.queryOverlay, u.queryView, atStart.queryView, file.queryView);
 }
 

@@ -178,6 +178,8 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   cli.add_option("--probe", o.probeShape,
                  "Start in probe mode (P) with this probe: a click casts a ray or places the shape")
       ->check(CLI::IsMember({"ray", "sphere", "capsule", "box"}));
+  cli.add_flag("--no-octree-overlay", o.noOctreeOverlay,
+               "Start without the octree boxes (O), which are on at first start");
   cli.add_flag("--query-overlay", o.queryOverlay,
                "Start showing the nodes and triangles the character's queries touch (Q)");
   cli.add_option(

@@ -31,16 +31,17 @@ struct DemoOptions {
   std::optional<CameraPose> camera;        // --camera X,Y,Z,YAW,PITCH
   std::optional<std::pair<int, int>> overlayDepths;  // --octree-overlay MIN:MAX (shows boxes)
   bool hidePanel = false;                            // --no-panel
-  bool queryOverlay = false;   // --query-overlay: show what the character's queries touch
-  std::string swapTo;          // --swap-to PATH: load PATH in the background after frame 5
-  std::string scriptPath;      // --script FILE (docs/script-format.md)
-  std::string tracePath;       // --trace OUT.csv
-  std::string propsPath;       // --props OUT.csv: every prop's final state
-  std::string propsTracePath;  // --props-trace OUT.csv: every prop after every step
-  uint32_t spawnProps = 0;     // --spawn-props N: N random props over the level at start
-  bool teams = false;          // --teams: start in the two-teams grid mode
-  std::string probeShape;      // --probe ray|sphere|capsule|box: start in probe mode (P)
-  bool occlusion = true;       // false with --no-occlusion: the frustum cull alone (X toggles)
+  bool noOctreeOverlay = false;  // --no-octree-overlay: start without the octree boxes (O)
+  bool queryOverlay = false;     // --query-overlay: show what the character's queries touch
+  std::string swapTo;            // --swap-to PATH: load PATH in the background after frame 5
+  std::string scriptPath;        // --script FILE (docs/script-format.md)
+  std::string tracePath;         // --trace OUT.csv
+  std::string propsPath;         // --props OUT.csv: every prop's final state
+  std::string propsTracePath;    // --props-trace OUT.csv: every prop after every step
+  uint32_t spawnProps = 0;       // --spawn-props N: N random props over the level at start
+  bool teams = false;            // --teams: start in the two-teams grid mode
+  std::string probeShape;        // --probe ray|sphere|capsule|box: start in probe mode (P)
+  bool occlusion = true;         // false with --no-occlusion: the frustum cull alone (X toggles)
   // false with --no-temporal-coherence: every occlusion pass starts afresh (the panel toggles)
   bool temporalCoherence = true;
   // false with --no-view-smoothing: the camera is the capsule's eye exactly, a step jumps it

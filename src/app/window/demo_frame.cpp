@@ -115,12 +115,14 @@ void runFrame(DemoState& s, float dt) {
           .count();
   s.frame.totalCpuFrameMs += s.frame.lastCpuFrameMs;
   sampleWork(s);
+  updateToggleToast(s);  // a toggle's toast, with this frame's numbers
   buildOctreeOverlay(s);
   buildProbeOverlay(s);
   buildGridOverlay(s);
   drawViewLegends(s);
   applyPanelRequests(s, drawPanel(s));
   drawLevelToast(s);
+  drawHelpOverlay(s);
   ImGui::Render();
   draw(s, viewProj);
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "app/panel/panel_sections.h"
 #include "app/window/demo_parts.h"
 
 namespace ofps::app {
@@ -52,7 +53,9 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
       setMouseCapture(*s, !s->input.mouseCaptured);
       break;
     case GLFW_KEY_ESCAPE:
-      if (s->input.mouseCaptured) {
+      if (s->ui.showHelp) {
+        s->ui.showHelp = false;  // Esc closes the key list first
+      } else if (s->input.mouseCaptured) {
         setMouseCapture(*s, false);
       } else {
         glfwSetWindowShouldClose(window, GLFW_TRUE);
@@ -60,6 +63,7 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
       break;
     case GLFW_KEY_O:
       s->overlay.show = !s->overlay.show;
+      noteToggle(*s, ToggleNote::Octree);
       break;
     case GLFW_KEY_LEFT_BRACKET:
       s->overlay.minDepth = std::max(0, s->overlay.minDepth - 1);
@@ -74,19 +78,24 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
     }
     case GLFW_KEY_C:
       s->culling.enabled = !s->culling.enabled;
+      noteToggle(*s, ToggleNote::Culling);
       break;
     case GLFW_KEY_X:
       s->occlusion.enabled = !s->occlusion.enabled;
+      noteToggle(*s, ToggleNote::Occlusion);
       break;
     case GLFW_KEY_V:
       s->culling.frozen = !s->culling.frozen;
       if (s->culling.frozen) s->culling.frozenViewProj = s->culling.cullViewProj;
+      noteToggle(*s, ToggleNote::Freeze);
       break;
     case GLFW_KEY_T:
       s->gpu.wireframe = !s->gpu.wireframe;
+      noteToggle(*s, ToggleNote::Wireframe);
       break;
     case GLFW_KEY_F:
       s->sim.controller().setFlying(!s->sim.controller().flying());
+      noteToggle(*s, ToggleNote::Fly);
       break;
     case GLFW_KEY_P:
       toggleProbe(*s);
@@ -102,13 +111,20 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
         const Octree& octree = s->level.session->octree;
         s->sim.props().spawnRandom(static_cast<uint32_t>(s->props.spawnCount), octree,
                                    octree.bounds(), s->props.spawnSeed++);
+        noteToggle(*s, ToggleNote::Spawn);
       }
       break;
     case GLFW_KEY_R:
-      if (s->level.session && !s->sim.scripted()) placeCharacter(*s, false);
+      if (s->level.session && !s->sim.scripted()) {
+        placeCharacter(*s, false);
+        noteToggle(*s, ToggleNote::Respawn);
+      }
       break;
     case GLFW_KEY_H:
       s->ui.showPanel = !s->ui.showPanel;
+      break;
+    case GLFW_KEY_F1:
+      s->ui.showHelp = !s->ui.showHelp;
       break;
     case GLFW_KEY_F12:
       s->ui.screenshotRequested = true;

@@ -1,6 +1,9 @@
 // The windowed demo's level: loading (the first level, the loader's background loads), adopting
 // a loaded session (GL upload, camera, UI lists), placing the character, and rebuilding the
 // octree when params.octree changes.
+#include <glad/gl.h>
+// glad must come before GLFW so GLFW does not pull in the system GL header.
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <algorithm>
@@ -87,6 +90,10 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
   rememberRecentFile(s.level.recentFiles, l.level.path, savesForUser(s));
   std::snprintf(s.level.pathField.data(), s.level.pathField.size(), "%s", l.level.path.c_str());
   syncFrameControls(s.level);
+  // The window's title names the level, as a task bar or window list shows it.
+  const std::string title =
+      "octree-fps: " + std::filesystem::path(l.level.path).filename().string();
+  if (s.input.window != nullptr) glfwSetWindowTitle(s.input.window, title.c_str());
   // The first level's guessed frame is said on the view too, not only on stderr.
   if (useOptionCamera && l.level.frame.guessed) showLoadedToast(s);
 }
@@ -145,7 +152,13 @@ void applyOctreeParams(DemoState& s) {
   }
   s.gpu.renderer.setDrawOrder(l.level, l.drawRanges.drawOrder());
   refreshProbe(s);
+  // The depth range drawn is the user's: kept when the new tree still reaches it.
+  const int minDepth = s.overlay.minDepth, maxDepth = s.overlay.maxDepth;
   resetOverlays(s);
+  if (maxDepth <= static_cast<int>(l.octreeReport.depth)) {
+    s.overlay.minDepth = minDepth;
+    s.overlay.maxDepth = maxDepth;
+  }
 }
 
 }  // namespace ofps::app

@@ -60,6 +60,11 @@ struct LevelState {
   std::vector<std::string> recentFiles;
   std::vector<std::string> assetLevels;
   std::array<char, 1024> pathField{};
+  // The path field is being edited (loader_panel.cpp): it shows the whole path; otherwise its
+  // end. focusPath: give it the keyboard next frame; editFrames: frames it has not been active.
+  bool editingPath = false;
+  bool focusPath = false;
+  int editFrames = 0;
 };
 
 struct InputState {
@@ -77,8 +82,10 @@ struct InputState {
 };
 
 struct OctreeOverlay {
-  bool show = false;  // O: draw node boxes
-  int minDepth = 0;   // depth range drawn (root = 0)
+  bool show = true;  // O: draw node boxes (on at first start: the point of the demo)
+  // Draw each node's cubic cell (as the tutorials draw an octree) instead of its tight bounds.
+  bool cubicCells = false;
+  int minDepth = 0;  // depth range drawn (root = 0)
   int maxDepth = 24;
   bool visibleOnly = true;  // only nodes the culling pass reached
   bool leavesOnly = false;
@@ -216,6 +223,9 @@ struct SettingsState {
   UiSettings atStart;    // the file's, with the command line's overrides: what the run began with
 };
 
+// What a key toggled, for its toast (toggle_notes.cpp).
+enum class ToggleNote { None, Culling, Occlusion, Freeze, Respawn, Fly, Octree, Wireframe, Spawn };
+
 struct UiState {
   SettingsState settings;
   bool panelResetPending = false;  // "Reset settings": the panel's size and place next frame
@@ -226,6 +236,15 @@ struct UiState {
   bool screenshotRequested = false;
   Toast toast;              // over the view: the last load's outcome (toast.h)
   float panelRight = 0.0f;  // the panel's right edge this frame (0: hidden); the toast avoids it
+  // The panel's place and size this frame, px (x, y, width, height; zero when hidden), for
+  // --stats-json's view.panel.
+  std::array<float, 4> panelRect{};
+  float lastViewportW = 0.0f, lastViewportH = 0.0f;  // the window size the panel was placed for
+  bool showHelp = false;  // F1: the key list over the view (help_overlay.cpp)
+  // A toggle's key was pressed: its toast is written after the next cull, with that frame's
+  // numbers, and kept up to date while it is shown (toggle_notes.cpp).
+  ToggleNote note = ToggleNote::None;
+  ToggleNote noteShown = ToggleNote::None;
 };
 
 struct DemoState {
@@ -281,7 +300,8 @@ bool savesForUser(const DemoState& s);
 nlohmann::json viewStats(const DemoState& s);
 // hud_overlay.cpp: the crosshair and the legends of the overlays shown, over the view.
 void drawViewLegends(DemoState& s);
-void resetTeams(DemoState& s);  // draw_lists.cpp: new agents over the level
+void drawHelpOverlay(DemoState& s);  // help_overlay.cpp: F1's key list over the view
+void resetTeams(DemoState& s);       // draw_lists.cpp: new agents over the level
 // draw_lists.cpp: one traversal of the level's octree culls the level (s.culling.runs and
 // stats; every triangle when culling is off) and the props (s.props), then the instance lists.
 void updateDrawLists(DemoState& s, const glm::mat4& cullViewProj, float frameSeconds);

@@ -2,17 +2,35 @@
 // run used, so tests and scripts can check the view without reading pixels.
 #include <nlohmann/json.hpp>
 
+#include "app/panel/headline.h"
 #include "app/window/demo_state.h"
 
 namespace ofps::app {
 
 nlohmann::json viewStats(const DemoState& s) {
   const GridView& g = s.grid;
-  return {{"lines", s.gpu.lines.lineCount()},
+  const Headline h = headlineOf(s);
+  const auto& r = s.ui.panelRect;
+  return {{"headline",
+           {{"queries", h.queries},
+            {"query_boxes", h.queryBoxes},
+            {"query_triangles", h.queryTriangles},
+            {"query_brute_force", h.queryBrute},
+            {"culling", h.culling},
+            {"cull_boxes", h.cullBoxes},
+            {"cull_brute_force", h.cullBrute},
+            {"drawn", h.drawn},
+            {"lines", {headlineQueryLine(h), headlineCullLine(h)}}}},
+          {"help_shown", s.ui.showHelp},
+          {"toasts", s.ui.toast.history},
+          {"panel", {{"x", r[0]}, {"y", r[1]}, {"width", r[2]}, {"height", r[3]}}},
+          {"window", {{"width", s.frame.width}, {"height", s.frame.height}}},
+          {"lines", s.gpu.lines.lineCount()},
           {"octree_boxes",
            {{"shown", s.overlay.show},
             {"min_depth", s.overlay.minDepth},
-            {"max_depth", s.overlay.maxDepth}}},
+            {"max_depth", s.overlay.maxDepth},
+            {"cubic_cells", s.overlay.cubicCells}}},
           {"query_view",
            {{"shown", s.overlay.queryNodes},
             {"nodes", s.queries.shownNodes.size()},

@@ -1,0 +1,112 @@
+// The toasts of the toggle keys (C, X, V, R, F, O, T, G): a key's effect is said on the view,
+// where the user looks, with the frame's numbers ("frustum culling off: 1,048 of 1,048
+// triangles drawn"). The key only notes what it toggled; the text is written after the next
+// cull, so its numbers are those of the new state, and kept up to date while it is shown.
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+
+#include "app/panel/panel_sections.h"
+#include "app/panel/panel_widgets.h"
+#include "app/window/demo_state.h"
+
+namespace ofps::app {
+namespace {
+
+struct Note {
+  std::string title;
+  std::string detail;
+};
+
+Note noteText(const DemoState& s, ToggleNote note) {
+  char a[32], b[32], c[32];
+  char line[256];
+  const uint32_t total = s.level.session->drawRanges.drawnTriangles();
+  const uint32_t drawn = s.culling.runs.triangles;
+  switch (note) {
+    case ToggleNote::Culling:
+      if (!s.culling.enabled) {
+        std::snprintf(line, sizeof line, "%s of %s triangles drawn: every one, seen or not",
+                      grouped(drawn, a), grouped(total, b));
+        return {"frustum culling off (C)", line};
+      }
+      std::snprintf(line, sizeof line,
+                    "%s of %s triangles drawn; the octree tested %s node boxes to choose them",
+                    grouped(drawn, a), grouped(total, b), grouped(s.culling.stats.nodesVisited, c));
+      return {"frustum culling on (C)", line};
+    case ToggleNote::Occlusion: {
+      const OcclusionCullStats& o = s.occlusion.stats;
+      if (!s.culling.enabled) {
+        return {s.occlusion.enabled ? "occlusion culling on (X)" : "occlusion culling off (X)",
+                "it works after frustum culling, which is off: press C"};
+      }
+      if (!s.occlusion.enabled) {
+        std::snprintf(line, sizeof line, "%s of %s triangles drawn: all the frustum keeps",
+                      grouped(drawn, a), grouped(total, b));
+        return {"occlusion culling off (X)", line};
+      }
+      char d[32];
+      std::snprintf(line, sizeof line,
+                    "%s of %s triangles drawn; %s of the frustum's %s are hidden behind walls",
+                    grouped(drawn, a), grouped(total, b),
+                    grouped(o.trianglesDrawnFrustumOnly - o.trianglesDrawn, c),
+                    grouped(o.trianglesDrawnFrustumOnly, d));
+      return {"occlusion culling on (X)", line};
+    }
+    case ToggleNote::Freeze:
+      if (s.culling.frozen) {
+        return {"culling frozen (V)",
+                "the frustum stays here (white lines): fly out with F to see what it culled; "
+                "what occlusion culled is drawn red. V again follows the camera."};
+      }
+      return {"culling follows the camera again (V)", ""};
+    case ToggleNote::Respawn: {
+      std::snprintf(line, sizeof line,
+                    "R starts the level over: the props are cleared too (G spawns %s more)",
+                    grouped(static_cast<uint64_t>(s.props.spawnCount), a));
+      return {"respawned at the spawn point (R)", line};
+    }
+    case ToggleNote::Fly:
+      return {s.sim.controller().flying() ? "flying (F): no collisions" : "walking (F)",
+              s.sim.controller().flying() ? "Space rises, Ctrl sinks; F lands you again" : ""};
+    case ToggleNote::Octree:
+      return {
+          s.overlay.show ? "octree boxes on (O)" : "octree boxes off (O)",
+          s.overlay.show ? "colours by depth, named in the legend; [ and ] move the depths" : ""};
+    case ToggleNote::Wireframe:
+      return {s.gpu.wireframe ? "wireframe on (T)" : "wireframe off (T)", ""};
+    case ToggleNote::Spawn:
+      std::snprintf(line, sizeof line, "%s props live, in a hash grid of %s cells",
+                    grouped(s.sim.props().liveCount(), a),
+                    grouped(s.sim.props().grid().occupiedCells(), b));
+      return {"props spawned (G)", line};
+    case ToggleNote::None:
+      break;
+  }
+  return {};
+}
+
+}  // namespace
+
+void noteToggle(DemoState& s, ToggleNote note) {
+  s.ui.note = note;
+}
+
+void updateToggleToast(DemoState& s) {
+  if (!s.level.session) return;
+  Toast& t = s.ui.toast;
+  if (s.ui.note != ToggleNote::None) {
+    Note n = noteText(s, s.ui.note);
+    showToast(t, Toast::Kind::Info, std::move(n.title), std::move(n.detail), ImGui::GetTime());
+    s.ui.noteShown = s.ui.note;
+    s.ui.note = ToggleNote::None;
+    return;
+  }
+  if (t.kind != Toast::Kind::Info || s.ui.noteShown == ToggleNote::None) return;
+  // Shown: its numbers follow the frames (the same title: only the detail changes).
+  Note n = noteText(s, s.ui.noteShown);
+  if (n.title == t.title) t.detail = std::move(n.detail);
+}
+
+}  // namespace ofps::app
