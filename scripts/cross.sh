@@ -65,7 +65,10 @@ program_of() {
 
 configure() {  # configure TARGET DIR
   local target=$1 dir=$2
-  local args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCTREE_FPS_BUILD_APP=OFF
+  # RelWithDebInfo's -O2 without its -g: the same code as the native build, in half the
+  # compile time (the cross builds run in CI on two cores).
+  local args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG"
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" -DOCTREE_FPS_BUILD_APP=OFF
     -DOCTREE_FPS_BUILD_TESTS=ON -DOCTREE_FPS_BUILD_BENCH=ON -DOCTREE_FPS_BUILD_MICROBENCH=OFF
     -DOCTREE_FPS_INSTALL=OFF -DOCTREE_FPS_WERROR=ON "-DOCTREE_FPS_SHARED_DIR=$shared")
   case "$target" in

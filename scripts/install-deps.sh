@@ -10,7 +10,7 @@
 #                                      fuzz target)
 #   scripts/install-deps.sh --cross    also the cross toolchains and emulators of scripts/cross.sh
 #                                      (README "Platforms"): Clang, GCC for ARM64, MinGW-w64,
-#                                      Emscripten, qemu-user, Wine, SIMDe
+#                                      Emscripten, Node.js, qemu-user, Wine
 #   scripts/install-deps.sh --list     print the packages and install nothing (with --peers,
 #                                      --ci or --cross: those too)
 #
@@ -29,6 +29,9 @@ packages=(
   zlib1g-dev libminizip-dev libdraco-dev
   # the glTF loader's EXT_meshopt_compression decoder (src/level/gltf_extensions.cpp)
   libmeshoptimizer-dev
+  # SSE2 intrinsics on every platform (src/octree_fps/geometry/simd4.h): the four-lane path off
+  # x86-64, and the portable fallback the tests prove against SSE2 on x86-64
+  libsimde-dev
   # glad's generator, run at build time (cmake/Glad.cmake)
   python3-glad
   # test inputs: gltfpack writes the optimized glTF the loader must read, and Assimp's own
@@ -47,7 +50,7 @@ for arg in "$@"; do
     # scripts/cross.sh: compilers for the other platforms, and what runs their programs here
     --cross)
       packages+=(clang g++-aarch64-linux-gnu g++-mingw-w64-x86-64-posix emscripten nodejs
-        qemu-user wine64 libsimde-dev)
+        qemu-user wine64)
       ;;
     --list) list_only=1 ;;
     *)

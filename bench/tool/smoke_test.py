@@ -6,21 +6,25 @@ hits, and octree_bench must find no hit on them (nearest or any-hit) while still
 brute force: the file the ninth pass measured the walk's bound with is what it claims to be.
 
 usage: smoke_test.py OCTREE_BENCH GENQUERIES.py LEVEL.obj WORKDIR
+OCTREE_FPS_EMULATOR, when set, is the command OCTREE_BENCH runs under (a cross build's qemu,
+Wine or node).
 """
 import json
 import os
+import shlex
 import subprocess
 import sys
 
 
 def main():
     bench, genqueries, level, work = sys.argv[1:5]
+    bench = shlex.split(os.environ.get("OCTREE_FPS_EMULATOR", "")) + [bench]
     os.makedirs(work, exist_ok=True)
     queries = os.path.join(work, "smoke.queries")
     results = os.path.join(work, "smoke.results")
     subprocess.run([sys.executable, genqueries, level, queries, "--n", "500", "--seed", "7",
                     "--radius", "0.35"], check=True)
-    run = subprocess.run([bench, level, queries, results, "--oracle", "--rounds", "1", "--quiet"],
+    run = subprocess.run(bench + [level, queries, results, "--oracle", "--rounds", "1", "--quiet"],
                          capture_output=True, text=True)
     sys.stderr.write(run.stderr)
     if run.returncode != 0:
@@ -45,7 +49,7 @@ def main():
     subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                  "rays_to_hit.py"), queries, results, cut],
                    check=True)
-    run = subprocess.run([bench, level, cut, os.path.join(work, "smoke_cut.results"), "--oracle",
+    run = subprocess.run(bench + [level, cut, os.path.join(work, "smoke_cut.results"), "--oracle",
                           "--rounds", "1", "--quiet"], capture_output=True, text=True)
     sys.stderr.write(run.stderr)
     if run.returncode != 0:
@@ -67,7 +71,7 @@ def main():
     other_r = os.path.join(work, "other.results")
     subprocess.run([sys.executable, genqueries, level, other_q, "--n", "500", "--seed", "8",
                     "--radius", "0.35"], check=True)
-    subprocess.run([bench, level, other_q, other_r, "--rounds", "1", "--quiet"], check=True,
+    subprocess.run(bench + [level, other_q, other_r, "--rounds", "1", "--quiet"], check=True,
                    capture_output=True)
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rays_to_hit.py")
     for args, words in (([results, queries], "swapped"), ([queries, other_r], "not the result")):

@@ -54,8 +54,9 @@ int main(int argc, char** argv) {
   CLI::Option* spawnOpt =
       app.add_option("--spawn", spawn, "feet position X Y Z (m) when the script has no spawn line");
   app.add_option("--spawn-yaw", spawnYawDeg, "view yaw at the spawn point, degrees");
-  app.add_option("--up", up, "the level's up axis: y (default) or z (Quake maps: z up, x y on the "
-                             "floor; turned to y up as (x, z, -y))")
+  app.add_option("--up", up,
+                 "the level's up axis: y (default) or z (Quake maps: z up, x y on the "
+                 "floor; turned to y up as (x, z, -y))")
       ->check(CLI::IsMember({"y", "z"}));
   app.add_option("--scale", scale, "metres per level unit (0.0254 for Quake's inches)")
       ->check(CLI::PositiveNumber);

@@ -43,7 +43,7 @@ RefResult referenceClassify(const glm::mat4& vp, const Aabb& box) {
   for (int c = 0; c < 8; ++c) {
     const double p[3] = {(c & 1) ? box.max.x : box.min.x, (c & 2) ? box.max.y : box.min.y,
                          (c & 4) ? box.max.z : box.min.z};
-    double clip[4], mag[4];
+    double clip[4]{}, mag[4]{};  // {}: GCC 12 for ARM64 cannot see the loop fill them
     for (int row = 0; row < 4; ++row) {
       clip[row] = vp[3][row];
       mag[row] = std::fabs(vp[3][row]);

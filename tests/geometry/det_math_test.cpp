@@ -59,8 +59,8 @@ TEST(DetMath, InverseAndExponentialAgreeWithLibm) {
   for (int i = 0; i < 200000; ++i) {
     const double t = unit(rng) * std::ldexp(1.0, (i % 41) - 20);
     const double y = unit(rng) * 10.0;
-    worst = std::max({worst, ulps(det::atan(t), std::atan(t)),
-                      ulps(det::atan2(y, t), std::atan2(y, t))});
+    worst = std::max(
+        {worst, ulps(det::atan(t), std::atan(t)), ulps(det::atan2(y, t), std::atan2(y, t))});
     const double e = ex(rng);
     const double l = std::exp(e);
     worst = std::max({worst, ulps(det::exp(e), std::exp(e)), ulps(det::log(l), std::log(l))});

@@ -20,9 +20,9 @@ constexpr double kPio2Hi = 1.57079632673412561417e+00;
 constexpr double kPio2Mid = 6.07710050630396597660e-11;
 constexpr double kPio2Lo = 2.02226624879595063154e-21;
 constexpr double kTwoOverPi = 6.36619772367581382433e-01;
-constexpr double kPi = 3.14159265358979311600e+00;      // nearest double to pi
-constexpr double kPiLo = 1.22464679914735317723e-16;    // pi - kPi
-constexpr double kPio2 = 1.57079632679489655800e+00;    // nearest double to pi/2
+constexpr double kPi = 3.14159265358979311600e+00;    // nearest double to pi
+constexpr double kPiLo = 1.22464679914735317723e-16;  // pi - kPi
+constexpr double kPio2 = 1.57079632679489655800e+00;  // nearest double to pi/2
 constexpr double kPio2Tail = 6.12323399573676588613e-17;
 constexpr double kPio4 = 7.85398163397448278999e-01;
 constexpr double kPio4Tail = 3.06161699786838294307e-17;
@@ -94,12 +94,17 @@ double atanKernel(double t) {
 
 double sin(double x) {
   if (!std::isfinite(x)) return x - x;  // NaN for NaN and +-inf
+  if (x == 0.0) return x;               // +-0 keeps its sign (the kernel's r - r*r2*p would not)
   const Reduced red = reducePio2(x);
   switch (red.k & 3) {
-    case 0: return sinKernel(red.r);
-    case 1: return cosKernel(red.r);
-    case 2: return -sinKernel(red.r);
-    default: return -cosKernel(red.r);
+    case 0:
+      return sinKernel(red.r);
+    case 1:
+      return cosKernel(red.r);
+    case 2:
+      return -sinKernel(red.r);
+    default:
+      return -cosKernel(red.r);
   }
 }
 
@@ -107,10 +112,14 @@ double cos(double x) {
   if (!std::isfinite(x)) return x - x;
   const Reduced red = reducePio2(x);
   switch (red.k & 3) {
-    case 0: return cosKernel(red.r);
-    case 1: return -sinKernel(red.r);
-    case 2: return -cosKernel(red.r);
-    default: return sinKernel(red.r);
+    case 0:
+      return cosKernel(red.r);
+    case 1:
+      return -sinKernel(red.r);
+    case 2:
+      return -cosKernel(red.r);
+    default:
+      return sinKernel(red.r);
   }
 }
 

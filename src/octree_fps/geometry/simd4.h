@@ -20,13 +20,13 @@
 // otherwise), which keeps x86's results bit for bit, NaN rule of min/max included.
 #if defined(OFPS_SIMD_SCALAR)
 // the plain fallback below
-#elif defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
-#include <xmmintrin.h>
-#define OFPS_SIMD4_SSE2 1
 #elif defined(OFPS_SIMD_SIMDE)
 #define SIMDE_ENABLE_NATIVE_ALIASES
 #include <simde/x86/sse2.h>
+#define OFPS_SIMD4_SSE2 1
+#elif defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#include <xmmintrin.h>
 #define OFPS_SIMD4_SSE2 1
 #endif
 
@@ -103,7 +103,14 @@ inline M4 andNot(M4 a, M4 b) {
 }
 // !(a > b): true where a <= b and where either is NaN.
 inline M4 notGreater(F4 a, F4 b) {
+#if defined(OFPS_SIMD_SIMDE)
+  // SIMDe 0.7.4 (Debian 12) writes _mm_cmpngt_ps as a <= b on NEON and in its portable C, which is
+  // false where either lane is NaN (SSE answers true): complement a > b instead, which every path
+  // computes as SSE does (tests/geometry/simd4_paths_test.cpp found it under qemu-aarch64).
+  return {_mm_xor_ps(_mm_cmpgt_ps(a.v, b.v), _mm_castsi128_ps(_mm_set1_epi32(-1)))};
+#else
   return {_mm_cmpngt_ps(a.v, b.v)};
+#endif
 }
 // Bit i set when lane i is true.
 inline uint32_t bits(M4 m) {
