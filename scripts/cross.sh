@@ -9,7 +9,8 @@
 #
 # Targets (each a CMake build folder of its own; OCTREE_FPS_BUILD_APP=OFF):
 #   native     the main build/ folder (scripts/build.sh): GCC, SSE2 + AVX2; the reference
-#   clang      Clang (Debian's clang), SSE2 (+ AVX2 where the compiler builds those kernels)
+#   clang      Clang 14 (Debian's clang), SSE2 + AVX2, with AddressSanitizer and
+#              UndefinedBehaviorSanitizer (CI's sanitizer build)
 #   scalar     GCC with OCTREE_FPS_SIMD=SCALAR: the plain four-lane fallback, no SSE2, no AVX2
 #   aarch64    Linux ARM64 (g++-aarch64-linux-gnu, SIMDe -> NEON), tests under qemu-aarch64
 #   mingw      Windows x86-64 (MinGW-w64, posix threads), tests under Wine
@@ -72,7 +73,7 @@ configure() {  # configure TARGET DIR
     -DOCTREE_FPS_BUILD_TESTS=ON -DOCTREE_FPS_BUILD_BENCH=ON -DOCTREE_FPS_BUILD_MICROBENCH=OFF
     -DOCTREE_FPS_INSTALL=OFF -DOCTREE_FPS_WERROR=ON "-DOCTREE_FPS_SHARED_DIR=$shared")
   case "$target" in
-    clang) args+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++) ;;
+    clang) args+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DOCTREE_FPS_SANITIZE=ON) ;;
     scalar) args+=(-DOCTREE_FPS_SIMD=SCALAR) ;;
     aarch64) args+=("-DCMAKE_TOOLCHAIN_FILE=$toolchains/aarch64-linux-gnu.cmake") ;;
     mingw) args+=("-DCMAKE_TOOLCHAIN_FILE=$toolchains/x86_64-w64-mingw32.cmake") ;;
@@ -109,7 +110,8 @@ run_tests() {  # run_tests TARGET DIR
     filter=(-E "SharedLevels|RealLevel|Soak|ons.reborn|oa_dm5|collision.world|Scaling|Huge")
   fi
   # Wine prints its own start-up chatter on stderr; keep it out of the log's way.
-  WINEDEBUG=-all ctest --test-dir "$dir" -j "$jobs" --output-on-failure "${filter[@]}"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    WINEDEBUG=-all ctest --test-dir "$dir" -j "$jobs" --output-on-failure "${filter[@]}"
 }
 
 # Query files are made once per shared folder copy (genqueries.py is deterministic).

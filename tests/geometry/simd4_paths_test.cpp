@@ -28,8 +28,8 @@ const float kDenorm = std::numeric_limits<float>::denorm_min();
 
 // Values where paths can disagree, each paired with each (in both orders).
 const std::vector<float>& specials() {
-  static const std::vector<float> v = {0.0f,  -0.0f, 1.0f,    -1.0f,  kNaN,     -kNaN,
-                                       kInf,  -kInf, kDenorm, -kDenorm, 3.0e38f, 1.0e-30f};
+  static const std::vector<float> v = {0.0f, -0.0f, 1.0f,    -1.0f,    kNaN,    -kNaN,
+                                       kInf, -kInf, kDenorm, -kDenorm, 3.0e38f, 1.0e-30f};
   return v;
 }
 
@@ -59,16 +59,14 @@ void checkBinary(const char* name, Op op, Rule rule) {
     ys.push_back(2.0f);
   }
   for (size_t i = 0; i < xs.size(); i += 4) {
-    const std::vector<float> got =
-        lanes(op(ofps::simd::load(&xs[i]), ofps::simd::load(&ys[i])));
+    const std::vector<float> got = lanes(op(ofps::simd::load(&xs[i]), ofps::simd::load(&ys[i])));
     for (size_t k = 0; k < 4; ++k) {
       const float want = rule(xs[i + k], ys[i + k]);
       if (std::isnan(want)) {
         EXPECT_TRUE(std::isnan(got[k])) << name << "(" << xs[i + k] << ", " << ys[i + k] << ")";
       } else {
-        EXPECT_EQ(bitsOf(got[k]), bitsOf(want))
-            << name << "(" << xs[i + k] << ", " << ys[i + k] << ") = " << got[k] << ", want "
-            << want;
+        EXPECT_EQ(bitsOf(got[k]), bitsOf(want)) << name << "(" << xs[i + k] << ", " << ys[i + k]
+                                                << ") = " << got[k] << ", want " << want;
       }
     }
   }
@@ -101,10 +99,12 @@ TEST(Simd4Path, NamesThePathItWasBuiltFor) {
 }
 
 TEST(Simd4Path, MinMaxReturnTheSecondOperandWhenEitherIsNaN) {
-  checkBinary("min", [](F4 a, F4 b) { return ofps::simd::min(a, b); },
-              [](float x, float y) { return x < y ? x : y; });
-  checkBinary("max", [](F4 a, F4 b) { return ofps::simd::max(a, b); },
-              [](float x, float y) { return x > y ? x : y; });
+  checkBinary(
+      "min", [](F4 a, F4 b) { return ofps::simd::min(a, b); },
+      [](float x, float y) { return x < y ? x : y; });
+  checkBinary(
+      "max", [](F4 a, F4 b) { return ofps::simd::max(a, b); },
+      [](float x, float y) { return x > y ? x : y; });
   // The exact answers the ray slab test needs, bit for bit (NaN payloads included: the
   // second operand itself is returned, not a new NaN).
   const F4 r = ofps::simd::min(ofps::simd::splat(kNaN), ofps::simd::splat(2.0f));
@@ -119,40 +119,50 @@ TEST(Simd4Path, MinMaxReturnTheSecondOperandWhenEitherIsNaN) {
 }
 
 TEST(Simd4Path, ArithmeticRoundsAsOneIeeeOperation) {
-  checkBinary("+", [](F4 a, F4 b) { return a + b; }, [](float x, float y) { return x + y; });
-  checkBinary("-", [](F4 a, F4 b) { return a - b; }, [](float x, float y) { return x - y; });
-  checkBinary("*", [](F4 a, F4 b) { return a * b; }, [](float x, float y) { return x * y; });
-  checkBinary("/", [](F4 a, F4 b) { return a / b; }, [](float x, float y) { return x / y; });
+  checkBinary(
+      "+", [](F4 a, F4 b) { return a + b; }, [](float x, float y) { return x + y; });
+  checkBinary(
+      "-", [](F4 a, F4 b) { return a - b; }, [](float x, float y) { return x - y; });
+  checkBinary(
+      "*", [](F4 a, F4 b) { return a * b; }, [](float x, float y) { return x * y; });
+  checkBinary(
+      "/", [](F4 a, F4 b) { return a / b; }, [](float x, float y) { return x / y; });
 }
 
 TEST(Simd4Path, ComparisonsAnswerFalseOnNaNExceptNotGreater) {
   using ofps::simd::bits;
-  checkMask("lessEqual", [](F4 a, F4 b) { return ofps::simd::lessEqual(a, b); },
-            [](float x, float y) { return x <= y; });
-  checkMask("less", [](F4 a, F4 b) { return ofps::simd::less(a, b); },
-            [](float x, float y) { return x < y; });
-  checkMask("equal", [](F4 a, F4 b) { return ofps::simd::equal(a, b); },
-            [](float x, float y) { return x == y; });
-  checkMask("le", [](F4 a, F4 b) { return bits(ofps::simd::le(a, b)); },
-            [](float x, float y) { return x <= y; });
-  checkMask("ge", [](F4 a, F4 b) { return bits(ofps::simd::ge(a, b)); },
-            [](float x, float y) { return x >= y; });
-  checkMask("gt", [](F4 a, F4 b) { return bits(ofps::simd::gt(a, b)); },
-            [](float x, float y) { return x > y; });
-  checkMask("notGreater", [](F4 a, F4 b) { return bits(ofps::simd::notGreater(a, b)); },
-            [](float x, float y) { return !(x > y); });
+  checkMask(
+      "lessEqual", [](F4 a, F4 b) { return ofps::simd::lessEqual(a, b); },
+      [](float x, float y) { return x <= y; });
+  checkMask(
+      "less", [](F4 a, F4 b) { return ofps::simd::less(a, b); },
+      [](float x, float y) { return x < y; });
+  checkMask(
+      "equal", [](F4 a, F4 b) { return ofps::simd::equal(a, b); },
+      [](float x, float y) { return x == y; });
+  checkMask(
+      "le", [](F4 a, F4 b) { return bits(ofps::simd::le(a, b)); },
+      [](float x, float y) { return x <= y; });
+  checkMask(
+      "ge", [](F4 a, F4 b) { return bits(ofps::simd::ge(a, b)); },
+      [](float x, float y) { return x >= y; });
+  checkMask(
+      "gt", [](F4 a, F4 b) { return bits(ofps::simd::gt(a, b)); },
+      [](float x, float y) { return x > y; });
+  checkMask(
+      "notGreater", [](F4 a, F4 b) { return bits(ofps::simd::notGreater(a, b)); },
+      [](float x, float y) { return !(x > y); });
 }
 
 TEST(Simd4Path, SignOperationsTouchOnlyTheSignBit) {
   for (float x : specials()) {
     const uint32_t b = bitsOf(x);
     EXPECT_EQ(bitsOf(lanes(ofps::simd::abs(ofps::simd::splat(x)))[0]), b & 0x7FFFFFFFu) << x;
-    EXPECT_EQ(bitsOf(lanes(ofps::simd::flipSign(ofps::simd::splat(x),
-                                                ofps::simd::splat(-1.0f)))[0]),
-              b ^ 0x80000000u)
+    EXPECT_EQ(
+        bitsOf(lanes(ofps::simd::flipSign(ofps::simd::splat(x), ofps::simd::splat(-1.0f)))[0]),
+        b ^ 0x80000000u)
         << x;
-    EXPECT_EQ(bitsOf(lanes(ofps::simd::flipSign(ofps::simd::splat(x),
-                                                ofps::simd::splat(1.0f)))[0]),
+    EXPECT_EQ(bitsOf(lanes(ofps::simd::flipSign(ofps::simd::splat(x), ofps::simd::splat(1.0f)))[0]),
               b)
         << x;
   }

@@ -15,7 +15,7 @@
 // between them at run time by octreeSimd() (octree.h): the culler once per cull(), the buffer
 // once per begin(); octreeUseSimd(OctreeSimd::kBaseline) forces the baseline, as for rays.
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(OFPS_SIMD_SCALAR)
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(OFPS_SIMD_SCALAR)
 #define OFPS_OCCLUSION_AVX2 1
 #endif
 

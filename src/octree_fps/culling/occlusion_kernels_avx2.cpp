@@ -28,8 +28,12 @@
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/octree.h"
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 
 #include "octree_fps/culling/occlusion_buffer_inl.h"
 #include "octree_fps/culling/occlusion_cull_inl.h"
@@ -226,6 +230,10 @@ uint32_t OcclusionBuffer::trianglesHidden8Avx2(const float (&c0)[9][4], const fl
 
 }  // namespace ofps
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 #endif  // OFPS_OCCLUSION_AVX2

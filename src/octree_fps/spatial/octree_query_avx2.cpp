@@ -7,8 +7,9 @@
 // with -ffp-contract=off and the target below does not enable it), so the answers are the same
 // bits; tests/spatial/octree_simd_test.cpp checks that on random soups and the shared levels.
 //
-// Only GCC on x86-64 compiles it (it relies on #pragma GCC target applying to every function,
-// lambda and template defined in the region); elsewhere octreeSimdAvailable(kAvx2) is false.
+// GCC and Clang on x86-64 compile it (it relies on #pragma GCC target, or Clang's #pragma clang
+// attribute push, applying to every function, lambda and template defined in the region);
+// elsewhere octreeSimdAvailable(kAvx2) is false.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -20,7 +21,7 @@
 #include "octree_fps/geometry/triangle_tests.h"
 #include "octree_fps/spatial/octree.h"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(OFPS_SIMD_SCALAR)
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(OFPS_SIMD_SCALAR)
 #define OFPS_OCTREE_AVX2 1
 #include <immintrin.h>
 #endif
@@ -80,8 +81,12 @@ const char* octreeSimdName(OctreeSimd simd) {
 
 #if defined(OFPS_OCTREE_AVX2)
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 
 namespace {
 
@@ -343,7 +348,11 @@ bool Octree::rayAnyAvx2(const glm::vec3& origin, const glm::vec3& dir, float tMa
   return bound < 0.0f;
 }
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 #else
 
