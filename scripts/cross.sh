@@ -169,7 +169,7 @@ record() {  # record TARGET DIR
         --props-trace "$out/$name.props-trace.csv"
     done
     run "$bench" "$shared/levels/oa_dm5/oa_dm5.obj" "$q/oa_dm5.queries" "$out/oa_dm5.results" \
-      --rounds 3 --build-rounds 1 --json "$out/oa_dm5.bench.json" --quiet
+      --rounds 3 --build-rounds 1 --json "$out/oa_dm5.bench.json" --quiet >/dev/null
   else
     echo "cross.sh: no shared levels at $shared: oa_dm5 not recorded" >&2
   fi
