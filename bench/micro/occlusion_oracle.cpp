@@ -1158,6 +1158,9 @@ int main(int argc, char** argv) {
       "The visibility floor along the occlusion bench's scripted walks: per frame, the triangles "
       "the frustum-only and occlusion culls draw against those an exact reference rasterizer "
       "sees."};
+  // Options are --name everywhere: on Windows CLI11 would also read "/name" as an option,
+  // which takes an absolute POSIX path (Wine, MSYS) for one.
+  cli.allow_windows_style_options(false);
   std::vector<std::string> levels = {"oa_dm1", "oa_dm5", "ons-reborn"};
   uint32_t step = 1;
   std::vector<std::string> resolutionArgs = {"512x256", "1280x720"};

@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
       "octree_bench: build the octree over LEVEL.obj, answer every query of QUERIES "
       "(../shared/bench/FORMAT.md) single-threaded, write RESULTS, print JSON on stdout.\n"
       "Exit status: 0 ok, 1 --oracle found a non-grazing disagreement, 2 bad input."};
+  // Options are --name everywhere: on Windows CLI11 would also read "/name" as an option,
+  // which takes an absolute POSIX path (Wine, MSYS) for one.
+  app.allow_windows_style_options(false);
   std::string levelPath, queriesPath, resultsPath, jsonPath, scaling;
   RunOptions opt;
   app.add_option("LEVEL", levelPath, "level OBJ (v/f lines; triangles numbered in file order)")

@@ -1,10 +1,17 @@
 #include "octree_fps/platform.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <system_error>
 #include <thread>
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#endif
+#if !defined(_WIN32)
+#include <unistd.h>  // mkdtemp (POSIX; glibc declares it in stdlib.h too)
 #endif
 
 namespace ofps::platform {
@@ -33,6 +40,25 @@ bool threadsAvailable() {
 uint32_t buildThreads() {
   if (!threadsAvailable()) return 1;
   return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string makeTempDirectory(const std::string& prefix) {
+  std::error_code ec;
+  std::filesystem::path base = std::filesystem::temp_directory_path(ec);
+  if (ec) base = ".";
+#if defined(_WIN32)
+  // No mkdtemp: a random name, and create_directory's "already exists" as the collision check.
+  std::random_device seed;
+  std::mt19937_64 rng((uint64_t{seed()} << 32) ^ seed());
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const std::filesystem::path dir = base / (prefix + std::to_string(rng() % 1000000000000ull));
+    if (std::filesystem::create_directory(dir, ec) && !ec) return dir.string();
+  }
+  return "";
+#else
+  std::string pattern = (base / (prefix + "XXXXXX")).string();
+  return mkdtemp(pattern.data()) != nullptr ? pattern : std::string();
+#endif
 }
 
 }  // namespace ofps::platform

@@ -40,6 +40,9 @@ bool writeFile(const std::string& path, const std::string& text) {
 
 int main(int argc, char** argv) {
   CLI::App app{"octree_script: run a controller script on an OBJ level with the core alone"};
+  // Options are --name everywhere: on Windows CLI11 would also read "/name" as an option,
+  // which takes an absolute POSIX path (Wine, MSYS) for one.
+  app.allow_windows_style_options(false);
   std::string levelPath, scriptPath, tracePath, propsPath, propsTracePath;
   std::array<float, 3> spawn{};
   float spawnYawDeg = 0.0f;

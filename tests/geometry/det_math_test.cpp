@@ -39,6 +39,13 @@ constexpr int64_t kDoubleUlps = 4;
 constexpr int64_t kFloatUlps = 2;
 
 TEST(DetMath, SinCosAgreeWithLibmOnManyArguments) {
+#if defined(_WIN32)
+  // MinGW-w64's runtime is no reference for sin and cos: seen under Wine, it is off by 29 ulps
+  // within [-10, 10] and by 2.6e5 ulps near 1e5 (too few bits of pi in its argument reduction).
+  // glibc and musl (Linux, Emscripten) are; scripts/cross.sh then proves that det:: gives the
+  // same bits on Windows as on Linux.
+  GTEST_SKIP() << "MinGW-w64's sin/cos are not accurate enough to check det:: against";
+#endif
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> wide(-1.0e5, 1.0e5), narrow(-10.0, 10.0);
   int64_t worstD = 0, worstF = 0;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <random>
 #include <vector>
 
@@ -476,7 +477,7 @@ double referencePenetrationDepth(const PushShape& s, const Triangle& t) {
   constexpr int kDirections = 2000;
   std::vector<std::pair<double, int>> coarse;
   coarse.reserve(kDirections);
-  const double golden = M_PI * (3.0 - std::sqrt(5.0));
+  const double golden = std::numbers::pi * (3.0 - std::sqrt(5.0));
   auto fib = [&](int k) {
     const double y = 1.0 - 2.0 * (k + 0.5) / kDirections;
     return std::pair<double, double>(std::acos(y), golden * k);

@@ -1,12 +1,12 @@
 #include "test_paths.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <system_error>
+
+#include "octree_fps/platform.h"
 
 namespace ofps::test {
 
@@ -24,12 +24,7 @@ namespace {
 class TempFolder {
  public:
   const std::filesystem::path& path() {
-    std::call_once(once_, [this] {
-      const char* tmp = std::getenv("TMPDIR");
-      std::string pattern =
-          std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/octree-fps-levels-XXXXXX";
-      if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-    });
+    std::call_once(once_, [this] { path_ = platform::makeTempDirectory("octree-fps-levels-"); });
     return path_;
   }
   ~TempFolder() {

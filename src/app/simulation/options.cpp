@@ -89,6 +89,9 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   CLI::App cli{
       "octree_demo: walk a level whose collision and culling are done by a static triangle "
       "octree.\nLEVEL is any file Assimp reads (glTF/GLB, OBJ, FBX, DAE, ...)."};
+  // Options are --name everywhere: on Windows CLI11 would also read "/name" as an option,
+  // which takes an absolute POSIX path (Wine, MSYS) for one.
+  cli.allow_windows_style_options(false);
   // CLI11's "X was given a disallowed flag override" for "--no-occlusion=false" and the like says
   // what to do instead; every other message is CLI11's own.
   cli.failure_message([](const CLI::App* app, const CLI::Error& e) {
