@@ -3,6 +3,10 @@
 # every platform (README "Platforms").
 #
 #   scripts/cross.sh TARGET [TARGET...]   build-TARGET/: configure, build, test, record
+#   scripts/cross.sh --consumer TARGET...    examples/consumer against build-TARGET's installed
+#                                            core (find_package) and with add_subdirectory,
+#                                            run under the emulator; its output must equal the
+#                                            native build's, byte for byte
 #   scripts/cross.sh --compare [TARGET...]   compare each build-TARGET/determinism with the
 #                                            reference (build/determinism; default: every
 #                                            build-*/determinism present)
@@ -35,6 +39,10 @@ shared="${OCTREE_FPS_SHARED_DIR:-$root/../shared}"
 [[ -d "$shared" ]] && shared=$(cd "$shared" && pwd)
 jobs="${OCTREE_FPS_CROSS_JOBS:-$(nproc)}"
 toolchains="$root/cmake/toolchains"
+# Emscripten's JavaScript passes need Debian's node modules (node-acorn, a dependency of the
+# emscripten package) from /usr/share/nodejs: Debian's own node looks there, a node installed
+# from elsewhere (NodeSource) does not unless told.
+export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 
 usage() {
   sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
@@ -46,7 +54,7 @@ emulator_of() {
   case "$1" in
     aarch64) echo "qemu-aarch64 -L /usr/aarch64-linux-gnu" ;;
     mingw) command -v wine64 || echo /usr/lib/wine/wine64 ;;
-    wasm | wasm-simd) echo "node" ;;
+    wasm | wasm-simd) echo "node --no-experimental-fetch" ;;  # see wasm32-emscripten.cmake
     *) echo "" ;;
   esac
 }
@@ -71,7 +79,7 @@ configure() {  # configure TARGET DIR
   local args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG"
     "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" -DOCTREE_FPS_BUILD_APP=OFF
     -DOCTREE_FPS_BUILD_TESTS=ON -DOCTREE_FPS_BUILD_BENCH=ON -DOCTREE_FPS_BUILD_MICROBENCH=OFF
-    -DOCTREE_FPS_INSTALL=OFF -DOCTREE_FPS_WERROR=ON "-DOCTREE_FPS_SHARED_DIR=$shared")
+    -DOCTREE_FPS_INSTALL=ON -DOCTREE_FPS_WERROR=ON "-DOCTREE_FPS_SHARED_DIR=$shared")
   case "$target" in
     clang) args+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DOCTREE_FPS_SANITIZE=ON) ;;
     scalar) args+=(-DOCTREE_FPS_SIMD=SCALAR) ;;
@@ -232,7 +240,78 @@ compare() {  # compare [TARGET...]
   return $failed
 }
 
+toolchain_of() {
+  case "$1" in
+    aarch64) echo "$toolchains/aarch64-linux-gnu.cmake" ;;
+    mingw) echo "$toolchains/x86_64-w64-mingw32.cmake" ;;
+    wasm | wasm-simd) echo "$toolchains/wasm32-emscripten.cmake" ;;
+    *) echo "" ;;
+  esac
+}
+
+# consumer TARGET: examples/consumer as an engine on that platform would build it, twice: against
+# the core installed from build-TARGET (find_package with <package>_DIR, the plain toolchain file
+# and nothing else) and with add_subdirectory of this checkout. Both outputs must equal the
+# output of the same program built natively.
+consumer() {
+  local target=$1 dir="$root/build-$target" tc work
+  tc=$(toolchain_of "$target")
+  [[ -n "$tc" ]] || {
+    echo "cross.sh --consumer: $target is not a cross target" >&2
+    return 1
+  }
+  [[ -f "$dir/CMakeCache.txt" ]] || {
+    echo "cross.sh --consumer: build $target first (scripts/cross.sh $target)" >&2
+    return 1
+  }
+  work="$dir/consumer"
+  rm -rf "$work"
+  mkdir -p "$work"
+  local emu
+  emu=$(emulator_of "$target")
+  echo "=== $target consumer: native reference"
+  cmake -S "$root/examples/consumer" -B "$work/native" -G Ninja \
+    -DOCTREE_FPS_SOURCE_DIR="$root" >/dev/null
+  cmake --build "$work/native" -j "$jobs" >/dev/null
+  "$work/native/consumer" >"$work/native.txt"
+  echo "=== $target consumer: install the core from build-$target"
+  cmake --install "$dir" --prefix "$work/prefix" >/dev/null
+  local how
+  for how in package subdirectory; do
+    local args=(-G Ninja "-DCMAKE_TOOLCHAIN_FILE=$tc")
+    if [[ "$how" == package ]]; then
+      args+=("-Doctree_fps_DIR=$work/prefix/lib/cmake/octree_fps")
+    else
+      args+=("-DOCTREE_FPS_SOURCE_DIR=$root")
+    fi
+    [[ "$target" == wasm-simd ]] && args+=(-DOCTREE_FPS_WASM_SIMD=ON)
+    echo "=== $target consumer: $how"
+    cmake -S "$root/examples/consumer" -B "$work/$how" "${args[@]}" >"$work/$how.configure.log" 2>&1 ||
+      {
+        cat "$work/$how.configure.log"
+        return 1
+      }
+    cmake --build "$work/$how" -j "$jobs" >/dev/null
+    local program
+    program=$(program_of "$work/$how" consumer)
+    # shellcheck disable=SC2086  # $emu is a command with arguments
+    WINEDEBUG=-all $emu "$program" >"$work/$how.txt"
+    if cmp -s "$work/native.txt" "$work/$how.txt"; then
+      echo "same output as native ($(wc -l <"$work/$how.txt") lines)"
+    else
+      diff "$work/native.txt" "$work/$how.txt" || true
+      echo "cross.sh --consumer: $target ($how) answers differently from native" >&2
+      return 1
+    fi
+  done
+}
+
 (($# > 0)) || usage
+if [[ "$1" == --consumer ]]; then
+  shift
+  for t in "$@"; do consumer "$t"; done
+  exit 0
+fi
 if [[ "$1" == --compare ]]; then
   shift
   compare "$@"

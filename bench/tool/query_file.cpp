@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "octree_fps/io/obj_reader.h"
+#include "octree_fps/io/parse_number_inl.h"
 
 namespace ofps::bench {
 
@@ -75,8 +76,7 @@ bool parseNumber(std::string_view s, double& out) {
   const char* first = s.data();
   const char* last = s.data() + s.size();
   if (first != last && *first == '+') ++first;  // from_chars refuses a leading '+'
-  auto [ptr, ec] = std::from_chars(first, last, out);
-  return ec == std::errc() && ptr == last;
+  return ofps::detail::parseWholeNumber(std::string_view(first, size_t(last - first)), out);
 }
 
 }  // namespace

@@ -8,6 +8,13 @@ set(_ofps_emscripten_root "$ENV{EMSCRIPTEN_ROOT}")
 if(NOT _ofps_emscripten_root)
   set(_ofps_emscripten_root /usr/share/emscripten)
 endif()
+# Node.js 18 and later define fetch(), and the loader Emscripten 3.1.6 writes then tries to
+# fetch() the .wasm file by its path, which fails: the programs run with fetch() turned off.
+# (Set before Emscripten.cmake, which otherwise sets a plain node as the emulator.)
+find_program(NODE_JS_EXECUTABLE NAMES nodejs node)
+if(NODE_JS_EXECUTABLE)
+  set(CMAKE_CROSSCOMPILING_EMULATOR "${NODE_JS_EXECUTABLE};--no-experimental-fetch")
+endif()
 include(${_ofps_emscripten_root}/cmake/Modules/Platform/Emscripten.cmake)
 option(OCTREE_FPS_WASM_SIMD "Compile for WebAssembly SIMD128 (-msimd128)" OFF)
 set(_ofps_wasm_flags "-fexceptions")

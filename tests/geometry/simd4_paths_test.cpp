@@ -9,13 +9,13 @@
 // On x86-64 the SSE2 executable proves that the rule written here is the hardware's.
 #include <gtest/gtest.h>
 
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <vector>
 
+#include "octree_fps/geometry/bit_cast.h"
 #include "octree_fps/geometry/simd4.h"
 
 namespace {
@@ -34,7 +34,7 @@ const std::vector<float>& specials() {
 }
 
 uint32_t bitsOf(float x) {
-  return std::bit_cast<uint32_t>(x);
+  return ofps::bitCast<uint32_t>(x);
 }
 
 // The lanes of a as four floats.

@@ -3,11 +3,12 @@
 // the octree's inner loops can inline them). Read triangle_tests.h for the contracts.
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <glm/geometric.hpp>
 #include <limits>
+
+#include "octree_fps/geometry/bit_cast.h"
 
 // The octree's inner loops depend on these being inlined.
 #if defined(__GNUC__) || defined(__clang__)
@@ -270,9 +271,9 @@ OFPS_FORCE_INLINE bool rayTriangle(const glm::vec3& origin, const glm::vec3& dir
   const glm::vec3 qvec = cross3(tvec, e1);
   // Two-sided: negate det, u, v and t when det < 0, by flipping sign bits (exactly a negation,
   // without the 50/50 branch on the triangle's facing).
-  const uint32_t sign = std::bit_cast<uint32_t>(sdet) & 0x80000000u;
+  const uint32_t sign = ofps::bitCast<uint32_t>(sdet) & 0x80000000u;
   const auto flip = [sign](float x) {
-    return std::bit_cast<float>(std::bit_cast<uint32_t>(x) ^ sign);
+    return ofps::bitCast<float>(ofps::bitCast<uint32_t>(x) ^ sign);
   };
   const float det = flip(sdet);
   const float u = flip(dot3(tvec, pvec));

@@ -4,13 +4,13 @@
 // occlusion_kernels.cpp and occlusion_kernels_avx2.cpp, each instantiating it for its own target;
 // occlusion_cull.cpp dispatches. Contracts: occlusion_cull.h.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/culling/occlusion_cull.h"
+#include "octree_fps/geometry/bit_cast.h"
 #include "octree_fps/geometry/frustum_inl.h"
 #include "octree_fps/geometry/simd4.h"
 #include "octree_fps/spatial/octree.h"
@@ -612,7 +612,7 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
           continue;
         }
         masks[g + l] = groupMasks[l];
-        keys[kept++] = (static_cast<uint64_t>(std::bit_cast<uint32_t>(dist[l])) << 32) | (g + l);
+        keys[kept++] = (static_cast<uint64_t>(ofps::bitCast<uint32_t>(dist[l])) << 32) | (g + l);
       }
     }
     // Far to near, pushed in that order so that the nearest pops first. The keys are distinct

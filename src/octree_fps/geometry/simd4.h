@@ -11,8 +11,9 @@
 // min/max follow SSE's rule (the second operand when either is NaN), in both forms; the ray slab
 // test relies on it to drop a NaN first operand (octree_query.cpp RaySlab4).
 
-#include <bit>
 #include <cstdint>
+
+#include "octree_fps/geometry/bit_cast.h"
 
 // Which path (CMake's OCTREE_FPS_SIMD, README "Platforms"): OFPS_SIMD_SCALAR forces the plain
 // arrays everywhere; otherwise SSE2 on x86-64, and elsewhere SSE2 written through SIMDe
@@ -187,14 +188,14 @@ inline F4 fromInts(int32_t a, int32_t b, int32_t c, int32_t d) {
   OFPS_SIMD4_LANEWISE(static_cast<float>(x[i]));
 }
 inline F4 abs(F4 a) {
-  OFPS_SIMD4_LANEWISE(std::bit_cast<float>(std::bit_cast<uint32_t>(a.v[i]) & 0x7FFFFFFFu));
+  OFPS_SIMD4_LANEWISE(ofps::bitCast<float>(ofps::bitCast<uint32_t>(a.v[i]) & 0x7FFFFFFFu));
 }
 inline F4 load(const float* p) {
   OFPS_SIMD4_LANEWISE(p[i]);
 }
 inline F4 flipSign(F4 a, F4 s) {
-  OFPS_SIMD4_LANEWISE(std::bit_cast<float>(std::bit_cast<uint32_t>(a.v[i]) ^
-                                           (std::bit_cast<uint32_t>(s.v[i]) & 0x80000000u)));
+  OFPS_SIMD4_LANEWISE(ofps::bitCast<float>(ofps::bitCast<uint32_t>(a.v[i]) ^
+                                           (ofps::bitCast<uint32_t>(s.v[i]) & 0x80000000u)));
 }
 #undef OFPS_SIMD4_LANEWISE
 inline uint32_t lessEqual(F4 a, F4 b) {

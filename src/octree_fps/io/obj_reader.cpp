@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "octree_fps/io/parse_number_inl.h"
+
 namespace ofps {
 namespace {
 
@@ -23,10 +25,7 @@ std::string_view nextToken(std::string_view line, size_t& pos) {
 }
 
 bool parseFloat(std::string_view tok, float& out) {
-  if (tok.empty()) return false;
-  // std::from_chars for float is in libstdc++ 11+; strtof needs a terminated copy.
-  const auto res = std::from_chars(tok.data(), tok.data() + tok.size(), out);
-  return res.ec == std::errc() && res.ptr == tok.data() + tok.size();
+  return detail::parseWholeNumber(tok, out);
 }
 
 std::string where(std::string_view name, size_t line) {

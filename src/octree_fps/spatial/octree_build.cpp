@@ -676,8 +676,10 @@ OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTri
   std::copy(preFirst.begin() + 1, preFirst.end(), tEnd.begin());
   std::vector<uint32_t> tLevel = std::move(levels);
   tLevel.resize(tCount);
-  const std::unique_ptr<uint32_t[]> tKids = std::make_unique_for_overwrite<uint32_t[]>(
-      static_cast<size_t>(nodeCount) * kOctreeMaxChildren);
+  // new[] without (): left uninitialised, as make_unique_for_overwrite would (which
+  // Emscripten 3.1.6's libc++ 13 lacks).
+  const std::unique_ptr<uint32_t[]> tKids(
+      new uint32_t[static_cast<size_t>(nodeCount) * kOctreeMaxChildren]);
   {
     std::vector<uint32_t> filled(nodeCount, 0);
     for (uint32_t i = 1; i < nodeCount; ++i) {

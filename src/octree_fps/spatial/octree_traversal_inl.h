@@ -6,6 +6,7 @@
 // copy can be shared between them by the linker.
 // Needs: <bit>, <cmath>, <cstdint>, <limits>, geometry/triangle_tests.h, spatial/octree.h.
 
+#include "octree_fps/geometry/bit_cast.h"
 #include "octree_fps/spatial/bit_counts_inl.h"
 #include "octree_fps/spatial/sort_networks_inl.h"
 
@@ -212,7 +213,7 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* bounds, cons
         do {
           const uint32_t i = static_cast<uint32_t>(std::countr_zero(mask));
           const uint64_t e =
-              (static_cast<uint64_t>(std::bit_cast<uint32_t>(keys[i])) << 32) | (l.firstChild + i);
+              (static_cast<uint64_t>(ofps::bitCast<uint32_t>(keys[i])) << 32) | (l.firstChild + i);
           const bool closer = e < nearest;
           nearest = closer ? e : nearest;
           nearestAt = closer ? top : nearestAt;
@@ -231,7 +232,7 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* bounds, cons
       for (uint32_t k = 0; k < kOctreeMaxChildren; ++k) {
         const uint32_t i = static_cast<uint32_t>(std::countr_zero(mask));
         hits[k] =
-            (static_cast<uint64_t>(std::bit_cast<uint32_t>(keys[i])) << 32) | (l.firstChild + i);
+            (static_cast<uint64_t>(ofps::bitCast<uint32_t>(keys[i])) << 32) | (l.firstChild + i);
         mask &= mask - 1;
         if (mask == 0) break;
       }
@@ -261,7 +262,7 @@ uint32_t nearestFirst(const OctreeNodeLinks* links, const uint16_t* bounds, cons
     for (;;) {
       if (top == 0) return tested;
       const uint64_t e = stack[--top];
-      if (std::bit_cast<float>(static_cast<uint32_t>(e >> 32)) <= bound) {
+      if (ofps::bitCast<float>(static_cast<uint32_t>(e >> 32)) <= bound) {
         node = static_cast<uint32_t>(e);
         break;
       }
