@@ -90,7 +90,7 @@ if case == "headline_matches_stats":
     cull = st["culling"]
     expect(num(m.group(3)) == last["queries"] * triangles,
            f"brute force = queries x triangles: {lines[0]!r}, {last}, {triangles}")
-    m = re.fullmatch(r"culling: the octree tested ([\d,]+) boxes and no triangle; brute force "
+    m = re.fullmatch(r"culling: the octree tested ([\d,]+) boxes and no triangles; brute force "
                      r"would test ([\d,]+) \(([\d,]+) drawn\)", lines[1])
     expect(m, f"the culling line: {lines[1]!r}")
     expect(num(m.group(1)) == cull["nodes_visited"] and

@@ -56,7 +56,8 @@ void overlayPanel(DemoState& s) {
   }
   gridPanel(s);
   ImGui::Checkbox("crosshair", &s.ui.crosshair);
-  textf("%zu lines", s.gpu.lines.lineCount());
+  char lines[32];
+  textf("%s lines", grouped(s.gpu.lines.lineCount(), lines));
 }
 
 }  // namespace ofps::app

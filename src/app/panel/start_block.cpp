@@ -47,7 +47,7 @@ std::string headlineCullLine(const Headline& h) {
     return line;
   }
   std::snprintf(line, sizeof line,
-                "culling: the octree tested %s boxes and no triangle; brute force would test %s "
+                "culling: the octree tested %s boxes and no triangles; brute force would test %s "
                 "(%s drawn)",
                 grouped(h.cullBoxes, a), grouped(h.cullBrute, b), grouped(h.drawn, c));
   return line;
@@ -62,12 +62,15 @@ void startBlock(DemoState& s) {
   textf("%s", std::filesystem::path(level.path).filename().string().c_str());
   ImGui::PopStyleColor();
   ImGui::SameLine();
-  textDisabledf("%s triangles, %.0f x %.0f x %.0f m", grouped(l.octree.triangleCount(), a),
-                static_cast<double>(size.x), static_cast<double>(size.y),
-                static_cast<double>(size.z));
+  // U+00A0 (no-break space) between a key and its word, and inside the size: ImGui wraps at
+  // plain spaces only, so "Q queries" or "416 x 166 x 416 m" never splits across lines.
+  textDisabledf("%s triangles, %.0f\xC2\xA0x\xC2\xA0%.0f\xC2\xA0x\xC2\xA0%.0f\xC2\xA0m",
+                grouped(l.octree.triangleCount(), a), static_cast<double>(size.x),
+                static_cast<double>(size.y), static_cast<double>(size.z));
   textf(
-      "click to look \xC2\xB7 WASD \xC2\xB7 Space \xC2\xB7 O octree \xC2\xB7 Q queries \xC2\xB7 "
-      "B grid \xC2\xB7 P probe \xC2\xB7 G props \xC2\xB7 H panel \xC2\xB7 F1 help");
+      "click\xC2\xA0to\xC2\xA0look \xC2\xB7 WASD \xC2\xB7 Space \xC2\xB7 O\xC2\xA0octree \xC2\xB7 "
+      "Q\xC2\xA0queries \xC2\xB7 B\xC2\xA0grid \xC2\xB7 P\xC2\xA0probe \xC2\xB7 G\xC2\xA0props "
+      "\xC2\xB7 H\xC2\xA0panel \xC2\xB7 F1\xC2\xA0help");
   const Headline h = headlineOf(s);
   ImGui::Spacing();
   textDisabledf("this frame:");
