@@ -18,7 +18,7 @@
 #   scalar     GCC with OCTREE_FPS_SIMD=SCALAR: the plain four-lane fallback, no SSE2, no AVX2
 #   aarch64    Linux ARM64 (g++-aarch64-linux-gnu, SIMDe -> NEON), tests under qemu-aarch64
 #   mingw      Windows x86-64 (MinGW-w64, posix threads), tests under Wine
-#   wasm       WebAssembly (Emscripten, SIMDe portable path), tests under Node.js
+#   wasm       WebAssembly (Emscripten, plain four-lane fallback), tests under Node.js
 #   wasm-simd  WebAssembly with -msimd128 (SIMDe -> SIMD128), tests under Node.js
 #
 # "Record" runs, with the target's own binaries (under its emulator): octree_script on the
@@ -260,7 +260,8 @@ toolchain_of() {
 # and nothing else) and with add_subdirectory of this checkout. Both outputs must equal the
 # output of the same program built natively.
 consumer() {
-  local target=$1 dir="$root/build-$target" tc work
+  local target=$1
+  local dir="$root/build-$target" tc work
   tc=$(toolchain_of "$target")
   [[ -n "$tc" ]] || {
     echo "cross.sh --consumer: $target is not a cross target" >&2
@@ -301,7 +302,8 @@ consumer() {
     local program
     program=$(program_of "$work/$how" consumer)
     # shellcheck disable=SC2086  # $emu is a command with arguments
-    WINEDEBUG=-all $emu "$program" >"$work/$how.txt"
+    # Windows' C runtime writes text-mode stdout with CR LF line ends: compare the text.
+    WINEDEBUG=-all $emu "$program" | tr -d '\r' >"$work/$how.txt"
     if cmp -s "$work/native.txt" "$work/$how.txt"; then
       echo "same output as native ($(wc -l <"$work/$how.txt") lines)"
     else
