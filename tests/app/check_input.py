@@ -170,8 +170,11 @@ elif case in ("path_field_typing_low_fps", "path_field_enter_loads"):
         time.sleep(0.4)
         # Enter loads what was typed: a level that exists for path_field_enter_loads (a copy of
         # the arena under a name of its own), a path that does not for the typing case.
-        folder = os.path.join(tmp, "typed9")
+        # type_fast knows no Shift: the folder's name must not hold '_' (which Python's temporary
+        # names may, typed as '-'), so it is letters and digits only, removed at the end.
+        folder = os.path.join(tempfile.gettempdir(), f"ofpstyped{os.getpid()}")
         wanted = os.path.join(folder, "level.glb")
+        shutil.rmtree(folder, ignore_errors=True)
         if case == "path_field_enter_loads":
             os.makedirs(folder)
             shutil.copyfile(level, wanted)
@@ -184,6 +187,7 @@ elif case in ("path_field_typing_low_fps", "path_field_enter_loads"):
         xt.tap(XK_RETURN, 0.003)  # Enter: leaves the field and loads (Esc would restore)
         time.sleep(3.0 if case == "path_field_enter_loads" else 0.6)
         out = close_demo(proc, seen)
+        shutil.rmtree(folder, ignore_errors=True)
         with open(sj) as f:
             stats = json.load(f)
     typed = stats["ui"]["path_field"]
