@@ -206,6 +206,14 @@ record() {  # record TARGET DIR
     done
     run "$bench" "$shared/levels/oa_dm5/oa_dm5.obj" "$q/oa_dm5.queries" "$out/oa_dm5.results" \
       --rounds 3 --build-rounds 1 --json "$out/oa_dm5.bench.json" --quiet >/dev/null
+    if [[ "$target" == wasm* && -x "$root/build/octree_bench" ]]; then
+      # WebAssembly's rate is reported as a ratio to native x86-64 measured in the same run:
+      # the native tool right after, on the same queries (platforms_table.py reads both).
+      mkdir -p "$dir/determinism-info"
+      "$root/build/octree_bench" "$shared/levels/oa_dm5/oa_dm5.obj" "$q/oa_dm5.queries" \
+        --rounds 3 --build-rounds 1 --json "$dir/determinism-info/native.bench.json" \
+        --quiet >/dev/null
+    fi
   else
     echo "cross.sh: no shared levels at $shared: oa_dm5 not recorded" >&2
   fi
