@@ -12,6 +12,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "octree_fps/platform.h"
+
 namespace ofps::test {
 
 LevelLoadOptions testLoadOptions(std::optional<char> upAxis, std::optional<float> scale) {
@@ -23,9 +25,8 @@ LevelLoadOptions testLoadOptions(std::optional<char> upAxis, std::optional<float
 }
 
 TempDir::TempDir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "ofps-level-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
+  path_ = platform::makeTempDirectory("ofps-level-");
+  if (path_.empty()) throw std::runtime_error("cannot create a temporary folder");
 }
 
 TempDir::~TempDir() {
@@ -229,10 +230,8 @@ namespace {
 // Isolate the per-user import settings from the real $HOME/.config for the whole test binary.
 struct IsolateUserConfig {
   IsolateUserConfig() {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "ofps-level-config-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) != nullptr) {
-      dir = tmpl;
+    dir = ofps::platform::makeTempDirectory("ofps-level-config-");
+    if (!dir.empty()) {
       setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
     }
   }
