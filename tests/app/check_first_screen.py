@@ -26,7 +26,13 @@ _env = isolated_env(prefix="octree-fps-first-screen-")
 arena = os.path.join(source_dir, "assets", "arena.glb")
 
 XK_F1 = 0xFFBE
-XK_C, XK_X, XK_V, XK_R = 0x0063, 0x0078, 0x0076, 0x0072
+
+
+def num(text):  # "1,048" -> 1048
+    return int(text.replace(",", ""))
+
+
+XK_C, XK_X, XK_V, XK_R, XK_O, XK_T = 0x0063, 0x0078, 0x0076, 0x0072, 0x006F, 0x0074
 
 
 def narrow_text_rows(path, panel, min_width):
@@ -76,7 +82,6 @@ if case == "headline_matches_stats":
         with open(sj) as f:
             st = json.load(f)
     lines = st["view"]["headline"]["lines"]
-    num = lambda s: int(s.replace(",", ""))
     m = re.fullmatch(r"moving: the octree tested ([\d,]+) boxes and ([\d,]+) triangles; brute "
                      r"force would test ([\d,]+)", lines[0])
     expect(m, f"the moving line: {lines[0]!r}")
@@ -112,6 +117,11 @@ elif case == "keys_show_help_and_toasts":
         for key in (XK_C, XK_X, XK_V, XK_R):
             xt.press(key)
             time.sleep(0.6)
+        # C, X and V again (culling back on and following the camera), then O and T: T's toast
+        # is the one on the view at the end, its numbers the last frame's.
+        for key in (XK_C, XK_X, XK_V, XK_O, XK_T):
+            xt.press(key)
+            time.sleep(0.6)
         xt.press(XK_F1)
         time.sleep(0.6)
         code, out = None, None
@@ -131,8 +141,20 @@ elif case == "keys_show_help_and_toasts":
     v = st["view"]
     toasts = v["toasts"]
     for want in ("frustum culling off (C)", "occlusion culling off (X)", "culling frozen (V)",
-                 "respawned at the spawn point (R)"):
+                 "respawned at the spawn point (R)", "frustum culling on (C)",
+                 "occlusion culling on (X)", "culling follows the camera again (V)",
+                 "octree boxes off (O)", "wireframe on (T)"):
         expect(want in toasts, f"toast {want!r} shown: {toasts}", out)
+    # The toast on the view at the end is T's, with the frame's numbers: the triangles the cull
+    # drew, of the level's drawable ones.
+    cull = st["culling"]
+    t = v["toast"]
+    m = re.fullmatch(r"([\d,]+) of ([\d,]+) triangles drawn as outlines", t["detail"])
+    expect(t["title"] == "wireframe on (T)" and m, f"T's toast at the end: {t}", out)
+    expect(num(m.group(1)) == cull["triangles_drawn"] and
+           num(m.group(2)) == cull["triangles_total"], f"T's numbers {t} vs {cull}", out)
+    expect(not v["octree_boxes"]["shown"] and v["octree_boxes"]["drawn"] == 0,
+           f"O turned the boxes off: {v['octree_boxes']}", out)
     expect(not v["help_shown"], "Esc closed the key list", json.dumps(v))
     expect(st["run"]["frames"] < 20000, "Esc quit after the help was closed", out)
     shots = [l for l in out.splitlines() if l.startswith("screenshot written to ")]

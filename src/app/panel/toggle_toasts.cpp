@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/panel/headline.h"
 #include "app/panel/panel_sections.h"
 #include "app/panel/panel_widgets.h"
 #include "app/window/demo_state.h"
@@ -60,22 +61,47 @@ Note noteText(const DemoState& s, ToggleNote note) {
                 "the frustum stays here (white lines): fly out with F to see what it culled; "
                 "what occlusion culled is drawn red. V again follows the camera."};
       }
-      return {"culling follows the camera again (V)", ""};
+      std::snprintf(line, sizeof line, "%s of %s triangles drawn from here", grouped(drawn, a),
+                    grouped(total, b));
+      return {"culling follows the camera again (V)", line};
     case ToggleNote::Respawn: {
       std::snprintf(line, sizeof line,
                     "R starts the level over: the props are cleared too (G spawns %s more)",
                     grouped(static_cast<uint64_t>(s.props.spawnCount), a));
       return {"respawned at the spawn point (R)", line};
     }
-    case ToggleNote::Fly:
-      return {s.sim.controller().flying() ? "flying (F): no collisions" : "walking (F)",
-              s.sim.controller().flying() ? "Space rises, Ctrl sinks; F lands you again" : ""};
-    case ToggleNote::Octree:
-      return {
-          s.overlay.show ? "octree boxes on (O)" : "octree boxes off (O)",
-          s.overlay.show ? "colours by depth, named in the legend; [ and ] move the depths" : ""};
+    case ToggleNote::Fly: {
+      const Headline h = headlineOf(s);
+      if (s.sim.controller().flying()) {
+        return {"flying (F): no collisions",
+                "the character asks the octree nothing; Space rises, Ctrl sinks; F lands you"};
+      }
+      std::snprintf(line, sizeof line,
+                    "collisions again: the last step's %s queries tested %s node boxes and %s "
+                    "triangles",
+                    grouped(h.queries, a), grouped(h.queryBoxes, b), grouped(h.queryTriangles, c));
+      return {"walking (F)", line};
+    }
+    case ToggleNote::Octree: {
+      if (!s.overlay.show) {
+        std::snprintf(line, sizeof line,
+                      "the level alone; culling still tested %s node boxes this frame",
+                      grouped(s.culling.stats.nodesVisited, a));
+        return {"octree boxes off (O)", line};
+      }
+      std::snprintf(line, sizeof line,
+                    "%s node boxes at depths %d to %d, of %s nodes; colours in the legend, [ and ] "
+                    "move the depths",
+                    grouped(s.overlay.boxesDrawn, a), s.overlay.minDepth, s.overlay.maxDepth,
+                    grouped(s.level.session->octree.nodeCount(), b));
+      return {"octree boxes on (O)", line};
+    }
     case ToggleNote::Wireframe:
-      return {s.gpu.wireframe ? "wireframe on (T)" : "wireframe off (T)", ""};
+      std::snprintf(line, sizeof line,
+                    s.gpu.wireframe ? "%s of %s triangles drawn as outlines"
+                                    : "%s of %s triangles drawn filled",
+                    grouped(drawn, a), grouped(total, b));
+      return {s.gpu.wireframe ? "wireframe on (T)" : "wireframe off (T)", line};
     case ToggleNote::Spawn:
       std::snprintf(line, sizeof line, "%s props live, in a hash grid of %s cells",
                     grouped(s.sim.props().liveCount(), a),

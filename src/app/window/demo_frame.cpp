@@ -82,7 +82,9 @@ void draw(DemoState& s, const glm::mat4& viewProj) {
     }
     s.props.drawCalls =
         s.gpu.propRenderer.draw(viewProj, params.lightDir, s.props.spheres, s.props.boxes);
-    s.gpu.lines.draw(viewProj, false);
+    // X-ray: boxes in front of the walls bright, those behind them faint, so a large level's
+    // overlay does not bury the view.
+    s.gpu.lines.draw(viewProj, gl::LineRenderer::Depth::XRay);
   }
   if (s.gpu.srgb) glDisable(GL_FRAMEBUFFER_SRGB);  // ImGui's colours are already sRGB
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

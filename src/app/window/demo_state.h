@@ -92,6 +92,7 @@ struct OctreeOverlay {
   bool queryNodes = false;              // Q: only the nodes and triangles this frame's character
                                         // queries touched
   std::vector<uint32_t> nodesPerDepth;  // of the current octree (the legend's counts)
+  uint32_t boxesDrawn = 0;              // node boxes in this frame's overlay (O's toast)
 };
 
 // What the character's queries entered (the Q view).
