@@ -253,7 +253,8 @@ LevelImportFrame chooseFrame(const aiScene& scene, const std::string& path, cons
     warnings->push_back(
         path + ": the file does not say " + what + "; " + needGuess().why +
         ". If that is wrong, load it once with --up y|z and --scale S (metres per unit), or pick"
-        " them in the demo's Level section and press Reload; the choice is remembered in " +
+        " them in the demo's Level section and press Reload; a choice made either way is then"
+        " remembered in " +
         importSettingsPathBeside(path) +
         " (or in ~/.config/octree-fps/import-settings/ when that folder is read-only)");
   }

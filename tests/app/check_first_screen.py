@@ -96,7 +96,7 @@ if case == "headline_matches_stats":
     expect(num(m.group(3)) == last["queries"] * triangles,
            f"brute force = queries x triangles: {lines[0]!r}, {last}, {triangles}")
     m = re.fullmatch(r"culling: the octree tested ([\d,]+) boxes and no triangles; brute force "
-                     r"would test ([\d,]+) \(([\d,]+) drawn\)", lines[1])
+                     r"would test ([\d,]+) \(([\d,]+)[ \u00a0]drawn\)", lines[1])
     expect(m, f"the culling line: {lines[1]!r}")
     expect(num(m.group(1)) == cull["nodes_visited"] and
            num(m.group(2)) == cull["triangles_total"] and

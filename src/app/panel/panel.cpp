@@ -71,6 +71,16 @@ void octreePanel(DemoState& s, PanelRequests& out) {
     textDisabledf("%s zero-area triangles kept as segments or points",
                   grouped(r.degenerateTriangles, a));
   }
+  // Why the culling line counts fewer triangles than the octree holds (and which never block).
+  const LevelSession& l = *s.level.session;
+  if (l.colliderOnlyTriangles > 0) {
+    textDisabledf("%s drawn; %s collide but are not drawn (collider meshes: UCX_, collider)",
+                  grouped(l.drawRanges.drawnTriangles(), a), grouped(l.colliderOnlyTriangles, b));
+  }
+  if (l.visualOnlyTriangles > 0) {
+    textDisabledf("%s are drawn but never collide (nocollide meshes)",
+                  grouped(l.visualOnlyTriangles, a));
+  }
   for (const ParamInfo& info : paramInfos()) {
     if (info.owner == ParamOwner::Octree && paramSliderRow(s, info)) out.rebuildOctree = true;
   }

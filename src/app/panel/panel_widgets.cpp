@@ -144,19 +144,6 @@ void sameLineDisabled(const char* fmt, ...) {
   ImGui::PopStyleColor();
 }
 
-const char* grouped(uint64_t v, char (&buf)[32]) {
-  char raw[32];
-  std::snprintf(raw, sizeof raw, "%llu", static_cast<unsigned long long>(v));
-  const int len = static_cast<int>(std::strlen(raw));
-  int o = 0;
-  for (int i = 0; i < len; ++i) {
-    if (i > 0 && (len - i) % 3 == 0) buf[o++] = ',';
-    buf[o++] = raw[i];
-  }
-  buf[o] = '\0';
-  return buf;
-}
-
 const char* microseconds(double us, char (&buf)[32]) {
   if (us >= 1000.0) {
     char g[32];

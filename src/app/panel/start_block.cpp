@@ -48,7 +48,8 @@ std::string headlineCullLine(const Headline& h) {
   }
   std::snprintf(line, sizeof line,
                 "culling: the octree tested %s boxes and no triangles; brute force would test %s "
-                "(%s drawn)",
+                "(%s\xC2\xA0"
+                "drawn)",
                 grouped(h.cullBoxes, a), grouped(h.cullBrute, b), grouped(h.drawn, c));
   return line;
 }

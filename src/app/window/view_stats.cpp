@@ -37,6 +37,7 @@ nlohmann::json viewStats(const DemoState& s) {
             {"cubic_cells", s.overlay.cubicCells}}},
           {"query_view",
            {{"shown", s.overlay.queryNodes},
+            {"entered", s.queries.trace.entered},
             {"nodes", s.queries.shownNodes.size()},
             {"contacts", s.queries.contacts.size()},
             {"capsule_radius", s.queries.capsuleRadius}}},
