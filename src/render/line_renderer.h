@@ -42,7 +42,7 @@ class LineRenderer {
     XRay,
   };
   // Draws everything collected since clear().
-  void draw(const glm::mat4& viewProj, Depth depth, float hiddenAlpha = 0.2f);
+  void draw(const glm::mat4& viewProj, Depth depth, float hiddenAlpha = 0.25f);
 
   size_t lineCount() const { return vertices_.size() / 2; }
 
