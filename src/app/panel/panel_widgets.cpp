@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -142,6 +143,11 @@ void sameLineDisabled(const char* fmt, ...) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextUnformatted(buf);
   ImGui::PopStyleColor();
+}
+
+double tidy(double v, int decimals) {
+  const double half = 0.5 * std::pow(10.0, -decimals);
+  return std::fabs(v) < half ? 0.0 : v;
 }
 
 const char* microseconds(double us, char (&buf)[32]) {

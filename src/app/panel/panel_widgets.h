@@ -31,6 +31,8 @@ void textWithHelp(const char* help, const char* fmt, ...) IM_FMTARGS(2);
 void textDisabledWithHelp(const char* help, const char* fmt, ...) IM_FMTARGS(2);
 // Dimmed text after the last item on the same line when it fits whole; otherwise on the next line.
 void sameLineDisabled(const char* fmt, ...) IM_FMTARGS(1);
+// v for a "%.Nf" with N = decimals, without a "-0.00": values that round to zero print as 0.
+double tidy(double v, int decimals = 2);
 // Microseconds with the unit: "0.84 µs", "12.3 µs", "1,204 µs".
 const char* microseconds(double us, char (&buf)[32]);
 

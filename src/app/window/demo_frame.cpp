@@ -127,6 +127,7 @@ void runFrame(DemoState& s, float dt) {
   buildGridOverlay(s);
   drawViewLegends(s);
   applyPanelRequests(s, drawPanel(s));
+  applyKeyPresses(s);
   drawLevelToast(s);
   drawHelpOverlay(s);
   ImGui::Render();

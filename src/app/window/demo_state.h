@@ -79,6 +79,9 @@ struct InputState {
   std::array<int, 16> taps{};
   int tapCount = 0;   // taps seen in the callback since the last poll
   int tapsShown = 0;  // of taps, those set down in ImGui for this frame
+  // The demo's keys pressed since the last frame, acted on after its panel (applyKeyPresses).
+  std::array<int, 16> keyPresses{};
+  int keyPressCount = 0;
 };
 
 struct OctreeOverlay {
