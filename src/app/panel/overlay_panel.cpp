@@ -63,7 +63,8 @@ void overlayPanel(DemoState& s) {
   }
   gridPanel(s);
   ImGui::Checkbox("crosshair", &s.ui.crosshair);
-  textf("%s lines", grouped(s.gpu.lines.lineCount(), lines));
+  textDisabledf("the overlays above drew %s lines this frame",
+                grouped(s.gpu.lines.lineCount(), lines));
 }
 
 }  // namespace ofps::app

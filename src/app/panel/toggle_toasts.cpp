@@ -1,5 +1,5 @@
-// The toasts of the toggle keys (C, X, V, R, F, O, T, G): a key's effect is said on the view,
-// where the user looks, with the frame's numbers ("frustum culling off: 1,048 of 1,048
+// The toasts of the toggle keys (C, X, V, R, F, O, T, G, Q, B, P): a key's effect is said on the
+// view, where the user looks, with the frame's numbers ("frustum culling off: 1,048 of 1,048
 // triangles drawn"). The key only notes what it toggled; the text is written after the next
 // cull, so its numbers are those of the new state, and kept up to date while it is shown.
 #include <imgui.h>
@@ -21,7 +21,7 @@ struct Note {
 };
 
 Note noteText(const DemoState& s, ToggleNote note) {
-  char a[32], b[32], c[32];
+  char a[32], b[32], c[32], d[32];
   char line[256];
   const uint32_t total = s.level.session->drawRanges.drawnTriangles();
   const uint32_t drawn = s.culling.runs.triangles;
@@ -47,7 +47,6 @@ Note noteText(const DemoState& s, ToggleNote note) {
                       grouped(drawn, a), grouped(total, b));
         return {"occlusion culling off (X)", line};
       }
-      char d[32];
       std::snprintf(line, sizeof line,
                     "%s of %s triangles drawn; %s of the frustum's %s are hidden behind walls",
                     grouped(drawn, a), grouped(total, b),
@@ -89,11 +88,20 @@ Note noteText(const DemoState& s, ToggleNote note) {
                       grouped(s.culling.stats.nodesVisited, a));
         return {"octree boxes off (O)", line};
       }
+      uint64_t inRange = 0;  // the legend's counts over the depths shown
+      for (int depth = s.overlay.minDepth; depth <= s.overlay.maxDepth; ++depth) {
+        if (depth >= 0 && static_cast<size_t>(depth) < s.overlay.nodesPerDepth.size()) {
+          inRange += s.overlay.nodesPerDepth[static_cast<size_t>(depth)];
+        }
+      }
       std::snprintf(line, sizeof line,
-                    "%s node boxes at depths %d to %d, of %s nodes; colours in the legend, [ and ] "
-                    "move the depths",
-                    grouped(s.overlay.boxesDrawn, a), s.overlay.minDepth, s.overlay.maxDepth,
-                    grouped(s.level.session->octree.nodeCount(), b));
+                    s.overlay.visibleOnly
+                        ? "%s of the %s nodes at depths %d to %d are in view and drawn; colours in "
+                          "the legend, [ and ] move the depths"
+                        : "%s of the %s nodes at depths %d to %d drawn; colours in the legend, [ "
+                          "and ] move the depths",
+                    grouped(s.overlay.boxesDrawn, a), grouped(inRange, b), s.overlay.minDepth,
+                    s.overlay.maxDepth);
       return {"octree boxes on (O)", line};
     }
     case ToggleNote::Wireframe:
@@ -107,6 +115,33 @@ Note noteText(const DemoState& s, ToggleNote note) {
                     grouped(s.sim.props().liveCount(), a),
                     grouped(s.sim.props().grid().occupiedCells(), b));
       return {"props spawned (G)", line};
+    case ToggleNote::Queries: {
+      if (!s.overlay.queryNodes) return {"query view off (Q)", ""};
+      const Headline h = headlineOf(s);
+      std::snprintf(line, sizeof line,
+                    "the last step's %s queries: %s node boxes tested, %s distinct nodes drawn; "
+                    "%s triangles in contact",
+                    grouped(h.queries, a), grouped(h.queryBoxes, b),
+                    grouped(s.queries.shownNodes.size(), c), grouped(s.queries.contacts.size(), d));
+      return {"query view on (Q): what the character's queries touched", line};
+    }
+    case ToggleNote::Grid: {
+      if (!s.grid.show) return {"props grid off (B)", ""};
+      const GridView& g = s.grid;
+      if (g.objects == 0) {
+        return {"props grid on (B)", "no props yet: G spawns some, a click throws one"};
+      }
+      std::snprintf(line, sizeof line,
+                    "%s props in %s cells; the query tested %s props, brute force %s",
+                    grouped(g.objects, a), grouped(g.occupiedCells, b), grouped(g.objectsTested, c),
+                    grouped(g.bruteForce, d));
+      return {"props grid on (B)", line};
+    }
+    case ToggleNote::Probe:
+      if (!s.probe.active) return {"probe off (P)", "a click looks around again"};
+      return {"probe on (P)",
+              "click the level: a ray and the shape chosen in the Probe section, answered by the "
+              "octree beside brute force"};
     case ToggleNote::None:
       break;
   }

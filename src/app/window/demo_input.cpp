@@ -110,12 +110,15 @@ void applyKey(DemoState& state, int key) {
       break;
     case GLFW_KEY_P:
       toggleProbe(*s);
+      noteToggle(*s, ToggleNote::Probe);
       break;
     case GLFW_KEY_Q:
       s->overlay.queryNodes = !s->overlay.queryNodes;
+      noteToggle(*s, ToggleNote::Queries);
       break;
     case GLFW_KEY_B:
       s->grid.show = !s->grid.show;
+      noteToggle(*s, ToggleNote::Grid);
       break;
     case GLFW_KEY_G:
       if (s->level.session) {

@@ -228,7 +228,20 @@ struct SettingsState {
 };
 
 // What a key toggled, for its toast (toggle_notes.cpp).
-enum class ToggleNote { None, Culling, Occlusion, Freeze, Respawn, Fly, Octree, Wireframe, Spawn };
+enum class ToggleNote {
+  None,
+  Culling,
+  Occlusion,
+  Freeze,
+  Respawn,
+  Fly,
+  Octree,
+  Wireframe,
+  Spawn,
+  Queries,
+  Grid,
+  Probe
+};
 
 struct UiState {
   SettingsState settings;
