@@ -26,6 +26,12 @@ unsigned compile(GLenum stage, const std::string& path, std::string* outError) {
     *outError = "cannot read shader file " + path;
     return 0;
   }
+#ifdef __EMSCRIPTEN__
+  // The shaders are written once, in GLSL 330 core; WebGL2 takes GLSL ES 3.00. The two differ,
+  // for what these shaders use, in the version line and in ES's precision qualifiers (a
+  // fragment shader has no default float precision, and no sampler2DArray default either).
+  source = toGlslEs300(source);
+#endif
   const GLuint shader = glCreateShader(stage);
   const char* text = source.c_str();
   glShaderSource(shader, 1, &text, nullptr);
@@ -43,6 +49,14 @@ unsigned compile(GLenum stage, const std::string& path, std::string* outError) {
 }
 
 }  // namespace
+
+std::string toGlslEs300(const std::string& glsl330) {
+  const std::string versionLine = "#version 330 core";
+  if (glsl330.rfind(versionLine, 0) != 0) return glsl330;
+  return "#version 300 es\nprecision highp float;\nprecision highp int;\n"
+         "precision highp sampler2DArray;\n#define OFPS_GLSL_ES 1\n" +
+         glsl330.substr(versionLine.size());
+}
 
 std::string shaderDirectory() {
   if (const char* env = std::getenv("OCTREE_FPS_SHADER_DIR"); env != nullptr && *env != '\0') {

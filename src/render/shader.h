@@ -13,6 +13,12 @@ namespace ofps::gl {
 // shaders/ (compiled in), else "shaders" relative to the working directory.
 std::string shaderDirectory();
 
+// The GLSL ES 3.00 form (WebGL2) of a shader written in GLSL 330 core: the version line replaced,
+// default precisions declared and OFPS_GLSL_ES defined. A source that does not start with
+// "#version 330 core" is returned as is. The page compiles this form (ShaderProgram::load under
+// Emscripten); the native demo the source itself.
+std::string toGlslEs300(const std::string& glsl330);
+
 class ShaderProgram {
  public:
   ShaderProgram() = default;
