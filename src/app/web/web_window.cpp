@@ -45,7 +45,9 @@ void webFrame() {
     r.status = writeRunOutputs(s, r.status);
     r.ended = true;
     emscripten_cancel_main_loop();
-    EM_ASM({ if (Module.ofpsRunEnded) Module.ofpsRunEnded($0); }, r.status);
+    const std::string call =
+        "if (Module.ofpsRunEnded) Module.ofpsRunEnded(" + std::to_string(r.status) + ")";
+    emscripten_run_script(call.c_str());
   }
   // The browser presents the canvas after this callback returns (no glfwSwapBuffers needed).
 }
@@ -89,7 +91,7 @@ int runWindowed(const DemoOptions& options) {
   g_run->status = startDemo(s, std::move(first), script ? &*script : nullptr);
   if (g_run->status != 0) return g_run->status;
   g_run->last = std::chrono::steady_clock::now();
-  EM_ASM({ if (Module.ofpsStarted) Module.ofpsStarted(); });
+  emscripten_run_script("if (Module.ofpsStarted) Module.ofpsStarted()");
   // 0 fps: the browser's animation frames (vsync); simulate_infinite_loop: main does not return,
   // so the state above stays alive.
   emscripten_set_main_loop(webFrame, 0, 1);

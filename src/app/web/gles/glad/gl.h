@@ -13,6 +13,11 @@
 //                         attribute; the canvas is never sRGB): glEnable/glDisable skip them
 //   GL_BACK_LEFT          WebGL2's default framebuffer names its colour buffer GL_BACK
 #include <GLES3/gl3.h>
+// As glad does: keep the desktop GL header (which GLFW's header would include) out.
+#define __gl_h_ 1
+#ifndef GLFW_INCLUDE_NONE
+#define GLFW_INCLUDE_NONE
+#endif
 // From WEBGL_multi_draw (Emscripten's webgl/webgl1_ext.h, whose other declarations clash with
 // gl3.h's).
 extern "C" void glMultiDrawElementsWEBGL(GLenum mode, const GLsizei* counts, GLenum type,
