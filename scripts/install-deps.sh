@@ -14,7 +14,7 @@
 #   scripts/install-deps.sh --web      also what scripts/web.sh needs: Emscripten, Node.js and npm
 #                                      (the browser tests' driver), Chromium (headless, WebGL2
 #                                      through SwiftShader), tinygltf (the page's glTF reader),
-#                                      dpkg-dev and a deb-src line for bookworm (apt-get source
+#                                      python3-brotli (the site's compressed size), dpkg-dev and a deb-src line for bookworm (apt-get source
 #                                      imgui: Dear ImGui's .cpp files, compiled for WebAssembly)
 #   scripts/install-deps.sh --list     print the packages and install nothing (with --peers,
 #                                      --ci or --cross: those too)
@@ -59,7 +59,7 @@ for arg in "$@"; do
         qemu-user wine64)
       ;;
     --web)
-      packages+=(emscripten nodejs chromium libtinygltf-dev dpkg-dev)
+      packages+=(emscripten nodejs chromium libtinygltf-dev dpkg-dev python3-brotli)
       web_sources=1
       ;;
     --list) list_only=1 ;;

@@ -7,7 +7,8 @@
 //   1. loads and draws: the screenshot (OUT/page.png) is not blank, the panel's dark column is on
 //      the left and the level (not just the clear colour) fills the lower view;
 //   2. a real key press (W held through Chromium's input pipeline) moves the character: the feet
-//      in the stats hook move forward by more than 1 m;
+//      in the stats hook move forward by more than 1 m; T's wireframe (edges drawn as lines,
+//      WebGL2 has no polygon mode) leaves the lower view mostly one colour;
 //   3. levels through the real file input: an OBJ written here (its triangle count known) loads;
 //      a truncated GLB and a .fbx fail with the loader's message shown on the page, and the OBJ
 //      stays (same path, same triangle count);
@@ -165,6 +166,18 @@ try {
     `(${before.steps} -> ${after.steps} steps)`);
   const keysHidden = await page.$eval('#keys', (e) => getComputedStyle(e).display === 'none');
   check(keysHidden, 'the one-line key help went away at the first key');
+
+  // WebGL2 has no polygon mode: T draws the level's edges as lines, so the floor's two big
+  // triangles turn into a few lines over the clear colour.
+  await page.keyboard.press('t');
+  await waitFrames(page, 3);
+  const wireShot = path.join(out, 'page_wireframe.png');
+  await page.screenshot({ path: wireShot });
+  const wire = await pixelFigures(page, wireShot);
+  check(wire.floor.topShare > 0.6 && fig.floor.topShare < 0.5 && (await stats(page)).run.gl_errors === 0,
+    `T (wireframe) draws edges: the lower view is ${(100 * wire.floor.topShare).toFixed(0)}% one ` +
+    `colour (filled: ${(100 * fig.floor.topShare).toFixed(0)}%)`);
+  await page.keyboard.press('t');
 
   // 3. Levels through the file input.
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ofps-web-'));
