@@ -193,12 +193,14 @@ std::string accessorView(const tinygltf::Model& model, int index, const char* wh
   }
   const tinygltf::Buffer& b = model.buffers[v.buffer];
   const int components = tinygltf::GetNumComponentsInType(static_cast<uint32_t>(a.type));
-  const int componentSize = tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(a.componentType));
+  const int componentSize =
+      tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(a.componentType));
   if (components <= 0 || componentSize <= 0) return name + " has an unknown type";
   const size_t elementSize = static_cast<size_t>(components) * componentSize;
   const size_t stride = v.byteStride > 0 ? v.byteStride : elementSize;
   const uint64_t start = static_cast<uint64_t>(v.byteOffset) + a.byteOffset;
-  const uint64_t need = a.count == 0 ? 0 : (a.count - 1) * static_cast<uint64_t>(stride) + elementSize;
+  const uint64_t need =
+      a.count == 0 ? 0 : (a.count - 1) * static_cast<uint64_t>(stride) + elementSize;
   if (a.byteOffset + need > v.byteLength || start + need > b.data.size()) {
     return name + " claims " + std::to_string(a.count) + " elements (" + std::to_string(need) +
            " bytes) but its buffer holds " +
@@ -276,7 +278,8 @@ std::string addPrimitive(const tinygltf::Model& model, const tinygltf::Primitive
     case TINYGLTF_MODE_TRIANGLE_STRIP:
       for (size_t i = 2; i < indices.size(); ++i) {
         const bool odd = (i % 2) == 1;
-        tris.insert(tris.end(), {indices[i - 2], indices[odd ? i : i - 1], indices[odd ? i - 1 : i]});
+        tris.insert(tris.end(),
+                    {indices[i - 2], indices[odd ? i : i - 1], indices[odd ? i - 1 : i]});
       }
       break;
     case TINYGLTF_MODE_TRIANGLE_FAN:
@@ -338,8 +341,7 @@ std::string addPrimitive(const tinygltf::Model& model, const tinygltf::Primitive
   return "";
 }
 
-void walkGltf(const tinygltf::Model& model, const std::string& path, bool allSolid,
-              GltfWalk* out) {
+void walkGltf(const tinygltf::Model& model, const std::string& path, bool allSolid, GltfWalk* out) {
   struct Item {
     int node;
     glm::mat4 parent;
@@ -349,9 +351,10 @@ void walkGltf(const tinygltf::Model& model, const std::string& path, bool allSol
   std::vector<Item> stack;
   std::vector<int> roots;
   if (!model.scenes.empty()) {
-    const int scene = model.defaultScene >= 0 && static_cast<size_t>(model.defaultScene) < model.scenes.size()
-                          ? model.defaultScene
-                          : 0;
+    const int scene =
+        model.defaultScene >= 0 && static_cast<size_t>(model.defaultScene) < model.scenes.size()
+            ? model.defaultScene
+            : 0;
     roots = model.scenes[scene].nodes;
   } else {
     for (size_t i = 0; i < model.nodes.size(); ++i) roots.push_back(static_cast<int>(i));
@@ -385,8 +388,8 @@ void walkGltf(const tinygltf::Model& model, const std::string& path, bool allSol
         const tinygltf::Primitive& prim = mesh.primitives[p];
         MeshBuild b;
         b.meshName = mesh.name.empty() ? "mesh " + std::to_string(node.mesh) : mesh.name;
-        b.mesh.name = mesh.primitives.size() > 1 ? name + "/" + b.meshName + "#" + std::to_string(p)
-                                                 : name;
+        b.mesh.name =
+            mesh.primitives.size() > 1 ? name + "/" + b.meshName + "#" + std::to_string(p) : name;
         b.mesh.material = prim.material >= 0 ? static_cast<uint32_t>(prim.material) : 0;
         const std::string materialName =
             prim.material >= 0 && static_cast<size_t>(prim.material) < model.materials.size()
@@ -460,7 +463,8 @@ void gltfMaterials(const tinygltf::Model& model, Level* level, std::vector<std::
     warnings->push_back(level->path + ": " + loader::countWord(broken, "texture", "textures") +
                         " missing or unreadable (drawn as a checker)");
   }
-  if (level->materials.empty()) level->materials.push_back(LevelMaterial{"default", glm::vec4(1.0f), -1});
+  if (level->materials.empty())
+    level->materials.push_back(LevelMaterial{"default", glm::vec4(1.0f), -1});
 }
 
 // --- the pipeline -------------------------------------------------------------------------------
@@ -485,15 +489,15 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   std::error_code ec;
   const auto status = fs::status(path, ec);
   if (ec || !fs::exists(status)) return fail(std::move(result), path + ": no such file");
-  if (fs::is_directory(status)) return fail(std::move(result), path + ": is a directory, not a level file");
+  if (fs::is_directory(status))
+    return fail(std::move(result), path + ": is a directory, not a level file");
   const uint64_t size = fs::file_size(path, ec);
   if (ec) return fail(std::move(result), path + ": cannot read the file size");
   if (size == 0) return fail(std::move(result), path + ": the file is empty");
   if (ext != "gltf" && ext != "glb" && ext != "obj") {
     return fail(std::move(result),
                 path + ": the page reads " + kPageFormats + "; " +
-                    (ext.empty() ? std::string("a file without an extension")
-                                 : "'." + ext + "'") +
+                    (ext.empty() ? std::string("a file without an extension") : "'." + ext + "'") +
                     " needs the native demo (scripts/demo.sh), whose Assimp reads FBX, DAE, "
                     "3DS, PLY, STL and more");
   }
@@ -523,7 +527,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     if (!ok) {
       while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
       return fail(std::move(result), path + ": not a readable glTF file (" +
-                                         (err.empty() ? std::string("no reason given") : err) + ")");
+                                         (err.empty() ? std::string("no reason given") : err) +
+                                         ")");
     }
     std::string unsupported;
     for (const std::string& e : model.extensionsRequired) {
@@ -563,10 +568,9 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     if (!b.mesh.indices.empty()) walk.meshes.push_back(std::move(b));
   }
   if (walk.pointsDropped + walk.linesDropped > 0) {
-    result.warnings.push_back(path + ": dropped " +
-                              loader::countWord(walk.pointsDropped, "point", "points") + " and " +
-                              loader::countWord(walk.linesDropped, "line", "lines") +
-                              " (only triangles are used)");
+    result.warnings.push_back(
+        path + ": dropped " + loader::countWord(walk.pointsDropped, "point", "points") + " and " +
+        loader::countWord(walk.linesDropped, "line", "lines") + " (only triangles are used)");
   }
   if (walk.meshes.empty()) return fail(std::move(result), path + ": no triangles in the file");
 

@@ -58,7 +58,8 @@ std::string toGlslEs300(const std::string& glsl330, bool fragment) {
   std::string tail;
   const std::string mainLine = "void main()";
   const size_t mainAt = body.find(mainLine);
-  if (fragment && mainAt != std::string::npos && body.find("out vec4 fragColor;") != std::string::npos) {
+  if (fragment && mainAt != std::string::npos &&
+      body.find("out vec4 fragColor;") != std::string::npos) {
     // The native demo writes linear colour into an sRGB framebuffer, which encodes it; a canvas
     // is never sRGB, so the shader encodes (IEC 61966-2-1's curve) after the original main.
     body.replace(mainAt, mainLine.size(), "void ofpsLinearMain()");

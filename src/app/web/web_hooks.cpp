@@ -1,7 +1,6 @@
 // What the page's JavaScript calls (exported by src/app/web/web.cmake; index.html and
 // tests/web use them). Each returns at once; a level load runs in the next frame.
 #include <emscripten/emscripten.h>
-
 #include <glad/gl.h>
 
 #include <nlohmann/json.hpp>

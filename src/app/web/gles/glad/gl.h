@@ -41,8 +41,8 @@ extern "C" void glMultiDrawElementsWEBGL(GLenum mode, const GLsizei* counts, GLe
 #define GL_DEBUG_TYPE_ERROR 0x824C
 #define GL_DEBUG_SEVERITY_HIGH 0x9146
 
-using GLDEBUGPROC = void (*)(GLenum source, GLenum type, GLuint id, GLenum severity,
-                             GLsizei length, const GLchar* message, const void* userParam);
+using GLDEBUGPROC = void (*)(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                             const GLchar* message, const void* userParam);
 inline void glDebugMessageCallback(GLDEBUGPROC, const void*) {}
 inline void glPolygonMode(GLenum, GLenum) {}
 
