@@ -12,10 +12,11 @@
 #                                      (README "Platforms"): Clang, GCC for ARM64, MinGW-w64,
 #                                      Emscripten, Node.js, qemu-user, Wine
 #   scripts/install-deps.sh --web      also what scripts/web.sh needs: Emscripten, Node.js and npm
-#                                      (the browser tests' driver), Chromium (headless, WebGL2
-#                                      through SwiftShader), tinygltf (the page's glTF reader),
-#                                      python3-brotli (the site's compressed size), dpkg-dev and a deb-src line for bookworm (apt-get source
-#                                      imgui: Dear ImGui's .cpp files, compiled for WebAssembly)
+#                                      (npm installs the browser tests' driver, tests/web), Chromium
+#                                      (headless, WebGL2 through SwiftShader), tinygltf (the page's
+#                                      glTF reader), brotli (the site's compressed size), dpkg-dev
+#                                      and a deb-src line for bookworm (apt-get source imgui: Dear
+#                                      ImGui's .cpp files, compiled for WebAssembly)
 #   scripts/install-deps.sh --list     print the packages and install nothing (with --peers,
 #                                      --ci or --cross: those too)
 #
@@ -59,7 +60,9 @@ for arg in "$@"; do
         qemu-user wine64)
       ;;
     --web)
-      packages+=(emscripten nodejs chromium libtinygltf-dev dpkg-dev python3-brotli)
+      packages+=(emscripten nodejs chromium libtinygltf-dev dpkg-dev brotli)
+      # Debian's nodejs comes without npm; a Node.js from elsewhere (NodeSource) brings its own.
+      command -v npm >/dev/null || packages+=(npm)
       web_sources=1
       ;;
     --list) list_only=1 ;;

@@ -74,29 +74,18 @@ fi
 cmake --build "$build" -j "$jobs"
 
 site="$build/site"
-# What a visitor downloads, compressed as a web host would send it.
-python3 - "$site" <<'EOF'
-import gzip, os, sys
-site = sys.argv[1]
-try:
-    import brotli
-except ImportError:
-    brotli = None
-total_raw = total_gz = total_br = 0
-for name in ("index.html", "octree_demo.js", "octree_demo.wasm", "octree_demo.data"):
-    data = open(os.path.join(site, name), "rb").read()
-    gz = len(gzip.compress(data, 9))
-    total_raw += len(data)
-    total_gz += gz
-    line = f"  {name:18} {len(data) / 1e6:6.2f} MB, gzip -9 {gz / 1e6:5.2f} MB"
-    if brotli:
-        br = len(brotli.compress(data, quality=11))
-        total_br += br
-        line += f", brotli {br / 1e6:5.2f} MB"
-    print(line)
-print(f"web.sh: {site}: {total_raw / 1e6:.2f} MB, {total_gz / 1e6:.2f} MB with gzip -9"
-      + (f", {total_br / 1e6:.2f} MB with brotli" if brotli else ""))
-EOF
+# What a visitor downloads, compressed as a web host would send it (gzip -9, brotli -q 11).
+total=(0 0 0)
+for name in index.html octree_demo.js octree_demo.wasm octree_demo.data; do
+  f="$site/$name"
+  raw=$(wc -c <"$f")
+  gz=$(gzip -9 -c "$f" | wc -c)
+  br=$(brotli -q 11 -c "$f" | wc -c)
+  total=($((total[0] + raw)) $((total[1] + gz)) $((total[2] + br)))
+  printf '  %-18s %9d bytes, gzip -9 %9d, brotli %9d\n' "$name" "$raw" "$gz" "$br"
+done
+awk -v r="${total[0]}" -v g="${total[1]}" -v b="${total[2]}" -v s="$site" 'BEGIN {
+  printf "web.sh: %s: %.2f MB, %.2f MB with gzip -9, %.2f MB with brotli\n", s, r / 1e6, g / 1e6, b / 1e6 }'
 
 case "$mode" in
   build) ;;
