@@ -151,6 +151,25 @@ try {
   check(fig.floor.colors > 20 && Math.abs(fig.floor.meanLum - skyKey.reduce((a, b) => a + b) / 3) > 10,
     `the level's floor fills the lower view (${fig.floor.colors} colours)`);
 
+  // Multi-draw and the loop of draws a browser without WEBGL_multi_draw gets: the same pixels in
+  // the 3-D view (the panel's live numbers differ between frames, so only the view is compared).
+  const viewPixels = async (file) => {
+    await page.screenshot({ path: file, clip: { x: 360, y: 110, width: 620, height: 490 } });
+    return fs.readFileSync(file);
+  };
+  const multiOn = await page.evaluate(() => Module._ofps_use_multi_draw(1));
+  await waitFrames(page, 3);
+  const withMulti = await viewPixels(path.join(out, 'view_multi_draw.png'));
+  const callsMulti = (await stats(page)).culling.draw_calls;
+  await page.evaluate(() => Module._ofps_use_multi_draw(0));
+  await waitFrames(page, 3);
+  const withLoop = await viewPixels(path.join(out, 'view_draw_loop.png'));
+  const callsLoop = (await stats(page)).culling.draw_calls;
+  await page.evaluate(() => Module._ofps_use_multi_draw(1));
+  check((multiOn === 0 || callsMulti === 1) && callsLoop > 1 && withMulti.equals(withLoop),
+    `the loop of draws draws what multi-draw draws (${callsLoop} draws vs ${callsMulti}; ` +
+    `multi-draw ${multiOn ? 'present' : 'absent'})`);
+
   // 2. A real key press moves the character.
   await page.click('canvas');  // focus; the click also captures the mouse (pointer lock)
   await waitFrames(page, 2);

@@ -1,6 +1,7 @@
 // What the page's JavaScript calls (exported by src/app/web/web.cmake; index.html and
 // tests/web use them). Each returns at once; a level load runs in the next frame.
 #include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
 #include <glad/gl.h>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,15 @@ EMSCRIPTEN_KEEPALIVE int ofps_run_status() {
 // 1 when the level is drawn with WEBGL_multi_draw, 0 when by a loop of draws.
 EMSCRIPTEN_KEEPALIVE int ofps_multi_draw() {
   return ofpsWebMultiDraw() ? 1 : 0;
+}
+
+// Draws with WEBGL_multi_draw (on, where the browser has it) or with the loop of draws a browser
+// without it gets (off): the tests draw the same frame both ways. Returns ofps_multi_draw().
+EMSCRIPTEN_KEEPALIVE int ofps_use_multi_draw(int on) {
+  ofpsWebMultiDraw() =
+      on != 0 &&
+      emscripten_webgl_enable_WEBGL_multi_draw(emscripten_webgl_get_current_context()) != 0;
+  return ofps_multi_draw();
 }
 
 }  // extern "C"
