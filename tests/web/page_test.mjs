@@ -208,12 +208,31 @@ try {
   const obj = path.join(tmp, 'floor_box.obj');
   fs.writeFileSync(obj, v.map((p) => `v ${p.join(' ')}`).join('\n') + '\n' +
     faces.map((f) => `f ${f.join(' ')}`).join('\n') + '\n');
+  // A .gltf with its buffer in a separate .bin, picked together: a 40 m floor (2 triangles) and
+  // a node named "spawn" at (3, 0, 4) (level_conventions.md's spawn rule).
+  const bin = Buffer.alloc(4 * 12 + 6 * 2);
+  [[-20, 0, -20], [20, 0, -20], [20, 0, 20], [-20, 0, 20]].forEach((p, i) =>
+    p.forEach((c, k) => bin.writeFloatLE(c, 12 * i + 4 * k)));
+  [0, 2, 1, 0, 3, 2].forEach((ix, i) => bin.writeUInt16LE(ix, 48 + 2 * i));
+  const gltf = path.join(tmp, 'floor.gltf');
+  fs.writeFileSync(path.join(tmp, 'floor.bin'), bin);
+  fs.writeFileSync(gltf, JSON.stringify({
+    asset: { version: '2.0' }, scene: 0, scenes: [{ nodes: [0, 1] }],
+    nodes: [{ name: 'floor', mesh: 0 }, { name: 'spawn', translation: [3, 0, 4] }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0 }, indices: 1 }] }],
+    buffers: [{ uri: 'floor.bin', byteLength: bin.length }],
+    bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: 48 },
+      { buffer: 0, byteOffset: 48, byteLength: 12 }],
+    accessors: [
+      { bufferView: 0, componentType: 5126, count: 4, type: 'VEC3', min: [-20, 0, -20], max: [20, 0, 20] },
+      { bufferView: 1, componentType: 5123, count: 6, type: 'SCALAR' }],
+  }));
   const badGlb = path.join(tmp, 'broken.glb');
   fs.writeFileSync(badGlb, fs.readFileSync(path.join(root, 'assets/arena.glb')).subarray(0, 200));
   const fbx = path.join(tmp, 'level.fbx');
   fs.writeFileSync(fbx, 'Kaydara FBX Binary  \0');
 
-  async function pick(file) {
+  async function pick(...files) {
     const input = await page.$('#file');
     await page.evaluate(() => { window.ofpsPicked = null; });
     // The page's own change handler runs the load; wait for what it shows.
@@ -225,7 +244,7 @@ try {
         return window.ofpsPicked;
       };
     });
-    await input.uploadFile(file);
+    await input.uploadFile(...files);
     await page.waitForFunction(() => window.ofpsPicked !== null, { timeout: 60000 });
     return page.evaluate(() => ({ result: window.ofpsPicked,
       message: document.getElementById('message').textContent,
@@ -235,6 +254,15 @@ try {
   const s1 = await stats(page);
   check(good.result.ok && s1.level.triangles === 14 && s1.level.path.endsWith('floor_box.obj'),
     `an OBJ picked in the file input loads (${s1.level.triangles} triangles, ${s1.level.path})`);
+  const withBin = await pick(gltf, path.join(tmp, 'floor.bin'));
+  const sg = await stats(page);
+  const feet = sg.controller.feet;
+  check(withBin.result.ok && sg.level.triangles === 2 && sg.level.path.endsWith('floor.gltf') &&
+    Math.abs(feet[0] - 3) < 0.05 && Math.abs(feet[2] - 4) < 0.05,
+  `a .gltf picked with its .bin loads (${sg.level.triangles} triangles), the character at its ` +
+    `spawn node (feet ${feet.map((c) => c.toFixed(2)).join(', ')})`);
+  const good2 = await pick(obj);
+  check(good2.result.ok, 'the OBJ again');
   const broken = await pick(badGlb);
   const s2 = await stats(page);
   check(!broken.result.ok && broken.shown && broken.message.includes('broken.glb'),
