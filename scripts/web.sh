@@ -59,15 +59,16 @@ if [[ ! -f "$imgui_dir/imgui.cpp" ]]; then
   rm -rf "$build/deps/unpack"
 fi
 
+mkdir -p "$build"
 if [[ ! -f "$build/build.ninja" ]]; then
   cmake -S "$root" -B "$build" -G Ninja \
     "-DCMAKE_TOOLCHAIN_FILE=$root/cmake/toolchains/wasm32-emscripten.cmake" \
     -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
     "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" -DOCTREE_FPS_BUILD_APP=ON \
     -DOCTREE_FPS_BUILD_TESTS=OFF -DOCTREE_FPS_BUILD_BENCH=OFF -DOCTREE_FPS_INSTALL=OFF \
-    -DOCTREE_FPS_WERROR=ON "-DOCTREE_FPS_IMGUI_SOURCE_DIR=$imgui_dir" >"$build.configure.log" 2>&1 ||
+    -DOCTREE_FPS_WERROR=ON "-DOCTREE_FPS_IMGUI_SOURCE_DIR=$imgui_dir" >"$build/configure.log" 2>&1 ||
     {
-      cat "$build.configure.log"
+      cat "$build/configure.log"
       exit 1
     }
 fi

@@ -104,7 +104,9 @@ target_link_options(octree_demo PRIVATE
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/assets/arena.glb@/assets/arena.glb"
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/assets/walk.script@/assets/walk.script"
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/shaders@/shaders")
+# The packed files: a change relinks (the .data file is written by the link).
+file(GLOB web_shaders CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/*)
 set_property(TARGET octree_demo APPEND PROPERTY LINK_DEPENDS
-  ${PROJECT_SOURCE_DIR}/assets/arena.glb ${PROJECT_SOURCE_DIR}/assets/walk.script)
+  ${PROJECT_SOURCE_DIR}/assets/arena.glb ${PROJECT_SOURCE_DIR}/assets/walk.script ${web_shaders})
 # The page around the canvas.
 configure_file(${web_dir}/index.html ${site_dir}/index.html COPYONLY)
