@@ -48,9 +48,8 @@ EMSCRIPTEN_KEEPALIVE int ofps_multi_draw() {
 // Draws with WEBGL_multi_draw (on, where the browser has it) or with the loop of draws a browser
 // without it gets (off): the tests draw the same frame both ways. Returns ofps_multi_draw().
 EMSCRIPTEN_KEEPALIVE int ofps_use_multi_draw(int on) {
-  ofpsWebMultiDraw() =
-      on != 0 &&
-      emscripten_webgl_enable_WEBGL_multi_draw(emscripten_webgl_get_current_context()) != 0;
+  ofpsWebMultiDraw() = on != 0 && emscripten_webgl_enable_WEBGL_multi_draw(
+                                      emscripten_webgl_get_current_context()) != 0;
   return ofps_multi_draw();
 }
 
