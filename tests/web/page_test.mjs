@@ -183,6 +183,14 @@ try {
   const moved = Math.hypot(after.feet[0] - before.feet[0], after.feet[2] - before.feet[2]);
   check(moved > 1.0, `W moved the character ${moved.toFixed(2)} m ` +
     `(${before.steps} -> ${after.steps} steps)`);
+  // Z crouches in the page (with Ctrl held, W would close the tab).
+  await page.keyboard.down('z');
+  await waitFrames(page, 5);
+  const crouched = (await stats(page)).controller.crouched;
+  await page.keyboard.up('z');
+  await waitFrames(page, 30);
+  check(crouched === true && (await stats(page)).controller.crouched === false,
+    'Z crouches while held, and the character stands up after');
   const keysHidden = await page.$eval('#keys', (e) => getComputedStyle(e).display === 'none');
   check(keysHidden, 'the one-line key help went away at the first key');
 
