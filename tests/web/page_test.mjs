@@ -8,7 +8,9 @@
 //      the left and the level (not just the clear colour) fills the lower view;
 //   2. a real key press (W held through Chromium's input pipeline) moves the character: the feet
 //      in the stats hook move forward by more than 1 m; T's wireframe (edges drawn as lines,
-//      WebGL2 has no polygon mode) leaves the lower view mostly one colour;
+//      WebGL2 has no polygon mode) leaves the lower view mostly one colour; Z crouches; F12's
+//      screenshot is handed to the browser as a download and is not blank; the loop of draws
+//      (a browser without WEBGL_multi_draw) draws the same pixels as multi-draw;
 //   3. levels through the real file input: an OBJ written here (its triangle count known) loads;
 //      a truncated GLB and a .fbx fail with the loader's message shown on the page, and the OBJ
 //      stays (same path, same triangle count);
@@ -183,6 +185,18 @@ try {
   const moved = Math.hypot(after.feet[0] - before.feet[0], after.feet[2] - before.feet[2]);
   check(moved > 1.0, `W moved the character ${moved.toFixed(2)} m ` +
     `(${before.steps} -> ${after.steps} steps)`);
+  // F12's screenshot becomes a download (the page takes it out of its file system).
+  await page.keyboard.press('F12');
+  await page.waitForFunction(() => window.ofps.screenshots.length > 0, { timeout: 30000 })
+    .catch(() => {});
+  const shots = await page.evaluate(() => window.ofps.screenshots);
+  const f12 = path.join(out, 'f12.png');
+  fs.writeFileSync(f12, Buffer.from(await page.evaluate(() =>
+    Array.from(window.ofps.lastScreenshot ?? []))));
+  const f12fig = shots.length === 1 ? await pixelFigures(page, f12) : null;
+  check(shots.length === 1 && f12fig !== null && f12fig.all.colors > 500 && f12fig.all.topShare < 0.5,
+    `F12's screenshot downloaded, not blank (${shots}, ${f12fig?.all.colors} colours)`);
+
   // Z crouches in the page (with Ctrl held, W would close the tab).
   await page.keyboard.down('z');
   await waitFrames(page, 5);
