@@ -11,6 +11,12 @@
 #   scripts/install-deps.sh --cross    also the cross toolchains and emulators of scripts/cross.sh
 #                                      (README "Platforms"): Clang, GCC for ARM64, MinGW-w64,
 #                                      Emscripten, Node.js, qemu-user, Wine
+#   scripts/install-deps.sh --web      also what scripts/web.sh needs: Emscripten, Node.js and npm
+#                                      (npm installs the browser tests' driver, tests/web), Chromium
+#                                      (headless, WebGL2 through SwiftShader), tinygltf (the page's
+#                                      glTF reader), brotli (the site's compressed size), dpkg-dev
+#                                      and a deb-src line for bookworm (apt-get source imgui: Dear
+#                                      ImGui's .cpp files, compiled for WebAssembly)
 #   scripts/install-deps.sh --list     print the packages and install nothing (with --peers,
 #                                      --ci or --cross: those too)
 #
@@ -42,6 +48,7 @@ packages=(
   libgl1-mesa-dri xvfb xauth
 )
 list_only=0
+web_sources=0
 for arg in "$@"; do
   case "$arg" in
     --peers) packages+=(libembree-dev libbullet-dev) ;;
@@ -52,9 +59,15 @@ for arg in "$@"; do
       packages+=(clang g++-aarch64-linux-gnu g++-mingw-w64-x86-64-posix emscripten nodejs
         qemu-user wine64)
       ;;
+    --web)
+      packages+=(emscripten nodejs chromium libtinygltf-dev dpkg-dev brotli)
+      # Debian's nodejs comes without npm; a Node.js from elsewhere (NodeSource) brings its own.
+      command -v npm >/dev/null || packages+=(npm)
+      web_sources=1
+      ;;
     --list) list_only=1 ;;
     *)
-      echo "install-deps: unknown option '$arg' (use --peers, --ci, --cross and/or --list)" >&2
+      echo "install-deps: unknown option '$arg' (use --peers, --ci, --cross, --web and/or --list)" >&2
       exit 2
       ;;
   esac
@@ -71,14 +84,29 @@ for p in "${packages[@]}"; do
   fi
 done
 
-if ((${#missing[@]} == 0)); then
-  exit 0
-fi
-
 sudo_cmd=()
 if [[ $(id -u) -ne 0 ]]; then
   sudo_cmd=(sudo)
 fi
+
+# Dear ImGui for WebAssembly: Debian's libimgui-dev holds the headers and an x86-64 libimgui.a
+# only, so scripts/web.sh compiles the library from Debian's own source package (apt-get source
+# imgui), which needs a deb-src line. Added once, for bookworm's main component only.
+if ((web_sources)) && ! apt-cache showsrc imgui 2>/dev/null | grep -q '^Package: imgui'; then
+  # deb822 form with the same Signed-By as Debian's own entry (apt refuses two values for one
+  # source).
+  src_list=/etc/apt/sources.list.d/octree-fps-deb-src.sources
+  echo "install-deps: adding $src_list (deb-src for apt-get source imgui)" >&2
+  printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" "Suites: bookworm" \
+    "Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+    "${sudo_cmd[@]}" tee "$src_list" >/dev/null
+  "${sudo_cmd[@]}" apt-get update -qq
+fi
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq

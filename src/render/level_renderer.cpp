@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <glm/geometric.hpp>
 
 #include "render/material_opacity.h"
@@ -51,6 +52,10 @@ void LevelRenderer::shutdown() {
 void LevelRenderer::release() {
   if (textureArray_ != 0) glDeleteTextures(1, &textureArray_);
   if (ibo_ != 0) glDeleteBuffers(1, &ibo_);
+#ifdef __EMSCRIPTEN__
+  if (edgeIbo_ != 0) glDeleteBuffers(1, &edgeIbo_);
+  edgeIbo_ = 0;
+#endif
   if (vbo_ != 0) glDeleteBuffers(1, &vbo_);
   if (vao_ != 0) glDeleteVertexArrays(1, &vao_);
   vao_ = vbo_ = ibo_ = textureArray_ = 0;
@@ -153,6 +158,19 @@ void LevelRenderer::setDrawOrder(const Level& level, std::span<const uint32_t> d
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo_);
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * sizeof(uint32_t)),
                indices.data(), GL_STATIC_DRAW);
+#ifdef __EMSCRIPTEN__
+  std::vector<uint32_t> edges;
+  edges.reserve(indices.size() * 2);
+  for (size_t t = 0; t + 2 < indices.size(); t += 3) {
+    const uint32_t a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    edges.insert(edges.end(), {a, b, b, c, c, a});
+  }
+  if (edgeIbo_ == 0) glGenBuffers(1, &edgeIbo_);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, edgeIbo_);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(edges.size() * sizeof(uint32_t)),
+               edges.data(), GL_STATIC_DRAW);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo_);  // the VAO keeps the triangles' buffer
+#endif
   glBindVertexArray(0);
   indexCount_ = static_cast<uint32_t>(indices.size());
 }
@@ -182,11 +200,30 @@ void LevelRenderer::draw(const FrameParams& frame, const DrawRunList& runs) {
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D_ARRAY, textureArray_);
   glBindVertexArray(vao_);
+#ifdef __EMSCRIPTEN__
+  if (frame.wireframe) {
+    // The same ranges in the edge buffer: twice the indices, at twice the offset.
+    for (size_t i = 0; i < counts_.size(); ++i) {
+      offsets_[i] = reinterpret_cast<const void*>(2 * reinterpret_cast<uintptr_t>(offsets_[i]));
+      counts_[i] *= 2;
+    }
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, edgeIbo_);
+    glMultiDrawElements(GL_LINES, counts_.data(), GL_UNSIGNED_INT, offsets_.data(),
+                        static_cast<GLsizei>(counts_.size()));
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo_);
+  } else {
+    glMultiDrawElements(GL_TRIANGLES, counts_.data(), GL_UNSIGNED_INT, offsets_.data(),
+                        static_cast<GLsizei>(counts_.size()));
+  }
+  // Without WEBGL_multi_draw the call above is a loop of draws (app/web/gles/glad/gl.h).
+  drawCalls_ = ofpsWebMultiDraw() ? 1u : static_cast<uint32_t>(counts_.size());
+#else
   if (frame.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
   glMultiDrawElements(GL_TRIANGLES, counts_.data(), GL_UNSIGNED_INT, offsets_.data(),
                       static_cast<GLsizei>(counts_.size()));
   if (frame.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
   drawCalls_ = 1;
+#endif
   glBindVertexArray(0);
 }
 

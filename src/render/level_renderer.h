@@ -78,6 +78,11 @@ class LevelRenderer {
   // Scratch for glMultiDrawElements, kept between frames so drawing does not allocate.
   std::vector<const void*> offsets_;
   std::vector<int> counts_;
+#ifdef __EMSCRIPTEN__
+  // WebGL2 has no polygon mode: the wireframe (T) draws each triangle's three edges as GL_LINES
+  // from this buffer, 6 indices per triangle in the same draw order.
+  unsigned edgeIbo_ = 0;
+#endif
 };
 
 }  // namespace ofps::gl

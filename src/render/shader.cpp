@@ -26,6 +26,13 @@ unsigned compile(GLenum stage, const std::string& path, std::string* outError) {
     *outError = "cannot read shader file " + path;
     return 0;
   }
+#ifdef __EMSCRIPTEN__
+  // The shaders are written once, in GLSL 330 core; WebGL2 takes GLSL ES 3.00. The two differ,
+  // for what these shaders use, in the version line and in ES's precision qualifiers (a
+  // fragment shader has no default float precision, and no sampler2DArray default either); the
+  // canvas has no sRGB encoding, so the fragment shaders do it (toGlslEs300).
+  source = toGlslEs300(source, stage == GL_FRAGMENT_SHADER);
+#endif
   const GLuint shader = glCreateShader(stage);
   const char* text = source.c_str();
   glShaderSource(shader, 1, &text, nullptr);
@@ -43,6 +50,31 @@ unsigned compile(GLenum stage, const std::string& path, std::string* outError) {
 }
 
 }  // namespace
+
+std::string toGlslEs300(const std::string& glsl330, bool fragment) {
+  const std::string versionLine = "#version 330 core";
+  if (glsl330.rfind(versionLine, 0) != 0) return glsl330;
+  std::string body = glsl330.substr(versionLine.size());
+  std::string tail;
+  const std::string mainLine = "void main()";
+  const size_t mainAt = body.find(mainLine);
+  if (fragment && mainAt != std::string::npos &&
+      body.find("out vec4 fragColor;") != std::string::npos) {
+    // The native demo writes linear colour into an sRGB framebuffer, which encodes it; a canvas
+    // is never sRGB, so the shader encodes (IEC 61966-2-1's curve) after the original main.
+    body.replace(mainAt, mainLine.size(), "void ofpsLinearMain()");
+    tail =
+        "\nvoid main() {\n"
+        "  ofpsLinearMain();\n"
+        "  vec3 c = clamp(fragColor.rgb, 0.0, 1.0);\n"
+        "  fragColor.rgb = mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055,\n"
+        "                      step(vec3(0.0031308), c));\n"
+        "}\n";
+  }
+  return "#version 300 es\nprecision highp float;\nprecision highp int;\n"
+         "precision highp sampler2DArray;\n#define OFPS_GLSL_ES 1\n" +
+         body + tail;
+}
 
 std::string shaderDirectory() {
   if (const char* env = std::getenv("OCTREE_FPS_SHADER_DIR"); env != nullptr && *env != '\0') {

@@ -13,6 +13,14 @@ namespace ofps::gl {
 // shaders/ (compiled in), else "shaders" relative to the working directory.
 std::string shaderDirectory();
 
+// The GLSL ES 3.00 form (WebGL2) of a shader written in GLSL 330 core: the version line replaced,
+// default precisions declared and OFPS_GLSL_ES defined; a `fragment` shader writing `out vec4
+// fragColor` also encodes its colour to sRGB after its own main (the native demo's framebuffer
+// does that; a WebGL canvas cannot). A source that does not start with "#version 330 core" is
+// returned as is. The page compiles this form (ShaderProgram::load under Emscripten); the native
+// demo the source itself.
+std::string toGlslEs300(const std::string& glsl330, bool fragment);
+
 class ShaderProgram {
  public:
   ShaderProgram() = default;

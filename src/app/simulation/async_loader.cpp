@@ -16,7 +16,14 @@ bool AsyncLevelLoader::start(const std::string& path, const DemoOptions& options
   path_ = path;
   progress_ = std::make_unique<LoadProgress>();
   LoadProgress* progress = progress_.get();
-  future_ = std::async(std::launch::async, [path, options, octreeParams, progress, reimport]() {
+#ifdef __EMSCRIPTEN__
+  // The page has no threads (Emscripten's default build): the load runs when take() asks for it,
+  // in the next frame, so the frame that started it still draws the load's toast.
+  constexpr auto kPolicy = std::launch::deferred;
+#else
+  constexpr auto kPolicy = std::launch::async;
+#endif
+  future_ = std::async(kPolicy, [path, options, octreeParams, progress, reimport]() {
     Result r;
     r.path = path;
     r.session = loadLevelSession(path, options, octreeParams, &r.error, &r.warnings, progress,
@@ -27,7 +34,9 @@ bool AsyncLevelLoader::start(const std::string& path, const DemoOptions& options
 }
 
 std::optional<AsyncLevelLoader::Result> AsyncLevelLoader::take() {
-  if (!future_.valid() || future_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+  if (!future_.valid()) return std::nullopt;
+  const std::future_status state = future_.wait_for(std::chrono::seconds(0));
+  if (state != std::future_status::ready && state != std::future_status::deferred) {
     return std::nullopt;
   }
   return future_.get();

@@ -120,6 +120,15 @@ int writeRunOutputs(const DemoState& s, int status) {
     status = 1;
   }
   if (options.statsJsonPath.empty() || !s.level.session) return status;
+  if (!writeStatsJson(options.statsJsonPath, runStatsJson(s), &error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    status = 1;
+  }
+  return status;
+}
+
+nlohmann::json runStatsJson(const DemoState& s) {
+  if (!s.level.session) return nlohmann::json::object();
   const int frames = s.frame.count;
   nlohmann::json stats;
   stats["level"] = levelStats(*s.level.session);
@@ -161,11 +170,7 @@ int writeRunOutputs(const DemoState& s, int status) {
                   {"mean_cpu_frame_ms", frames > 0 ? s.frame.totalCpuFrameMs / frames : 0.0},
                   {"gl_errors", gl::errorCount()},
                   {"last_load_error", s.level.loadError}};
-  if (!writeStatsJson(options.statsJsonPath, stats, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    status = 1;
-  }
-  return status;
+  return stats;
 }
 
 }  // namespace ofps::app

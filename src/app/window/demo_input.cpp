@@ -227,6 +227,11 @@ CharacterInput readInput(DemoState& s) {
   in.jump = down(GLFW_KEY_SPACE);
   in.sprint = down(GLFW_KEY_LEFT_SHIFT) || down(GLFW_KEY_RIGHT_SHIFT);
   in.crouch = down(GLFW_KEY_LEFT_CONTROL) || down(GLFW_KEY_RIGHT_CONTROL);
+#ifdef __EMSCRIPTEN__
+  // In a browser Ctrl+W closes the tab and Ctrl+S, Ctrl+D open dialogs (a page cannot stop
+  // them), so crouch-walking needs a key of its own there.
+  in.crouch = in.crouch || down(GLFW_KEY_Z);
+#endif
   return in;
 }
 

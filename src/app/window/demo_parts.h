@@ -3,6 +3,7 @@
 // Main thread only. Everything but writeRunOutputs and placeCharacter calls GLFW or GL, and
 // needs the window's context current (after openWindow).
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 
@@ -57,5 +58,8 @@ bool endOfFrame(DemoState& s, int* ioStatus);
 // demo_automation.cpp: --props and --stats-json at the end of the run; returns status, or 1
 // when a file cannot be written. Needs no GL context.
 int writeRunOutputs(const DemoState& s, int status);
+// demo_automation.cpp: what --stats-json writes (an empty object before the first level); the
+// page's stats hook returns it too (src/app/web/web_hooks.cpp).
+nlohmann::json runStatsJson(const DemoState& s);
 
 }  // namespace ofps::app

@@ -6,6 +6,9 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/html5.h>
+#endif
 
 #include <cstdio>
 #include <filesystem>
@@ -33,12 +36,20 @@ bool openWindow(DemoState& s) {
                  "--headless.\n");
     return false;
   }
+#ifdef __EMSCRIPTEN__
+  // The page: WebGL2 (the link's -sMIN_WEBGL_VERSION=2), antialiased; no sRGB canvas exists.
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  glfwWindowHint(GLFW_SAMPLES, 4);
+#else
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_SAMPLES, 4);
   glfwWindowHint(GLFW_SRGB_CAPABLE, GLFW_TRUE);
+#endif
   s.input.window = glfwCreateWindow(options.width, options.height, "octree-fps", nullptr, nullptr);
   if (s.input.window == nullptr) {
     std::fprintf(stderr, "error: cannot create a window with an OpenGL 3.3 core context\n");
@@ -46,12 +57,18 @@ bool openWindow(DemoState& s) {
     return false;
   }
   glfwMakeContextCurrent(s.input.window);
+#ifdef __EMSCRIPTEN__
+  // WebGL2's functions are linked in, nothing to load; multi-draw where the browser has it.
+  ofpsWebMultiDraw() =
+      emscripten_webgl_enable_WEBGL_multi_draw(emscripten_webgl_get_current_context()) != 0;
+#else
   if (gladLoadGL(glfwGetProcAddress) == 0) {
     std::fprintf(stderr, "error: cannot load OpenGL 3.3 core functions\n");
     glfwDestroyWindow(s.input.window);
     glfwTerminate();
     return false;
   }
+#endif
   glfwSwapInterval(s.gpu.vsync ? 1 : 0);
   gl::installDebugOutput();
   std::fprintf(stderr, "OpenGL %s on %s\n", reinterpret_cast<const char*>(glGetString(GL_VERSION)),
@@ -64,7 +81,11 @@ bool openWindow(DemoState& s) {
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini litter in the working directory
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(s.input.window, true);
+#ifdef __EMSCRIPTEN__
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+#else
   ImGui_ImplOpenGL3_Init("#version 330 core");
+#endif
   return true;
 }
 
