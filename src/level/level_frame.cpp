@@ -169,8 +169,18 @@ FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
   const char byArea = clearWinner(e.areaZ, e.areaY, kAreaClear);
   // The up axis is the shallower one: Z "wins" the extent when Y is the larger.
   const char byExtent = clearWinner(ext.y, ext.z, kExtentClear);
-  std::string evidence = "facing +-Z/+-Y area " + fmtFloat(e.areaZ / std::max(e.areaY, 1e-30)) +
-                         "x, extent Y " + fmtFloat(ext.y) + " Z " + fmtFloat(ext.z);
+  // In words a user can check: which axis more of the surface faces (floors and ceilings face
+  // up), and how far the level reaches along each candidate up axis (levels are flat).
+  const bool moreZ = e.areaZ >= e.areaY;
+  const double ratio =
+      moreZ ? e.areaZ / std::max(e.areaY, 1e-30) : e.areaY / std::max(e.areaZ, 1e-30);
+  char ratioText[32];
+  std::snprintf(ratioText, sizeof ratioText, "%.1f", ratio);
+  std::string evidence = (ratio < 1.1 ? std::string("about as much surface faces along Z as Y")
+                                      : std::string(ratioText) + "x more surface faces along " +
+                                            (moreZ ? "Z than Y" : "Y than Z")) +
+                         "; the level spans " + fmtRounded(ext.y) + " units along Y and " +
+                         fmtRounded(ext.z) + " along Z";
   if (byArea != 0) {
     g.up = byArea;
     if (byExtent != 0 && byExtent != byArea) evidence += "; the area outweighs the extent";
@@ -195,7 +205,7 @@ FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
   }
   const std::string units = g.scale == 1.0f ? " metres" : " in Quake units (0.0254 m)";
   g.why = std::string(g.ambiguous ? "assumed " : "guessed ") + upName + units + " (" + evidence +
-          ", " + fmtFloat(g.width) + (g.width == 1.0 ? " unit wide)" : " units wide)");
+          "; " + fmtRounded(g.width) + (g.width == 1.0 ? " unit wide)" : " units wide)");
   return g;
 }
 
@@ -253,7 +263,8 @@ LevelImportFrame chooseFrame(const aiScene& scene, const std::string& path, cons
     warnings->push_back(
         path + ": the file does not say " + what + "; " + needGuess().why +
         ". If that is wrong, load it once with --up y|z and --scale S (metres per unit), or pick"
-        " them in the demo's Level section and press Reload; the choice is remembered in " +
+        " them in the demo's Level section and press Reload; a choice made either way is then"
+        " remembered in " +
         importSettingsPathBeside(path) +
         " (or in ~/.config/octree-fps/import-settings/ when that folder is read-only)");
   }

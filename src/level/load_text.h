@@ -31,6 +31,20 @@ inline std::string fmtFloat(double v) {
   return buf;
 }
 
+// v rounded to a whole number, thousands grouped with commas ("1,936"), for sizes read by people.
+inline std::string fmtRounded(double v) {
+  char raw[48];
+  std::snprintf(raw, sizeof raw, "%.0f", v);
+  const std::string digits(raw);
+  const size_t sign = !digits.empty() && digits[0] == '-' ? 1 : 0;
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > sign && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 inline std::string fmtVec(const glm::dvec3& v) {
   return "(" + fmtFloat(v.x) + ", " + fmtFloat(v.y) + ", " + fmtFloat(v.z) + ")";
 }

@@ -119,7 +119,7 @@ void LineRenderer::frustum(const glm::mat4& inverseViewProj, const glm::vec4& co
     line(c[static_cast<size_t>(e[0])], c[static_cast<size_t>(e[1])], color);
 }
 
-void LineRenderer::draw(const glm::mat4& viewProj, bool depthTest) {
+void LineRenderer::draw(const glm::mat4& viewProj, Depth depth, float hiddenAlpha) {
   if (vertices_.empty() || program_ == 0) return;
   glBindVertexArray(vao_);
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
@@ -133,12 +133,36 @@ void LineRenderer::draw(const glm::mat4& viewProj, bool depthTest) {
   glUseProgram(program_);
   glUniformMatrix4fv(glGetUniformLocation(program_, "uViewProj"), 1, GL_FALSE,
                      glm::value_ptr(viewProj));
-  if (!depthTest) glDisable(GL_DEPTH_TEST);
+  const GLint alphaScale = glGetUniformLocation(program_, "uAlphaScale");
+  const auto count = static_cast<GLsizei>(vertices_.size());
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-  glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(vertices_.size()));
+  switch (depth) {
+    case Depth::Tested:
+      glUniform1f(alphaScale, 1.0f);
+      glDrawArrays(GL_LINES, 0, count);
+      break;
+    case Depth::OnTop:
+      glUniform1f(alphaScale, 1.0f);
+      glDisable(GL_DEPTH_TEST);
+      glDrawArrays(GL_LINES, 0, count);
+      glEnable(GL_DEPTH_TEST);
+      break;
+    case Depth::XRay:
+      // GREATER then LEQUAL: every fragment is drawn by exactly one of the passes, and neither
+      // writes depth, so the second pass is not hidden by the first.
+      glDepthMask(GL_FALSE);
+      glDepthFunc(GL_GREATER);
+      glUniform1f(alphaScale, hiddenAlpha);
+      glDrawArrays(GL_LINES, 0, count);
+      glDepthFunc(GL_LEQUAL);
+      glUniform1f(alphaScale, 1.0f);
+      glDrawArrays(GL_LINES, 0, count);
+      glDepthFunc(GL_LESS);
+      glDepthMask(GL_TRUE);
+      break;
+  }
   glDisable(GL_BLEND);
-  if (!depthTest) glEnable(GL_DEPTH_TEST);
   glBindVertexArray(0);
 }
 

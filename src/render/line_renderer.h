@@ -33,8 +33,16 @@ class LineRenderer {
   void capsule(const glm::vec3& a, const glm::vec3& b, float radius, const glm::vec4& color);
   // The 12 edges of the frustum whose inverse view-projection is given.
   void frustum(const glm::mat4& inverseViewProj, const glm::vec4& color);
-  // Draws everything collected since clear(). depthTest false draws on top of the level.
-  void draw(const glm::mat4& viewProj, bool depthTest);
+  // How the lines meet the level's depth buffer.
+  enum class Depth {
+    Tested,  // hidden behind the level where it is in front of them
+    OnTop,   // drawn over everything
+    // Two passes: the parts in front of the level at full alpha, the hidden parts faint
+    // (hiddenAlpha times their alpha). Boxes behind walls stay readable without burying the view.
+    XRay,
+  };
+  // Draws everything collected since clear().
+  void draw(const glm::mat4& viewProj, Depth depth, float hiddenAlpha = 0.25f);
 
   size_t lineCount() const { return vertices_.size() / 2; }
 

@@ -91,6 +91,14 @@ elif case == "stats_default":
     lo, hi = level["bounds"]
     expect(all(lo[i] < hi[i] for i in range(3)), "bounds are a real box", json.dumps(level))
     expect(hi[1] - lo[1] < hi[0] - lo[0], "the arena is wider than tall (Y up)", json.dumps(level))
+    # scripts/make_default_level.py: one collider box (UCX_fence, 6 faces = 12 triangles) is
+    # not drawn; the fence, grass and banner are drawn but never collide.
+    expect(level["collider_only_triangles"] == 12, "UCX_fence's 12 triangles are not drawn",
+           json.dumps(level))
+    expect(level["drawn_triangles"] + level["collider_only_triangles"] == level["triangles"],
+           "every triangle is drawn or a collider's", json.dumps(level))
+    expect(level["visual_only_triangles"] > 0, "the nocollide decoration is counted",
+           json.dumps(level))
 elif case == "stats_shared_levels":
     # Triangle counts from ../shared/levels/SOURCES.md (degenerate triangles included).
     levels = [("collision-world/collision-world.glb", 1788, []),

@@ -26,7 +26,14 @@ _env = isolated_env(prefix="octree-fps-first-screen-")
 arena = os.path.join(source_dir, "assets", "arena.glb")
 
 XK_F1 = 0xFFBE
-XK_C, XK_X, XK_V, XK_R = 0x0063, 0x0078, 0x0076, 0x0072
+
+
+def num(text):  # "1,048" -> 1048
+    return int(text.replace(",", ""))
+
+
+XK_C, XK_X, XK_V, XK_R, XK_O, XK_T = 0x0063, 0x0078, 0x0076, 0x0072, 0x006F, 0x0074
+XK_Q, XK_B = 0x0071, 0x0062
 
 
 def narrow_text_rows(path, panel, min_width):
@@ -76,10 +83,9 @@ if case == "headline_matches_stats":
         with open(sj) as f:
             st = json.load(f)
     lines = st["view"]["headline"]["lines"]
-    num = lambda s: int(s.replace(",", ""))
-    m = re.fullmatch(r"moving: the octree tested ([\d,]+) boxes and ([\d,]+) triangles; brute "
-                     r"force would test ([\d,]+)", lines[0])
-    expect(m, f"the moving line: {lines[0]!r}")
+    m = re.fullmatch(r"character: the octree tested ([\d,]+) boxes and ([\d,]+) triangles; "
+                     r"brute force would test ([\d,]+)", lines[0])
+    expect(m, f"the character line: {lines[0]!r}")
     last = st["controller"]["last_step"]
     triangles = st["level"]["triangles"]  # the collision triangles the octree holds
     expect(num(m.group(1)) == last["nodes_visited"] and
@@ -90,12 +96,12 @@ if case == "headline_matches_stats":
     cull = st["culling"]
     expect(num(m.group(3)) == last["queries"] * triangles,
            f"brute force = queries x triangles: {lines[0]!r}, {last}, {triangles}")
-    m = re.fullmatch(r"culling: the octree tested ([\d,]+) boxes and no triangles; brute force "
-                     r"would test ([\d,]+) \(([\d,]+) drawn\)", lines[1])
+    m = re.fullmatch(r"culling: the octree tested ([\d,]+) boxes to pick ([\d,]+) triangles to "
+                     r"draw; brute force would test ([\d,]+)", lines[1])
     expect(m, f"the culling line: {lines[1]!r}")
     expect(num(m.group(1)) == cull["nodes_visited"] and
-           num(m.group(2)) == cull["triangles_total"] and
-           num(m.group(3)) == cull["triangles_drawn"], f"headline {lines[1]!r} vs {cull}")
+           num(m.group(2)) == cull["triangles_drawn"] and
+           num(m.group(3)) == cull["triangles_total"], f"headline {lines[1]!r} vs {cull}")
     expect(0 < cull["triangles_drawn"] < cull["triangles_total"],
            f"the cull drew some and not all: {cull}")
 
@@ -110,6 +116,11 @@ elif case == "keys_show_help_and_toasts":
         xt.move(600, 300)  # over the view, right of the panel
         time.sleep(0.5)
         for key in (XK_C, XK_X, XK_V, XK_R):
+            xt.press(key)
+            time.sleep(0.6)
+        # C, X and V again (culling back on and following the camera), Q and B, then O and T:
+        # T's toast is the one on the view at the end, its numbers the last frame's.
+        for key in (XK_C, XK_X, XK_V, XK_Q, XK_B, XK_O, XK_T):
             xt.press(key)
             time.sleep(0.6)
         xt.press(XK_F1)
@@ -131,8 +142,21 @@ elif case == "keys_show_help_and_toasts":
     v = st["view"]
     toasts = v["toasts"]
     for want in ("frustum culling off (C)", "occlusion culling off (X)", "culling frozen (V)",
-                 "respawned at the spawn point (R)"):
+                 "respawned at the spawn point (R)", "frustum culling on (C)",
+                 "occlusion culling on (X)", "culling follows the camera again (V)",
+                 "octree boxes off (O)", "wireframe on (T)",
+                 "query view on (Q): what the character's queries touched", "props grid on (B)"):
         expect(want in toasts, f"toast {want!r} shown: {toasts}", out)
+    # The toast on the view at the end is T's, with the frame's numbers: the triangles the cull
+    # drew, of the level's drawable ones.
+    cull = st["culling"]
+    t = v["toast"]
+    m = re.fullmatch(r"([\d,]+) of ([\d,]+) triangles drawn as outlines", t["detail"])
+    expect(t["title"] == "wireframe on (T)" and m, f"T's toast at the end: {t}", out)
+    expect(num(m.group(1)) == cull["triangles_drawn"] and
+           num(m.group(2)) == cull["triangles_total"], f"T's numbers {t} vs {cull}", out)
+    expect(not v["octree_boxes"]["shown"] and v["octree_boxes"]["drawn"] == 0,
+           f"O turned the boxes off: {v['octree_boxes']}", out)
     expect(not v["help_shown"], "Esc closed the key list", json.dumps(v))
     expect(st["run"]["frames"] < 20000, "Esc quit after the help was closed", out)
     shots = [l for l in out.splitlines() if l.startswith("screenshot written to ")]

@@ -120,7 +120,7 @@ if case == "space_tap_low_fps":
            "did not slow the frames", json.dumps(run))
     expect(jumps == taps, f"{jumps} jumps for {taps} taps of 3 ms at 10 fps", json.dumps(stats))
     print(f"{taps} taps, {jumps} jumps; mean frame {run['mean_frame_ms']:.1f} ms")
-elif case in ("path_field_typing_low_fps", "path_field_enter_loads"):
+elif case in ("path_field_typing_low_fps", "path_field_enter_loads", "path_field_click_then_t"):
     # Text typed into the panel's Level path field at 10 fps arrives whole: characters typed
     # faster than the frames, a Ctrl+A tap (select all, so the typing replaces the path) and a
     # Backspace tap that are over between two frames. The field's text goes to --stats-json.
@@ -161,6 +161,10 @@ elif case in ("path_field_typing_low_fps", "path_field_enter_loads"):
         xt.move(100, (first + last) // 2)
         time.sleep(0.3)
         xt.click(1)  # into the path field
+        if case == "path_field_click_then_t":
+            # 't' right after the click, inside the same 100 ms frame: the field takes it as
+            # text (Ctrl+A below replaces it); it must not toggle wireframe (T).
+            xt.tap(ord("t"), 0.003)
         time.sleep(1.0)
         xt.key(XK_CONTROL_L, True)
         time.sleep(0.4)
@@ -190,6 +194,9 @@ elif case in ("path_field_typing_low_fps", "path_field_enter_loads"):
         shutil.rmtree(folder, ignore_errors=True)
         with open(sj) as f:
             stats = json.load(f)
+    if case == "path_field_click_then_t":
+        expect(not stats["view"]["wireframe"] and "wireframe on (T)" not in stats["view"]["toasts"],
+               f"the 't' typed after the click went to the field: {stats['view']}", out)
     typed = stats["ui"]["path_field"]
     expect(typed == wanted, f"path field '{typed}', typed '{wanted}'", out)
     print(f"path field: {typed}")

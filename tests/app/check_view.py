@@ -171,12 +171,18 @@ with tempfile.TemporaryDirectory(prefix="octree-fps-view-") as config:
         # (the controller's default radius, 0.35 m) touches at least the floor it stands on.
         script = os.path.join(config, "walk.script")
         with open(script, "w") as f:
-            f.write("at 0 hold forward\nend 1\n")
+            # 240 Hz: four steps a frame; the view shows the last one's queries.
+            f.write("set tick_hz 240\nat 0 hold forward\nend 1\n")
         code, out, st = run(config, [arena, "--script", script, "--query-overlay", *SMALL])
         expect(code == 0 and st, f"exit {code}", out)
         q = st["view"]["query_view"]
         expect(st["controller"]["grounded"], "the walk ends on the ground", json.dumps(st))
         expect(q["shown"] and q["nodes"] > 0, f"nodes entered {q}")
+        # The headline counts the last step's box tests; the Q view draws the nodes that step
+        # entered (each entered node's box was tested), so never more, and distinct ones.
+        h = st["view"]["headline"]
+        expect(q["nodes"] <= q["entered"] <= h["query_boxes"],
+               f"Q view {q} against the headline's last step {h}")
         expect(q["contacts"] >= 1, f"the floor under the feet is a contact {q}")
         expect(abs(q["capsule_radius"] - 0.35) < 1e-6, f"capsule radius {q}")
     elif case == "settings_saved_on_exit":

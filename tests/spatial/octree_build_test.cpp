@@ -65,6 +65,28 @@ TEST(OctreeBuild, OneTriangle) {
   EXPECT_EQ(h.normal, glm::vec3(0, -1, 0));
 }
 
+// Every build, rebuild and clear names the tree with one new id from one counter: with nothing
+// else building (this test's thread only), each takes exactly the next one, a failed build too.
+TEST(OctreeBuild, EachBuildTakesOneId) {
+  const Triangle t{{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+  Octree o;
+  EXPECT_EQ(o.buildId(), 0u);  // never built
+  ASSERT_TRUE(o.build(std::span<const Triangle>(&t, 1)).ok);
+  const uint64_t first = o.buildId();
+  EXPECT_GT(first, 0u);
+  ASSERT_TRUE(o.rebuild(OctreeBuildParams{}).ok);
+  EXPECT_EQ(o.buildId(), first + 1);
+  ASSERT_TRUE(o.build(std::span<const Triangle>(&t, 1)).ok);
+  EXPECT_EQ(o.buildId(), first + 2);
+  const Triangle bad{{0, 0, 0}, {std::nanf(""), 0, 0}, {0, 0, 1}};
+  EXPECT_FALSE(o.build(std::span<const Triangle>(&bad, 1)).ok);
+  EXPECT_EQ(o.buildId(), first + 3);  // an empty tree, named anew
+  o.clear();
+  EXPECT_EQ(o.buildId(), first + 4);
+  const Octree copy = o;
+  EXPECT_EQ(copy.buildId(), o.buildId());  // the same tree
+}
+
 TEST(OctreeBuild, ErrorsNameTheTriangle) {
   const std::vector<glm::vec3> pos = {
       {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, std::numeric_limits<float>::quiet_NaN(), 1}};

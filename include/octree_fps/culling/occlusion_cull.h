@@ -208,6 +208,9 @@ struct OcclusionCullStats {
   uint32_t budgetBoxesOnly = 0;
   uint32_t budgetExhausted = 0;
   uint32_t nodesPastBudget = 0;
+
+  // Adds every counter of `o` (one cull's) to these: the totals over several culls.
+  OcclusionCullStats& operator+=(const OcclusionCullStats& o);
 };
 
 class OcclusionCuller {
@@ -274,10 +277,45 @@ class OcclusionCuller {
   // out of runs_.
   template <class Isa>
   void retestDrawnT(const Octree& octree, OcclusionCullStats* st);
-  // cull() for one instruction set (occlusion_isa_inl.h); defined in occlusion_cull_inl.h.
+  // cull() for one instruction set (occlusion_isa_inl.h); defined in occlusion_cull_inl.h with
+  // its steps below.
   template <class Isa>
   void cullT(const Octree& octree, const DrawRanges& ranges, const glm::mat4& viewProjection,
              DrawRunList* out, OcclusionCullStats* ioStats, const OcclusionCullParams& params);
+  struct WalkEntry;  // a node on the traversal's stack, classified against the frustum
+  // This cull's view of the history (temporal coherence).
+  struct History {
+    bool coherent = false;   // the history holds (the eye moved little since the last cull)
+    uint32_t lastFrame = 0;  // the stamp of a node visible in the last cull; 0: none
+    uint32_t period = 1;     // OcclusionCullParams::retestPeriod, at least 1
+    uint32_t phaseMask = 0;  // period - 1 for a power of two, else 0 (a division then)
+  };
+  // Starts a cull's history (a new frame stamp; last cull's occluders become the prepass list).
+  History beginHistory(const glm::dvec3& eye, const OcclusionCullParams& params);
+  // The node was visible in the last cull and is not due for its periodic re-test.
+  bool assumedVisible(const History& h, uint32_t node) const;
+  // The work budget's meter: OcclusionWork's weights over the counters so far.
+  static uint64_t workSpent(const OcclusionCullStats& st, uint64_t trianglesVisited);
+  // Past the work budget: the node drawn as the frustum cull would draw it.
+  void drawPastBudget(const Octree& octree, const WalkEntry& e, OcclusionCullStats& st);
+  void prefetchOwnTriangles(const Octree& octree, uint32_t node) const;
+  // A visible node's own triangles: each tested against the buffer, the visible ones drawn
+  // (drawVisibleRunsT: runs, occluders rasterized).
+  template <class Isa>
+  void testOwnTrianglesT(const Octree& octree, SlotRun own, bool assumed, uint32_t mask,
+                         const OcclusionCullParams& params, OcclusionCullStats& st);
+  template <class Isa>
+  void drawVisibleRunsT(const Octree& octree, SlotRun own, const OcclusionCullParams& params,
+                        OcclusionCullStats& st);
+  // The node's children inside the frustum onto the stack, nearest on top; returns the new top.
+  template <class Isa>
+  uint32_t pushChildrenNearestFirstT(const Octree& octree, const WalkEntry& e,
+                                     const Frustum& frustum, const float (&eye)[3],
+                                     WalkEntry* stack, uint32_t top, OcclusionCullStats& st) const;
+  // The prepass's scratch bits off the slots the traversal did not reach.
+  void clearPrepassScratch();
+  uint32_t flagWord(uint32_t block) const;  // a block's four slot flags, lane i in byte i
+  void storeFlagWord(uint32_t block, uint32_t w);
   // Per triangle slot: kSlot* bits (kSlotHidden: scratch); paddedSlots(triangleCount()) long.
   std::vector<uint8_t> slotFlags_;
   static uint32_t paddedSlots(uint32_t slots) { return (slots + 3u) & ~3u; }

@@ -569,6 +569,7 @@ class Octree {
   // The build proper, from any input (octree_build.cpp). r.degenerateTriangles and
   // r.droppedTriangles count what this build found and dropped.
   struct BuildSource;
+  void clearStorage();  // clear() without taking a build id (a build takes its own, once)
   OctreeBuildReport buildFrom(const BuildSource& source, uint32_t inputTriangles,
                               const OctreeBuildParams& params, double startMs);
 

@@ -135,6 +135,7 @@ void resetOverlays(DemoState& s) {
 
 void buildOctreeOverlay(DemoState& s) {
   s.gpu.lines.clear();
+  s.overlay.boxesDrawn = 0;
   if (!s.level.session) return;
   const Octree& octree = s.level.session->octree;
   if (s.culling.frozen) {
@@ -161,6 +162,7 @@ void buildOctreeOverlay(DemoState& s) {
       const uint32_t depth = octree.nodeLevel(n);
       if (depth >= lo && depth <= hi && (!s.overlay.leavesOnly || octree.isLeaf(n))) {
         s.gpu.lines.box(drawnBox(octree, n, s.overlay.cubicCells), octreeDepthColor(depth));
+        ++s.overlay.boxesDrawn;
       }
       // Nothing below the range is drawn: no need to go there.
       if (depth >= hi) continue;
@@ -172,6 +174,7 @@ void buildOctreeOverlay(DemoState& s) {
     const uint32_t depth = octree.nodeLevel(n);
     if (depth < lo || depth > hi || (s.overlay.leavesOnly && !octree.isLeaf(n))) continue;
     s.gpu.lines.box(drawnBox(octree, n, s.overlay.cubicCells), octreeDepthColor(depth));
+    ++s.overlay.boxesDrawn;
   }
 }
 

@@ -78,7 +78,7 @@ void budgetControls(OcclusionView& o) {
 void occlusionPanel(DemoState& s) {
   OcclusionView& o = s.occlusion;
   if (!ImGui::CollapsingHeader("Occlusion")) return;
-  char a[32], b[32], d[32];
+  char a[32], b[32], d[32], e[32];
   if (!s.culling.enabled) {
     textDisabledf("occlusion culling needs frustum culling (C)");
     return;
@@ -92,8 +92,8 @@ void occlusionPanel(DemoState& s) {
   const double share = c.trianglesDrawnFrustumOnly > 0
                            ? 100.0 * c.trianglesDrawn / c.trianglesDrawnFrustumOnly
                            : 100.0;
-  textf("triangles: %s drawn, %s with frustum only (%.0f %%)", grouped(c.trianglesDrawn, a),
-        grouped(c.trianglesDrawnFrustumOnly, b), share);
+  textf("triangles: %s drawn, %.0f %% of the %s the frustum cull alone would draw",
+        grouped(c.trianglesDrawn, a), share, grouped(c.trianglesDrawnFrustumOnly, b));
   textf("nodes: %s tested against the buffer, %s occluded", grouped(c.nodesOcclusionTested, a),
         grouped(c.nodesOccluded, b));
   textf("%s triangles of visible nodes occluded, %s outside the frustum",
@@ -103,7 +103,7 @@ void occlusionPanel(DemoState& s) {
   if (o.propsStats.cellsTested > 0) {
     textf("props: %s of %s in the frustum occluded (%s of %s grid cells hidden)",
           grouped(o.propsOccluded, a), grouped(o.propsTested, b),
-          grouped(o.propsStats.cellsOccluded, d), grouped(o.propsStats.cellsTested, a));
+          grouped(o.propsStats.cellsOccluded, d), grouped(o.propsStats.cellsTested, e));
   } else {
     textf("props: %s of %s in the frustum occluded", grouped(o.propsOccluded, a),
           grouped(o.propsTested, b));

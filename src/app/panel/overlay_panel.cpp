@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include "app/overlay/legends.h"
+#include "app/panel/headline.h"
 #include "app/panel/panel_sections.h"
 #include "app/panel/panel_widgets.h"
 #include "app/window/demo_state.h"
@@ -44,20 +45,26 @@ void overlayPanel(DemoState& s) {
       ImGui::TreePop();
     }
   }
+  char lines[32];
   ImGui::Checkbox("what the queries touched (Q)", &s.overlay.queryNodes);
   helpMarker(
-      "The octree nodes this frame's controller queries entered (boxes by depth), the "
+      "The octree nodes the controller's queries entered in the last step (boxes by depth), the "
       "triangles in them that were tested, those the capsule touches, and the capsule. Fly "
       "out (F) to look at them from outside.");
   if (s.overlay.queryNodes) {
-    textf("%u node entries this frame, %zu distinct nodes shown", s.queries.trace.entered,
-          s.queries.shownNodes.size());
+    const Headline h = headlineOf(s);
+    char a[32], b[32], c[32];
+    textf(
+        "the last step's %s queries tested %s node boxes (the headline's number) and entered %s "
+        "of them; %s distinct nodes drawn",
+        grouped(h.queries, a), grouped(h.queryBoxes, b), grouped(s.queries.trace.entered, c),
+        grouped(s.queries.shownNodes.size(), lines));
     queryViewLegend(s);
   }
   gridPanel(s);
   ImGui::Checkbox("crosshair", &s.ui.crosshair);
-  char lines[32];
-  textf("%s lines", grouped(s.gpu.lines.lineCount(), lines));
+  textDisabledf("the overlays above drew %s lines this frame",
+                grouped(s.gpu.lines.lineCount(), lines));
 }
 
 }  // namespace ofps::app

@@ -71,6 +71,16 @@ void octreePanel(DemoState& s, PanelRequests& out) {
     textDisabledf("%s zero-area triangles kept as segments or points",
                   grouped(r.degenerateTriangles, a));
   }
+  // Why the culling line counts fewer triangles than the octree holds (and which never block).
+  const LevelSession& l = *s.level.session;
+  if (l.colliderOnlyTriangles > 0) {
+    textDisabledf("%s drawn; %s collide but are not drawn (collider meshes: UCX_, collider)",
+                  grouped(l.drawRanges.drawnTriangles(), a), grouped(l.colliderOnlyTriangles, b));
+  }
+  if (l.visualOnlyTriangles > 0) {
+    textDisabledf("%s are drawn but never collide (nocollide meshes)",
+                  grouped(l.visualOnlyTriangles, a));
+  }
   for (const ParamInfo& info : paramInfos()) {
     if (info.owner == ParamOwner::Octree && paramSliderRow(s, info)) out.rebuildOctree = true;
   }
@@ -80,7 +90,7 @@ void cullingPanel(DemoState& s) {
   if (!ImGui::CollapsingHeader("Culling", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const CullStats& c = s.culling.stats;
   const uint32_t total = s.level.session->drawRanges.drawnTriangles();
-  char a[32], b[32], d[32];
+  char a[32], b[32], d[32], e[32];
   ImGui::Checkbox("frustum culling (C)", &s.culling.enabled);
   ImGui::SameLine();
   if (ImGui::Checkbox("freeze (V)", &s.culling.frozen) && s.culling.frozen) {
@@ -100,7 +110,7 @@ void cullingPanel(DemoState& s) {
       "a node's box and skips or accepts its whole subtree.",
       "%s of %s nodes visited, %s plane tests; brute force: %s triangles tested",
       grouped(c.nodesVisited, a), grouped(s.level.session->octree.nodeCount(), b),
-      grouped(c.planeTests, d), grouped(total, b));
+      grouped(c.planeTests, d), grouped(total, e));
   textf("%s of %s triangles drawn, %s ranges, %u draw call", grouped(s.culling.runs.triangles, a),
         grouped(total, b), grouped(s.culling.runs.first.size(), d),
         s.gpu.renderer.drawCallsLastFrame());
@@ -113,11 +123,11 @@ void controllerPanel(DemoState& s, PanelRequests& out) {
   const glm::dvec3 feet = glm::dvec3(c.feet()) + s.level.session->level.origin;
   const glm::dvec3 v(c.velocity());
   const double speed = std::sqrt(v.x * v.x + v.z * v.z);
-  textf("feet at (%.2f, %.2f, %.2f) m, %s%s%s", feet.x, feet.y, feet.z,
+  textf("feet at (%.2f, %.2f, %.2f) m, %s%s%s", tidy(feet.x), tidy(feet.y), tidy(feet.z),
         c.grounded() ? "grounded" : "airborne", c.crouched() ? ", crouched" : "",
         c.flying() ? ", flying (F)" : "");
-  textf("speed %.2f m/s (vertical %.2f m/s), slope under feet %.1f\xC2\xB0%s", speed, v.y,
-        static_cast<double>(c.groundSlope()) * 57.29577951308232,
+  textf("speed %.2f m/s (vertical %.2f m/s), slope under feet %.1f\xC2\xB0%s", tidy(speed),
+        tidy(v.y), static_cast<double>(c.groundSlope()) * 57.29577951308232,
         c.onSteepSlope() ? " (too steep)" : "");
   const ControllerStepStats& st = c.lastStepStats();
   const uint64_t brute =

@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -144,17 +145,9 @@ void sameLineDisabled(const char* fmt, ...) {
   ImGui::PopStyleColor();
 }
 
-const char* grouped(uint64_t v, char (&buf)[32]) {
-  char raw[32];
-  std::snprintf(raw, sizeof raw, "%llu", static_cast<unsigned long long>(v));
-  const int len = static_cast<int>(std::strlen(raw));
-  int o = 0;
-  for (int i = 0; i < len; ++i) {
-    if (i > 0 && (len - i) % 3 == 0) buf[o++] = ',';
-    buf[o++] = raw[i];
-  }
-  buf[o] = '\0';
-  return buf;
+double tidy(double v, int decimals) {
+  const double half = 0.5 * std::pow(10.0, -decimals);
+  return std::fabs(v) < half ? 0.0 : v;
 }
 
 const char* microseconds(double us, char (&buf)[32]) {

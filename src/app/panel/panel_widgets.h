@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "app/simulation/number_format.h"  // grouped(): counts in the panel
+
 namespace ofps::app {
 
 // Text laid out by words: broken only at spaces, never inside a number ("1,048", "0.25": Dear
@@ -29,9 +31,8 @@ void textWithHelp(const char* help, const char* fmt, ...) IM_FMTARGS(2);
 void textDisabledWithHelp(const char* help, const char* fmt, ...) IM_FMTARGS(2);
 // Dimmed text after the last item on the same line when it fits whole; otherwise on the next line.
 void sameLineDisabled(const char* fmt, ...) IM_FMTARGS(1);
-// `v` with thousands separators ("1,234,567"): the one way the demo writes a count. Written into
-// buf, which is returned.
-const char* grouped(uint64_t v, char (&buf)[32]);
+// v for a "%.Nf" with N = decimals, without a "-0.00": values that round to zero print as 0.
+double tidy(double v, int decimals = 2);
 // Microseconds with the unit: "0.84 µs", "12.3 µs", "1,204 µs".
 const char* microseconds(double us, char (&buf)[32]);
 

@@ -2,6 +2,8 @@
 // octree's work beside brute force's and a legend of the overlay's colours.
 #include <imgui.h>
 
+#include <string>
+
 #include "app/panel/panel_widgets.h"
 #include "app/tool/probe_tool.h"
 #include "app/window/demo_state.h"
@@ -10,8 +12,9 @@ namespace ofps::app {
 namespace {
 
 // printf's variadic arguments promote floats; saying so keeps -Wdouble-promotion quiet.
+// For "%.2f" (and "%.3f" of distances, never negative): no "-0.00".
 double D(float v) {
-  return static_cast<double>(v);
+  return tidy(static_cast<double>(v));
 }
 
 void workLines(const ProbeWork& w, const Octree& octree, const char* what) {
@@ -19,7 +22,8 @@ void workLines(const ProbeWork& w, const Octree& octree, const char* what) {
   // This query's own counters (a fresh ProbeWork per click; QueryStats start at zero).
   textf("%s: %s of %s nodes visited, %s triangles tested", what, grouped(w.octree.nodesVisited, a),
         grouped(octree.nodeCount(), b), grouped(w.octree.trianglesTested, c));
-  textf("brute force: %s triangles tested", grouped(w.brute.trianglesTested, b));
+  textf("brute force: %s triangles tested (every one that collides)",
+        grouped(w.brute.trianglesTested, b));
   textf("%s per query; brute force %s (%.0fx)", microseconds(w.octreeUs, a),
         microseconds(w.bruteUs, b), w.octreeUs > 0.0 ? w.bruteUs / w.octreeUs : 0.0);
   // Said either way: the check is the point of showing brute force beside the octree.
@@ -127,10 +131,19 @@ void probePanel(DemoState& s) {
     textf("  v2 (%.2f, %.2f, %.2f) m", D(t.v2.x), D(t.v2.y), D(t.v2.z));
     if (!p.path.empty()) {
       const uint32_t leaf = p.path.back();
-      // A node's own triangles sit in a leaf at the node's level, so the path can hold two nodes
-      // of one level: say the path's length and the leaf's level apart.
-      textf("leaf %u: depth %u, %u triangles; path from root to leaf: %zu nodes", leaf,
-            octree.nodeLevel(leaf), octree.ownRange(leaf).count, p.path.size());
+      // A node's own triangles sit in a leaf at the node's level (a depth repeats), and wide
+      // nodes skip levels: the path's depths say both, so its length and the leaf's depth agree.
+      std::string depths;
+      for (const uint32_t n : p.path) {
+        depths += (depths.empty() ? "" : ", ") + std::to_string(octree.nodeLevel(n));
+      }
+      textWithHelp(
+          "A node's depth is its octree level: the root is 0 and each level halves the cell. "
+          "Triangles kept in an inner node (they straddle its children's cells) sit in a leaf of "
+          "their own at that node's depth, so a depth can repeat at the end of a path; a node "
+          "that holds no triangles is replaced by its children (wide nodes), so depths can skip.",
+          "leaf %u: depth %u, %u triangles; path from root to leaf: %zu nodes, depths %s", leaf,
+          octree.nodeLevel(leaf), octree.ownRange(leaf).count, p.path.size(), depths.c_str());
     }
   } else {
     textf("miss");

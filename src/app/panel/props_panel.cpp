@@ -16,12 +16,16 @@ void propsPanel(DemoState& s) {
   PropsView& v = s.props;
   PropsWorld& world = s.sim.props();
   const PropsStepStats& st = world.lastStepStats();
-  // "drawn": after the frustum and occlusion culls; the cull line below counts the frustum's.
   char a[32], b[32], c[32], d[32];
   // "drawn": after the frustum and occlusion culls; the cull line below counts the frustum's.
-  textf("%s props, %s drawn, %s resting, %s grid cells", grouped(world.liveCount(), a),
-        grouped(v.visibleIds.size(), b), grouped(world.restingCount(), c),
-        grouped(world.grid().occupiedCells(), d));
+  textWithHelp(
+      "Drawn: sent to the GPU, in the frustum and not proven hidden. Both culls are "
+      "conservative: a prop they keep may still be behind a wall on screen (occlusion culling "
+      "tests boxes against a small depth buffer of the nearest walls, within a work budget), "
+      "but a prop they cull is never visible.",
+      "%s props, %s drawn, %s resting, %s grid cells", grouped(world.liveCount(), a),
+      grouped(v.visibleIds.size(), b), grouped(world.restingCount(), c),
+      grouped(world.grid().occupiedCells(), d));
   if (world.size() > 0) {
     // Every prop added is live or removed; the removed ones are said, not silently dropped.
     textf("removed: %s of %s added since Clear (fell below the kill plane, y %.1f m)",

@@ -33,8 +33,12 @@ Headline headlineOf(const DemoState& s) {
 
 std::string headlineQueryLine(const Headline& h) {
   char a[32], b[32], c[32], line[256];
+  if (h.queries == 0) {
+    // Flying (F): the character asks nothing, so there is nothing to compare.
+    return "character: no queries this step (flying: F lands)";
+  }
   std::snprintf(line, sizeof line,
-                "moving: the octree tested %s boxes and %s triangles; brute force would test %s",
+                "character: the octree tested %s boxes and %s triangles; brute force would test %s",
                 grouped(h.queryBoxes, a), grouped(h.queryTriangles, b), grouped(h.queryBrute, c));
   return line;
 }
@@ -46,10 +50,11 @@ std::string headlineCullLine(const Headline& h) {
                   grouped(h.total, a));
     return line;
   }
+  // No triangle is tested one by one: a visible node's triangles are drawn as one range.
   std::snprintf(line, sizeof line,
-                "culling: the octree tested %s boxes and no triangles; brute force would test %s "
-                "(%s drawn)",
-                grouped(h.cullBoxes, a), grouped(h.cullBrute, b), grouped(h.drawn, c));
+                "culling: the octree tested %s boxes to pick %s triangles to draw; brute force "
+                "would test %s",
+                grouped(h.cullBoxes, a), grouped(h.drawn, c), grouped(h.cullBrute, b));
   return line;
 }
 

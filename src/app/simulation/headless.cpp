@@ -18,11 +18,12 @@ int runHeadless(const DemoOptions& options) {
   ScenarioParams params;
   std::optional<Script> script;
   if (!options.scriptPath.empty()) {
-    script = loadScriptFor(options.scriptPath, &params, &error);
-    if (!script) {
+    Script loaded;
+    if (!loadScriptFor(options.scriptPath, &params, &loaded, &error)) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
       return 2;
     }
+    script = std::move(loaded);
   }
   auto session = loadLevelSession(options.levelPath, options, params.octree, &error);
   if (!session) {

@@ -12,24 +12,13 @@
 #define OFPS_ISATTY(f) isatty(fileno(f))
 #endif
 
+#include "app/simulation/number_format.h"
 #include "level/level_loader.h"
 #include "level/spawn_search.h"
 #include "render/material_opacity.h"
 
 namespace ofps::app {
 namespace {
-
-// 8048 -> "8,048": the summary's widths are read, not parsed.
-std::string withCommas(double v) {
-  const std::string raw = std::to_string(static_cast<long long>(std::llround(v)));
-  std::string out;
-  const size_t sign = raw[0] == '-' ? 1 : 0;
-  for (size_t i = 0; i < raw.size(); ++i) {
-    if (i > sign && (raw.size() - i) % 3 == 0) out += ',';
-    out += raw[i];
-  }
-  return out;
-}
 
 std::string unitsName(float scale) {
   if (scale == 1.0f) return "metres";
@@ -149,6 +138,12 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
   }
   session->occluders = gl::occluderMask(level);
   for (const uint8_t o : session->occluders) session->occluderTriangles += o;
+  for (size_t t = 0; t < session->drawn.size(); ++t) {
+    if (!session->drawn[t]) ++session->colliderOnlyTriangles;
+  }
+  for (const uint32_t layers : session->level.collisionLayers) {
+    if (layers == 0) ++session->visualOnlyTriangles;
+  }
   if (progress != nullptr) {
     progress->fraction.store(0.9f);
     progress->stage.store("building octree");
@@ -165,13 +160,14 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
     progress->stage.store("done");
   }
   const OctreeBuildReport& r = session->octreeReport;
-  std::fprintf(
-      stderr,
-      "loaded %s: %zu triangles; octree %u nodes, %u leaves, depth %u, %.1f bytes/triangle, "
-      "built in %.1f ms; total %.1f ms\n",
-      path.c_str(), level.triangleCount(), r.nodeCount, r.leafCount, r.depth,
-      r.storedTriangles > 0 ? static_cast<double>(r.bytes) / r.storedTriangles : 0.0, r.buildMs,
-      session->loadMs);
+  char tris[32], nodes[32], leaves[32];
+  std::fprintf(stderr,
+               "loaded %s: %s triangles; octree %s nodes, %s leaves, depth %u, %.1f "
+               "bytes/triangle, built in %.1f ms; total %.1f ms\n",
+               path.c_str(), grouped(level.triangleCount(), tris), grouped(r.nodeCount, nodes),
+               grouped(r.leafCount, leaves), r.depth,
+               r.storedTriangles > 0 ? static_cast<double>(r.bytes) / r.storedTriangles : 0.0,
+               r.buildMs, session->loadMs);
   if (level.origin != glm::dvec3(0.0)) {
     std::fprintf(stderr,
                  "  far from the origin: moved into a local frame, origin offset (%.0f, %.0f, "

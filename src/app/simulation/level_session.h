@@ -27,6 +27,10 @@ struct LevelSession {
   // it may hide what is behind it; cut-out materials are left out.
   std::vector<uint8_t> occluders;
   uint32_t occluderTriangles = 0;  // how many of them are 1
+  // The octree holds every triangle; these two differ from the drawn ones: collider meshes
+  // (UCX_) collide but are not drawn, visual-only (nocollide) ones are drawn but never collide.
+  uint32_t colliderOnlyTriangles = 0;
+  uint32_t visualOnlyTriangles = 0;
   // The level's occlusion culler, built with the octree and the draw ranges. Its cull() is
   // main-thread only (it holds one traversal's buffer); building runs on the loader thread.
   OcclusionCuller occlusion;

@@ -19,7 +19,7 @@ std::string defaultLevelPath() {
 
 namespace {
 
-std::optional<CameraPose> parseCamera(const std::string& text, std::string* outError) {
+bool parseCamera(const std::string& text, CameraPose* outPose, std::string* outError) {
   std::vector<float> v;
   std::stringstream ss(text);
   std::string item;
@@ -28,13 +28,13 @@ std::optional<CameraPose> parseCamera(const std::string& text, std::string* outE
     const float f = std::strtof(item.c_str(), &end);
     if (end == item.c_str() || *end != '\0' || !std::isfinite(f)) {
       *outError = "--camera: '" + item + "' is not a finite number";
-      return std::nullopt;
+      return false;
     }
     v.push_back(f);
   }
   if (v.size() != 3 && v.size() != 5) {
     *outError = "--camera wants X,Y,Z or X,Y,Z,YAW,PITCH (metres, degrees), got '" + text + "'";
-    return std::nullopt;
+    return false;
   }
   CameraPose pose;
   pose.position = {v[0], v[1], v[2]};
@@ -42,13 +42,17 @@ std::optional<CameraPose> parseCamera(const std::string& text, std::string* outE
     pose.yawDegrees = v[3];
     pose.pitchDegrees = v[4];
   }
-  return pose;
+  *outPose = pose;
+  return true;
 }
 
 // --occlusion-budget: a whole number of work units (as OcclusionCullParams::workBudget; 0 is the
 // frustum cull alone) or "none" (kOcclusionNoBudget).
-std::optional<uint32_t> parseOcclusionBudget(const std::string& text, std::string* outError) {
-  if (text == "none") return kOcclusionNoBudget;
+bool parseOcclusionBudget(const std::string& text, uint32_t* outUnits, std::string* outError) {
+  if (text == "none") {
+    *outUnits = kOcclusionNoBudget;
+    return true;
+  }
   const bool digits = !text.empty() && text.size() <= 10 &&
                       text.find_first_not_of("0123456789") == std::string::npos;
   const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0ull;
@@ -56,9 +60,10 @@ std::optional<uint32_t> parseOcclusionBudget(const std::string& text, std::strin
     *outError = "--occlusion-budget wants a whole number of work units from 0 to " +
                 std::to_string(kOcclusionNoBudget - 1) + " (e.g. 600000) or 'none', got '" + text +
                 "'";
-    return std::nullopt;
+    return false;
   }
-  return static_cast<uint32_t>(v);
+  *outUnits = static_cast<uint32_t>(v);
+  return true;
 }
 
 // A whole number from lo to hi. CLI::Range alone reports "Value abc not in range 0 to 100" for a
@@ -214,8 +219,10 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   o.viewSmoothing = !noViewSmoothing;
   if (!occlusionBudget.empty()) {
     std::string error;
-    o.occlusionBudget = parseOcclusionBudget(occlusionBudget, &error);
-    if (!o.occlusionBudget) {
+    uint32_t units = 0;
+    if (parseOcclusionBudget(occlusionBudget, &units, &error)) {
+      o.occlusionBudget = units;
+    } else {
       std::fprintf(stderr, "octree_demo: %s\n", error.c_str());
       *exitCode = 2;
       return std::nullopt;
@@ -233,8 +240,10 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
   }
   if (!camera.empty()) {
     std::string error;
-    o.camera = parseCamera(camera, &error);
-    if (!o.camera) {
+    CameraPose pose;
+    if (parseCamera(camera, &pose, &error)) {
+      o.camera = pose;
+    } else {
       std::fprintf(stderr, "octree_demo: %s\n", error.c_str());
       *exitCode = 2;
       return std::nullopt;

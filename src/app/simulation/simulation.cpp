@@ -123,17 +123,18 @@ double Simulation::simulatedSeconds() const {
   return static_cast<double>(steps_) * static_cast<double>(controller_.params().tickSeconds());
 }
 
-std::optional<Script> loadScriptFor(const std::string& path, ScenarioParams* ioParams,
-                                    std::string* outError) {
+bool loadScriptFor(const std::string& path, ScenarioParams* ioParams, Script* outScript,
+                   std::string* outError) {
   ScriptParseResult parsed = readScript(path, *ioParams);
   if (!parsed.ok) {
     *outError = parsed.error;
-    return std::nullopt;
+    return false;
   }
   ScenarioParams applied = *ioParams;
-  if (!parsed.script.applyParams(applied, outError)) return std::nullopt;
+  if (!parsed.script.applyParams(applied, outError)) return false;
   *ioParams = applied;
-  return std::move(parsed.script);
+  *outScript = std::move(parsed.script);
+  return true;
 }
 
 bool writeTextFile(const std::string& path, const std::string& text, std::string* outError) {

@@ -102,10 +102,10 @@ class Simulation {
 // Reads --script and applies its `set` lines to *ioParams (the one copy of each parameter
 // struct). Called before the level is loaded: a bad script then fails at once rather than after
 // a long load, and the octree is built once, with the script's parameters.
-// Returns the script, or nullopt with *error naming the file and line (the demo then exits with
-// status 2) and *ioParams unchanged.
-std::optional<Script> loadScriptFor(const std::string& path, ScenarioParams* ioParams,
-                                    std::string* outError);
+// Returns true with the script in *outScript, or false with *outError naming the file and line
+// (the demo then exits with status 2) and *ioParams unchanged.
+bool loadScriptFor(const std::string& path, ScenarioParams* ioParams, Script* outScript,
+                   std::string* outError);
 
 // Writes text to a file; false with *error naming the file.
 bool writeTextFile(const std::string& path, const std::string& text, std::string* outError);

@@ -2,6 +2,8 @@
 
 #include <fstream>
 
+#include "app/simulation/number_format.h"
+
 namespace ofps::app {
 
 nlohmann::json fileCoordinates(const glm::vec3& local, const glm::dvec3& origin) {
@@ -13,6 +15,9 @@ nlohmann::json levelStats(const LevelSession& session) {
   nlohmann::json j;
   j["path"] = l.path;
   j["triangles"] = l.triangleCount();
+  j["drawn_triangles"] = session.drawRanges.drawnTriangles();
+  j["collider_only_triangles"] = session.colliderOnlyTriangles;  // UCX_/collider: not drawn
+  j["visual_only_triangles"] = session.visualOnlyTriangles;      // nocollide: never collide
   j["meshes"] = l.meshes.size();
   // Positions in the level file's coordinates: the local frame's origin added back (0 for every
   // level within 2 km of the origin, where these are the loader's floats unchanged).
@@ -98,25 +103,10 @@ nlohmann::json propsStats(const PropsWorld& props, const PropsCullFrame* visible
   return j;
 }
 
-namespace {
-
-// 1202 -> "1,202".
-std::string withCommas(uint64_t v) {
-  std::string raw = std::to_string(v);
-  std::string out;
-  for (size_t i = 0; i < raw.size(); ++i) {
-    if (i > 0 && (raw.size() - i) % 3 == 0) out += ',';
-    out += raw[i];
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string propsCullLine(const PropsCullStats& c) {
   const char* dot = " \xC2\xB7 ";  // U+00B7 middle dot, UTF-8
-  return "props: " + withCommas(c.visible) + " visible" + dot + withCommas(c.cellsTested) + " of " +
-         withCommas(c.cellsOccupied) + " cells tested" + dot + withCommas(c.propsTested) +
+  return "props: " + withCommas(c.visible) + " in the frustum" + dot + withCommas(c.cellsTested) +
+         " of " + withCommas(c.cellsOccupied) + " cells tested" + dot + withCommas(c.propsTested) +
          " props tested" + dot + "brute force " + withCommas(c.bruteForceChecks);
 }
 

@@ -38,7 +38,7 @@ struct PropsCullFrame {
 };
 nlohmann::json propsStats(const PropsWorld& props, const PropsCullFrame* visibleCull);
 
-// The panel's line: "props: 417 visible · 38 of 1,202 cells tested · 96 props tested · brute
+// The panel's line: "props: 417 in the frustum · 38 of 1,202 cells tested · 96 props tested · brute
 // force 1,272" (UTF-8 middle dots; thousands grouped with commas).
 std::string propsCullLine(const PropsCullStats& cull);
 

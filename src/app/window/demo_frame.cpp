@@ -22,7 +22,7 @@ namespace {
 // Runs the fixed steps due this frame and places the camera at the interpolated eye.
 void simulate(DemoState& s, float frameSeconds) {
   const CharacterInput live = readInput(s);
-  // Record what this frame's character queries enter (the Q overlay); storage is reused.
+  // Record what the character's queries enter (the Q overlay); storage is reused.
   QueryView& q = s.queries;
   q.trace.nodes = q.traceNodes.data();
   q.trace.capacity = static_cast<uint32_t>(q.traceNodes.size());
@@ -38,7 +38,11 @@ void simulate(DemoState& s, float frameSeconds) {
     steps = s.frame.clock.advance(frameSeconds);
     alpha = s.frame.clock.alpha();
   }
-  for (uint32_t i = 0; i < steps; ++i) s.sim.step(*s.level.session, live);
+  for (uint32_t i = 0; i < steps; ++i) {
+    // The Q view shows the last step's queries, the step the start block's headline counts.
+    q.trace.entered = 0;
+    s.sim.step(*s.level.session, live);
+  }
   if (q.trace.entered > 0) {
     const uint32_t n = q.trace.stored();
     q.shownNodes.assign(q.traceNodes.begin(), q.traceNodes.begin() + n);
@@ -82,7 +86,9 @@ void draw(DemoState& s, const glm::mat4& viewProj) {
     }
     s.props.drawCalls =
         s.gpu.propRenderer.draw(viewProj, params.lightDir, s.props.spheres, s.props.boxes);
-    s.gpu.lines.draw(viewProj, false);
+    // X-ray: boxes in front of the walls bright, those behind them faint, so a large level's
+    // overlay does not bury the view.
+    s.gpu.lines.draw(viewProj, gl::LineRenderer::Depth::XRay);
   }
   if (s.gpu.srgb) glDisable(GL_FRAMEBUFFER_SRGB);  // ImGui's colours are already sRGB
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -121,6 +127,7 @@ void runFrame(DemoState& s, float dt) {
   buildGridOverlay(s);
   drawViewLegends(s);
   applyPanelRequests(s, drawPanel(s));
+  applyKeyPresses(s);
   drawLevelToast(s);
   drawHelpOverlay(s);
   ImGui::Render();

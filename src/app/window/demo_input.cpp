@@ -43,6 +43,17 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
   if (s == nullptr) return;
   recordTap(s->input, key, action);
   if (action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
+  // Acted on after this frame's panel (applyKeyPresses): a click into a text field in the same
+  // poll (a slow frame) makes the field active only there, and the keys typed after it are text.
+  InputState& in = s->input;
+  if (in.keyPressCount < static_cast<int>(in.keyPresses.size())) {
+    in.keyPresses[static_cast<size_t>(in.keyPressCount++)] = key;
+  }
+}
+
+void applyKey(DemoState& state, int key) {
+  DemoState* s = &state;
+  GLFWwindow* window = s->input.window;
   switch (key) {
     case GLFW_KEY_SPACE:
       // Jump is the one edge-triggered character key: a tap counts for the next step even when
@@ -99,12 +110,15 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
       break;
     case GLFW_KEY_P:
       toggleProbe(*s);
+      noteToggle(*s, ToggleNote::Probe);
       break;
     case GLFW_KEY_Q:
       s->overlay.queryNodes = !s->overlay.queryNodes;
+      noteToggle(*s, ToggleNote::Queries);
       break;
     case GLFW_KEY_B:
       s->grid.show = !s->grid.show;
+      noteToggle(*s, ToggleNote::Grid);
       break;
     case GLFW_KEY_G:
       if (s->level.session) {
@@ -152,6 +166,16 @@ void onDrop(GLFWwindow* window, int count, const char** paths) {
 }
 
 }  // namespace
+
+void applyKeyPresses(DemoState& state) {
+  DemoState* s = &state;
+  InputState& in = s->input;
+  const int count = in.keyPressCount;
+  in.keyPressCount = 0;
+  // A text field or a slider took the keyboard this frame: the keys were its.
+  if (ImGui::IsAnyItemActive() || ImGui::GetIO().WantTextInput) return;
+  for (int i = 0; i < count; ++i) applyKey(*s, in.keyPresses[static_cast<size_t>(i)]);
+}
 
 void installInputCallbacks(DemoState& s) {
   glfwSetWindowUserPointer(s.input.window, &s);

@@ -43,6 +43,9 @@ void installInputCallbacks(DemoState& s);
 // them up again.
 void deliverKeyTaps(DemoState& s);
 CharacterInput readInput(DemoState& s);
+// After the frame's panel: the demo's keys pressed since the last frame (O, C, T, ...), unless a
+// text field or slider of the panel took the keyboard in this frame.
+void applyKeyPresses(DemoState& s);
 
 // demo_frame.cpp: one frame (simulate, cull, overlay, panel and its requests, draw); dt in
 // seconds since the last frame.

@@ -79,6 +79,9 @@ struct InputState {
   std::array<int, 16> taps{};
   int tapCount = 0;   // taps seen in the callback since the last poll
   int tapsShown = 0;  // of taps, those set down in ImGui for this frame
+  // The demo's keys pressed since the last frame, acted on after its panel (applyKeyPresses).
+  std::array<int, 16> keyPresses{};
+  int keyPressCount = 0;
 };
 
 struct OctreeOverlay {
@@ -92,6 +95,7 @@ struct OctreeOverlay {
   bool queryNodes = false;              // Q: only the nodes and triangles this frame's character
                                         // queries touched
   std::vector<uint32_t> nodesPerDepth;  // of the current octree (the legend's counts)
+  uint32_t boxesDrawn = 0;              // node boxes in this frame's overlay (O's toast)
 };
 
 // What the character's queries entered (the Q view).
@@ -224,7 +228,20 @@ struct SettingsState {
 };
 
 // What a key toggled, for its toast (toggle_notes.cpp).
-enum class ToggleNote { None, Culling, Occlusion, Freeze, Respawn, Fly, Octree, Wireframe, Spawn };
+enum class ToggleNote {
+  None,
+  Culling,
+  Occlusion,
+  Freeze,
+  Respawn,
+  Fly,
+  Octree,
+  Wireframe,
+  Spawn,
+  Queries,
+  Grid,
+  Probe
+};
 
 struct UiState {
   SettingsState settings;

@@ -20,6 +20,27 @@ uint32_t drawnIn(const DrawRanges& ranges, uint32_t first, uint32_t count) {
 
 }  // namespace
 
+OcclusionCullStats& OcclusionCullStats::operator+=(const OcclusionCullStats& o) {
+  nodesTested += o.nodesTested;
+  nodesFrustumCulled += o.nodesFrustumCulled;
+  nodesOcclusionTested += o.nodesOcclusionTested;
+  nodesOccluded += o.nodesOccluded;
+  trianglesDrawnFrustumOnly += o.trianglesDrawnFrustumOnly;
+  trianglesDrawn += o.trianglesDrawn;
+  trianglesOccluded += o.trianglesOccluded;
+  trianglesOutsideFrustum += o.trianglesOutsideFrustum;
+  occludersRasterized += o.occludersRasterized;
+  occluderPixels += o.occluderPixels;
+  nodesAssumedVisible += o.nodesAssumedVisible;
+  trianglesAssumedVisible += o.trianglesAssumedVisible;
+  occludersPrepassed += o.occludersPrepassed;
+  work += o.work;
+  budgetBoxesOnly += o.budgetBoxesOnly;
+  budgetExhausted += o.budgetExhausted;
+  nodesPastBudget += o.nodesPastBudget;
+  return *this;
+}
+
 OcclusionCuller::OcclusionCuller(uint32_t width, uint32_t height) : buffer_(width, height) {}
 
 void OcclusionCuller::build(const Octree& octree, const DrawRanges& ranges,

@@ -280,6 +280,317 @@ void OcclusionCuller::retestDrawnT(const Octree& octree, OcclusionCullStats* st)
   runs_.swap(runsSorted_);
 }
 
+// One entry of the traversal's stack. It carries its node's bounds: the parent already computed
+// them to order its children, and nodeBounds() (dequantizing six planes) is not free.
+struct OcclusionCuller::WalkEntry {
+  uint32_t node, mask, depth;  // mask: the frustum planes its box straddles; the root's depth 0
+  Aabb box;
+};
+
+inline OcclusionCuller::History OcclusionCuller::beginHistory(const glm::dvec3& eye,
+                                                              const OcclusionCullParams& params) {
+  // Temporal coherence: the previous call's stamp, or none (a jump, the first call, a reset).
+  const glm::dvec3 moved = eye - lastEye_;
+  const double maxMove = static_cast<double>(params.historyMaxEyeMove);
+  const bool coherent =
+      params.temporalCoherence && historyValid_ && glm::dot(moved, moved) <= maxMove * maxMove;
+  if (++frame_ == 0) {  // the stamps wrapped around (2^32 calls): start them again
+    std::fill(nodeVisibleFrame_.begin(), nodeVisibleFrame_.end(), 0u);
+    frame_ = 1;
+  }
+  History h;
+  h.coherent = coherent;
+  h.lastFrame = coherent ? frame_ - 1 : 0;  // 0: no node was visible "last frame"
+  h.period = std::max(params.retestPeriod, 1u);
+  // The phase test runs for every node visited: a power-of-two period (the default 8) takes a
+  // mask instead of a division.
+  h.phaseMask = std::has_single_bit(h.period) ? h.period - 1 : 0;
+  lastEye_ = eye;
+  historyValid_ = true;
+  lastOccluders_.swap(occluders_);
+  occluders_.clear();
+  return h;
+}
+
+inline bool OcclusionCuller::assumedVisible(const History& h, uint32_t node) const {
+  // Visible in the last frame and not due for its re-test (frame_ + a per-node phase, so that
+  // about 1 / period of the assumed nodes are re-tested each frame): no box test. (Combined with
+  // & rather than &&: each part is cheap, and the short-circuit branches mispredicted.)
+  const uint32_t phase = h.phaseMask != 0 ? (frame_ + node * 2654435761u) & h.phaseMask
+                                          : (frame_ + node * 2654435761u) % h.period;
+  return (h.lastFrame != 0) & (nodeVisibleFrame_[node] == h.lastFrame) & (phase != 0);
+}
+
+// OcclusionCullParams::workBudget's meter (OcclusionWork). trianglesVisited: drawn triangles of
+// the visible nodes.
+inline uint64_t OcclusionCuller::workSpent(const OcclusionCullStats& st,
+                                           uint64_t trianglesVisited) {
+  return uint64_t{OcclusionWork::kNodeClassified} * st.nodesTested +
+         uint64_t{OcclusionWork::kBoxTested} * st.nodesOcclusionTested +
+         uint64_t{OcclusionWork::kTriangleTested} *
+             (trianglesVisited - st.trianglesAssumedVisible) +
+         uint64_t{OcclusionWork::kTriangleAssumed} * st.trianglesAssumedVisible + occluderWork(st);
+}
+
+OFPS_OCCLUSION_INLINE void OcclusionCuller::drawPastBudget(const Octree& octree, const WalkEntry& e,
+                                                           OcclusionCullStats& st) {
+  // Drawn untested, as DrawRanges::cull would (the same classification, so the same nodes), with
+  // no history stamp: next frame tests it afresh if its budget reaches it.
+  const OctreeNodeLinks& links = octree.nodeLinks()[e.node];
+  ++st.nodesPastBudget;
+  if (e.mask == 0) {  // wholly inside the frustum: its subtree is one slot range
+    if (subtreeDrawn_[e.node] > 0) {
+      runs_.push_back({links.firstTriangle, subtreeEnd_[e.node] - links.firstTriangle});
+      st.trianglesDrawnFrustumOnly += subtreeDrawn_[e.node];
+    }
+    return;
+  }
+  if (ownDrawn_[e.node] > 0) {
+    runs_.push_back({links.firstTriangle, links.ownEnd - links.firstTriangle});
+    st.trianglesDrawnFrustumOnly += ownDrawn_[e.node];
+  }
+}
+
+OFPS_OCCLUSION_INLINE void OcclusionCuller::prefetchOwnTriangles(const Octree& octree,
+                                                                 uint32_t node) const {
+  // The node's own triangles are read right after its box test when it is visible: start loading
+  // their blocks (a cache miss each on the larger levels) now, so that the box test hides the
+  // wait. A hidden node wastes the hint, nothing else.
+  if (ownDrawn_[node] == 0) return;
+  const OctreeNodeLinks& links = octree.nodeLinks()[node];
+  const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
+  // Up to four blocks; a fixed count with the addresses clamped to the last block (a line fetched
+  // twice costs nothing), since a loop of one to four steps mispredicts its exit.
+  const uint32_t firstBlock = links.firstTriangle >> 2, lastBlock = (links.ownEnd - 1) >> 2;
+  for (uint32_t k = 0; k < 4; ++k) {
+    const char* p = reinterpret_cast<const char*>(&blocks[std::min(firstBlock + k, lastBlock)]);
+    simd::prefetch(p);
+    simd::prefetch(p + 64);
+    simd::prefetch(p + 128);
+  }
+  simd::prefetch(&slotFlags_[links.firstTriangle]);
+  // The occluder pairs are looked up per visible triangle (4 + 1 bytes per slot).
+  simd::prefetch(&pairPartner_[links.firstTriangle]);
+  simd::prefetch(&pairCode_[links.firstTriangle]);
+}
+
+// A block's four slot flags as one word and its lanes as four bits (laneBits above): the per-slot
+// branches they replace depend on the data and were mispredicted often.
+inline uint32_t OcclusionCuller::flagWord(uint32_t block) const {
+  uint32_t w;
+  std::memcpy(&w, &slotFlags_[4 * block], 4);
+  return w;
+}
+
+inline void OcclusionCuller::storeFlagWord(uint32_t block, uint32_t w) {
+  std::memcpy(&slotFlags_[4 * block], &w, 4);
+}
+
+template <class Isa>
+OFPS_OCCLUSION_INLINE void OcclusionCuller::testOwnTrianglesT(const Octree& octree, SlotRun own,
+                                                              bool assumed, uint32_t mask,
+                                                              const OcclusionCullParams& params,
+                                                              OcclusionCullStats& st) {
+  // Each drawn triangle against the buffer as it was before this node's occluders (so the answer
+  // does not depend on the order within the node), then the visible ones drawn and rasterized. A
+  // hidden triangle could not raise any pixel it covers: skipping it as an occluder loses nothing.
+  // Four at a time, straight from the octree's blocks (a block may start before the node's range
+  // or end after it: those lanes, and undrawn slots, are left out). In an assumed node, the
+  // triangles visible last time are drawn untested (no rectangle: kSlotUntested until the run
+  // loop below clears it). Two blocks per call (trianglesHidden8: eight lanes wide where the AVX2
+  // kernels run); the answers are those of one call per block, since every test in the node reads
+  // the buffer before its occluders.
+  const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
+  const uint32_t end = own.first + own.count;
+  const uint32_t firstBlock = own.first >> 2, lastBlock = (end - 1) >> 2;
+  // The lanes of block b inside the node's range [own.first, end).
+  const auto rangeLanes = [&](uint32_t b) {
+    const uint32_t below = own.first > 4 * b ? own.first - 4 * b : 0u;
+    const uint32_t inside = std::min(end - 4 * b, 4u);  // end > 4 b for the node's blocks
+    return (0xFu >> (4u - inside)) & ~((1u << below) - 1u);
+  };
+  // Tested lanes of block b: drawn slots of the node, less those drawn untested (in an assumed
+  // node, visible last time: marked kSlotUntested until the run loop below).
+  const auto laneMask = [&](uint32_t b) {
+    const uint32_t w = flagWord(b);
+    const uint32_t drawnLanes = laneBits(w, kSlotDrawn) & rangeLanes(b);
+    const uint32_t untested = assumed ? drawnLanes & laneBits(w, kSlotWasVisible) : 0u;
+    storeFlagWord(b, w | laneBytes(untested) * kSlotUntested);
+    st.trianglesAssumedVisible += laneCount(untested);
+    return drawnLanes & ~untested;
+  };
+  // A tested block's answers into its flags: hidden (or outside) lanes get kSlotHidden and lose
+  // their history bits, visible ones get kSlotWasVisible.
+  const auto storeAnswers = [&](uint32_t b, uint32_t lanes, uint32_t hidden, uint32_t outside) {
+    const uint32_t beyond = outside & lanes, gone = (hidden | outside) & lanes;
+    const uint32_t goneBytes = laneBytes(gone);
+    const uint32_t w = flagWord(b);
+    storeFlagWord(
+        b, ((w | goneBytes * kSlotHidden) & ~(goneBytes * (kSlotWasVisible | kSlotWasOccluder))) |
+               laneBytes(lanes & ~gone) * kSlotWasVisible);
+    st.trianglesOutsideFrustum += laneCount(beyond);
+    st.trianglesOccluded += laneCount(gone & ~beyond);
+  };
+  for (uint32_t b = firstBlock; b <= lastBlock; b += 2) {
+    const uint32_t second = b + 1 <= lastBlock ? b + 1 : b;
+    const uint32_t lanes0 = laneMask(b), lanes1 = second != b ? laneMask(second) : 0u;
+    const uint32_t lanes = lanes0 | (lanes1 << 4);
+    if (lanes == 0) continue;
+    OcclusionBuffer::ScreenRect rects[8];
+    // Triangles outside the frustum are left out too, where the node's box straddles a frustum
+    // plane (mask != 0; inside a node wholly in the frustum, none can be).
+    uint32_t outside = 0;
+    const uint32_t hidden = buffer_.trianglesHidden8(blocks[b].c, blocks[second].c, lanes, rects,
+                                                     mask != 0 ? &outside : nullptr);
+    // The tested lanes' rectangles, for the occluder precheck (lanes 4-7: block b + 1).
+    for (uint32_t bits = lanes; bits != 0; bits &= bits - 1) {
+      const uint32_t i = static_cast<uint32_t>(std::countr_zero(bits));
+      nodeRects_[4 * b + i - own.first] = rects[i];
+    }
+    storeAnswers(b, lanes0, hidden & 0xFu, outside & 0xFu);
+    if (second != b) storeAnswers(second, lanes1, hidden >> 4, outside >> 4);
+  }
+  drawVisibleRunsT<Isa>(octree, own, params, st);
+}
+
+template <class Isa>
+OFPS_OCCLUSION_INLINE void OcclusionCuller::drawVisibleRunsT(const Octree& octree, SlotRun own,
+                                                             const OcclusionCullParams& params,
+                                                             OcclusionCullStats& st) {
+  // The node's slots not marked hidden, as runs; each visible occluder rasterized in slot order.
+  const uint32_t end = own.first + own.count;
+  for (uint32_t s = own.first; s < end;) {
+    if ((slotFlags_[s] & kSlotHidden) != 0) {
+      slotFlags_[s] &= static_cast<uint8_t>(~kSlotHidden);
+      ++s;
+      continue;
+    }
+    const uint32_t runFirst = s;
+    for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
+      // Most drawn slots are no occluder this frame (not one at all, or untested and raised
+      // nothing last time): rasterizeOccluder's own first checks, without the call.
+      const uint8_t f = slotFlags_[s];
+      if ((f & kSlotPrepassed) != 0) {
+        keepPrepassed(s);
+      } else if ((f & (kSlotOccluder | kSlotPairDone)) != 0 &&
+                 (f & (kSlotUntested | kSlotWasOccluder | kSlotPairDone)) != kSlotUntested) {
+        rasterizeOccluderT<Isa>(octree, s, params, &st, nodeRects_.data(), own.first);
+      }
+      // Its kSlotUntested is read no more (a pair's first triangle reads its partner's, which
+      // comes later): cleared here, unconditionally, rather than in a second loop.
+      slotFlags_[s] &= static_cast<uint8_t>(~kSlotUntested);
+    }
+    runs_.push_back({runFirst, s - runFirst});
+  }
+}
+
+template <class Isa>
+OFPS_OCCLUSION_INLINE uint32_t OcclusionCuller::pushChildrenNearestFirstT(
+    const Octree& octree, const WalkEntry& e, const Frustum& frustum, const float (&eye)[3],
+    WalkEntry* stack, uint32_t top, OcclusionCullStats& st) const {
+  const OctreeNodeLinks& links = octree.nodeLinks()[e.node];
+  const uint32_t n = links.childCount;
+  if (n == 0) return top;
+  const uint32_t first = links.firstChild;
+  // Their links and drawn counts are read when they pop (16 and 4 bytes each, side by side).
+  for (uint32_t i = 0; i < n; i += 4) simd::prefetch(&octree.nodeLinks()[first + i]);
+  simd::prefetch(&ownDrawn_[first]);
+  simd::prefetch(&nodeVisibleFrame_[first]);  // read with the history's test when they pop
+  // Keys of the children inside the frustum: (squared distance from the eye, as float bits, which
+  // order as unsigned integers for non-negative floats) << 32 | child index, so that one integer
+  // comparison orders by distance, then by index (the order only speeds the cull up: a tie or a
+  // rounding either way is as correct as any other order).
+  uint64_t keys[kOctreeMaxChildren] = {};  // entries past the children kept stay 0
+  uint32_t masks[kOctreeMaxChildren];
+  // The children's bounds, plane by plane; the last group's lanes past n copy child 0 (their
+  // answers are ignored, but they must be valid numbers).
+  alignas(16) float lo[3][kOctreeMaxChildren], hi[3][kOctreeMaxChildren];
+  octree.childBounds(e.node, lo, hi);
+  for (uint32_t l = n; l < ((n + 3u) & ~3u); ++l) {
+    for (int a = 0; a < 3; ++a) {
+      lo[a][l] = lo[a][0];
+      hi[a][l] = hi[a][0];
+    }
+  }
+  uint32_t kept = 0;
+  // The frustum test four children at a time (detail::classifyAabb4: the same float operations as
+  // classifyAabb, so the same answers and masks), and their distances from the eye; those outside
+  // are neither sorted nor pushed.
+  for (uint32_t g = 0; g < n; g += 4) {
+    const uint32_t count = std::min(n - g, 4u);
+    const simd::F4 lo4[3] = {simd::load(&lo[0][g]), simd::load(&lo[1][g]), simd::load(&lo[2][g])};
+    const simd::F4 hi4[3] = {simd::load(&hi[0][g]), simd::load(&hi[1][g]), simd::load(&hi[2][g])};
+    uint32_t outside = 0, groupMasks[4] = {e.mask, e.mask, e.mask, e.mask};
+    if (e.mask != 0) {  // a node wholly inside leaves nothing to test below it
+      outside = detail::classifyAabb4(frustum, lo4, hi4, e.mask, groupMasks);
+    }
+    const simd::F4 zero = simd::splat(0.0f);
+    simd::F4 distance2 = zero;
+    for (int a = 0; a < 3; ++a) {
+      const simd::F4 eyeLane = simd::splat(eye[a]);
+      const simd::F4 d = simd::max(lo4[a] - eyeLane, zero) + simd::max(eyeLane - hi4[a], zero);
+      distance2 = distance2 + d * d;
+    }
+    alignas(16) float dist[4];
+    simd::store(dist, distance2);
+    for (uint32_t l = 0; l < count; ++l) {
+      ++st.nodesTested;
+      if (((outside >> l) & 1u) != 0) {
+        ++st.nodesFrustumCulled;
+        continue;
+      }
+      masks[g + l] = groupMasks[l];
+      keys[kept++] = (static_cast<uint64_t>(ofps::bitCast<uint32_t>(dist[l])) << 32) | (g + l);
+    }
+  }
+  // Far to near, pushed in that order so that the nearest pops first. The keys are distinct (the
+  // child index is in them), so every sort gives the same order: sorting networks (no branches to
+  // mispredict; sort_networks_inl.h, shared with the ray walks); the entries past `kept` are 0
+  // and sort last.
+  if (kept > 8) {
+    // Nine to 16: each half by the eight-input network, then a merge without branches.
+    sortDescending8(keys);
+    sortDescending8(keys + 8);
+    uint64_t merged[16];
+    uint32_t ia = 0, ib = 8;
+    for (uint32_t i = 0; i < 16; ++i) {
+      // Past its end a half reads 0, which never wins (the other half's next is >= 0). The choice
+      // by arithmetic: the compiler made a branch of the selects.
+      const uint64_t x = ia < 8 ? keys[ia] : 0, y = ib < 16 ? keys[ib] : 0;
+      const uint32_t fromA = x > y ? 1u : 0u;
+      const uint64_t pickA = 0 - static_cast<uint64_t>(fromA);
+      merged[i] = (x & pickA) | (y & ~pickA);
+      ia += fromA;
+      ib += 1u - fromA;
+    }
+    std::memcpy(keys, merged, sizeof merged);
+  } else if (kept > 4) {
+    sortDescending8(keys);
+  } else if (kept > 1) {
+    sortDescending4(keys);
+  }
+  for (uint32_t i = 0; i < kept; ++i) {
+    const uint32_t c = static_cast<uint32_t>(keys[i] & 0xFFu);
+    const Aabb childBox{{lo[0][c], lo[1][c], lo[2][c]}, {hi[0][c], hi[1][c], hi[2][c]}};
+    stack[top++] = {first + c, masks[c], e.depth + 1, childBox};
+  }
+  return top;
+}
+
+inline void OcclusionCuller::clearPrepassScratch() {
+  for (const uint32_t entry : lastOccluders_) {  // those not visited keep no scratch bits
+    const uint32_t slot = entry & ~kOccluderPair;
+    slotFlags_[slot] &= static_cast<uint8_t>(~(kSlotPrepassed | kSlotPairDone));
+    if ((entry & kOccluderPair) != 0) {
+      slotFlags_[pairPartner_[slot]] &= static_cast<uint8_t>(~(kSlotPrepassed | kSlotPairDone));
+    }
+  }
+}
+
+// The traversal: nearest child first from the root, every node classified against the frustum
+// by its parent, then (under the work budget) its box against the occlusion buffer unless the
+// history assumes it visible, then its own triangles tested and drawn (occluders rasterized as
+// they are met), then its children pushed far to near.
 template <class Isa>
 void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
                             const glm::mat4& viewProjection, DrawRunList* out,
@@ -298,41 +609,17 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
   const glm::dvec3 eye = eyeOf(viewProjection);
   const float eyeF[3] = {static_cast<float>(eye.x), static_cast<float>(eye.y),
                          static_cast<float>(eye.z)};
-  // Temporal coherence: the previous call's stamp, or none (a jump, the first call, a reset).
-  const glm::dvec3 moved = eye - lastEye_;
-  const double maxMove = static_cast<double>(params.historyMaxEyeMove);
-  const bool coherent =
-      params.temporalCoherence && historyValid_ && glm::dot(moved, moved) <= maxMove * maxMove;
-  if (++frame_ == 0) {  // the stamps wrapped around (2^32 calls): start them again
-    std::fill(nodeVisibleFrame_.begin(), nodeVisibleFrame_.end(), 0u);
-    frame_ = 1;
-  }
-  const uint32_t lastFrame = coherent ? frame_ - 1 : 0;  // 0: no node was visible "last frame"
-  const uint32_t period = std::max(params.retestPeriod, 1u);
-  // The phase test runs for every node visited: a power-of-two period (the default 8) takes a
-  // mask instead of a division.
-  const uint32_t phaseMask = std::has_single_bit(period) ? period - 1 : 0;
-  lastEye_ = eye;
-  historyValid_ = true;
-  lastOccluders_.swap(occluders_);
-  occluders_.clear();
-  if (coherent && params.occluderPrepass) prepassT<Isa>(octree, params, &st);
+  const History history = beginHistory(eye, params);
+  if (history.coherent && params.occluderPrepass) prepassT<Isa>(octree, params, &st);
 
-  // Each entry carries its node's bounds: the parent already computed them to order its
-  // children, and nodeBounds() (dequantizing six planes) is not free.
-  struct Entry {
-    uint32_t node, mask, depth;  // depth: the root's is 0
-    Aabb box;
-  };
   // The nodes from the root to the current one, by depth (depth-first: path[d] for d < depth are
   // the current node's ancestors), for stamping them visible when it draws.
   uint32_t path[kOctreeMaxPathLength];
   // Depth-first, nearest child first: pending siblings plus children never exceed
-  // kOctreeMaxChildren per level (as in cullOctree).
-  Entry stack[kOctreeStackSize];
+  // kOctreeMaxChildren per level (as in cullOctree). Every entry is already classified against
+  // the frustum: the root here, the others by their parent, four children at a time.
+  WalkEntry stack[kOctreeStackSize];
   uint32_t top = 0;
-  // Every entry is already classified against the frustum (its mask: the planes its box
-  // straddles): the root here, the others by their parent, four children at a time.
   {
     const Aabb rootBox = octree.nodeBounds(0);
     uint32_t rootMask = kFrustumAllPlanes;
@@ -343,36 +630,22 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
       stack[top++] = {0, rootMask, 0, rootBox};
     }
   }
-  // OcclusionCullParams::workBudget: the meter (OcclusionWork), read every fourth node popped;
-  // past the budget the rest of the traversal is a frustum cull.
-  uint64_t trianglesVisited = 0;  // drawn triangles of the visible nodes
-  const auto spent = [&] {
-    return uint64_t{OcclusionWork::kNodeClassified} * st.nodesTested +
-           uint64_t{OcclusionWork::kBoxTested} * st.nodesOcclusionTested +
-           uint64_t{OcclusionWork::kTriangleTested} *
-               (trianglesVisited - st.trianglesAssumedVisible) +
-           uint64_t{OcclusionWork::kTriangleAssumed} * st.trianglesAssumedVisible +
-           occluderWork(st);
-  };
   // Past three quarters of the budget, box tests only: no more occluders (the costliest work, and
   // the least useful this late in a front-to-back walk, with little left behind them) and no
   // per-triangle tests (a visible node draws whole); a hidden subtree is still left out, at the
   // price of its box. Past the whole budget, a frustum cull.
   const uint64_t boxesOnlyFrom = params.workBudget - params.workBudget / 4;
+  uint64_t trianglesVisited = 0;  // drawn triangles of the visible nodes (the meter's)
   bool boxesOnly = false, pastBudget = false;
   uint32_t untilMeter = 1;  // nodes until the meter is read
   while (top > 0) {
-    const Entry e = stack[--top];
-    const Aabb& box = e.box;
-    const uint32_t mask = e.mask;
-    const OctreeNodeLinks& links = octree.nodeLinks()[e.node];
-    const uint32_t ownEnd = links.ownEnd;
+    const WalkEntry e = stack[--top];
     // The meter is read at every fourth node (the first included): its reads and products cost
     // 2 % of the pass's instructions at every node, and four nodes' work is small beside a
     // budget. Once past the budget, never again (a cull pops each node at most once).
     if (--untilMeter == 0) {
       untilMeter = 4;
-      const uint64_t w = spent();
+      const uint64_t w = workSpent(st, trianglesVisited);
       if (!boxesOnly && w >= boxesOnlyFrom) {
         boxesOnly = true;
         ++st.budgetBoxesOnly;
@@ -385,168 +658,36 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
       }
     }
     if (pastBudget) {
-      // Drawn untested, as DrawRanges::cull would (the same classification, so the same nodes),
-      // with no history stamp: next frame tests it afresh if its budget reaches it.
-      ++st.nodesPastBudget;
-      if (mask == 0) {  // wholly inside the frustum: its subtree is one slot range
-        if (subtreeDrawn_[e.node] > 0) {
-          runs_.push_back({links.firstTriangle, subtreeEnd_[e.node] - links.firstTriangle});
-          st.trianglesDrawnFrustumOnly += subtreeDrawn_[e.node];
-        }
-        continue;
-      }
-      if (ownDrawn_[e.node] > 0) {
-        runs_.push_back({links.firstTriangle, ownEnd - links.firstTriangle});
-        st.trianglesDrawnFrustumOnly += ownDrawn_[e.node];
-      }
+      drawPastBudget(octree, e, st);
+      if (e.mask == 0) continue;  // its whole subtree is drawn
     } else {
-      // The node's own triangles are read right after its box test when it is visible: start
-      // loading their blocks (a cache miss each on the larger levels) now, so that the box test
-      // hides the wait. A hidden node wastes the hint, nothing else.
-      if (ownDrawn_[e.node] > 0) {
-        const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
-        // Up to four blocks; a fixed count with the addresses clamped to the last block (a line
-        // fetched twice costs nothing), since a loop of one to four steps mispredicts its exit.
-        const uint32_t firstBlock = links.firstTriangle >> 2, lastBlock = (ownEnd - 1) >> 2;
-        for (uint32_t k = 0; k < 4; ++k) {
-          const char* p =
-              reinterpret_cast<const char*>(&blocks[std::min(firstBlock + k, lastBlock)]);
-          simd::prefetch(p);
-          simd::prefetch(p + 64);
-          simd::prefetch(p + 128);
-        }
-        simd::prefetch(&slotFlags_[links.firstTriangle]);
-        // The occluder pairs are looked up per visible triangle (4 + 1 bytes per slot).
-        simd::prefetch(&pairPartner_[links.firstTriangle]);
-        simd::prefetch(&pairCode_[links.firstTriangle]);
-      }
-      // Visible in the last frame and not due for its re-test (frame_ + a per-node phase, so
-      // that about 1 / period of the assumed nodes are re-tested each frame): no box test.
-      // (Combined with & rather than &&: each part is cheap, and the short-circuit branches
-      // mispredicted.)
-      const uint32_t phase = phaseMask != 0 ? (frame_ + e.node * 2654435761u) & phaseMask
-                                            : (frame_ + e.node * 2654435761u) % period;
-      const bool assumed =
-          (lastFrame != 0) & (nodeVisibleFrame_[e.node] == lastFrame) & (phase != 0);
+      prefetchOwnTriangles(octree, e.node);
+      const bool assumed = assumedVisible(history, e.node);
       if (assumed) {
         ++st.nodesAssumedVisible;
       } else {
         ++st.nodesOcclusionTested;
-        if (buffer_.boxHidden(box)) {
+        if (buffer_.boxHidden(e.box)) {
           ++st.nodesOccluded;
           if (params.countFrustumOnly) {
-            st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, frustum, e.node, mask);
+            st.trianglesDrawnFrustumOnly += frustumOnlyTriangles(octree, frustum, e.node, e.mask);
           }
           continue;
         }
       }
       path[e.depth] = e.node;
       const size_t runsBefore = runs_.size();
-      const TriangleRange own{links.firstTriangle, ownEnd - links.firstTriangle};
+      const OctreeNodeLinks& links = octree.nodeLinks()[e.node];
+      const SlotRun own{links.firstTriangle, links.ownEnd - links.firstTriangle};
       const uint32_t drawn = ownDrawn_[e.node];
       if (drawn > 0) {
         st.trianglesDrawnFrustumOnly += drawn;
         trianglesVisited += boxesOnly ? 0u : drawn;  // a box-only node's are not tested
         visible_.push_back(e.node);
-        const uint32_t end = own.first + own.count;
         if (params.testTriangles && !boxesOnly) {
-          // Each drawn triangle against the buffer as it was before this node's occluders (so the
-          // answer does not depend on the order within the node), then the visible ones drawn
-          // and rasterized. A hidden triangle could not raise any pixel it covers: skipping it
-          // as an occluder loses nothing.
-          // Four at a time, straight from the octree's blocks (a block may start before the
-          // node's range or end after it: those lanes, and undrawn slots, are left out).
-          const OctreeTriangleBlock* blocks = octree.triangleBlocks().data();
-          // In an assumed node, the triangles visible last time are drawn untested (no rectangle:
-          // kSlotUntested until the run loop below clears it).
-          // Two blocks per call (trianglesHidden8: eight lanes wide where the AVX2 kernels run);
-          // the answers are those of one call per block, since every test in the node reads the
-          // buffer before its occluders.
-          const uint32_t firstBlock = own.first >> 2, lastBlock = (end - 1) >> 2;
-          // A block's flags as one word and its lanes as four bits (laneBits above): the per-slot
-          // branches they replace depend on the data and were mispredicted often.
-          const auto flagWord = [&](uint32_t b) {
-            uint32_t w;
-            std::memcpy(&w, &slotFlags_[4 * b], 4);
-            return w;
-          };
-          const auto storeFlagWord = [&](uint32_t b, uint32_t w) {
-            std::memcpy(&slotFlags_[4 * b], &w, 4);
-          };
-          // The lanes of block b inside the node's range [own.first, end).
-          const auto rangeLanes = [&](uint32_t b) {
-            const uint32_t below = own.first > 4 * b ? own.first - 4 * b : 0u;
-            const uint32_t inside = std::min(end - 4 * b, 4u);  // end > 4 b for the node's blocks
-            return (0xFu >> (4u - inside)) & ~((1u << below) - 1u);
-          };
-          // Tested lanes of block b: drawn slots of the node, less those drawn untested (in an
-          // assumed node, visible last time: marked kSlotUntested until the run loop below).
-          const auto laneMask = [&](uint32_t b) {
-            const uint32_t w = flagWord(b);
-            const uint32_t drawnLanes = laneBits(w, kSlotDrawn) & rangeLanes(b);
-            const uint32_t untested = assumed ? drawnLanes & laneBits(w, kSlotWasVisible) : 0u;
-            storeFlagWord(b, w | laneBytes(untested) * kSlotUntested);
-            st.trianglesAssumedVisible += laneCount(untested);
-            return drawnLanes & ~untested;
-          };
-          // A tested block's answers into its flags: hidden (or outside) lanes get kSlotHidden and
-          // lose their history bits, visible ones get kSlotWasVisible.
-          const auto storeAnswers = [&](uint32_t b, uint32_t lanes, uint32_t hidden,
-                                        uint32_t outside) {
-            const uint32_t beyond = outside & lanes, gone = (hidden | outside) & lanes;
-            const uint32_t goneBytes = laneBytes(gone);
-            const uint32_t w = flagWord(b);
-            storeFlagWord(b, ((w | goneBytes * kSlotHidden) &
-                              ~(goneBytes * (kSlotWasVisible | kSlotWasOccluder))) |
-                                 laneBytes(lanes & ~gone) * kSlotWasVisible);
-            st.trianglesOutsideFrustum += laneCount(beyond);
-            st.trianglesOccluded += laneCount(gone & ~beyond);
-          };
-          for (uint32_t b = firstBlock; b <= lastBlock; b += 2) {
-            const uint32_t second = b + 1 <= lastBlock ? b + 1 : b;
-            const uint32_t lanes0 = laneMask(b), lanes1 = second != b ? laneMask(second) : 0u;
-            const uint32_t lanes = lanes0 | (lanes1 << 4);
-            if (lanes == 0) continue;
-            OcclusionBuffer::ScreenRect rects[8];
-            // Triangles outside the frustum are left out too, where the node's box straddles a
-            // frustum plane (mask != 0; inside a node wholly in the frustum, none can be).
-            uint32_t outside = 0;
-            const uint32_t hidden = buffer_.trianglesHidden8(blocks[b].c, blocks[second].c, lanes,
-                                                             rects, mask != 0 ? &outside : nullptr);
-            // The tested lanes' rectangles, for the occluder precheck (lanes 4-7: block b + 1).
-            for (uint32_t bits = lanes; bits != 0; bits &= bits - 1) {
-              const uint32_t i = static_cast<uint32_t>(std::countr_zero(bits));
-              nodeRects_[4 * b + i - own.first] = rects[i];
-            }
-            storeAnswers(b, lanes0, hidden & 0xFu, outside & 0xFu);
-            if (second != b) storeAnswers(second, lanes1, hidden >> 4, outside >> 4);
-          }
-          for (uint32_t s = own.first; s < end;) {
-            if ((slotFlags_[s] & kSlotHidden) != 0) {
-              slotFlags_[s] &= static_cast<uint8_t>(~kSlotHidden);
-              ++s;
-              continue;
-            }
-            const uint32_t runFirst = s;
-            for (; s < end && (slotFlags_[s] & kSlotHidden) == 0; ++s) {
-              // Most drawn slots are no occluder this frame (not one at all, or untested and raised
-              // nothing last time): rasterizeOccluder's own first checks, without the call.
-              const uint8_t f = slotFlags_[s];
-              if ((f & kSlotPrepassed) != 0) {
-                keepPrepassed(s);
-              } else if ((f & (kSlotOccluder | kSlotPairDone)) != 0 &&
-                         (f & (kSlotUntested | kSlotWasOccluder | kSlotPairDone)) !=
-                             kSlotUntested) {
-                rasterizeOccluderT<Isa>(octree, s, params, &st, nodeRects_.data(), own.first);
-              }
-              // Its kSlotUntested is read no more (a pair's first triangle reads its partner's,
-              // which comes later): cleared here, unconditionally, rather than in a second loop.
-              slotFlags_[s] &= static_cast<uint8_t>(~kSlotUntested);
-            }
-            runs_.push_back({runFirst, s - runFirst});
-          }
+          testOwnTrianglesT<Isa>(octree, own, assumed, e.mask, params, st);
         } else {
-          for (uint32_t s = own.first; s < end && !boxesOnly; ++s) {
+          for (uint32_t s = own.first; s < own.first + own.count && !boxesOnly; ++s) {
             rasterizeOccluderT<Isa>(octree, s, params, &st, nullptr, 0);
           }
           runs_.push_back({own.first, own.count});
@@ -561,129 +702,18 @@ void OcclusionCuller::cullT(const Octree& octree, const DrawRanges& ranges,
         }
       }
     }
-    const uint32_t n = links.childCount;
-    if (n == 0) continue;
-    const uint32_t first = links.firstChild;
-    // Their links and drawn counts are read when they pop (16 and 4 bytes each, side by side).
-    for (uint32_t i = 0; i < n; i += 4) simd::prefetch(&octree.nodeLinks()[first + i]);
-    simd::prefetch(&ownDrawn_[first]);
-    simd::prefetch(&nodeVisibleFrame_[first]);  // read with the history's test when they pop
-    // Keys of the children inside the frustum: (squared distance from the eye, as float bits,
-    // which order as unsigned integers for non-negative floats) << 32 | child index, so that one
-    // integer comparison orders by distance, then by index (the order only speeds the cull up: a
-    // tie or a rounding either way is as correct as any other order).
-    uint64_t keys[kOctreeMaxChildren] = {};  // entries past the children kept stay 0
-    uint32_t masks[kOctreeMaxChildren];
-    // The children's bounds, plane by plane; the last group's lanes past n copy child 0 (their
-    // answers are ignored, but they must be valid numbers).
-    alignas(16) float lo[3][kOctreeMaxChildren], hi[3][kOctreeMaxChildren];
-    octree.childBounds(e.node, lo, hi);
-    for (uint32_t l = n; l < ((n + 3u) & ~3u); ++l) {
-      for (int a = 0; a < 3; ++a) {
-        lo[a][l] = lo[a][0];
-        hi[a][l] = hi[a][0];
-      }
-    }
-    uint32_t kept = 0;
-    // The frustum test four children at a time (detail::classifyAabb4: the same float operations
-    // as classifyAabb, so the same answers and masks), and their distances from the eye; those
-    // outside are neither sorted nor pushed.
-    for (uint32_t g = 0; g < n; g += 4) {
-      const uint32_t count = std::min(n - g, 4u);
-      const simd::F4 lo4[3] = {simd::load(&lo[0][g]), simd::load(&lo[1][g]), simd::load(&lo[2][g])};
-      const simd::F4 hi4[3] = {simd::load(&hi[0][g]), simd::load(&hi[1][g]), simd::load(&hi[2][g])};
-      uint32_t outside = 0, groupMasks[4] = {mask, mask, mask, mask};
-      if (mask != 0) {  // a node wholly inside leaves nothing to test below it
-        outside = detail::classifyAabb4(frustum, lo4, hi4, mask, groupMasks);
-      }
-      const simd::F4 zero = simd::splat(0.0f);
-      simd::F4 distance2 = zero;
-      for (int a = 0; a < 3; ++a) {
-        const simd::F4 eyeLane = simd::splat(eyeF[a]);
-        const simd::F4 d = simd::max(lo4[a] - eyeLane, zero) + simd::max(eyeLane - hi4[a], zero);
-        distance2 = distance2 + d * d;
-      }
-      alignas(16) float dist[4];
-      simd::store(dist, distance2);
-      for (uint32_t l = 0; l < count; ++l) {
-        ++st.nodesTested;
-        if (((outside >> l) & 1u) != 0) {
-          ++st.nodesFrustumCulled;
-          continue;
-        }
-        masks[g + l] = groupMasks[l];
-        keys[kept++] = (static_cast<uint64_t>(ofps::bitCast<uint32_t>(dist[l])) << 32) | (g + l);
-      }
-    }
-    // Far to near, pushed in that order so that the nearest pops first. The keys are distinct
-    // (the child index is in them), so every sort gives the same order: sorting networks (no
-    // branches to mispredict; sort_networks_inl.h, shared with the ray walks); the entries past
-    // `kept` are 0 and sort last.
-    if (kept > 8) {
-      // Nine to 16: each half by the eight-input network, then a merge without branches.
-      sortDescending8(keys);
-      sortDescending8(keys + 8);
-      uint64_t merged[16];
-      uint32_t ia = 0, ib = 8;
-      for (uint32_t i = 0; i < 16; ++i) {
-        // Past its end a half reads 0, which never wins (the other half's next is >= 0). The
-        // choice by arithmetic: the compiler made a branch of the selects.
-        const uint64_t x = ia < 8 ? keys[ia] : 0, y = ib < 16 ? keys[ib] : 0;
-        const uint32_t fromA = x > y ? 1u : 0u;
-        const uint64_t pickA = 0 - static_cast<uint64_t>(fromA);
-        merged[i] = (x & pickA) | (y & ~pickA);
-        ia += fromA;
-        ib += 1u - fromA;
-      }
-      std::memcpy(keys, merged, sizeof merged);
-    } else if (kept > 4) {
-      sortDescending8(keys);
-    } else if (kept > 1) {
-      sortDescending4(keys);
-    }
-    for (uint32_t i = 0; i < kept; ++i) {
-      const uint32_t c = static_cast<uint32_t>(keys[i] & 0xFFu);
-      const Aabb childBox{{lo[0][c], lo[1][c], lo[2][c]}, {hi[0][c], hi[1][c], hi[2][c]}};
-      stack[top++] = {first + c, masks[c], e.depth + 1, childBox};
-    }
+    top = pushChildrenNearestFirstT<Isa>(octree, e, frustum, eyeF, stack, top, st);
   }
 
-  if (coherent && params.occluderPrepass) {
-    for (const uint32_t entry : lastOccluders_) {  // those not visited keep no scratch bits
-      const uint32_t slot = entry & ~kOccluderPair;
-      slotFlags_[slot] &= static_cast<uint8_t>(~(kSlotPrepassed | kSlotPairDone));
-      if ((entry & kOccluderPair) != 0) {
-        slotFlags_[pairPartner_[slot]] &= static_cast<uint8_t>(~(kSlotPrepassed | kSlotPairDone));
-      }
-    }
-  }
+  if (history.coherent && params.occluderPrepass) clearPrepassScratch();
   // Index-buffer order: sort the visible slot runs and merge those that touch (as
   // DrawRanges::cull does).
   radixSortByFirst(runs_, runsSorted_);
   if (params.testTriangles && params.retestDrawn) retestDrawnT<Isa>(octree, &st);
   for (const SlotRun& r : runs_) ranges.appendSlotRun(r.first, r.count, out);
   st.trianglesDrawn = out->triangles;
-  if (!pastBudget) st.work = spent();
-
-  if (ioStats) {
-    ioStats->nodesTested += st.nodesTested;
-    ioStats->nodesFrustumCulled += st.nodesFrustumCulled;
-    ioStats->nodesOcclusionTested += st.nodesOcclusionTested;
-    ioStats->nodesOccluded += st.nodesOccluded;
-    ioStats->trianglesDrawnFrustumOnly += st.trianglesDrawnFrustumOnly;
-    ioStats->trianglesDrawn += st.trianglesDrawn;
-    ioStats->trianglesOccluded += st.trianglesOccluded;
-    ioStats->trianglesOutsideFrustum += st.trianglesOutsideFrustum;
-    ioStats->occludersRasterized += st.occludersRasterized;
-    ioStats->occluderPixels += st.occluderPixels;
-    ioStats->nodesAssumedVisible += st.nodesAssumedVisible;
-    ioStats->trianglesAssumedVisible += st.trianglesAssumedVisible;
-    ioStats->occludersPrepassed += st.occludersPrepassed;
-    ioStats->work += st.work;
-    ioStats->budgetBoxesOnly += st.budgetBoxesOnly;
-    ioStats->budgetExhausted += st.budgetExhausted;
-    ioStats->nodesPastBudget += st.nodesPastBudget;
-  }
+  if (!pastBudget) st.work = workSpent(st, trianglesVisited);
+  if (ioStats) *ioStats += st;
 }
 
 }  // namespace ofps

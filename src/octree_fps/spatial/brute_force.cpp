@@ -16,6 +16,21 @@ void addStats(QueryStats* io, uint32_t tested) {
   if (io) io->trianglesTested += tested;
 }
 
+// One push-out round of the three shapes: every triangle in the mask tested (counted), those in
+// contact offered to the deepest-contact choice. contact(i, c) is the shape's exact test.
+template <class InMask, class Contact>
+void offerEveryContact(uint32_t count, InMask&& inMask, Contact&& contact, Deepest& d,
+                       QueryStats* ioStats) {
+  uint32_t tested = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!inMask(i)) continue;
+    ++tested;
+    TriangleContact c;
+    if (contact(i, c)) d.offer(c, i);
+  }
+  addStats(ioStats, tested);
+}
+
 }  // namespace
 
 BruteForce::BruteForce(std::span<const Triangle> triangles, std::span<const uint32_t> layers)
@@ -109,14 +124,13 @@ bool BruteForce::sphereIntersect(const glm::vec3& center, float radius, uint32_t
   const float tol = 1e-6f * (radius + maxAbs(center));
   return detail::resolvePushOut(
       tol, maxIterations, outPushOut, [&](const glm::vec3& off, Deepest& d) {
-        uint32_t tested = 0;
-        for (uint32_t i = 0; i < triangles_.size(); ++i) {
-          if (!inMask(i, layerMask)) continue;
-          ++tested;
-          TriangleContact c;
-          if (sphereTriangleContact(center + off, radius, triangles_[i], c)) d.offer(c, i);
-        }
-        addStats(ioStats, tested);
+        offerEveryContact(
+            static_cast<uint32_t>(triangles_.size()),
+            [&](uint32_t i) { return inMask(i, layerMask); },
+            [&](uint32_t i, TriangleContact& c) {
+              return sphereTriangleContact(center + off, radius, triangles_[i], c);
+            },
+            d, ioStats);
       });
 }
 
@@ -127,32 +141,28 @@ bool BruteForce::capsuleIntersect(const glm::vec3& a, const glm::vec3& b, float 
   const float tol = 1e-6f * (size + maxAbs((a + b) * 0.5f));
   return detail::resolvePushOut(
       tol, maxIterations, outPushOut, [&](const glm::vec3& off, Deepest& d) {
-        uint32_t tested = 0;
-        for (uint32_t i = 0; i < triangles_.size(); ++i) {
-          if (!inMask(i, layerMask)) continue;
-          ++tested;
-          TriangleContact c;
-          if (capsuleTriangleContact(a + off, b + off, radius, triangles_[i], c)) d.offer(c, i);
-        }
-        addStats(ioStats, tested);
+        offerEveryContact(
+            static_cast<uint32_t>(triangles_.size()),
+            [&](uint32_t i) { return inMask(i, layerMask); },
+            [&](uint32_t i, TriangleContact& c) {
+              return capsuleTriangleContact(a + off, b + off, radius, triangles_[i], c);
+            },
+            d, ioStats);
       });
 }
 
 bool BruteForce::boxIntersect(const Aabb& box, uint32_t layerMask, PushOut& outPushOut,
                               QueryStats* ioStats, uint32_t maxIterations) const {
   const float tol = 1e-6f * (maxAbs(box.halfExtents()) + maxAbs(box.center()));
-  return detail::resolvePushOut(tol, maxIterations, outPushOut,
-                                [&](const glm::vec3& off, Deepest& d) {
-                                  uint32_t tested = 0;
-                                  const Aabb b{box.min + off, box.max + off};
-                                  for (uint32_t i = 0; i < triangles_.size(); ++i) {
-                                    if (!inMask(i, layerMask)) continue;
-                                    ++tested;
-                                    TriangleContact c;
-                                    if (boxTriangleContact(b, triangles_[i], c)) d.offer(c, i);
-                                  }
-                                  addStats(ioStats, tested);
-                                });
+  return detail::resolvePushOut(
+      tol, maxIterations, outPushOut, [&](const glm::vec3& off, Deepest& d) {
+        const Aabb b{box.min + off, box.max + off};
+        offerEveryContact(
+            static_cast<uint32_t>(triangles_.size()),
+            [&](uint32_t i) { return inMask(i, layerMask); },
+            [&](uint32_t i, TriangleContact& c) { return boxTriangleContact(b, triangles_[i], c); },
+            d, ioStats);
+      });
 }
 
 namespace {

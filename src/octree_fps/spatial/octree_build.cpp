@@ -318,6 +318,10 @@ uint64_t takeBuildId() {
 
 void Octree::clear() {
   buildId_ = takeBuildId();
+  clearStorage();
+}
+
+void Octree::clearStorage() {
   qBounds_.clear();
   boundsSlot_.clear();
   qOrigin_ = glm::vec3(0.0f);
@@ -457,7 +461,7 @@ OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
                                 std::span<const uint32_t> indices, std::span<const uint32_t> layers,
                                 const OctreeBuildParams& params) {
   const double start = nowMs();
-  clear();
+  clear();  // the build's one id: an early failure leaves an empty tree under it
   OctreeBuildReport fail;
   if (indices.size() % 3 != 0) {
     fail.error = "index count " + std::to_string(indices.size()) + " is not a multiple of 3";
@@ -491,7 +495,7 @@ OctreeBuildReport Octree::build(std::span<const glm::vec3> positions,
 OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
                                 std::span<const uint32_t> layers, const OctreeBuildParams& params) {
   const double start = nowMs();
-  clear();
+  clear();  // the build's one id: an early failure leaves an empty tree under it
   OctreeBuildReport fail;
   fail.inputTriangles =
       static_cast<uint32_t>(std::min<size_t>(triangles.size(), kOctreeInvalidIndex));
@@ -516,6 +520,7 @@ OctreeBuildReport Octree::build(std::span<const Triangle> triangles,
 
 OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
   const double start = nowMs();
+  buildId_ = takeBuildId();  // the rebuild's one id (build() takes its own in clear())
   const OctreeBuildReport old = report_;
   // Restore input order first so that rebuild() gives exactly what build() gives.
   const size_t n = originalIndex_.size();
@@ -548,7 +553,7 @@ OctreeBuildReport Octree::rebuild(const OctreeBuildParams& params) {
 
 OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTriangles,
                                     const OctreeBuildParams& params, double startMs) {
-  buildId_ = takeBuildId();
+  // The caller took this build's id (build(): clear(); rebuild()).
   // One pass over the input: check each triangle, count (and maybe drop) the zero-area ones,
   // and make the partition's record of each triangle kept (its index: its input position).
   const size_t count = source.count();
@@ -561,7 +566,7 @@ OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTri
     for (size_t t = 0; t < count; ++t) {
       Triangle tri;
       if (!source.checkedAt(t, tri, error)) {
-        clear();
+        clearStorage();  // under the id the caller took: an empty tree
         OctreeBuildReport fail;
         fail.inputTriangles = inputTriangles;
         fail.error = error;
