@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "app/simulation/run_modes.h"
 #include "app/web/web_run.h"
@@ -76,11 +77,12 @@ int runWindowed(const DemoOptions& options) {
   std::string error;
   std::optional<Script> script;
   if (!options.scriptPath.empty()) {
-    script = loadScriptFor(options.scriptPath, &s.params, &error);
-    if (!script) {
+    Script loaded;
+    if (!loadScriptFor(options.scriptPath, &s.params, &loaded, &error)) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
       return 2;
     }
+    script = std::move(loaded);
   }
   auto first = loadLevelSession(options.levelPath, options, s.params.octree, &error);
   if (!first) {
