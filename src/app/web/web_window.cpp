@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "app/simulation/run_modes.h"
 #include "app/web/web_run.h"
