@@ -104,7 +104,8 @@ nlohmann::json propsStats(const PropsWorld& props, const PropsCullFrame* visible
 }
 
 std::string propsCullLine(const PropsCullStats& c) {
-  const char* dot = " \xC2\xB7 ";  // U+00B7 middle dot, UTF-8
+  // U+00B7 middle dot after a no-break space: a wrapped line never starts with the dot.
+  const char* dot = "\xC2\xA0\xC2\xB7 ";
   return "props: " + withCommas(c.visible) + " in the frustum" + dot + withCommas(c.cellsTested) +
          " of " + withCommas(c.cellsOccupied) + " cells tested" + dot + withCommas(c.propsTested) +
          " props tested" + dot + "brute force " + withCommas(c.bruteForceChecks);
