@@ -29,16 +29,13 @@
 #include <assimp/scene.h>
 
 #include <cmath>
-#include <glm/common.hpp>
-#include <limits>
-#include <new>
 #include <utility>
 
 #include "level/assimp_import.h"
 #include "level/import_settings.h"
 #include "level/level_frame.h"
 #include "level/level_materials.h"
-#include "level/level_origin.h"
+#include "level/load_steps.h"
 #include "level/load_text.h"
 #include "level/mesh_checks.h"
 #include "level/preflight.h"
@@ -51,6 +48,7 @@ using loader::checkAndConvertMeshes;
 using loader::chooseFrame;
 using loader::convertMaterials;
 using loader::countWord;
+using loader::failLoad;
 using loader::ImportedScene;
 using loader::importScene;
 using loader::MeshBuild;
@@ -60,12 +58,6 @@ using loader::toYUp;
 using loader::walkNodes;
 using loader::WalkResult;
 
-LevelLoadResult fail(LevelLoadResult r, std::string message) {
-  r.level.reset();
-  r.error = std::move(message);
-  return r;
-}
-
 LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& options) {
   LevelLoadResult result;
   auto progress = [&options](float f, const char* stage) {
@@ -74,12 +66,12 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
 
   // 1. Checks before Assimp.
   const Preflight pre = preflightChecks(path, options);
-  if (!pre.error.empty()) return fail(std::move(result), pre.error);
+  if (!pre.error.empty()) return failLoad(std::move(result), pre.error);
   const std::optional<char> optUp = pre.up;
 
   // 2. Assimp.
   const ImportedScene imported = importScene(path, pre, options);
-  if (!imported.error.empty()) return fail(std::move(result), imported.error);
+  if (!imported.error.empty()) return failLoad(std::move(result), imported.error);
   const aiScene* scene = imported.scene;
   const bool incomplete = (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0;
 
@@ -87,7 +79,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   progress(0.7f, "building meshes");
   WalkResult walk;
   walkNodes(*scene, path, options.allSolid, &walk);
-  if (!walk.badIndexError.empty()) return fail(std::move(result), walk.badIndexError);
+  if (!walk.badIndexError.empty()) return failLoad(std::move(result), walk.badIndexError);
   if (walk.pointsDropped + walk.linesDropped > 0) {
     result.warnings.push_back(
         path + ": dropped " + countWord(walk.pointsDropped, "point", "points") + " and " +
@@ -101,16 +93,13 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     } else if (incomplete || scene->mNumMeshes == 0) {
       msg += " (no meshes)";
     }
-    return fail(std::move(result), msg);
+    return failLoad(std::move(result), msg);
   }
 
   // 4. Frame.
   Level level;
   level.path = path;
-  std::string settingsWarning;
-  const auto stored =
-      options.ignoreStoredSettings ? std::nullopt : readImportSettings(path, &settingsWarning);
-  if (!settingsWarning.empty()) result.warnings.push_back(settingsWarning);
+  const auto stored = loader::storedImportSettings(path, options, &result.warnings);
   level.frame = chooseFrame(*scene, path, pre.ext, walk.meshes, optUp, options.scale, stored,
                             &result.warnings);
   const LevelImportFrame& frame = level.frame;
@@ -120,7 +109,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   if (std::string why =
           checkAndConvertMeshes(walk.meshes, frame, path, &result.warnings, &degenerate);
       !why.empty()) {
-    return fail(std::move(result), why);
+    return failLoad(std::move(result), why);
   }
   level.degenerateTriangles = degenerate;
   const float fscale = frame.scale;
@@ -152,75 +141,20 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   }
   convertMaterials(*scene, used, path, &level, &result.warnings);
 
-  // Collision soup and bounds.
+  // Collision soup, bounds and the local frame.
   progress(0.95f, "collision soup");
-  size_t vcount = 0, icount = 0;
-  for (const MeshBuild& b : walk.meshes) {
-    vcount += b.mesh.positions.size();
-    icount += b.mesh.indices.size();
-  }
-  level.collisionPositions.reserve(vcount);
-  level.collisionIndices.reserve(icount);
-  level.collisionLayers.reserve(icount / 3);
-  glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
-  level.meshes.reserve(walk.meshes.size());
-  for (MeshBuild& b : walk.meshes) {
-    const auto base = static_cast<uint32_t>(level.collisionPositions.size());
-    level.collisionPositions.insert(level.collisionPositions.end(), b.mesh.positions.begin(),
-                                    b.mesh.positions.end());
-    for (uint32_t idx : b.mesh.indices) level.collisionIndices.push_back(base + idx);
-    level.collisionLayers.insert(level.collisionLayers.end(), b.mesh.indices.size() / 3,
-                                 b.mesh.layers);
-    for (uint32_t idx : b.mesh.indices) {
-      lo = glm::min(lo, b.mesh.positions[idx]);
-      hi = glm::max(hi, b.mesh.positions[idx]);
-    }
-    if (b.mesh.material >= level.materials.size()) b.mesh.material = 0;
-    level.meshes.push_back(std::move(b.mesh));
-  }
-  level.boundsMin = lo;
-  level.boundsMax = hi;
-  // Far from the origin (survey or CAD coordinates): into a local frame (the demo's load line,
-  // panel and --stats-json report the offset).
-  loader::moveToLocalFrame(level, loader::localOrigin(lo, hi));
+  loader::assembleLevel(walk.meshes, &level);
 
   // Remember what the user chose, beside the level (or per user).
-  if (options.rememberSettings && (optUp || options.scale)) {
-    ImportSettings s;
-    s.upAxis = frame.upAxis;
-    s.scale = frame.scale;
-    const bool same =
-        stored && stored->settings.upAxis == s.upAxis && stored->settings.scale == s.scale;
-    if (!same) {
-      std::string w;
-      writeImportSettings(path, s, &w);
-      if (!w.empty()) result.warnings.push_back(w);
-    }
-  } else if (options.rememberSettings && options.ignoreStoredSettings) {
-    std::string w;
-    forgetImportSettings(path, &w);
-    if (!w.empty()) result.warnings.push_back(w);
-  }
-
+  loader::rememberFrameChoice(path, options, optUp, frame, stored, &result.warnings);
   progress(1.0f, "done");
-  result.level = std::move(level);
-  return result;
+  return loader::succeedLoad(std::move(result), std::move(level));
 }
 
 }  // namespace
 
 LevelLoadResult loadLevel(const std::string& path, const LevelLoadOptions& options) {
-  try {
-    return loadLevelImpl(path, options);
-  } catch (const std::bad_alloc&) {
-    LevelLoadResult r;
-    r.error = path + ": out of memory while loading";
-    return r;
-  } catch (const std::exception& e) {
-    LevelLoadResult r;
-    r.error = path + ": " + e.what();
-    return r;
-  }
+  return loader::loadCatching(path, options, loadLevelImpl);
 }
 
 }  // namespace ofps

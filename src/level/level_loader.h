@@ -67,13 +67,13 @@ struct LevelLoadOptions {
 };
 
 struct LevelLoadResult {
-  std::optional<Level> level;  // set on success
-  std::string error;           // one clear message when level is empty
+  bool ok = false;             // the failure shape of CONTRIBUTING.md: ok, else one message
+  std::optional<Level> level;  // set exactly when ok
+  std::string error;           // one clear message when !ok
   // Each names the file and says what was dropped or assumed and how much: dropped points/lines,
   // non-finite or huge coordinates, zero-area triangles, missing textures, a guessed frame, an
   // import-settings file that was ignored or written elsewhere. Also filled on failure.
   std::vector<std::string> warnings;
-  bool ok() const { return level.has_value(); }
 };
 
 // Thread-safety: may run on any thread; concurrent calls on different files are safe.

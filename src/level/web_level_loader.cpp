@@ -26,14 +26,13 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
-#include <limits>
-#include <new>
 #include <utility>
 
 #include "level/import_settings.h"
+#include "level/level_conventions.h"
 #include "level/level_frame.h"
 #include "level/level_loader.h"
-#include "level/level_origin.h"
+#include "level/load_steps.h"
 #include "level/load_text.h"
 #include "level/memory_budget.h"
 #include "level/mesh_checks.h"
@@ -49,41 +48,13 @@
 namespace ofps {
 namespace {
 
+using loader::failLoad;
 using loader::MeshBuild;
+using loader::nameIsCollider;
+using loader::nameIsNoCollide;
+using loader::spawnNamePriority;
 
 constexpr const char* kPageFormats = "glTF (.gltf, .glb) and OBJ (.obj)";
-
-LevelLoadResult fail(LevelLoadResult r, std::string message) {
-  r.level.reset();
-  r.error = std::move(message);
-  return r;
-}
-
-// --- level_conventions.md's naming rules (the native walk's, scene_walk.cpp) ------------------
-bool nameIsNoCollide(const std::string& lowerName) {
-  return loader::contains(lowerName, "nocollide") || loader::contains(lowerName, "nocollision");
-}
-
-bool nameIsCollider(const std::string& lowerName) {
-  using loader::contains;
-  using loader::endsWith;
-  using loader::startsWith;
-  return startsWith(lowerName, "ucx_") || startsWith(lowerName, "ubx_") ||
-         startsWith(lowerName, "ucp_") || startsWith(lowerName, "usp_") ||
-         contains(lowerName, "collider") || endsWith(lowerName, "-colonly");
-}
-
-int spawnNamePriority(const std::string& name) {
-  std::string key;
-  for (char c : loader::lower(name)) {
-    if (std::isalnum(static_cast<unsigned char>(c))) key.push_back(c);
-  }
-  while (!key.empty() && std::isdigit(static_cast<unsigned char>(key.back()))) key.pop_back();
-  if (key == "spawn" || key == "playerstart" || key == "infoplayerstart") return 3;
-  if (key == "spawnpoint" || key == "playerspawn" || key == "infoplayerdeathmatch") return 2;
-  if (loader::startsWith(key, "spawn") || loader::startsWith(key, "playerstart")) return 1;
-  return 0;
-}
 
 // --- glTF ---------------------------------------------------------------------------------------
 
@@ -481,33 +452,34 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
   if (options.upAxis && *options.upAxis != 'y' && *options.upAxis != 'z' &&
       *options.upAxis != 'Y' && *options.upAxis != 'Z') {
-    return fail(std::move(result), "--up must be y or z");
+    return failLoad(std::move(result), "--up must be y or z");
   }
   if (options.scale && !(*options.scale > 0.0f && std::isfinite(*options.scale))) {
-    return fail(std::move(result), "--scale must be a positive number");
+    return failLoad(std::move(result), "--scale must be a positive number");
   }
   std::error_code ec;
   const auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) return fail(std::move(result), path + ": no such file");
+  if (ec || !fs::exists(status)) return failLoad(std::move(result), path + ": no such file");
   if (fs::is_directory(status))
-    return fail(std::move(result), path + ": is a directory, not a level file");
+    return failLoad(std::move(result), path + ": is a directory, not a level file");
   const uint64_t size = fs::file_size(path, ec);
-  if (ec) return fail(std::move(result), path + ": cannot read the file size");
-  if (size == 0) return fail(std::move(result), path + ": the file is empty");
+  if (ec) return failLoad(std::move(result), path + ": cannot read the file size");
+  if (size == 0) return failLoad(std::move(result), path + ": the file is empty");
   if (ext != "gltf" && ext != "glb" && ext != "obj") {
-    return fail(std::move(result),
-                path + ": the page reads " + kPageFormats + "; " +
-                    (ext.empty() ? std::string("a file without an extension") : "'." + ext + "'") +
-                    " needs the native demo (scripts/demo.sh), whose Assimp reads FBX, DAE, "
-                    "3DS, PLY, STL and more");
+    return failLoad(
+        std::move(result),
+        path + ": the page reads " + kPageFormats + "; " +
+            (ext.empty() ? std::string("a file without an extension") : "'." + ext + "'") +
+            " needs the native demo (scripts/demo.sh), whose Assimp reads FBX, DAE, "
+            "3DS, PLY, STL and more");
   }
   const uint64_t budget =
       options.memoryBudgetBytes ? *options.memoryBudgetBytes : defaultLevelMemoryBudget();
   const ImportEstimate estimate = estimateImportBytes(ext, size, HeaderCounts{});
   if (estimate.bytes > budget) {
-    return fail(std::move(result), path + ": loading it would take about " +
-                                       formatMegabytes(estimate.bytes) +
-                                       ", over the memory budget of " + formatMegabytes(budget));
+    return failLoad(std::move(result),
+                    path + ": loading it would take about " + formatMegabytes(estimate.bytes) +
+                        ", over the memory budget of " + formatMegabytes(budget));
   }
   const std::optional<char> optUp =
       options.upAxis ? std::optional<char>(static_cast<char>(std::tolower(*options.upAxis)))
@@ -526,26 +498,26 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
                                  : reader.LoadASCIIFromFile(&model, &err, &warn, path);
     if (!ok) {
       while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
-      return fail(std::move(result), path + ": not a readable glTF file (" +
-                                         (err.empty() ? std::string("no reason given") : err) +
-                                         ")");
+      return failLoad(std::move(result), path + ": not a readable glTF file (" +
+                                             (err.empty() ? std::string("no reason given") : err) +
+                                             ")");
     }
     std::string unsupported;
     for (const std::string& e : model.extensionsRequired) {
       if (!pageHandlesExtension(e)) unsupported += (unsupported.empty() ? "" : ", ") + e;
     }
     if (!unsupported.empty()) {
-      return fail(std::move(result),
-                  path + ": requires the glTF extension " + unsupported +
-                      ", which the page does not decode (the native demo decodes "
-                      "EXT_meshopt_compression; re-export without compression)");
+      return failLoad(std::move(result),
+                      path + ": requires the glTF extension " + unsupported +
+                          ", which the page does not decode (the native demo decodes "
+                          "EXT_meshopt_compression; re-export without compression)");
     }
     progress(0.5f, "building meshes");
     walkGltf(model, path, options.allSolid, &walk);
-    if (!walk.error.empty()) return fail(std::move(result), walk.error);
+    if (!walk.error.empty()) return failLoad(std::move(result), walk.error);
   } else {
     ObjReadResult obj = readObj(path);
-    if (!obj.ok) return fail(std::move(result), obj.error);
+    if (!obj.ok) return failLoad(std::move(result), obj.error);
     progress(0.5f, "building meshes");
     MeshBuild b;
     b.meshName = fs::path(path).stem().string();
@@ -572,15 +544,12 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
         path + ": dropped " + loader::countWord(walk.pointsDropped, "point", "points") + " and " +
         loader::countWord(walk.linesDropped, "line", "lines") + " (only triangles are used)");
   }
-  if (walk.meshes.empty()) return fail(std::move(result), path + ": no triangles in the file");
+  if (walk.meshes.empty()) return failLoad(std::move(result), path + ": no triangles in the file");
 
   // 3. Frame: options > import settings > the file (glTF: Y-up metres) > the native guess (OBJ).
   Level level;
   level.path = path;
-  std::string settingsWarning;
-  const auto stored =
-      options.ignoreStoredSettings ? std::nullopt : readImportSettings(path, &settingsWarning);
-  if (!settingsWarning.empty()) result.warnings.push_back(settingsWarning);
+  const auto stored = loader::storedImportSettings(path, options, &result.warnings);
   LevelImportFrame& frame = level.frame;
   const bool upStored = stored && stored->settings.upAxis;
   const bool scaleStored = stored && stored->settings.scale;
@@ -628,7 +597,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   if (std::string why =
           loader::checkAndConvertMeshes(walk.meshes, frame, path, &result.warnings, &degenerate);
       !why.empty()) {
-    return fail(std::move(result), why);
+    return failLoad(std::move(result), why);
   }
   level.degenerateTriangles = degenerate;
 
@@ -658,54 +627,19 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     level.materials.push_back(LevelMaterial{"default", glm::vec4(1.0f), -1});
   }
 
-  // 6. Collision soup and bounds (as level_loader.cpp).
+  // 6. Collision soup, bounds and the local frame (as level_loader.cpp).
   progress(0.95f, "collision soup");
-  glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
-  for (MeshBuild& b : walk.meshes) {
-    const auto base = static_cast<uint32_t>(level.collisionPositions.size());
-    level.collisionPositions.insert(level.collisionPositions.end(), b.mesh.positions.begin(),
-                                    b.mesh.positions.end());
-    for (uint32_t idx : b.mesh.indices) {
-      level.collisionIndices.push_back(base + idx);
-      lo = glm::min(lo, b.mesh.positions[idx]);
-      hi = glm::max(hi, b.mesh.positions[idx]);
-    }
-    level.collisionLayers.insert(level.collisionLayers.end(), b.mesh.indices.size() / 3,
-                                 b.mesh.layers);
-    if (b.mesh.material >= level.materials.size()) b.mesh.material = 0;
-    level.meshes.push_back(std::move(b.mesh));
-  }
-  level.boundsMin = lo;
-  level.boundsMax = hi;
-  loader::moveToLocalFrame(level, loader::localOrigin(lo, hi));
+  loader::assembleLevel(walk.meshes, &level);
 
-  if (options.rememberSettings && (optUp || options.scale)) {
-    ImportSettings s;
-    s.upAxis = frame.upAxis;
-    s.scale = frame.scale;
-    std::string w;
-    writeImportSettings(path, s, &w);
-    if (!w.empty()) result.warnings.push_back(w);
-  }
+  loader::rememberFrameChoice(path, options, optUp, frame, stored, &result.warnings);
   progress(1.0f, "done");
-  result.level = std::move(level);
-  return result;
+  return loader::succeedLoad(std::move(result), std::move(level));
 }
 
 }  // namespace
 
 LevelLoadResult loadLevel(const std::string& path, const LevelLoadOptions& options) {
-  try {
-    return loadLevelImpl(path, options);
-  } catch (const std::bad_alloc&) {
-    LevelLoadResult r;
-    r.error = path + ": out of memory while loading";
-    return r;
-  } catch (const std::exception& e) {
-    LevelLoadResult r;
-    r.error = path + ": " + e.what();
-    return r;
-  }
+  return loader::loadCatching(path, options, loadLevelImpl);
 }
 
 }  // namespace ofps

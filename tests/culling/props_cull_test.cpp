@@ -77,7 +77,7 @@ bool loadSharedLevel(const std::string& relative, Level* out, std::string* why) 
   LevelLoadOptions o;
   o.rememberSettings = false;
   LevelLoadResult r = loadLevel(copy.string(), o);
-  if (!r.ok()) {
+  if (!r.ok) {
     *why = r.error;
     return false;
   }

@@ -37,9 +37,9 @@ std::string loadAndBuild(const std::string& path, bool* loaded) {
   // the separate import process, level/import_probe.h).
   o.isolateImport = false;
   const LevelLoadResult r = loadLevel(path, o);
-  if (loaded != nullptr) *loaded = r.ok();
+  if (loaded != nullptr) *loaded = r.ok;
   const std::string name = std::filesystem::path(path).filename().string();
-  if (!r.ok()) {
+  if (!r.ok) {
     if (r.error.empty()) return "refused without a message";
     if (r.error.find(name) == std::string::npos) return "error does not name the file: " + r.error;
     return {};

@@ -68,7 +68,7 @@ TEST_P(AssimpCorpus, EveryFileLoadsOrFailsCleanly) {
   size_t loaded = 0;
   for (const fs::path& f : files) {
     const LevelLoadResult r = loadLevel(f.string(), testLoadOptions());  // corpus left as it is
-    if (r.ok()) {
+    if (r.ok) {
       ++loaded;
       const Level& l = *r.level;
       EXPECT_GT(l.triangleCount(), 0u) << f;

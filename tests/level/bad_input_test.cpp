@@ -24,7 +24,7 @@ using test::writeFile;
 void expectError(const std::string& path, const std::string& what,
                  const LevelLoadOptions& o = testLoadOptions('y')) {
   const LevelLoadResult r = loadLevel(path, o);
-  ASSERT_FALSE(r.ok()) << path << " loaded; it should not";
+  ASSERT_FALSE(r.ok) << path << " loaded; it should not";
   EXPECT_NE(r.error.find(std::filesystem::path(path).filename().string()), std::string::npos)
       << "error does not name the file: " << r.error;
   EXPECT_NE(r.error.find(what), std::string::npos) << "expected '" << what << "' in: " << r.error;
@@ -33,7 +33,7 @@ void expectError(const std::string& path, const std::string& what,
 // Loads a file that must succeed with a warning containing every one of `parts`.
 LevelLoadResult expectWarning(const std::string& path, std::initializer_list<const char*> parts) {
   LevelLoadResult r = loadLevel(path, testLoadOptions('y'));
-  EXPECT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(r.ok) << r.error;
   bool found = false;
   for (const std::string& w : r.warnings) {
     bool all = true;
@@ -52,7 +52,7 @@ TEST(BadInput, MissingPath) {
 
 TEST(BadInput, EmptyPath) {
   const LevelLoadResult r = loadLevel("", testLoadOptions('y'));
-  EXPECT_FALSE(r.ok());
+  EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("empty path"), std::string::npos) << r.error;
 }
 
@@ -120,7 +120,7 @@ TEST(BadInput, NanInfAndHugeCoordinatesAreDropped) {
   writeFile(dir.file("nan.obj"), "v 0 0 0\nv 1 0 0\nv 0 nan 1\nv 0 0 -1\nf 1 2 3\nf 1 2 4\n");
   LevelLoadResult r =
       expectWarning(dir.file("nan.obj"), {"nan.obj", "dropped 1 triangle", "vertex 2"});
-  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.level->triangleCount(), 1u);
   for (int k = 0; k < 3; ++k) {
     EXPECT_TRUE(std::isfinite(r.level->boundsMin[k]) && std::isfinite(r.level->boundsMax[k]));
@@ -128,7 +128,7 @@ TEST(BadInput, NanInfAndHugeCoordinatesAreDropped) {
   writeFile(dir.file("huge.obj"),
             "v 0 0 0\nv 1 0 0\nv 0 1e30 1\nv 0 0 -1\nf 1 2 3\nf 1 2 4\nf 2 3 4\n");
   r = expectWarning(dir.file("huge.obj"), {"huge.obj", "dropped 2 triangles", "1e+30"});
-  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.level->triangleCount(), 1u);
   EXPECT_LE(r.level->boundsMax.y, 1.0f);
   // Only bad triangles: an error, not an empty level.
@@ -144,7 +144,7 @@ TEST(BadInput, HugeAfterScaling) {
   EXPECT_EQ(loadLevel(dir.file("far.obj"), o).level->triangleCount(), 2u);
   o.scale = 100.0f;
   const LevelLoadResult r = loadLevel(dir.file("far.obj"), o);
-  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.level->triangleCount(), 1u);
 }
 
@@ -166,7 +166,7 @@ TEST(BadInput, OutOfRangeIndices) {
       // positions (0,0,0) (1,0,0) (0,0,1); indices 0 1 9
       R"(AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAEAAAAJAAAA"}]})");
   const LevelLoadResult r = loadLevel(dir.file("oor.gltf"), testLoadOptions('y'));
-  ASSERT_FALSE(r.ok());
+  ASSERT_FALSE(r.ok);
   EXPECT_NE(r.error.find("oor.gltf"), std::string::npos) << r.error;
 }
 
@@ -194,7 +194,7 @@ TEST(BadInput, PointsAndLinesBesideTrianglesAreCountedAndDropped) {
             "v 0 0 0\nv 1 0 0\nv 0 0 1\nl 1 2\nl 2 3\nl 3 1\np 1\nf 1 2 3\n");
   const LevelLoadResult r =
       expectWarning(dir.file("mixed.obj"), {"mixed.obj", "dropped 1 point and 3 lines"});
-  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.level->triangleCount(), 1u);
 }
 
@@ -217,7 +217,7 @@ TEST(BadInput, SomeDegenerateTrianglesAreKeptAndCounted) {
   writeFile(dir.file("some.obj"), "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\n");
   const LevelLoadResult r =
       expectWarning(dir.file("some.obj"), {"some.obj", "1 triangle has zero area"});
-  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.level->triangleCount(), 2u);  // kept: the octree counts them
   EXPECT_EQ(r.level->degenerateTriangles, 1u);
 }
@@ -245,8 +245,8 @@ TEST(BadInput, UnknownFormatAndGarbage) {
                            "garbage.stl", "garbage.ply", "garbage.gltf", "garbage.obj"}) {
     writeFile(dir.file(name), garbage);
     const LevelLoadResult r = loadLevel(dir.file(name), testLoadOptions('y'));
-    EXPECT_FALSE(r.ok() && r.level->triangleCount() == 0) << name << ": silent empty level";
-    if (!r.ok()) {
+    EXPECT_FALSE(r.ok && r.level->triangleCount() == 0) << name << ": silent empty level";
+    if (!r.ok) {
       EXPECT_NE(r.error.find(name), std::string::npos) << r.error;
     }
   }

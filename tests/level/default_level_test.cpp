@@ -34,7 +34,7 @@ class DefaultLevel : public ::testing::Test {
         new LevelLoadResult(loadLevel(test::sourcePath("assets/arena.glb"), testLoadOptions()));
     std::ifstream f(test::sourcePath("assets/arena.features.json"));
     features_ = new json(json::parse(f));
-    if (result_->ok()) {
+    if (result_->ok) {
       const Level& l = *result_->level;
       octree_ = new Octree();
       octree_->build(l.collisionPositions, l.collisionIndices, l.collisionLayers);
@@ -45,7 +45,7 @@ class DefaultLevel : public ::testing::Test {
     delete features_;
     delete octree_;
   }
-  void SetUp() override { ASSERT_TRUE(result_->ok()) << result_->error; }
+  void SetUp() override { ASSERT_TRUE(result_->ok) << result_->error; }
   const Level& level() const { return *result_->level; }
   const json& feat(const char* name) const { return (*features_)["features"][name]; }
 
@@ -143,7 +143,7 @@ TEST_F(DefaultLevel, AllSolidMakesDecorationCollide) {
   LevelLoadOptions o = testLoadOptions();
   o.allSolid = true;
   const LevelLoadResult r = loadLevel(test::sourcePath("assets/arena.glb"), o);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   for (const LevelMesh& m : r.level->meshes) {
     EXPECT_EQ(m.layers, kLayerSolid) << m.name;
     EXPECT_EQ(m.visible, m.name != "UCX_fence") << m.name;  // colliders stay hidden
@@ -255,7 +255,7 @@ TEST_F(DefaultLevel, RoundTripThroughObj) {
   const std::string obj = dir.file("arena.obj");
   test::writeObj(obj, test::soupOf(level()));
   const LevelLoadResult r = loadLevel(obj, testLoadOptions('y', 1.0f));
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(test::compareSoups(test::soupOf(*r.level), test::soupOf(level()), 1e-5f), "");
 }
 

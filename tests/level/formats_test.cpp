@@ -99,7 +99,7 @@ TEST(Gltf, EmbeddedBufferAndInstancing) {
   writeFile(path, gltfJson(R"([{"name":"a","mesh":0},{"name":"b","mesh":0,"translation":[5,0,0]}])",
                            "[0,1]", dataUri()));
   const LevelLoadResult r = loadLevel(path, testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   ASSERT_EQ(r.level->meshes.size(), 2u);
   EXPECT_EQ(r.level->triangleCount(), 2u);
   EXPECT_EQ(r.level->meshes[0].name, "a/tri");
@@ -121,7 +121,7 @@ TEST(Gltf, ExternalBufferHierarchyAndMirror) {
                            R"({"name":"mirrored","mesh":0,"scale":[-1,1,1]}])",
                            "[0,2]", "tri.bin"));
   const LevelLoadResult r = loadLevel(path, testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   ASSERT_EQ(r.level->meshes.size(), 2u);
   const LevelMesh& child = r.level->meshes[0];
   EXPECT_FLOAT_EQ(child.positions[1].x, 2.0f);
@@ -146,7 +146,7 @@ TEST(Gltf, SpawnNodePositionAndYaw) {
               std::to_string(s) + ",0," + std::to_string(s) + "]}]",
           "[0,1]", dataUri()));
   const LevelLoadResult r = loadLevel(path, testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   ASSERT_TRUE(r.level->spawn.has_value());
   EXPECT_EQ(r.level->spawnSource, "PlayerStart");
   EXPECT_NEAR(glm::distance(*r.level->spawn, glm::vec3(1, 2, 3)), 0.0f, 1e-6f);
@@ -159,7 +159,7 @@ TEST(Gltf, ExternalTextureBesideTheFile) {
   const std::string path = dir.file("tex.gltf");
   writeFile(path, gltfJson(R"([{"name":"floor","mesh":0}])", "[0]", dataUri(), "red.png"));
   const LevelLoadResult r = loadLevel(path, testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(r.warnings.empty());
   const LevelMaterial& mat = r.level->materials[r.level->meshes[0].material];
   ASSERT_GE(mat.texture, 0);
@@ -177,7 +177,7 @@ TEST(Gltf, MissingTextureFallsBackToCheckerWithWarning) {
   writeFile(path,
             gltfJson(R"([{"name":"floor","mesh":0}])", "[0]", dataUri(), "missing_albedo.png"));
   const LevelLoadResult r = loadLevel(path, testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("missing_albedo.png"), std::string::npos) << r.warnings[0];
   EXPECT_NE(r.warnings[0].find("notex.gltf"), std::string::npos) << r.warnings[0];
@@ -196,7 +196,7 @@ TEST(Gltf, ProgressIsReportedInOrderAndEnds) {
     EXPECT_NE(stage, nullptr);
     seen.push_back(p);
   };
-  ASSERT_TRUE(loadLevel(path, o).ok());
+  ASSERT_TRUE(loadLevel(path, o).ok);
   ASSERT_GE(seen.size(), 3u);
   EXPECT_FLOAT_EQ(seen.front(), 0.0f);
   EXPECT_FLOAT_EQ(seen.back(), 1.0f);
@@ -220,7 +220,7 @@ TEST(Obj, MtlColourTextureAndNamingConventions) {
   LevelLoadOptions o = testLoadOptions();
   o.upAxis = 'y';
   const LevelLoadResult r = loadLevel(dir.file("room.obj"), o);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
   ASSERT_EQ(r.level->meshes.size(), 4u);
   const LevelMesh& floor = r.level->meshes[0];
@@ -245,7 +245,7 @@ TEST(Obj, MissingMtlTextureNamesTheFile) {
   LevelLoadOptions o = testLoadOptions();
   o.upAxis = 'y';
   const LevelLoadResult r = loadLevel(dir.file("m.obj"), o);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("stone_diffuse.tga"), std::string::npos) << r.warnings[0];
   EXPECT_TRUE(r.level->textures.at(0).isFallbackChecker);
@@ -272,7 +272,7 @@ TEST(Collada, UpAxisAndUnitFromTheFile) {
 </COLLADA>
 )");
   const LevelLoadResult r = loadLevel(path, testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   const LevelMesh& m = r.level->meshes.at(0);
   // Z-up centimetres: (100, 0, 0) -> (1, 0, 0) m; (0, 100, 0) -> (0, 0, -1) m.
   EXPECT_NEAR(glm::distance(m.positions[1], glm::vec3(1, 0, 0)), 0.0f, 1e-6f);
@@ -301,7 +301,7 @@ TEST(Fbx, UpAxisAndUnitScaleFromMetadata) {
             "\tModel: 2000, \"Model::floor\", \"Mesh\" {\n\t\tVersion: 232\n\t}\n}\n"
             "Connections:  {\n\tC: \"OO\",2000,0\n\tC: \"OO\",1000,2000\n}\n");
   const LevelLoadResult r = loadLevel(path, testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->frame.upAxis, 'z');
   EXPECT_FLOAT_EQ(r.level->frame.scale, 0.0254f);
   const LevelMesh& m = r.level->meshes.at(0);
@@ -320,10 +320,10 @@ TEST(OtherFormats, StlAndPlyLoadThroughTheSamePath) {
             "0 0 0\n1 0 0\n1 0 -1\n0 0 -1\n4 0 1 2 3\n");
   const LevelLoadOptions o = testLoadOptions('y');
   const LevelLoadResult stl = loadLevel(dir.file("t.stl"), o);
-  ASSERT_TRUE(stl.ok()) << stl.error;
+  ASSERT_TRUE(stl.ok) << stl.error;
   EXPECT_EQ(stl.level->triangleCount(), 1u);
   const LevelLoadResult ply = loadLevel(dir.file("t.ply"), o);
-  ASSERT_TRUE(ply.ok()) << ply.error;
+  ASSERT_TRUE(ply.ok) << ply.error;
   EXPECT_EQ(ply.level->triangleCount(), 2u);  // the quad, triangulated
   EXPECT_GT(faceNormal(ply.level->meshes.at(0)).y, 0.99f);
 }
@@ -360,7 +360,7 @@ TEST(LargeLevel, MillionTrianglesLoadInSeconds) {
   const auto t0 = std::chrono::steady_clock::now();
   const LevelLoadResult r = loadLevel(path, o);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->triangleCount(), 999698u);
   EXPECT_GT(reports, 5);
   // And the octree over it, as the demo builds it after loading.

@@ -52,7 +52,7 @@ TEST(FrameGuess, QuakeBoxRoomIsZUpInches) {
   Soup soup;
   addBox(soup, {0, 0, 0}, {8048, 8048, 600});
   const LevelLoadResult r = loadSoup(dir, soup);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->frame.upAxis, 'z') << r.level->frame.upSource;
   EXPECT_FLOAT_EQ(r.level->frame.scale, kInch) << r.level->frame.scaleSource;
   EXPECT_TRUE(r.level->frame.guessed);
@@ -70,7 +70,7 @@ TEST(FrameGuess, LongHallTallerInZThanYIsZUpInches) {
   addBox(soup, {0, 0, 196}, {7000, 400, 200});  // storey floors, 4 u thick slabs
   addBox(soup, {0, 0, 396}, {7000, 400, 400});
   const LevelLoadResult r = loadSoup(dir, soup);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->frame.upAxis, 'z') << r.level->frame.upSource;
   EXPECT_FLOAT_EQ(r.level->frame.scale, kInch) << r.level->frame.scaleSource;
   const glm::vec3 s = size(*r.level);
@@ -85,7 +85,7 @@ TEST(FrameGuess, YUpMetreRoomStaysYUpMetres) {
   addBox(soup, {0, 0, 0}, {30, 4, 20});
   addBox(soup, {10, 0, 8}, {12, 1, 10});  // a crate
   const LevelLoadResult r = loadSoup(dir, soup);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->frame.upAxis, 'y') << r.level->frame.upSource;
   EXPECT_FLOAT_EQ(r.level->frame.scale, 1.0f) << r.level->frame.scaleSource;
   EXPECT_NEAR(size(*r.level).y, 4.0f, 1e-4f);
@@ -98,7 +98,7 @@ TEST(FrameGuess, CubeIsAmbiguousAndSaysSo) {
   Soup soup;
   addBox(soup, {0, 0, 0}, {10, 10, 10});
   const LevelLoadResult r = loadSoup(dir, soup);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->frame.upAxis, 'y');
   EXPECT_FLOAT_EQ(r.level->frame.scale, 1.0f);
   EXPECT_TRUE(r.level->frame.guessed);
@@ -116,7 +116,7 @@ TEST(FrameGuess, ThousandsWideBoxyYUpLevelIsInches) {
   addBox(soup, {0, 0, 0}, {5000, 300, 5000});
   addBox(soup, {1000, 0, 1000}, {1200, 128, 1200});
   const LevelLoadResult r = loadSoup(dir, soup);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->frame.upAxis, 'y') << r.level->frame.upSource;
   EXPECT_FLOAT_EQ(r.level->frame.scale, kInch) << r.level->frame.scaleSource;
 }
@@ -144,7 +144,7 @@ TEST(FrameGuess, ThousandsWideTerrainStaysMetres) {
     }
   }
   const LevelLoadResult r = loadSoup(dir, soup);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->frame.upAxis, 'y') << r.level->frame.upSource;
   EXPECT_FLOAT_EQ(r.level->frame.scale, 1.0f) << r.level->frame.scaleSource;
 }

@@ -21,7 +21,7 @@ namespace {
 using test::testLoadOptions;
 
 void expectSane(const LevelLoadResult& r, const std::string& name, uint32_t seed) {
-  if (!r.ok()) {
+  if (!r.ok) {
     EXPECT_NE(r.error.find(name), std::string::npos) << "seed " << seed << ": " << r.error;
     return;
   }
@@ -78,7 +78,7 @@ TEST(Fuzz, MutatedGltfJsonNumbers) {
       "\"buffers\":[{\"byteLength\":" + std::to_string(binLength) + ",\"uri\":\"a.bin\"}]");
   const std::string path = dir.file("mutated.gltf");
   test::writeFile(path, json);
-  ASSERT_TRUE(loadLevel(path, testLoadOptions()).ok()) << "the unmutated .gltf must load";
+  ASSERT_TRUE(loadLevel(path, testLoadOptions()).ok) << "the unmutated .gltf must load";
 
   const std::regex number("[0-9]+");
   const char* hostile[] = {"0", "1", "3", "255", "65535", "4294967295", "999999999", "-1"};

@@ -99,7 +99,7 @@ TEST(GltfExtensions, QuantizedCrateIntegerPositions) {
   writeFile(dir.file("crate.glb"), quantizedCrateGlb(5123, false, 0, 1000, {0.004, 0.002, 0.004},
                                                      {1, 0, -2}, {"KHR_mesh_quantization"}));
   const LevelLoadResult r = loadLevel(dir.file("crate.glb"), testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->triangleCount(), 12u);
   EXPECT_EQ(r.level->degenerateTriangles, 0u) << "integer positions read as floats again";
   expectBounds(*r.level, {1, 0, -2}, {5, 2, 2}, 1e-5f);
@@ -112,14 +112,14 @@ TEST(GltfExtensions, QuantizedCrateNormalizedPositions) {
   writeFile(dir.file("snorm16.glb"), quantizedCrateGlb(5122, true, -32768, 32767, {2, 1, 2},
                                                        {0, 0, 0}, {"KHR_mesh_quantization"}));
   LevelLoadResult r = loadLevel(dir.file("snorm16.glb"), testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->triangleCount(), 12u);
   expectBounds(*r.level, {-2, -1, -2}, {2, 1, 2}, 1e-5f);
   // Unsigned 8-bit normalized: 0 -> 0, 255 -> 1; scale (3, 3, 3): bounds (0, 0, 0) .. (3, 3, 3).
   writeFile(dir.file("unorm8.glb"),
             quantizedCrateGlb(5121, true, 0, 255, {3, 3, 3}, {0, 0, 0}, {"KHR_mesh_quantization"}));
   r = loadLevel(dir.file("unorm8.glb"), testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   expectBounds(*r.level, {0, 0, 0}, {3, 3, 3}, 1e-5f);
 }
 
@@ -133,7 +133,7 @@ TEST(GltfExtensions, QuantizedAccessorPastItsViewIsRefused) {
   glb[at + 8] = '9';
   writeFile(dir.file("past.glb"), glb);
   const LevelLoadResult r = loadLevel(dir.file("past.glb"), testLoadOptions());
-  ASSERT_FALSE(r.ok());
+  ASSERT_FALSE(r.ok);
   EXPECT_NE(r.error.find("past.glb"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("runs past the end of bufferView 1"), std::string::npos) << r.error;
 }
@@ -156,7 +156,7 @@ TEST(GltfExtensions, UnhandledRequiredExtensionsAreRefusedByName) {
     writeFile(dir.file(name),
               quantizedCrateGlb(5123, false, 0, 1000, {1, 1, 1}, {0, 0, 0}, c.required));
     const LevelLoadResult r = loadLevel(dir.file(name), testLoadOptions());
-    ASSERT_FALSE(r.ok()) << name << " loaded";
+    ASSERT_FALSE(r.ok) << name << " loaded";
     EXPECT_NE(r.error.find(name), std::string::npos) << r.error;
     for (const std::string& p : c.parts) EXPECT_NE(r.error.find(p), std::string::npos) << r.error;
   }
@@ -187,7 +187,7 @@ class Gltfpack : public ::testing::Test {
     input_ = dir_.file("collision-world.glb");
     std::filesystem::copy_file(original_, input_);
     reference_ = loadLevel(input_, testLoadOptions());
-    ASSERT_TRUE(reference_.ok()) << reference_.error;
+    ASSERT_TRUE(reference_.ok) << reference_.error;
   }
 
   // Runs gltfpack with `flags` on the copy; returns the output path.
@@ -212,7 +212,7 @@ class Gltfpack : public ::testing::Test {
           << "gltfpack did not write " << requiredExt;
     }
     const LevelLoadResult r = loadLevel(path, testLoadOptions());
-    ASSERT_TRUE(r.ok()) << r.error;
+    ASSERT_TRUE(r.ok) << r.error;
     const Level& got = *r.level;
     const Level& want = *reference_.level;
     EXPECT_EQ(got.triangleCount(), want.triangleCount());
@@ -269,7 +269,7 @@ TEST_F(Gltfpack, MeshoptCompressed) {
   ASSERT_TRUE(damaged);
   writeFile(dir_.file("damaged.glb"), glb);
   const LevelLoadResult r = loadLevel(dir_.file("damaged.glb"), testLoadOptions());
-  ASSERT_FALSE(r.ok());
+  ASSERT_FALSE(r.ok);
   EXPECT_NE(r.error.find("damaged.glb"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("EXT_meshopt_compression data is damaged"), std::string::npos) << r.error;
 }
@@ -286,7 +286,7 @@ TEST_F(Gltfpack, InstancingIsRefusedWithItsFlag) {
   writeFile(dir_.file("instanced.glb"),
             makeGlb(doc.dump(), glb.substr(28 + jsonLength, binLength)));
   const LevelLoadResult r = loadLevel(dir_.file("instanced.glb"), testLoadOptions());
-  ASSERT_FALSE(r.ok());
+  ASSERT_FALSE(r.ok);
   EXPECT_NE(r.error.find("instanced.glb"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("'EXT_mesh_gpu_instancing'"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("-mi"), std::string::npos) << r.error;

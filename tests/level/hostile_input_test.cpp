@@ -68,7 +68,7 @@ ChildLoad loadInChild(const std::string& path, const LevelLoadOptions& options) 
     rusage after{};
     getrusage(RUSAGE_SELF, &after);
     const long growth = (after.ru_maxrss - before.ru_maxrss) * 1024L;
-    std::string msg = std::string(r.ok() ? "1" : "0") + std::to_string(growth) + "\n" + r.error;
+    std::string msg = std::string(r.ok ? "1" : "0") + std::to_string(growth) + "\n" + r.error;
     ssize_t off = 0;
     while (off < static_cast<ssize_t>(msg.size())) {
       const ssize_t n = write(fds[1], msg.data() + off, msg.size() - static_cast<size_t>(off));
@@ -231,7 +231,7 @@ TEST(HostileInput, HonestHeadersStillLoad) {
   for (const Case& c : cases) {
     writeFile(dir.file(c.name), c.bytes);
     const LevelLoadResult r = loadLevel(dir.file(c.name), testLoadOptions('y'));
-    ASSERT_TRUE(r.ok()) << c.name << ": " << r.error;
+    ASSERT_TRUE(r.ok) << c.name << ": " << r.error;
     EXPECT_EQ(r.level->triangleCount(), c.triangles) << c.name;
   }
 }
@@ -258,7 +258,7 @@ TEST(HostileInput, ValidFileOverTheMemoryBudget) {
   writeFile(dir.file("grid.obj"), obj);
   // Under the default budget it loads (the budget refuses only what is over it).
   const LevelLoadResult r = loadLevel(dir.file("grid.obj"), testLoadOptions('y'));
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->triangleCount(), 7200u);
   // With a 1 MB budget the same file is refused before Assimp runs.
   LevelLoadOptions small = testLoadOptions('y');

@@ -52,7 +52,7 @@ TEST(ImportProbe, AssimpCrashesBecomeErrors) {
     test::writeFile(level, bytes.substr(1));
     ++files;
     const LevelLoadResult r = loadLevel(level, testLoadOptions());
-    ASSERT_FALSE(r.ok()) << name << " loaded";
+    ASSERT_FALSE(r.ok) << name << " loaded";
     EXPECT_NE(r.error.find(level), std::string::npos)
         << name << ": the error names the file: " << r.error;
     if (r.error.find("Assimp crashed") != std::string::npos ||
@@ -77,11 +77,11 @@ TEST(ImportProbe, ACleanFileLoadsWithAndWithoutTheProbe) {
   const std::string level = test::sourcePath("assets/arena.glb");
   LevelLoadOptions o = testLoadOptions();
   const LevelLoadResult isolated = loadLevel(level, o);
-  ASSERT_TRUE(isolated.ok()) << isolated.error;
+  ASSERT_TRUE(isolated.ok) << isolated.error;
   EXPECT_EQ(probeAssimpImport(findImportProbe(""), level, 60.0).outcome, ProbeOutcome::Clean);
   o.isolateImport = false;
   const LevelLoadResult inProcess = loadLevel(level, o);
-  ASSERT_TRUE(inProcess.ok()) << inProcess.error;
+  ASSERT_TRUE(inProcess.ok) << inProcess.error;
   EXPECT_EQ(isolated.level->triangleCount(), inProcess.level->triangleCount());
 }
 

@@ -69,14 +69,14 @@ TEST(ImportSettings, RememberedBesideTheLevel) {
   first.upAxis = 'z';
   first.scale = 0.0254f;
   LevelLoadResult r = loadLevel(level, first);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   const std::string beside = level + ".import.json";
   ASSERT_TRUE(std::filesystem::exists(beside));
   EXPECT_NEAR(r.level->boundsMax.y, 1000 * 0.0254f, 1e-4f);
 
   // No flags: the settings file decides.
   LevelLoadResult again = loadLevel(level);
-  ASSERT_TRUE(again.ok()) << again.error;
+  ASSERT_TRUE(again.ok) << again.error;
   EXPECT_EQ(again.level->frame.upAxis, 'z');
   EXPECT_FLOAT_EQ(again.level->frame.scale, 0.0254f);
   EXPECT_NE(again.level->frame.upSource.find(beside), std::string::npos)
@@ -89,7 +89,7 @@ TEST(ImportSettings, RememberedBesideTheLevel) {
   yUp.upAxis = 'y';
   yUp.scale = 1.0f;
   r = loadLevel(level, yUp);
-  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.level->frame.upAxis, 'y');
   auto stored = readImportSettings(level, nullptr);
   ASSERT_TRUE(stored);
@@ -101,12 +101,12 @@ TEST(ImportSettings, NotWrittenWithoutFlagsOrWhenAskedNotTo) {
   ScopedXdg xdg(config.path());
   const std::string level = dir.file("tower.obj");
   writeTower(level);
-  ASSERT_TRUE(loadLevel(level).ok());
+  ASSERT_TRUE(loadLevel(level).ok);
   EXPECT_FALSE(std::filesystem::exists(level + ".import.json"));
   LevelLoadOptions o;
   o.upAxis = 'z';
   o.rememberSettings = false;
-  ASSERT_TRUE(loadLevel(level, o).ok());
+  ASSERT_TRUE(loadLevel(level, o).ok);
   EXPECT_FALSE(std::filesystem::exists(level + ".import.json"));
   EXPECT_FALSE(std::filesystem::exists(importSettingsPathPerUser(level)));
 }
@@ -123,7 +123,7 @@ TEST(ImportSettings, FallsBackToPerUserFileWhenBesideIsNotWritable) {
   o.upAxis = 'z';
   o.scale = 0.0254f;
   LevelLoadResult r = loadLevel(level, o);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   const std::string perUser = importSettingsPathPerUser(level);
   EXPECT_EQ(perUser.rfind(config.path(), 0), 0u) << perUser;
   ASSERT_TRUE(std::filesystem::exists(perUser));
@@ -132,7 +132,7 @@ TEST(ImportSettings, FallsBackToPerUserFileWhenBesideIsNotWritable) {
   EXPECT_TRUE(warned) << "no warning naming " << perUser;
 
   const LevelLoadResult again = loadLevel(level);
-  ASSERT_TRUE(again.ok()) << again.error;
+  ASSERT_TRUE(again.ok) << again.error;
   EXPECT_EQ(again.level->frame.upAxis, 'z');
   EXPECT_NE(again.level->frame.upSource.find(perUser), std::string::npos);
 }
@@ -170,7 +170,7 @@ TEST(ImportSettings, ReadOnlyFolderIsRespectedEvenForRoot) {
   o.upAxis = 'z';
   const LevelLoadResult r = loadLevel(level, o);
   std::filesystem::permissions(sub, std::filesystem::perms::owner_all);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_FALSE(std::filesystem::exists(level + ".import.json"));
   EXPECT_TRUE(std::filesystem::exists(importSettingsPathPerUser(level)));
   EXPECT_NE(test::readFile(importSettingsPathPerUser(level)).find("\"up\": \"z\""),
@@ -184,7 +184,7 @@ TEST(ImportSettings, BrokenSettingsFileIsIgnoredWithAWarning) {
   writeTower(level);
   writeFile(level + ".import.json", "{\"up\": \"sideways\"}");
   const LevelLoadResult r = loadLevel(level);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   bool warned = false;
   for (const std::string& w : r.warnings)
     warned = warned || w.find("import.json ignored") != std::string::npos;
@@ -198,7 +198,7 @@ TEST(ImportSettings, GuessExplainsItselfAndHowToOverride) {
   const std::string level = dir.file("tower.obj");
   writeTower(level);
   const LevelLoadResult r = loadLevel(level);
-  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.ok);
   EXPECT_TRUE(r.level->frame.guessed);
   ASSERT_FALSE(r.warnings.empty());
   EXPECT_NE(r.warnings[0].find("--up"), std::string::npos) << r.warnings[0];
@@ -220,7 +220,7 @@ TEST(ImportSettings, ReimportReplacesOrForgetsRememberedSettings) {
   chosen.upAxis = 'y';
   chosen.scale = 0.01f;
   LevelLoadResult r = loadLevel(level, chosen);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.level->frame.upAxis, 'y');
   EXPECT_FLOAT_EQ(r.level->frame.scale, 0.01f);
   auto stored = readImportSettings(level, nullptr);
@@ -231,13 +231,13 @@ TEST(ImportSettings, ReimportReplacesOrForgetsRememberedSettings) {
   LevelLoadOptions automatic;
   automatic.ignoreStoredSettings = true;
   r = loadLevel(level, automatic);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(r.level->frame.guessed);  // the settings file (Y-up cm) was not used
   EXPECT_FLOAT_EQ(r.level->frame.scale, 1.0f);
   EXPECT_FALSE(std::filesystem::exists(beside));
   // The next plain load guesses again.
   r = loadLevel(level);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(r.level->frame.guessed);
 }
 

@@ -64,7 +64,7 @@ void expectedBounds(const SharedLevel& s, glm::vec3* lo, glm::vec3* hi) {
 }
 
 void checkLevel(const SharedLevel& s, const LevelLoadResult& r) {
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   const Level& level = *r.level;
   EXPECT_EQ(level.triangleCount(), s.triangles) << s.file;
   EXPECT_EQ(level.frame.upAxis, s.up) << s.file << ": " << level.frame.upSource;
@@ -106,7 +106,7 @@ TEST_P(SharedLevels, ExplicitFrameMatchesSources) {
   if (path.empty()) GTEST_SKIP() << s.file << " not in the shared folder";
   const LevelLoadResult r = loadLevel(path, testLoadOptions(s.up, s.scale));
   checkLevel(s, r);
-  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.level->frame.upSource, "options (--up)");
   EXPECT_FALSE(r.level->frame.guessed);
 }
@@ -129,7 +129,7 @@ TEST(SharedLevels, QuakeLevelIsRotatedNotMirrored) {
   const ObjReadResult canon = readObj(path);
   ASSERT_TRUE(canon.ok) << canon.error;
   const LevelLoadResult r = loadLevel(path, testLoadOptions());
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   test::Soup expected{canon.mesh.positions, canon.mesh.indices};
   for (glm::vec3& p : expected.positions) p = glm::vec3(p.x, p.z, -p.y) * kQuake;
   EXPECT_EQ(test::compareSoups(test::soupOf(*r.level), expected, 1e-4f), "");
@@ -145,7 +145,7 @@ TEST(SharedLevels, RoundTripGlbAgainstCanonicalObj) {
   const ObjReadResult canon = readObj(obj);
   ASSERT_TRUE(canon.ok) << canon.error;
   const LevelLoadResult r = loadLevel(glb);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(
       test::compareSoups(test::soupOf(*r.level), {canon.mesh.positions, canon.mesh.indices}, 1e-4f),
       "");
@@ -160,7 +160,7 @@ TEST(SharedLevels, RoundTripObjLoaderAgainstCanonicalReader) {
     const ObjReadResult canon = readObj(path);
     ASSERT_TRUE(canon.ok) << canon.error;
     const LevelLoadResult r = loadLevel(path, testLoadOptions('y', 1.0f));
-    ASSERT_TRUE(r.ok()) << r.error;
+    ASSERT_TRUE(r.ok) << r.error;
     EXPECT_GT(r.level->degenerateTriangles, 0u) << file;
     EXPECT_EQ(test::compareSoups(test::soupOf(*r.level), {canon.mesh.positions, canon.mesh.indices},
                                  1e-3f),

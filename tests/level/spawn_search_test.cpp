@@ -43,7 +43,7 @@ void expectStandable(const Octree& octree, const glm::vec3& feet, const SpawnSea
 
 TEST(SpawnSearch, NodeWinsWhenPresent) {
   const LevelLoadResult r = loadLevel(test::sourcePath("assets/arena.glb"));
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   const Octree octree = buildOctree(*r.level);
   float yaw = -1.0f;
   bool fallback = true;
@@ -55,7 +55,7 @@ TEST(SpawnSearch, NodeWinsWhenPresent) {
 
 TEST(SpawnSearch, ArenaWithoutSpawnNodeGetsAStandableSpot) {
   LevelLoadResult r = loadLevel(test::sourcePath("assets/arena.glb"));
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   Level level = *r.level;
   level.spawn.reset();
   const Octree octree = buildOctree(level);
@@ -75,7 +75,7 @@ TEST(SpawnSearch, QuakeLevelsSpawnInsideNotOnTheSkyRoof) {
     const std::string path = test::sharedLevelCopy(file);
     if (path.empty()) continue;
     const LevelLoadResult r = loadLevel(path, testLoadOptions());
-    ASSERT_TRUE(r.ok()) << r.error;
+    ASSERT_TRUE(r.ok) << r.error;
     EXPECT_FALSE(r.level->spawn.has_value());  // the OBJs carry no entities
     const Octree octree = buildOctree(*r.level);
     const auto found = findSpawnPoint(*r.level, octree);

@@ -75,7 +75,7 @@ TEST(PropsSpawnFloor, RealLevelKeepsItsProps) {
   o.upAxis = 'z';
   o.scale = 0.0254f;  // Quake units are inches
   const LevelLoadResult r = loadLevel(path, o);
-  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
   const Level& l = *r.level;
   Octree octree;
   ASSERT_TRUE(octree.build(l.collisionPositions, l.collisionIndices, l.collisionLayers).ok);

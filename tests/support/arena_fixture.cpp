@@ -16,8 +16,8 @@ const Arena& defaultArena() {
     LevelLoadOptions options;
     options.rememberSettings = false;
     LevelLoadResult r = loadLevel(sourcePath("assets/arena.glb"), options);
-    EXPECT_TRUE(r.ok()) << r.error;
-    if (r.ok()) {
+    EXPECT_TRUE(r.ok) << r.error;
+    if (r.ok) {
       out->level = std::move(*r.level);
       const Level& l = out->level;
       const OctreeBuildReport rep = out->octree.build(l.collisionPositions, l.collisionIndices,

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   ofps::LevelLoadOptions options;
   options.rememberSettings = false;
   ofps::LevelLoadResult r = ofps::loadLevel(argv[1], options);
-  if (!r.ok()) {
+  if (!r.ok) {
     std::fprintf(stderr, "octree_export_collision_obj: %s\n", r.error.c_str());
     return 1;
   }

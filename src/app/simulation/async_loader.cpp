@@ -26,8 +26,8 @@ bool AsyncLevelLoader::start(const std::string& path, const DemoOptions& options
   future_ = std::async(kPolicy, [path, options, octreeParams, progress, reimport]() {
     Result r;
     r.path = path;
-    r.session = loadLevelSession(path, options, octreeParams, &r.error, &r.warnings, progress,
-                                 reimport ? &*reimport : nullptr);
+    static_cast<LevelSessionLoad&>(r) =
+        loadLevelSession(path, options, octreeParams, progress, reimport ? &*reimport : nullptr);
     return r;
   });
   return true;

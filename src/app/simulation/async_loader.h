@@ -13,11 +13,9 @@ namespace ofps::app {
 
 class AsyncLevelLoader {
  public:
-  struct Result {
-    std::unique_ptr<LevelSession> session;  // null on failure
+  // loadLevelSession's result, and the file it was for.
+  struct Result : LevelSessionLoad {
     std::string path;
-    std::string error;
-    std::vector<std::string> warnings;
   };
 
   ~AsyncLevelLoader();

@@ -25,11 +25,12 @@ int runHeadless(const DemoOptions& options) {
     }
     script = std::move(loaded);
   }
-  auto session = loadLevelSession(options.levelPath, options, params.octree, &error);
-  if (!session) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
+  LevelSessionLoad load = loadLevelSession(options.levelPath, options, params.octree);
+  if (!load.ok) {
+    std::fprintf(stderr, "error: %s\n", load.error.c_str());
     return 1;
   }
+  const std::unique_ptr<LevelSession> session = std::move(load.session);
   if (!options.screenshotPath.empty()) {
     std::fprintf(stderr, "warning: --screenshot ignored with --headless (nothing is drawn)\n");
   }

@@ -82,12 +82,10 @@ bool LevelSession::rebuildOctree(const OctreeBuildParams& params, std::string* o
   return true;
 }
 
-std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const DemoOptions& options,
-                                               const OctreeBuildParams& octreeParams,
-                                               std::string* outError,
-                                               std::vector<std::string>* warnings,
-                                               LoadProgress* progress,
-                                               const FrameChoice* reimport) {
+LevelSessionLoad loadLevelSession(const std::string& path, const DemoOptions& options,
+                                  const OctreeBuildParams& octreeParams, LoadProgress* progress,
+                                  const FrameChoice* reimport) {
+  LevelSessionLoad out;
   LevelLoadOptions lo;
   lo.upAxis = options.upAxis;
   lo.scale = options.scale;
@@ -116,13 +114,11 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
   };
   const auto start = std::chrono::steady_clock::now();
   LevelLoadResult result = loadLevel(path, lo);
-  for (const std::string& w : result.warnings) {
-    std::fprintf(stderr, "warning: %s\n", w.c_str());
-    if (warnings != nullptr) warnings->push_back(w);
-  }
-  if (!result.ok()) {
-    *outError = result.error;
-    return nullptr;
+  for (const std::string& w : result.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  out.warnings = result.warnings;
+  if (!result.ok) {
+    out.error = std::move(result.error);
+    return out;
   }
   auto session = std::make_unique<LevelSession>();
   session->level = std::move(*result.level);
@@ -148,7 +144,7 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
     progress->fraction.store(0.9f);
     progress->stage.store("building octree");
   }
-  if (!session->rebuildOctree(octreeParams, outError)) return nullptr;
+  if (!session->rebuildOctree(octreeParams, &out.error)) return out;
   bool fallback = false;
   session->spawn = resolveSpawn(level, session->octree, &session->spawnYaw, {}, &fallback);
   session->spawnSource =
@@ -174,7 +170,9 @@ std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const De
                  "%.0f) m (scripts, traces, --camera and the probe use the file's coordinates)\n",
                  level.origin.x, level.origin.y, level.origin.z);
   }
-  return session;
+  out.ok = true;
+  out.session = std::move(session);
+  return out;
 }
 
 }  // namespace ofps::app

@@ -68,16 +68,21 @@ struct FrameChoice {
 // (0.0254 m): 8,048 units wide -> 204 m" (ASCII arrow: the panel's font has no U+2192).
 std::string frameSummary(const Level& level);
 
-// Loads `path` with the options' --up/--scale/--all-solid and builds the octree. Warnings go to
-// stderr, to the session, and to *warnings when given (the way to see a failed load's warnings).
-// `reimport` (the Level section's Reload) replaces --up/--scale and the remembered settings.
-// Returns nullptr and sets *error when the level cannot be used. Thread-safe: touches no global
-// state except stderr.
-std::unique_ptr<LevelSession> loadLevelSession(const std::string& path, const DemoOptions& options,
-                                               const OctreeBuildParams& octreeParams,
-                                               std::string* outError,
-                                               std::vector<std::string>* warnings = nullptr,
-                                               LoadProgress* progress = nullptr,
-                                               const FrameChoice* reimport = nullptr);
+// A loaded session, or why not (CONTRIBUTING.md's failure shape: `ok`, else one message).
+struct LevelSessionLoad {
+  bool ok = false;
+  std::unique_ptr<LevelSession> session;  // set exactly when ok
+  std::string error;                      // one clear message when !ok
+  // The loader's warnings, also on failure (the way to see why a level came out as it did).
+  std::vector<std::string> warnings;
+};
+
+// Loads `path` with the options' --up/--scale/--all-solid and builds the octree. Warnings also go
+// to stderr. `reimport` (the Level section's Reload) replaces --up/--scale and the remembered
+// settings. Thread-safe: touches no global state except stderr.
+LevelSessionLoad loadLevelSession(const std::string& path, const DemoOptions& options,
+                                  const OctreeBuildParams& octreeParams,
+                                  LoadProgress* progress = nullptr,
+                                  const FrameChoice* reimport = nullptr);
 
 }  // namespace ofps::app

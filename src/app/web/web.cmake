@@ -54,6 +54,8 @@ target_compile_definitions(imgui_backends PUBLIC IMGUI_IMPL_OPENGL_ES3)
 # --- level loading without Assimp ------------------------------------------------------------
 add_library(octree_level STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/level/web_level_loader.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/level/load_steps.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/level/level_conventions.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/level/mesh_checks.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/level/level_frame.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/level/level_origin.cpp

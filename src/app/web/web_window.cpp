@@ -63,34 +63,7 @@ int runWindowed(const DemoOptions& options) {
   // Lives as long as the page: the main loop outlives this function.
   g_run = new WebRun();
   DemoState& s = g_run->state;
-  s.options = options;
-  s.ui.showPanel = !options.hidePanel;
-  s.overlay.queryNodes = options.queryOverlay;
-  startProbe(s.probe, options.probeShape);
-  s.occlusion.enabled = options.occlusion;
-  s.occlusion.temporalCoherence = options.temporalCoherence;
-  if (options.occlusionBudget) s.occlusion.workBudget = *options.occlusionBudget;
-  if (options.overlayDepths) {
-    s.overlay.show = true;
-    s.overlay.minDepth = options.overlayDepths->first;
-  }
-  std::string error;
-  std::optional<Script> script;
-  if (!options.scriptPath.empty()) {
-    Script loaded;
-    if (!loadScriptFor(options.scriptPath, &s.params, &loaded, &error)) {
-      std::fprintf(stderr, "error: %s\n", error.c_str());
-      return 2;
-    }
-    script = std::move(loaded);
-  }
-  auto first = loadLevelSession(options.levelPath, options, s.params.octree, &error);
-  if (!first) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 1;
-  }
-  if (!openWindow(s)) return 1;
-  g_run->status = startDemo(s, std::move(first), script ? &*script : nullptr);
+  g_run->status = openDemo(s, options);
   if (g_run->status != 0) return g_run->status;
   g_run->last = std::chrono::steady_clock::now();
   emscripten_run_script("if (Module.ofpsStarted) Module.ofpsStarted()");

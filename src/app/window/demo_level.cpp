@@ -101,7 +101,7 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
 void pollLoader(DemoState& s) {
   auto result = s.level.loader.take();
   if (!result) return;
-  if (!result->session) {
+  if (!result->ok) {
     // A failed load keeps the current level and its warnings; the error stays beside the Load
     // button and on the view until the next successful load.
     s.level.loadError = result->error;

@@ -15,10 +15,13 @@ namespace ofps::app {
 // cannot be made; nothing to close then), and their teardown.
 bool openWindow(DemoState& s);
 void closeWindow(DemoState& s);
-// demo_setup.cpp: renderers, UI lists, the first level, --spawn-props, --teams and --script's
-// script (null without one; read and checked before the level was loaded, loadScriptFor).
-// Returns the exit status so far: 0 or 1 (a renderer failed).
-int startDemo(DemoState& s, std::unique_ptr<LevelSession> first, const Script* script);
+// demo_setup.cpp: everything before the first frame, for both main loops (the native one's and
+// the page's): the options into the state, --script's script read and checked, the first level
+// loaded, the window opened, then the renderers, UI lists, --spawn-props, --teams and the script
+// attached. Returns the exit status so far: 0 (run frames), 2 (a bad script) or 1 (the level,
+// the window or a renderer failed); each failure is said on stderr. s.input.window is null when
+// the window was never opened (then there is nothing to close).
+int openDemo(DemoState& s, const DemoOptions& options);
 
 // demo_level.cpp: the level and the character on it.
 // Puts the character at the spawn point, or flying at --camera's pose on the first level.

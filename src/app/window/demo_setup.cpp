@@ -12,6 +12,9 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "app/settings/recent_files.h"
 #include "app/window/demo_parts.h"
@@ -89,6 +92,10 @@ bool openWindow(DemoState& s) {
   return true;
 }
 
+namespace {
+
+// The renderers, UI lists, the first level, --spawn-props, --teams and the script (null without
+// one). Returns 0, or 1 when a renderer failed.
 int startDemo(DemoState& s, std::unique_ptr<LevelSession> first, const Script* script) {
   const DemoOptions& options = s.options;
   std::string error;
@@ -124,6 +131,8 @@ int startDemo(DemoState& s, std::unique_ptr<LevelSession> first, const Script* s
   return status;
 }
 
+}  // namespace
+
 void closeWindow(DemoState& s) {
   saveSettingsAtExit(s);
   ImGui_ImplOpenGL3_Shutdown();
@@ -135,6 +144,41 @@ void closeWindow(DemoState& s) {
   s.gpu.occlusionImage.shutdown();
   glfwDestroyWindow(s.input.window);
   glfwTerminate();
+}
+
+int openDemo(DemoState& s, const DemoOptions& options) {
+  s.options = options;
+  s.ui.showPanel = !options.hidePanel;
+  s.overlay.queryNodes = options.queryOverlay;
+  startProbe(s.probe, options.probeShape);
+  s.occlusion.enabled = options.occlusion;
+  s.occlusion.temporalCoherence = options.temporalCoherence;
+  if (options.occlusionBudget) s.occlusion.workBudget = *options.occlusionBudget;
+  if (options.overlayDepths) {
+    s.overlay.show = true;
+    s.overlay.minDepth = options.overlayDepths->first;
+  }
+  // The script is read before the level so a typo costs no load.
+  std::optional<Script> script;
+  if (!options.scriptPath.empty()) {
+    Script loaded;
+    std::string error;
+    if (!loadScriptFor(options.scriptPath, &s.params, &loaded, &error)) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return 2;
+    }
+    script = std::move(loaded);
+  }
+  LevelSessionLoad first = loadLevelSession(options.levelPath, options, s.params.octree);
+  if (!first.ok) {
+    std::fprintf(stderr, "error: %s\n", first.error.c_str());
+    return 1;
+  }
+  if (!openWindow(s)) {
+    s.input.window = nullptr;  // openWindow closed what it had opened
+    return 1;
+  }
+  return startDemo(s, std::move(first.session), script ? &*script : nullptr);
 }
 
 }  // namespace ofps::app

@@ -17,35 +17,8 @@ namespace ofps::app {
 
 int runWindowed(const DemoOptions& options) {
   DemoState s;
-  s.options = options;
-  s.ui.showPanel = !options.hidePanel;
-  s.overlay.queryNodes = options.queryOverlay;
-  startProbe(s.probe, options.probeShape);
-  s.occlusion.enabled = options.occlusion;
-  s.occlusion.temporalCoherence = options.temporalCoherence;
-  if (options.occlusionBudget) s.occlusion.workBudget = *options.occlusionBudget;
-  if (options.overlayDepths) {
-    s.overlay.show = true;
-    s.overlay.minDepth = options.overlayDepths->first;
-  }
-  std::string error;
-  std::optional<Script> script;
-  if (!options.scriptPath.empty()) {
-    Script loaded;
-    if (!loadScriptFor(options.scriptPath, &s.params, &loaded, &error)) {
-      std::fprintf(stderr, "error: %s\n", error.c_str());
-      return 2;
-    }
-    script = std::move(loaded);
-  }
-  auto first = loadLevelSession(options.levelPath, options, s.params.octree, &error);
-  if (!first) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 1;
-  }
-  if (!openWindow(s)) return 1;
-
-  int status = startDemo(s, std::move(first), script ? &*script : nullptr);
+  int status = openDemo(s, options);
+  if (s.input.window == nullptr) return status;
   auto last = std::chrono::steady_clock::now();
   // --max-fps: each frame starts no earlier than this far after the previous one.
   const auto minFrame = options.maxFps > 0

@@ -1,6 +1,7 @@
 // Frustum culling of a hash grid's objects, cell by cell (contracts in grid_cull.h).
 #include "octree_fps/culling/grid_cull.h"
 
+#include "octree_fps/culling/cell_boxes_inl.h"
 #include "octree_fps/geometry/frustum_inl.h"
 #include "octree_fps/geometry/simd4.h"
 
@@ -44,19 +45,19 @@ uint32_t cullCells(const HashGrid& grid, const Frustum& frustum, Emit&& emit,
   // operations) through the shared four-wide classifyAabb.
   {
     using simd::F4;
-    const F4 cs = simd::splat(grid.cellSize()), g = simd::splat(grid.maxExtent()),
-             one = simd::splat(1.0f);
+    const F4 g = simd::splat(grid.maxExtent());
     for (; first + 4 <= nc; first += 4) {
       const GridCell* c4 = &grid.cells()[first];
       // The blocks of the next group's cells (random places in the pool): fetch them early.
       if (first + 8 <= nc) {
         for (uint32_t l = 4; l < 8; ++l) simd::prefetch(grid.poolData(c4[l].head));
       }
-      const F4 fx = simd::fromInts(c4[0].x, c4[1].x, c4[2].x, c4[3].x);
-      const F4 fy = simd::fromInts(c4[0].y, c4[1].y, c4[2].y, c4[3].y);
-      const F4 fz = simd::fromInts(c4[0].z, c4[1].z, c4[2].z, c4[3].z);
-      const F4 lo[3] = {fx * cs - g, fy * cs - g, fz * cs - g};
-      const F4 hi[3] = {(fx + one) * cs + g, (fy + one) * cs + g, (fz + one) * cs + g};
+      F4 lo[3], hi[3];
+      detail::cellBoxes4(c4, grid.cellSize(), lo, hi);
+      for (int a = 0; a < 3; ++a) {
+        lo[a] = lo[a] - g;
+        hi[a] = hi[a] + g;
+      }
       uint32_t masks[4];
       const uint32_t outside = detail::classifyAabb4(frustum, lo, hi, kFrustumAllPlanes, masks);
       for (uint32_t l = 0; l < 4; ++l) {

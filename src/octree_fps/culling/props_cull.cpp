@@ -7,6 +7,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "octree_fps/culling/cell_boxes_inl.h"
 #include "octree_fps/culling/frustum_walk_inl.h"
 #include "octree_fps/culling/grid_cull.h"
 #include "octree_fps/geometry/frustum_inl.h"
@@ -523,7 +524,7 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
     {
       using simd::F4;
       const F4 vext = simd::splat(extent), inv = simd::splat(1.0f / 65536.0f);
-      const F4 vcs = simd::splat(cs), g = simd::splat(frameGrow), one = simd::splat(1.0f);
+      const F4 vcs = simd::splat(cs), g = simd::splat(frameGrow);
       for (; i + 4 <= n; i += 4) {
         const CellGroupEntry* c4 = &list[i];
         if (i + 8 <= n) {
@@ -531,11 +532,8 @@ uint32_t cullLevelAndProps(const Octree& octree, const Frustum& frustum, const H
             if (c4[l].count > 1) simd::prefetch(grid.poolData(c4[l].head));
           }
         }
-        const F4 fx = simd::fromInts(c4[0].x, c4[1].x, c4[2].x, c4[3].x);
-        const F4 fy = simd::fromInts(c4[0].y, c4[1].y, c4[2].y, c4[3].y);
-        const F4 fz = simd::fromInts(c4[0].z, c4[1].z, c4[2].z, c4[3].z);
-        F4 lo[3] = {fx * vcs, fy * vcs, fz * vcs};
-        F4 hi[3] = {(fx + one) * vcs, (fy + one) * vcs, (fz + one) * vcs};
+        F4 lo[3], hi[3];
+        detail::cellBoxes4(c4, cs, lo, hi);
         F4 gl = g;
         uint32_t border = 0;
         if (perCellPad) {
