@@ -78,7 +78,8 @@ for (const level of levels) {
   const names = Object.keys(labels).filter((n) => e[n]);
   md += `\n### ${level}\n\n| engine | build ms | ray/s | sphere/s | capsule/s | box/s |\n|---|---:|---:|---:|---:|---:|\n`;
   for (const n of names) {
-    md += `| ${labels[n]} | ${spread(e[n].build, (x) => x.toFixed(x < 10 ? 1 : 0))} |`;
+    const builds = e[n].build.filter((x) => x !== null);
+    md += `| ${labels[n]} | ${builds.length ? spread(builds, (x) => x.toFixed(x < 10 ? 1 : 0)) : 'same tree'} |`;
     for (const k of kinds) md += ` ${spread(e[n][k], rate)} |`;
     md += '\n';
   }

@@ -61,12 +61,13 @@ fi
 wasm_build() {  # wasm_build DIR [CMAKE ARGS...]: octree_bench only, as scripts/cross.sh configures
   local dir=$1
   shift
+  mkdir -p "$dir"
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" \
     -DOCTREE_FPS_BUILD_APP=OFF -DOCTREE_FPS_BUILD_TESTS=OFF -DOCTREE_FPS_BUILD_BENCH=ON \
     -DOCTREE_FPS_BUILD_MICROBENCH=OFF -DOCTREE_FPS_INSTALL=OFF "-DOCTREE_FPS_SHARED_DIR=$shared" \
-    "-DCMAKE_TOOLCHAIN_FILE=$root/cmake/toolchains/wasm32-emscripten.cmake" "$@" >"$dir.log" 2>&1 ||
-    { cat "$dir.log"; return 1; }
+    "-DCMAKE_TOOLCHAIN_FILE=$root/cmake/toolchains/wasm32-emscripten.cmake" "$@" >"$dir/webbench-configure.log" 2>&1 ||
+    { cat "$dir/webbench-configure.log"; return 1; }
   cmake --build "$dir" --target octree_bench -j "$jobs"
 }
 mkdir -p "$work"
