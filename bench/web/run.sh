@@ -115,4 +115,5 @@ for ((p = 1; p <= passes; p++)); do
     fi
   done
 done
+# shellcheck disable=SC2086  # one argument per level is intended
 node bench/web/report.mjs "$runs" $levels | tee "$work/report.md"
