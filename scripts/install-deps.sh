@@ -17,6 +17,10 @@
 #                                      glTF reader), brotli (the site's compressed size), dpkg-dev
 #                                      and a deb-src line for bookworm (apt-get source imgui: Dear
 #                                      ImGui's .cpp files, compiled for WebAssembly)
+#   scripts/install-deps.sh --web-bench  also what bench/web/run.sh needs: Emscripten, Node.js and
+#                                      npm, Chromium (the page's run), then bench/web's npm
+#                                      packages from its lock file (three, three-mesh-bvh,
+#                                      puppeteer-core: npm ci)
 #   scripts/install-deps.sh --list     print the packages and install nothing (with --peers,
 #                                      --ci or --cross: those too)
 #
@@ -49,6 +53,7 @@ packages=(
 )
 list_only=0
 web_sources=0
+web_bench=0
 for arg in "$@"; do
   case "$arg" in
     --peers) packages+=(libembree-dev libbullet-dev) ;;
@@ -65,9 +70,16 @@ for arg in "$@"; do
       command -v npm >/dev/null || packages+=(npm)
       web_sources=1
       ;;
+    # bench/web/run.sh (benchmarks, not run in CI): the JavaScript peers come from npm, pinned by
+    # bench/web/package-lock.json, so they are installed here after the Debian packages.
+    --web-bench)
+      packages+=(emscripten nodejs chromium)
+      command -v npm >/dev/null || packages+=(npm)
+      web_bench=1
+      ;;
     --list) list_only=1 ;;
     *)
-      echo "install-deps: unknown option '$arg' (use --peers, --ci, --cross, --web and/or --list)" >&2
+      echo "install-deps: unknown option '$arg' (use --peers, --ci, --cross, --web, --web-bench and/or --list)" >&2
       exit 2
       ;;
   esac
@@ -103,11 +115,24 @@ if ((web_sources)) && ! apt-cache showsrc imgui 2>/dev/null | grep -q '^Package:
   "${sudo_cmd[@]}" apt-get update -qq
 fi
 
-if ((${#missing[@]} == 0)); then
-  exit 0
+if ((${#missing[@]} > 0)); then
+  echo "install-deps: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-echo "install-deps: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# bench/web's packages, exactly as locked; skipped when node_modules already holds every locked version
+# (npm writes node_modules/.package-lock.json on install).
+if ((web_bench)); then
+  bench_web="$(cd "$(dirname "$0")/.." && pwd)/bench/web"
+  if ! node -e '
+    const fs = require("fs");
+    const want = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).packages;
+    const have = JSON.parse(fs.readFileSync(process.argv[2], "utf8")).packages;
+    for (const k of Object.keys(want)) if (k && want[k].version !== have[k]?.version) process.exit(1);
+  ' "$bench_web/package-lock.json" "$bench_web/node_modules/.package-lock.json" 2>/dev/null; then
+    echo "install-deps: npm ci in bench/web" >&2
+    (cd "$bench_web" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
