@@ -12,7 +12,8 @@
 #                                      (README "Platforms"): Clang, GCC for ARM64, MinGW-w64,
 #                                      Emscripten, Node.js, qemu-user, Wine
 #   scripts/install-deps.sh --web      also what scripts/web.sh needs: Emscripten, Node.js and npm
-#                                      (npm installs the browser tests' driver, tests/web), Chromium
+#                                      (npm ci: the page's assimpjs, src/app/web, and the browser
+#                                      tests' driver, tests/web), Chromium
 #                                      (headless, WebGL2 through SwiftShader), tinygltf (the page's
 #                                      glTF reader), brotli (the site's compressed size), dpkg-dev
 #                                      and a deb-src line for bookworm (apt-get source imgui: Dear
@@ -122,17 +123,27 @@ if ((${#missing[@]} > 0)); then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# bench/web's packages, exactly as locked; skipped when node_modules already holds every locked version
-# (npm writes node_modules/.package-lock.json on install).
-if ((web_bench)); then
-  bench_web="$(cd "$(dirname "$0")/.." && pwd)/bench/web"
+# npm packages, exactly as each folder's package-lock.json pins them; a folder is skipped when
+# its node_modules already holds every locked version (npm writes node_modules/.package-lock.json
+# on install).
+npm_ci_locked() {
+  local dir="$1"
   if ! node -e '
     const fs = require("fs");
     const want = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).packages;
     const have = JSON.parse(fs.readFileSync(process.argv[2], "utf8")).packages;
     for (const k of Object.keys(want)) if (k && want[k].version !== have[k]?.version) process.exit(1);
-  ' "$bench_web/package-lock.json" "$bench_web/node_modules/.package-lock.json" 2>/dev/null; then
-    echo "install-deps: npm ci in bench/web" >&2
-    (cd "$bench_web" && npm ci --no-audit --no-fund --loglevel=error)
+  ' "$dir/package-lock.json" "$dir/node_modules/.package-lock.json" 2>/dev/null; then
+    echo "install-deps: npm ci in ${dir#"$repo"/}" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
+}
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+# The page's assimpjs (src/app/web) and the page tests' puppeteer-core (tests/web).
+if ((web_sources)); then
+  npm_ci_locked "$repo/src/app/web"
+  npm_ci_locked "$repo/tests/web"
+fi
+if ((web_bench)); then
+  npm_ci_locked "$repo/bench/web"
 fi

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
@@ -55,6 +56,13 @@ using loader::nameIsNoCollide;
 using loader::spawnNamePriority;
 
 constexpr const char* kPageFormats = "glTF (.gltf, .glb) and OBJ (.obj)";
+
+// True when the file starts with a binary glTF's magic "glTF" (what the page's Assimp writes).
+bool startsWithGlbMagic(const std::string& path) {
+  char magic[4] = {};
+  std::ifstream in(path, std::ios::binary);
+  return in.read(magic, 4) && std::memcmp(magic, "glTF", 4) == 0;
+}
 
 // --- glTF ---------------------------------------------------------------------------------------
 
@@ -465,13 +473,21 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   const uint64_t size = fs::file_size(path, ec);
   if (ec) return failLoad(std::move(result), path + ": cannot read the file size");
   if (size == 0) return failLoad(std::move(result), path + ": the file is empty");
+  // Any other format reaches the loader converted: the page runs Assimp (assimpjs) on a dropped
+  // FBX, DAE, STL, ... and hands over its GLB under the original name, so the level keeps its
+  // name. Assimp's glTF export keeps the file's own axes and units, so its frame is guessed.
+  bool converted = false;
   if (ext != "gltf" && ext != "glb" && ext != "obj") {
-    return failLoad(
-        std::move(result),
-        path + ": the page reads " + kPageFormats + "; " +
-            (ext.empty() ? std::string("a file without an extension") : "'." + ext + "'") +
-            " needs the native demo (scripts/demo.sh), whose Assimp reads FBX, DAE, "
-            "3DS, PLY, STL and more");
+    converted = startsWithGlbMagic(path);
+    if (!converted) {
+      return failLoad(
+          std::move(result),
+          path + ": the page reads " + kPageFormats + " itself, and other formats when they " +
+              "are dropped or opened (Assimp converts them); " +
+              (ext.empty() ? std::string("a file without an extension") : "'." + ext + "'") +
+              " given by its path is not read");
+    }
+    result.warnings.push_back(path + ": converted to glTF by Assimp (assimpjs) in the page");
   }
   const uint64_t budget =
       options.memoryBudgetBytes ? *options.memoryBudgetBytes : defaultLevelMemoryBudget();
@@ -494,7 +510,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     tinygltf::TinyGLTF reader;
     reader.SetImageLoader(decodeImage, nullptr);
     std::string err, warn;
-    const bool ok = ext == "glb" ? reader.LoadBinaryFromFile(&model, &err, &warn, path)
+    const bool ok = ext == "glb" || converted
+                        ? reader.LoadBinaryFromFile(&model, &err, &warn, path)
                                  : reader.LoadASCIIFromFile(&model, &err, &warn, path);
     if (!ok) {
       while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
@@ -546,7 +563,9 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   }
   if (walk.meshes.empty()) return failLoad(std::move(result), path + ": no triangles in the file");
 
-  // 3. Frame: options > import settings > the file (glTF: Y-up metres) > the native guess (OBJ).
+  // 3. Frame: options > import settings > the file (glTF: Y-up metres) > the native guess (OBJ,
+  // and a converted file: Assimp's GLB keeps the source's axes and units).
+  const bool fileFrameKnown = isGltf && !converted;
   Level level;
   level.path = path;
   const auto stored = loader::storedImportSettings(path, options, &result.warnings);
@@ -554,7 +573,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   const bool upStored = stored && stored->settings.upAxis;
   const bool scaleStored = stored && stored->settings.scale;
   std::optional<loader::FrameGuess> guess;
-  if (!isGltf && (!(optUp || upStored) || !(options.scale || scaleStored))) {
+  if (!fileFrameKnown && (!(optUp || upStored) || !(options.scale || scaleStored))) {
     guess = loader::guessFrame(walk.meshes);
   }
   if (optUp) {
@@ -563,7 +582,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   } else if (upStored) {
     frame.upAxis = *stored->settings.upAxis;
     frame.upSource = "settings file " + stored->path;
-  } else if (isGltf) {
+  } else if (fileFrameKnown) {
     frame.upAxis = 'y';
     frame.upSource = "file (glTF is Y-up metres)";
   } else {
@@ -577,7 +596,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   } else if (scaleStored) {
     frame.scale = *stored->settings.scale;
     frame.scaleSource = "settings file " + stored->path;
-  } else if (isGltf) {
+  } else if (fileFrameKnown) {
     frame.scale = 1.0f;
     frame.scaleSource = "file (glTF is Y-up metres)";
   } else {
@@ -586,10 +605,11 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     frame.guessed = true;
   }
   if (frame.guessed && guess) {
-    result.warnings.push_back(path + ": OBJ says nothing about its frame; guessed " +
+    const std::string format = converted ? "the converted file" : "OBJ";
+    result.warnings.push_back(path + ": " + format + " says nothing about its frame; guessed " +
                               std::string(1, frame.upAxis) + "-up, " +
                               loader::fmtFloat(frame.scale) + " m per unit (" + guess->why +
-                              "); the native demo's --up and --scale set it");
+                              "); the Level section's up axis, units and Reload change it");
   }
 
   // 4. The native checks, then Y-up metres.

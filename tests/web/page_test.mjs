@@ -256,16 +256,23 @@ try {
   fs.writeFileSync(badGlb, fs.readFileSync(path.join(root, 'assets/arena.glb')).subarray(0, 200));
   const fbx = path.join(tmp, 'level.fbx');
   fs.writeFileSync(fbx, 'Kaydara FBX Binary  \0');
+  // The same floor and box as an ASCII STL in Z-up metres (STL has no frame): the page converts
+  // it with Assimp (assimpjs) and the loader guesses the frame.
+  const zUp = (p) => [p[0], -p[2], p[1]];
+  const facet = (f) => '  facet normal 0 0 0\n    outer loop\n' +
+    f.map((i) => `      vertex ${zUp(v[i - 1]).join(' ')}\n`).join('') + '    endloop\n  endfacet\n';
+  const stl = path.join(tmp, 'floor_box.stl');
+  fs.writeFileSync(stl, 'solid floor_box\n' + faces.map(facet).join('') + 'endsolid floor_box\n');
 
   async function pick(...files) {
     const input = await page.$('#file');
     await page.evaluate(() => { window.ofpsPicked = null; });
     // The page's own change handler runs the load; wait for what it shows.
     await page.evaluate(() => {
-      const orig = window.ofps.loadLevelFile;
-      window.ofps.loadLevelFile = async (f) => {
-        window.ofpsPicked = await orig(f);
-        window.ofps.loadLevelFile = orig;
+      const orig = window.ofps.loadLevelFiles;
+      window.ofps.loadLevelFiles = async (...args) => {
+        window.ofpsPicked = await orig(...args);
+        window.ofps.loadLevelFiles = orig;
         return window.ofpsPicked;
       };
     });
@@ -295,8 +302,17 @@ try {
   check(s2.level.path === s1.level.path && s2.level.triangles === 14,
     'the level before it stays after the broken file');
   const other = await pick(fbx);
-  check(!other.result.ok && other.message.includes('glTF') && other.message.includes('OBJ'),
-    `a .fbx names what the page reads: "${other.message.split('\n')[0]}"`);
+  const s3 = await stats(page);
+  check(!other.result.ok && other.message.includes('level.fbx') && other.message.includes('Assimp') &&
+    other.message.includes('glTF') && other.message.includes('OBJ') && s3.level.path === s1.level.path,
+  `a broken .fbx shows Assimp's error and names what the page reads, the level stays: ` +
+    `"${other.message.split('\n')[0]}"`);
+  const converted = await pick(stl);
+  const s4 = await stats(page);
+  const up = s4.level.frame ? s4.level.frame.up : '?';
+  check(converted.result.ok && s4.level.path.endsWith('floor_box.stl') && s4.level.triangles === 14 && up === 'z' &&
+    s4.level.warnings.some((w) => w.includes('converted to glTF by Assimp')),
+  `an STL is converted by Assimp in the page and loads (${s4.level.triangles} triangles, up ${up})`);
   await page.screenshot({ path: path.join(out, 'page_error.png') });
   await page.close();
   if (log.some((l) => l.startsWith('page error'))) {
@@ -331,6 +347,28 @@ try {
     }
     if (status !== 0) console.log(slog.join('\n'));
     await sp.close();
+
+    // 5. A script picked with the Run script button: kept in sessionStorage, the page reloads
+    // with ?script=picked and runs it; its trace equals the native one too.
+    const shortScript = path.join(tmp, 'short.script');
+    fs.writeFileSync(shortScript, 'spawn -2 0 14 180\nat 0 hold forward\nat 0.5 tap jump\nend 1.5\n');
+    const { page: pp, log: plog } = await openPage();
+    const reloaded = pp.waitForNavigation({ timeout: 120000 });
+    await (await pp.$('#script-file')).uploadFile(shortScript);
+    await reloaded;
+    await pp.waitForFunction('window.ofps && window.ofps.ended !== null', { timeout: 300000 });
+    const pickedTrace = await pp.evaluate(() => window.ofps.trace);
+    const pickedStatus = await pp.evaluate(() => window.ofps.ended);
+    const pickedUrl = pp.url();
+    const shortNative = path.join(out, 'short_native.csv');
+    execFileSync(nativeDemo, ['--headless', '--no-settings', '--script', shortScript, '--trace',
+      shortNative, path.join(levelCopy, 'arena.glb')], { stdio: 'ignore' });
+    const shortExpected = fs.readFileSync(shortNative, 'utf8');
+    check(pickedStatus === 0 && pickedUrl.includes('script=picked') && pickedTrace === shortExpected,
+      `a script picked with Run script… reloads the page (${pickedUrl.split('/').pop()}) and its ` +
+      `trace equals the native one (${shortExpected.split('\n').length} lines)`);
+    if (pickedStatus !== 0) console.log(plog.join('\n'));
+    await pp.close();
   } else {
     console.log(`skip ?script= trace check: no native demo at ${nativeDemo} (scripts/build.sh)`);
   }

@@ -112,3 +112,15 @@ set_property(TARGET octree_demo APPEND PROPERTY LINK_DEPENDS
   ${PROJECT_SOURCE_DIR}/assets/arena.glb ${PROJECT_SOURCE_DIR}/assets/walk.script ${web_shaders})
 # The page around the canvas.
 configure_file(${web_dir}/index.html ${site_dir}/index.html COPYONLY)
+# Assimp for the page (npm's assimpjs, pinned by src/app/web/package-lock.json and installed by
+# scripts/install-deps.sh --web): the page fetches it only when a dropped level is neither glTF nor
+# OBJ, converts the file to GLB with it and loads that.
+set(assimpjs_dir ${web_dir}/node_modules/assimpjs/dist)
+if(EXISTS ${assimpjs_dir}/assimpjs.js)
+  foreach(f assimpjs.js assimpjs.wasm license.assimp.txt license.assimpjs.txt)
+    configure_file(${assimpjs_dir}/${f} ${site_dir}/assimpjs/${f} COPYONLY)
+  endforeach()
+else()
+  message(WARNING "src/app/web/node_modules/assimpjs is missing (scripts/install-deps.sh --web "
+                  "installs it): the page will read glTF and OBJ only")
+endif()
