@@ -87,8 +87,7 @@ void rememberFrameChoice(const std::string& path, const LevelLoadOptions& option
 }
 
 LevelLoadResult loadCatching(const std::string& path, const LevelLoadOptions& options,
-                             LevelLoadResult (*body)(const std::string&,
-                                                     const LevelLoadOptions&)) {
+                             LevelLoadResult (*body)(const std::string&, const LevelLoadOptions&)) {
   try {
     return body(path, options);
   } catch (const std::bad_alloc&) {

@@ -46,7 +46,6 @@ void rememberFrameChoice(const std::string& path, const LevelLoadOptions& option
 // Runs a loader's body so that nothing escapes it: out of memory and any exception a library
 // throws become the failure shape, naming the file.
 LevelLoadResult loadCatching(const std::string& path, const LevelLoadOptions& options,
-                             LevelLoadResult (*body)(const std::string&,
-                                                     const LevelLoadOptions&));
+                             LevelLoadResult (*body)(const std::string&, const LevelLoadOptions&));
 
 }  // namespace ofps::loader

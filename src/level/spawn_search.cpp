@@ -2,10 +2,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
 #include <vector>
 
 namespace ofps {
+namespace {
+
+// True when a ray along `dir` met the triangle from behind: its winding (counter-clockwise seen
+// from the front, the glTF and OBJ convention) makes a normal that points along the ray.
+bool seesBackFace(const Level& level, uint32_t triangle, const glm::vec3& dir) {
+  if (static_cast<size_t>(triangle) * 3 + 2 >= level.collisionIndices.size()) return false;
+  const glm::vec3& a = level.collisionPositions[level.collisionIndices[triangle * 3 + 0]];
+  const glm::vec3& b = level.collisionPositions[level.collisionIndices[triangle * 3 + 1]];
+  const glm::vec3& c = level.collisionPositions[level.collisionIndices[triangle * 3 + 2]];
+  return glm::dot(glm::cross(b - a, c - a), dir) > 0.0f;
+}
+
+}  // namespace
 
 std::optional<SpawnSearchResult> findSpawnPoint(const Level& level, const Octree& octree,
                                                 const SpawnSearchParams& params) {
@@ -38,9 +52,15 @@ std::optional<SpawnSearchResult> findSpawnPoint(const Level& level, const Octree
   const float c = 0.70710678f;
   const glm::vec3 probes[8] = {{1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1},
                                {c, c, 0}, {-c, c, 0}, {0, c, c}, {0, c, -c}};
-  SpawnSearchResult best;
-  bool found = false;
-  uint32_t rays = 0, candidates = 0;
+  // Every candidate's probe hits, split by the side of the face they met; the choice is made
+  // once the level's own facing is known (below).
+  struct Candidate {
+    glm::vec3 feet;
+    float yaw;
+    uint32_t front, back;
+  };
+  std::vector<Candidate> found;
+  uint32_t rays = 0;
   for (const Column& col : columns) {
     glm::vec3 origin(col.x, top, col.z);
     float remaining = span;
@@ -59,33 +79,47 @@ std::optional<SpawnSearchResult> findSpawnPoint(const Level& level, const Octree
       const uint32_t blocked =
           octree.overlapCapsule(a, b, r, params.layerMask, [](uint32_t) { return false; });
       if (blocked != 0) continue;
-      ++candidates;
-      uint32_t score = 0;
+      Candidate cand{feet, 0.0f, 0, 0};
       float longest = -1.0f;
-      float yaw = 0.0f;
       const glm::vec3 eyePos = feet + glm::vec3(0, eye, 0);
       for (int k = 0; k < 8; ++k) {
         RayHit ph;
         ++rays;
         const bool hitSomething =
             octree.raycast(eyePos, probes[k], params.probeDistance, params.layerMask, ph);
-        if (hitSomething) ++score;
+        if (hitSomething) ++(seesBackFace(level, ph.triangle, probes[k]) ? cand.back : cand.front);
         const float dist = hitSomething ? ph.t : params.probeDistance;
         if (k < 4 && dist > longest) {  // face the most open horizontal direction
           longest = dist;
-          yaw = std::atan2(-probes[k].x, -probes[k].z) + 0.0f;
+          cand.yaw = std::atan2(-probes[k].x, -probes[k].z) + 0.0f;
         }
       }
-      if (!found || score > best.enclosure) {
-        best.feet = feet;
-        best.yaw = yaw;
-        best.enclosure = score;
-        found = true;
-      }
+      found.push_back(cand);
     }
   }
-  if (!found) return std::nullopt;
-  best.candidates = candidates;
+  if (found.empty()) return std::nullopt;
+  // Enclosure counts the faces met from the side the level calls open: their front, unless the
+  // level is wound inside out (more back faces than front faces met over all candidates). A spot
+  // inside a closed solid (a crate or pillar modelled as a box on the floor) meets the solid's
+  // own faces from behind and scores nothing, so a spot in the room beside it wins.
+  uint64_t fronts = 0, backs = 0;
+  for (const Candidate& cand : found) {
+    fronts += cand.front;
+    backs += cand.back;
+  }
+  const bool inverted = backs > fronts;
+  SpawnSearchResult best;
+  bool chosen = false;
+  for (const Candidate& cand : found) {  // centre-out order: the first of equal scores wins
+    const uint32_t score = inverted ? cand.back : cand.front;
+    if (!chosen || score > best.enclosure) {
+      best.feet = cand.feet;
+      best.yaw = cand.yaw;
+      best.enclosure = score;
+      chosen = true;
+    }
+  }
+  best.candidates = static_cast<uint32_t>(found.size());
   best.raysCast = rays;
   return best;
 }

@@ -7,12 +7,16 @@
 // walkable and open above, so "highest walkable floor" would put the player on the roof of the
 // world. Each candidate is scored by how many of 8 probe rays (4 horizontal, 4 slanted up, from
 // eye height) hit the level within probeDistance; the best score wins, ties go to the candidate
-// nearest the centre of the level's footprint (columns are visited centre-out).
+// nearest the centre of the level's footprint (columns are visited centre-out). Only faces met
+// from the front count (counter-clockwise winding, glTF's and OBJ's convention; from the back in
+// a level wound inside out, decided by which side the probes meet more often over all candidates):
+// inside a closed solid (a crate or pillar modelled as a box standing on the floor) the probes
+// meet the solid's own faces from behind, so such a spot never wins over the room around it.
 //
 // Frame and units: the level's (world space, Y up, metres). Complexity: columns^2 x (hits per
 // column + 8 probes) octree ray queries plus one capsule overlap per walkable hit (measured
 // times: bench/results/LOADING.md). Thread-safe
-// (const queries only); allocates one array of columns.
+// (const queries only); allocates one array of columns and one of candidates.
 
 #include <cstdint>
 #include <glm/vec3.hpp>
@@ -37,7 +41,7 @@ struct SpawnSearchParams {
 struct SpawnSearchResult {
   glm::vec3 feet{0.0f};     // spawn position: capsule bottom on the floor
   float yaw = 0.0f;         // radians, 0 looks along -Z; faces the longest open direction
-  uint32_t enclosure = 0;   // probe rays that hit (0..8)
+  uint32_t enclosure = 0;   // probe rays that met a face from its open side (0..8)
   uint32_t candidates = 0;  // walkable spots with room for the capsule that were scored
   uint32_t raysCast = 0;    // all ray queries run
 };

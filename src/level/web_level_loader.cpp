@@ -510,9 +510,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     tinygltf::TinyGLTF reader;
     reader.SetImageLoader(decodeImage, nullptr);
     std::string err, warn;
-    const bool ok = ext == "glb" || converted
-                        ? reader.LoadBinaryFromFile(&model, &err, &warn, path)
-                                 : reader.LoadASCIIFromFile(&model, &err, &warn, path);
+    const bool ok = ext == "glb" || converted ? reader.LoadBinaryFromFile(&model, &err, &warn, path)
+                                              : reader.LoadASCIIFromFile(&model, &err, &warn, path);
     if (!ok) {
       while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
       return failLoad(std::move(result), path + ": not a readable glTF file (" +

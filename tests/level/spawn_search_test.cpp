@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
+#include <utility>
 #include <vector>
 
 #include "level/level_loader.h"
@@ -139,6 +141,94 @@ TEST(SpawnSearch, LowRoomIsSkippedForTheFloorAboveIt) {
   const auto low = findSpawnPoint(level, octree, crouched);
   ASSERT_TRUE(low);
   expectStandable(octree, low->feet, crouched);
+}
+
+// Adds an axis-aligned box's 12 triangles to a soup, wound so that their normals point out of
+// the box (`outward`: a crate, a pillar) or into it (a room seen from inside).
+void addBox(std::vector<glm::vec3>& pos, std::vector<uint32_t>& idx, const glm::vec3& lo,
+            const glm::vec3& hi, bool outward) {
+  const glm::vec3 centre = (lo + hi) * 0.5f;
+  for (int axis = 0; axis < 3; ++axis) {
+    for (int side = 0; side < 2; ++side) {
+      const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+      glm::vec3 q[4];
+      for (int k = 0; k < 4; ++k) {
+        q[k][axis] = side ? hi[axis] : lo[axis];
+        q[k][u] = (k == 1 || k == 2) ? hi[u] : lo[u];
+        q[k][v] = (k >= 2) ? hi[v] : lo[v];
+      }
+      const glm::vec3 n = glm::cross(q[1] - q[0], q[2] - q[0]);
+      const bool pointsOut = glm::dot(n, q[0] - centre) > 0.0f;
+      if (pointsOut != outward) std::swap(q[1], q[3]);
+      const auto base = static_cast<uint32_t>(pos.size());
+      for (const glm::vec3& p : q) pos.push_back(p);
+      for (uint32_t k : {0u, 1u, 2u, 0u, 2u, 3u}) idx.push_back(base + k);
+    }
+  }
+}
+
+bool insideBox(const glm::vec3& feet, const glm::vec3& lo, const glm::vec3& hi) {
+  return feet.x > lo.x && feet.x < hi.x && feet.z > lo.z && feet.z < hi.z && feet.y < hi.y - 1e-3f;
+}
+
+TEST(SpawnSearch, NeverInsideAClosedCrate) {
+  // Property over generated rooms: a closed room (faces wound inwards, as a Quake map's) holding
+  // one to six closed crates (wound outwards, as any exported box), one of them always over the
+  // room's centre, where the search starts and ties go. Inside a crate the probes meet the
+  // crate's own back faces; the spawn must be outside every crate, on the room's floor or on a
+  // crate's top. Before the back-face rule the centre crate's inside won the tie (8 of 8 probes
+  // hit there as anywhere in the room); the test fails without it.
+  uint32_t state = 12345u;
+  auto rnd = [&state](float lo, float hi) {
+    state = state * 1664525u + 1013904223u;
+    return lo + (hi - lo) * static_cast<float>(state >> 8) / 16777216.0f;
+  };
+  for (int trial = 0; trial < 24; ++trial) {
+    std::vector<glm::vec3> pos;
+    std::vector<uint32_t> idx;
+    const float half = rnd(8.0f, 20.0f), height = rnd(4.0f, 8.0f);
+    addBox(pos, idx, {-half, 0, -half}, {half, height, half}, false);
+    std::vector<std::pair<glm::vec3, glm::vec3>> crates;
+    const int count = 1 + trial % 6;
+    for (int k = 0; k < count; ++k) {
+      // Slots on a 3 x 3 grid keep crates apart; slot 4 is the centre.
+      const int slot = k == 0 ? 4 : (4 + k * 2) % 9;
+      const float cell = 2.0f * half / 3.0f;
+      const glm::vec3 mid(-half + cell * (static_cast<float>(slot % 3) + 0.5f), 0.0f,
+                          -half + cell * (static_cast<float>(slot / 3) + 0.5f));
+      const float w = rnd(1.2f, 0.45f * cell), h = rnd(2.0f, height - 0.5f);
+      const glm::vec3 lo = mid - glm::vec3(w, 0.0f, w), hi = mid + glm::vec3(w, h, w);
+      addBox(pos, idx, lo, hi, true);
+      crates.emplace_back(lo, hi);
+    }
+    const Level level = soupLevel(pos, idx);
+    const Octree octree = buildOctree(level);
+    const auto found = findSpawnPoint(level, octree);
+    ASSERT_TRUE(found) << "trial " << trial;
+    expectStandable(octree, found->feet);
+    for (const auto& [lo, hi] : crates) {
+      EXPECT_FALSE(insideBox(found->feet, lo, hi))
+          << "trial " << trial << ": spawn (" << found->feet.x << ", " << found->feet.y << ", "
+          << found->feet.z << ") is inside the crate (" << lo.x << ", " << lo.z << ")-(" << hi.x
+          << ", " << hi.z << "), " << hi.y << " m tall";
+    }
+  }
+}
+
+TEST(SpawnSearch, InvertedWindingStillFindsASpot) {
+  // A room wound inside out (its faces point out of it, as a closed crate's): the probes meet
+  // back faces everywhere, so the level counts as inverted and back faces count instead. The
+  // floor inside (8 of 8 probes meet a wall) still beats the roof (open all round).
+  std::vector<glm::vec3> pos;
+  std::vector<uint32_t> idx;
+  addBox(pos, idx, {-10, 0, -10}, {10, 5, 10}, true);
+  const Level level = soupLevel(pos, idx);
+  const Octree octree = buildOctree(level);
+  const auto found = findSpawnPoint(level, octree);
+  ASSERT_TRUE(found);
+  expectStandable(octree, found->feet);
+  EXPECT_EQ(found->enclosure, 8u);
+  EXPECT_LT(found->feet.y, 1e-3f);  // on the room's floor, not its roof
 }
 
 }  // namespace
