@@ -26,7 +26,9 @@ cmake --build "$work/core" -j "$jobs"
 cmake --install "$work/core" --prefix "$prefix" >/dev/null
 for f in lib/liboctree_core.a lib/liboctree_obj.a include/octree_fps/version.h \
   include/octree_fps/spatial/octree.h lib/cmake/octree_fps/octree_fpsConfig.cmake \
-  lib/cmake/octree_fps/octree_fpsConfigVersion.cmake lib/pkgconfig/octree_fps.pc; do
+  lib/cmake/octree_fps/octree_fpsConfigVersion.cmake lib/pkgconfig/octree_fps.pc \
+  share/doc/octree_fps/README.md share/doc/octree_fps/docs/script-format.md \
+  share/doc/octree_fps/bench/micro/OCCLUSION_RESULTS.md; do
   [[ -f "$prefix/$f" ]] || { echo "not installed: $f" >&2; exit 1; }
 done
 if grep -rnE 'fp-contract|GLM_FORCE|INTERFACE_COMPILE_OPTIONS' "$prefix/lib/cmake/octree_fps"; then

@@ -4,6 +4,7 @@
 #   <prefix>/include/octree_fps/version.h      the generated version header
 #   <prefix>/lib/cmake/octree_fps/             package config, version file, exported targets
 #   <prefix>/lib/pkgconfig/octree_fps.pc       for build systems other than CMake
+#   <prefix>/share/doc/octree_fps/             the documents the headers cite (README.md, ...)
 # Included from src/CMakeLists.txt after both targets exist (OCTREE_FPS_INSTALL).
 include(CMakePackageConfigHelpers)
 
@@ -20,6 +21,17 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/octree_fps DESTINATION ${CMAKE_I
         FILES_MATCHING PATTERN "*.h")
 install(FILES ${OCTREE_FPS_GENERATED_INCLUDE_DIR}/octree_fps/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/octree_fps)
+
+# The documents the public headers cite by path, installed with the same relative paths under
+# <prefix>/share/doc/octree_fps/, so every such reference resolves inside the package. A header
+# that names any other file of the repository (tests/, src/, cmake/) says "the repository's";
+# scripts/check_header_refs.py (a test) holds the headers to both rules.
+set(OCTREE_FPS_CITED_DOCS README.md CONTRIBUTING.md docs/script-format.md bench/micro/RESULTS.md
+    bench/micro/GRID_RESULTS.md bench/micro/OCCLUSION_RESULTS.md)
+foreach(doc IN LISTS OCTREE_FPS_CITED_DOCS)
+  get_filename_component(doc_dir ${doc} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/${doc} DESTINATION ${CMAKE_INSTALL_DOCDIR}/${doc_dir})
+endforeach()
 
 install(EXPORT octree_fps_targets NAMESPACE octree_fps:: FILE octree_fpsTargets.cmake
         DESTINATION ${octree_fps_cmake_dir})

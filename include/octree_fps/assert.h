@@ -4,14 +4,14 @@
 //
 // When the checks run: OFPS_ASSERTS = 1 turns them on, 0 off. The project's CMake sets it for
 // every target it builds: on in Debug and RelWithDebInfo (the default build), off in Release and
-// MinSizeRel; -DOCTREE_FPS_ASSERTS=ON or OFF forces it (cmake/ProjectWarnings.cmake). Code that
-// includes these headers without the project's CMake gets them on unless NDEBUG is defined. The
-// compiled library keeps the setting it was built with.
-// What a failed check does: calls the assert handler (file, line, the condition's text, the
-// message). The default prints one line to stderr and aborts. setAssertHandler replaces it (a
-// game may log and go on): when the handler returns, the function that checked goes on as its
-// header says it does for bad input (for most: it does nothing).
-// Off, the condition is not evaluated (it must have no side effects) but still compiled.
+// MinSizeRel; -DOCTREE_FPS_ASSERTS=ON or OFF forces it (the repository's
+// cmake/ProjectWarnings.cmake). Code that includes these headers without the project's CMake gets
+// them on unless NDEBUG is defined. The compiled library keeps the setting it was built with. What
+// a failed check does: calls the assert handler (file, line, the condition's text, the message).
+// The default prints one line to stderr and aborts. setAssertHandler replaces it (a game may log
+// and go on): when the handler returns, the function that checked goes on as its header says it
+// does for bad input (for most: it does nothing). Off, the condition is not evaluated (it must have
+// no side effects) but still compiled.
 
 namespace ofps {
 

@@ -64,11 +64,12 @@
 //
 // Precision envelope: single-precision floats throughout. Within 10 km of the origin (float
 // spacing at most 1 mm) the guarantees above hold with the default 2 cm skin (tested at 1 and
-// 10 km: tests/controller/controller_descent_test.cpp); a path there drifts from the same path at
-// the origin by at most half a float spacing per step (each step's displacement is rounded to
-// the position's float grid: 0.03 mm per step at 1 km, 0.5 mm at 10 km). The skin must exceed
-// the float spacing at the level's coordinates. Levels farther out belong in a local frame: the
-// demo's loader moves any level reaching beyond 2 km (src/level/level_origin.h).
+// 10 km: the repository's tests/controller/controller_descent_test.cpp); a path there drifts from
+// the same path at the origin by at most half a float spacing per step (each step's displacement is
+// rounded to the position's float grid: 0.03 mm per step at 1 km, 0.5 mm at 10 km). The skin must
+// exceed the float spacing at the level's coordinates. Levels farther out belong in a local frame:
+// the demo's loader moves any level reaching beyond 2 km (the repository's
+// src/level/level_origin.h).
 //
 // Thread-safety: a controller is a plain value; step() reads the octree only (const queries), so
 // many controllers may step on one octree from many threads.

@@ -45,9 +45,9 @@
 // superset of a fresh cull's at the same pose, but not exactly: an occluder pair's quad writes the
 // looser of its two planes' depths over all its pixels, so where the fresh cull rasterizes a pair
 // and the history skips one of its triangles, the other one alone can leave a pixel nearer and
-// hide a triangle the fresh cull keeps (never a visible one: tests/culling OcclusionCoherence
-// checks every frame of scripted walks against the reference rasterizer). With the prepass, the
-// history's cull usually draws fewer triangles than a fresh one.
+// hide a triangle the fresh cull keeps (never a visible one: the repository's tests/culling
+// OcclusionCoherence checks every frame of scripted walks against the reference rasterizer). With
+// the prepass, the history's cull usually draws fewer triangles than a fresh one.
 //
 // Occluder prepass (on by default with the history; OcclusionCullParams::occluderPrepass): before
 // the traversal, the previous cull's occluders that raised a pixel and were found visible go into
@@ -154,10 +154,9 @@ struct OcclusionCullParams {
   // ever comes first). Props tested afterwards with boxHidden() are the caller's work, not
   // metered. Only ever draws more, so never hides a visible triangle; the meter is a pure function
   // of the inputs (counts, no clock), so culls are reproducible and the instruction sets agree.
-  // 0: the frustum cull alone (no box tested); kOcclusionNoBudget: no budget. With the default,
-  // the slowest frames of the shipped levels took 0.7-0.8 ms on the reference machine, and the
-  // slowest pass runs about 1.2 ns per unit of budget there (bench/micro/OCCLUSION_RESULTS.md,
-  // round 10, measures budgets from 300 k to none: about 400 k keeps every pass near 0.5 ms).
+  // 0: the frustum cull alone (no box tested); kOcclusionNoBudget: no budget. What the default
+  // costs on the shipped levels, and how the slowest pass scales with the budget, is measured in
+  // bench/micro/OCCLUSION_RESULTS.md, round 10 (installed with the package's documentation).
   uint32_t workBudget = 600'000;
 };
 
@@ -166,9 +165,9 @@ inline constexpr uint32_t kOcclusionNoBudget = 0xFFFFFFFFu;
 
 // What OcclusionCullParams::workBudget meters, in units of about a nanosecond of the reference
 // machine (a 2.6 GHz x86-64 VM with AVX2): weights fitted by least squares to the CPU time of
-// each frame of scripted walks on the shared levels, with and without the history
-// (bench/micro/OCCLUSION_RESULTS.md round 10; within 10 % for nine frames in ten over 0.3 ms).
-// Deterministic: counts, not a clock.
+// each frame of scripted walks on the shared levels, with and without the history (the fit and
+// how well it predicts: bench/micro/OCCLUSION_RESULTS.md round 10). Deterministic: counts, not
+// a clock.
 struct OcclusionWork {
   static constexpr uint32_t kNodeClassified = 30;  // a node's box against the frustum planes
   static constexpr uint32_t kBoxTested = 60;       // a node's box against the buffer

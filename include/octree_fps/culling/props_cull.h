@@ -36,9 +36,10 @@
 // fits maxMapEntries(); the rule above applied to the block's loose bounds, painted top-down from
 // the root: O(blocks x depth) once per relink). A cell created by a move or an insert then joins
 // its node in O(1) through the cell event; nothing is linked per frame (linking each new cell by
-// a climb and descent from its prop's old node measured far slower: GRID_RESULTS.md). When the
-// links stop holding (a larger prop, a new cell size, another octree build), the cull falls back
-// to the grid's linear cull until sync() relinks: a late sync() costs speed, never correctness.
+// a climb and descent from its prop's old node measured far slower: bench/micro/GRID_RESULTS.md).
+// When the links stop holding (a larger prop, a new cell size, another octree build), the cull
+// falls back to the grid's linear cull until sync() relinks: a late sync() costs speed, never
+// correctness.
 //
 // ---- The traversal ------------------------------------------------------------------------------
 // cullLevelAndProps is a client of the one octree frustum walk (culling/frustum_walk_inl.h), the

@@ -55,7 +55,8 @@
 //     restitution (a falling column would otherwise launch its top). Props moved by the solver
 //     are pushed out of the level again; a prop the level pushed back then holds still in a
 //     position-only pass over its contacts, and what that pass moves is pushed out once more.
-// - Guarantees between props (tests/props/props_ccd_test.cpp, props_stacks_test.cpp):
+// - Guarantees between props (the repository's tests/props/props_ccd_test.cpp and
+//   props_stacks_test.cpp):
 //   * No prop passes through another prop within a step, at any speed up to maxSpeed (faster is
 //     clamped): at the end of every step a thrown sphere or box is at most params.slop x the
 //     smaller of the two sizes (plus float rounding) inside the prop it hit, on the side it came
@@ -90,7 +91,7 @@
 //   overlapCapsule(), which answer exactly (with the triangle tests of
 //   geometry/triangle_tests.h): PropsObstacles (props_obstacles.h) hands them to the character
 //   controller, which sweeps against the props as well as the level, so a character landing on
-//   a prop from above stands on it (tests/props/character_on_props_test.cpp).
+//   a prop from above stands on it (the repository's tests/props/character_on_props_test.cpp).
 //
 // ---- Determinism, threads, allocation ----------------------------------------------------------
 // Same inputs (props added in the same order, same dt sequence, same octree and character) give

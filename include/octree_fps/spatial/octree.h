@@ -156,16 +156,16 @@ static_assert(sizeof(OctreeTriangleBlock) == 144, "OctreeTriangleBlock must stay
 // octreeSimdAvailable(kAvx2) is false and everything runs on the baseline. The CPU is checked
 // once, on the first query or octreeSimd*() call.
 // Both kernels perform the same IEEE single-precision operations per lane, so they return the
-// same bits (tests/spatial/octree_simd_test.cpp); rayAny's answer is the same too, but its
-// eight-lane walk enters the nearest child first (a hit found early ends it), where the baseline
-// walks in preorder, so its nodes and triangles counted differ. That, and the exactness of every
-// query, REQUIRES compiling the core with floating-point contraction off (-ffp-contract=off, which
-// the project's CMake sets on its own targets only, cmake/ExactFloat.cmake; the queries are
-// compiled in the library, so a consumer's flags do not matter) and without -ffast-math (refused
-// with #error): a fused multiply-add or a reassociated sum changes the rounding the box tests are
-// proved against.
-// Engines normally leave the choice alone (the widest available is taken); octreeUseSimd() is
-// for tests and benchmarks, and applies to the whole process.
+// same bits (the repository's tests/spatial/octree_simd_test.cpp); rayAny's answer is the same too,
+// but its eight-lane walk enters the nearest child first (a hit found early ends it), where the
+// baseline walks in preorder, so its nodes and triangles counted differ. That, and the exactness of
+// every query, REQUIRES compiling the core with floating-point contraction off (-ffp-contract=off,
+// which the project's CMake sets on its own targets only, the repository's cmake/ExactFloat.cmake;
+// the queries are compiled in the library, so a consumer's flags do not matter) and without
+// -ffast-math (refused with #error): a fused multiply-add or a reassociated sum changes the
+// rounding the box tests are proved against. Engines normally leave the choice alone (the widest
+// available is taken); octreeUseSimd() is for tests and benchmarks, and applies to the whole
+// process.
 enum class OctreeSimd : uint8_t {
   kBaseline,  // four lanes: SSE2, or scalar code without it
   kAvx2,      // eight lanes for ray casts (other queries stay on the baseline kernels)
