@@ -28,7 +28,6 @@
 
 #include <assimp/scene.h>
 
-#include <cmath>
 #include <utility>
 
 #include "level/assimp_import.h"
@@ -112,25 +111,13 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     return failLoad(std::move(result), why);
   }
   level.degenerateTriangles = degenerate;
-  const float fscale = frame.scale;
 
   // Spawn node.
   if (walk.spawnPriority > 0) {
     const aiVector3D o = walk.spawnMatrix * aiVector3D(0.0f, 0.0f, 0.0f);
     const aiVector3D f = aiMatrix3x3(walk.spawnMatrix) * aiVector3D(0.0f, 0.0f, -1.0f);
-    const glm::vec3 pos = toYUp(glm::vec3(o.x, o.y, o.z), frame.upAxis) * fscale;
-    const glm::vec3 fwd = toYUp(glm::vec3(f.x, f.y, f.z), frame.upAxis);
-    bool finite = true;
-    for (int k = 0; k < 3; ++k) finite = finite && std::isfinite(pos[k]) && std::isfinite(fwd[k]);
-    if (finite) {
-      level.spawn = pos;
-      level.spawnSource = walk.spawnName;
-      level.spawnYaw =
-          (std::abs(fwd.x) + std::abs(fwd.z) > 1e-6f) ? std::atan2(-fwd.x, -fwd.z) + 0.0f : 0.0f;
-    } else {
-      result.warnings.push_back(path + ": spawn node '" + walk.spawnName +
-                                "' has a non-finite transform; ignored");
-    }
+    loader::applySpawnNode(glm::vec3(o.x, o.y, o.z), glm::vec3(f.x, f.y, f.z), walk.spawnName, path,
+                           &level, &result.warnings);
   }
 
   // 6. Materials (only those used load textures).
@@ -141,14 +128,9 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   }
   convertMaterials(*scene, used, path, &level, &result.warnings);
 
-  // Collision soup, bounds and the local frame.
-  progress(0.95f, "collision soup");
-  loader::assembleLevel(walk.meshes, &level);
-
-  // Remember what the user chose, beside the level (or per user).
-  loader::rememberFrameChoice(path, options, optUp, frame, stored, &result.warnings);
-  progress(1.0f, "done");
-  return loader::succeedLoad(std::move(result), std::move(level));
+  // Collision soup, bounds, the local frame, the frame choice remembered (load_steps.h).
+  return loader::finishLoad(std::move(result), std::move(level), walk.meshes, path, options, optUp,
+                            stored);
 }
 
 }  // namespace

@@ -1,37 +1,24 @@
 #include "level/load_steps.h"
 
+#include <cmath>
 #include <exception>
 #include <glm/common.hpp>
 #include <limits>
 #include <new>
 #include <utility>
 
+#include "level/level_frame.h"
 #include "level/level_origin.h"
 
 namespace ofps::loader {
 
-LevelLoadResult failLoad(LevelLoadResult r, std::string message) {
-  r.level.reset();
-  r.ok = false;
-  r.error = std::move(message);
-  return r;
-}
+namespace {
 
 LevelLoadResult succeedLoad(LevelLoadResult r, Level level) {
   r.level = std::move(level);
   r.ok = true;
   r.error.clear();
   return r;
-}
-
-std::optional<LoadedImportSettings> storedImportSettings(const std::string& path,
-                                                         const LevelLoadOptions& options,
-                                                         std::vector<std::string>* warnings) {
-  if (options.ignoreStoredSettings) return std::nullopt;
-  std::string warning;
-  std::optional<LoadedImportSettings> stored = readImportSettings(path, &warning);
-  if (!warning.empty()) warnings->push_back(warning);
-  return stored;
 }
 
 void assembleLevel(std::vector<MeshBuild>& meshes, Level* level) {
@@ -84,6 +71,55 @@ void rememberFrameChoice(const std::string& path, const LevelLoadOptions& option
     forgetImportSettings(path, &w);
   }
   if (!w.empty()) warnings->push_back(w);
+}
+
+}  // namespace
+
+LevelLoadResult failLoad(LevelLoadResult r, std::string message) {
+  r.level.reset();
+  r.ok = false;
+  r.error = std::move(message);
+  return r;
+}
+
+std::optional<LoadedImportSettings> storedImportSettings(const std::string& path,
+                                                         const LevelLoadOptions& options,
+                                                         std::vector<std::string>* warnings) {
+  if (options.ignoreStoredSettings) return std::nullopt;
+  std::string warning;
+  std::optional<LoadedImportSettings> stored = readImportSettings(path, &warning);
+  if (!warning.empty()) warnings->push_back(warning);
+  return stored;
+}
+
+void applySpawnNode(const glm::vec3& origin, const glm::vec3& forward, const std::string& nodeName,
+                    const std::string& path, Level* level, std::vector<std::string>* warnings) {
+  const LevelImportFrame& frame = level->frame;
+  const glm::vec3 pos = toYUp(origin, frame.upAxis) * frame.scale;
+  const glm::vec3 fwd = toYUp(forward, frame.upAxis);
+  const auto finite = [](const glm::vec3& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+  };
+  if (!finite(pos) || !finite(fwd)) {
+    warnings->push_back(path + ": spawn node '" + nodeName +
+                        "' has a non-finite transform; ignored");
+    return;
+  }
+  level->spawn = pos;
+  level->spawnSource = nodeName;
+  level->spawnYaw =
+      (std::abs(fwd.x) + std::abs(fwd.z) > 1e-6f) ? std::atan2(-fwd.x, -fwd.z) + 0.0f : 0.0f;
+}
+
+LevelLoadResult finishLoad(LevelLoadResult r, Level level, std::vector<MeshBuild>& meshes,
+                           const std::string& path, const LevelLoadOptions& options,
+                           const std::optional<char>& chosenUp,
+                           const std::optional<LoadedImportSettings>& stored) {
+  if (options.onProgress) options.onProgress(0.95f, "collision soup");
+  assembleLevel(meshes, &level);
+  rememberFrameChoice(path, options, chosenUp, level.frame, stored, &r.warnings);
+  if (options.onProgress) options.onProgress(1.0f, "done");
+  return succeedLoad(std::move(r), std::move(level));
 }
 
 LevelLoadResult loadCatching(const std::string& path, const LevelLoadOptions& options,

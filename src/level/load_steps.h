@@ -4,6 +4,7 @@
 // reader). What differs between them is how a file becomes MeshBuilds in the file's frame; from
 // the checked, converted meshes on, a level is put together, remembered and reported here, once.
 // Thread-safety: functions of their arguments (rememberFrameChoice writes the settings file).
+#include <glm/vec3.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,29 +20,32 @@ namespace ofps::loader {
 // so far are kept (a failed load's warnings still reach the user).
 LevelLoadResult failLoad(LevelLoadResult r, std::string message);
 
-// The success shape: the level, `ok` true, no error; the warnings kept.
-LevelLoadResult succeedLoad(LevelLoadResult r, Level level);
-
 // The import settings remembered for `path` (none with `ignoreStoredSettings`); a settings file
 // that could not be read becomes a warning.
 std::optional<LoadedImportSettings> storedImportSettings(const std::string& path,
                                                          const LevelLoadOptions& options,
                                                          std::vector<std::string>* warnings);
 
-// Moves the meshes (Y-up metres, checked) into `level`: the drawn meshes, the collision soup
-// (positions, indices and one layer mask per triangle, in mesh order, so triangle ids follow the
-// file), the bounds, then the local frame of a level far from the origin (level_origin.h). A
-// mesh whose material index is out of range gets material 0.
-void assembleLevel(std::vector<MeshBuild>& meshes, Level* level);
+// Sets the level's spawn from a spawn node (level_conventions.md): `origin` and `forward` are the
+// node's origin and its -Z axis in the file's frame and units (a point and a direction); they are
+// brought into Y-up metres with `frame`, and the yaw faces the forward's horizontal part (0 along
+// -Z). A non-finite transform leaves no spawn and adds a warning naming the node.
+void applySpawnNode(const glm::vec3& origin, const glm::vec3& forward, const std::string& nodeName,
+                    const std::string& path, Level* level, std::vector<std::string>* warnings);
 
-// Remembers what the user chose (an up axis given on the command line or the Level section, or a
-// scale) beside the level, or per user (import_settings.h), unless the same is stored already;
-// with `ignoreStoredSettings` and no choice ("auto" for both), forgets what was stored. Nothing
-// happens without `options.rememberSettings`. Write failures become warnings.
-void rememberFrameChoice(const std::string& path, const LevelLoadOptions& options,
-                         const std::optional<char>& chosenUp, const LevelImportFrame& frame,
-                         const std::optional<LoadedImportSettings>& stored,
-                         std::vector<std::string>* warnings);
+// The steps that end every successful load, in order: the meshes (Y-up metres, checked) moved
+// into `level` (the drawn meshes; the collision soup: positions, indices and one layer mask per
+// triangle, in mesh order, so triangle ids follow the file; the bounds; a mesh whose material is
+// out of range gets material 0), then the local frame of a level far from the origin
+// (level_origin.h), then the user's frame choice remembered (an up axis chosen on the command
+// line or in the Level section, or a scale, written beside the level or per user unless the
+// same is stored already; "auto" for both with `ignoreStoredSettings` forgets what was stored;
+// nothing without `options.rememberSettings`; write failures become warnings), and the success
+// shape: the level, `ok` true, no error, the warnings kept. Reports progress 0.95 and 1.0.
+LevelLoadResult finishLoad(LevelLoadResult r, Level level, std::vector<MeshBuild>& meshes,
+                           const std::string& path, const LevelLoadOptions& options,
+                           const std::optional<char>& chosenUp,
+                           const std::optional<LoadedImportSettings>& stored);
 
 // Runs a loader's body so that nothing escapes it: out of memory and any exception a library
 // throws become the failure shape, naming the file.

@@ -623,19 +623,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   if (walk.spawnPriority > 0) {
     const glm::vec3 o(walk.spawnMatrix * glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
     const glm::vec3 f(walk.spawnMatrix * glm::vec4(0.0f, 0.0f, -1.0f, 0.0f));
-    const glm::vec3 pos = loader::toYUp(o, frame.upAxis) * frame.scale;
-    const glm::vec3 fwd = loader::toYUp(f, frame.upAxis);
-    bool finite = true;
-    for (int k = 0; k < 3; ++k) finite = finite && std::isfinite(pos[k]) && std::isfinite(fwd[k]);
-    if (finite) {
-      level.spawn = pos;
-      level.spawnSource = walk.spawnName;
-      level.spawnYaw =
-          (std::abs(fwd.x) + std::abs(fwd.z) > 1e-6f) ? std::atan2(-fwd.x, -fwd.z) + 0.0f : 0.0f;
-    } else {
-      result.warnings.push_back(path + ": spawn node '" + walk.spawnName +
-                                "' has a non-finite transform; ignored");
-    }
+    loader::applySpawnNode(o, f, walk.spawnName, path, &level, &result.warnings);
   }
 
   // 5. Materials.
@@ -646,13 +634,9 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     level.materials.push_back(LevelMaterial{"default", glm::vec4(1.0f), -1});
   }
 
-  // 6. Collision soup, bounds and the local frame (as level_loader.cpp).
-  progress(0.95f, "collision soup");
-  loader::assembleLevel(walk.meshes, &level);
-
-  loader::rememberFrameChoice(path, options, optUp, frame, stored, &result.warnings);
-  progress(1.0f, "done");
-  return loader::succeedLoad(std::move(result), std::move(level));
+  // Collision soup, bounds, the local frame, the frame choice remembered (load_steps.h).
+  return loader::finishLoad(std::move(result), std::move(level), walk.meshes, path, options, optUp,
+                            stored);
 }
 
 }  // namespace
