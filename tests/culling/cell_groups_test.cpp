@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "octree_fps/spatial/hash_grid.h"
+#include "support/grid_churn.h"
 
 namespace ofps::test {
 namespace {
@@ -112,31 +113,17 @@ TEST(CellGroups, NewCellsJoinTheirGroupAtOnceThroughChurn) {
 // moveCenters (staged prefetches through the listener) against move() one id at a time: the
 // same groups after every frame.
 TEST(CellGroups, MoveCentersKeepsTheGroupsOfMovesOneByOne) {
-  std::mt19937 rng(41);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  HashGrid one(1.0f), batch(1.0f);
-  const uint32_t n = 3000;
-  std::vector<glm::vec3> pos(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    pos[i] = glm::vec3(u(rng) * 12.0f, u(rng) * 3.0f, u(rng) * 12.0f);
-    one.insertSphere(i, pos[i], 0.2f);
-    batch.insertSphere(i, pos[i], 0.2f);
-  }
+  test::GridChurn churn(41);
+  HashGrid& one = churn.one;
+  HashGrid& batch = churn.batch;
+  const std::vector<glm::vec3>& pos = churn.pos;
+  const uint32_t n = test::GridChurn::kCount;
   CellGroups oneGroups, batchGroups;
   ASSERT_TRUE(oneGroups.assign(one, kParents, 0.5f, testMap()));
   ASSERT_TRUE(batchGroups.assign(batch, kParents, 0.5f, testMap()));
   uint64_t changes = 0;
   for (int frame = 0; frame < 30; ++frame) {
-    for (uint32_t i = static_cast<uint32_t>(frame) % 11; i < n; i += 11) {
-      if (frame % 3 == 0 && one.contains(i)) {
-        one.remove(i);
-        batch.remove(i);
-      } else if (frame % 3 == 1 && !one.contains(i)) {
-        one.insertSphere(i, pos[i], 0.2f);
-        batch.insertSphere(i, pos[i], 0.2f);
-      }
-    }
-    for (glm::vec3& p : pos) p += glm::vec3(u(rng), u(rng) * 0.3f, u(rng)) * 0.7f;
+    churn.nextFrame(frame);
     for (uint32_t i = 0; i < n; ++i) {
       if (one.contains(i)) one.move(i, pos[i]);
     }

@@ -17,31 +17,18 @@
 #include "octree_fps/culling/occlusion_cull.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
-#include "support/arena_fixture.h"
+#include "support/culling_levels.h"
 #include "support/floor_triangles.h"
 #include "support/scripted_walk.h"
+#include "support/simd_scope.h"
 #include "support/test_paths.h"
 
 namespace ofps {
 namespace {
 
-struct IsaLevel {
-  std::vector<glm::vec3> positions;
-  std::vector<uint32_t> indices;
-  std::vector<uint8_t> drawn;  // per triangle; empty = all
-};
+using IsaLevel = test::CullingLevel;
 
-// Restores the kernels that were active when the test started.
-class SimdGuard {
- public:
-  SimdGuard() : saved_(octreeSimd()) {}
-  ~SimdGuard() { octreeUseSimd(saved_); }
-  SimdGuard(const SimdGuard&) = delete;
-  SimdGuard& operator=(const SimdGuard&) = delete;
-
- private:
-  OctreeSimd saved_;
-};
+using test::SimdScope;
 
 // Floor spots with 1.9 m of headroom: the walks' starting points.
 std::vector<glm::vec3> floorSpots(const IsaLevel& level, const Octree& octree, uint32_t count,
@@ -80,7 +67,7 @@ void expectSameStats(const OcclusionCullStats& a, const OcclusionCullStats& b, s
 
 void checkSameBits(const IsaLevel& level, const std::string& name) {
   if (!octreeSimdAvailable(OctreeSimd::kAvx2)) GTEST_SKIP() << "no AVX2 kernels here";
-  SimdGuard guard;
+  SimdScope guard;
   Octree octree;
   const OctreeBuildReport report = octree.build(level.positions, level.indices);
   ASSERT_TRUE(report.ok) << report.error;
@@ -147,28 +134,13 @@ void checkSameBits(const IsaLevel& level, const std::string& name) {
 }
 
 void checkShared(const std::string& name, bool zUp) {
-  const std::string path = test::sharedPath("levels/" + name + "/" + name + ".obj");
-  if (!test::fileExists(path)) GTEST_SKIP() << name << " not present";
-  ObjReadResult obj = readObj(path);
-  ASSERT_TRUE(obj.ok) << obj.error;
   IsaLevel level;
-  if (zUp) {  // Quake units, Z up -> metres, Y up
-    for (glm::vec3& v : obj.mesh.positions) v = glm::vec3(v.x, v.z, -v.y) * 0.0254f;
-  }
-  level.positions = std::move(obj.mesh.positions);
-  level.indices = std::move(obj.mesh.indices);
+  if (!test::loadCanonicalLevel(name, zUp, &level)) GTEST_SKIP() << name << " not present";
   checkSameBits(level, name);
 }
 
 TEST(OcclusionIsa, DefaultArena) {
-  const test::Arena& arena = test::defaultArena();
-  IsaLevel level;
-  level.positions = arena.level.collisionPositions;
-  level.indices = arena.level.collisionIndices;
-  for (const LevelMesh& mesh : arena.level.meshes) {
-    level.drawn.insert(level.drawn.end(), mesh.indices.size() / 3, mesh.visible ? 1 : 0);
-  }
-  checkSameBits(level, "arena");
+  checkSameBits(test::arenaCullingLevel(), "arena");
 }
 TEST(OcclusionIsa, CollisionWorld) {
   checkShared("collision-world", false);

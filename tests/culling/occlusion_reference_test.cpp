@@ -39,7 +39,7 @@
 #include "octree_fps/culling/occlusion_cull.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
-#include "support/arena_fixture.h"
+#include "support/culling_levels.h"
 #include "support/floor_triangles.h"
 #include "support/reference_renderer.h"
 #include "support/scripted_walk.h"
@@ -71,29 +71,10 @@ constexpr int kRefWidth = 512;
 constexpr int kRefHeight = 256;
 constexpr uint32_t kNoTriangle = test::ReferenceRenderer::kNoTriangle;
 
-struct TestLevel {
-  std::vector<glm::vec3> positions;
-  std::vector<uint32_t> indices;
-  std::vector<uint8_t> drawn;  // per triangle; empty = all
+struct TestLevel : test::CullingLevel {
   Octree octree;
   DrawRanges ranges;
 };
-
-bool loadCanonical(const std::string& name, bool zUp, TestLevel* out) {
-  const std::string path = test::sharedPath("levels/" + name + "/" + name + ".obj");
-  if (!test::fileExists(path)) return false;
-  ObjReadResult obj = readObj(path);
-  if (!obj.ok) {
-    ADD_FAILURE() << obj.error;
-    return false;
-  }
-  if (zUp) {  // Quake units, Z up -> metres, Y up
-    for (glm::vec3& v : obj.mesh.positions) v = glm::vec3(v.x, v.z, -v.y) * 0.0254f;
-  }
-  out->positions = std::move(obj.mesh.positions);
-  out->indices = std::move(obj.mesh.indices);
-  return true;
-}
 
 // Floor triangles of the drawn geometry (normal within ~45 degrees of up).
 std::vector<uint32_t> floorTriangles(const TestLevel& level) {
@@ -410,24 +391,19 @@ void checkWalk(TestLevel& level, const std::string& name, uint32_t seed) {
 
 void checkShared(const std::string& name, bool zUp, uint32_t seed) {
   TestLevel level;
-  if (!loadCanonical(name, zUp, &level)) GTEST_SKIP() << name << " not present";
+  if (!test::loadCanonicalLevel(name, zUp, &level)) GTEST_SKIP() << name << " not present";
   checkLevel(level, name, seed);
 }
 
 void checkSharedWalk(const std::string& name, bool zUp, uint32_t seed) {
   TestLevel level;
-  if (!loadCanonical(name, zUp, &level)) GTEST_SKIP() << name << " not present";
+  if (!test::loadCanonicalLevel(name, zUp, &level)) GTEST_SKIP() << name << " not present";
   checkWalk(level, name, seed);
 }
 
 TestLevel arenaLevel() {
-  const test::Arena& arena = test::defaultArena();
   TestLevel level;
-  level.positions = arena.level.collisionPositions;
-  level.indices = arena.level.collisionIndices;
-  for (const LevelMesh& mesh : arena.level.meshes) {
-    level.drawn.insert(level.drawn.end(), mesh.indices.size() / 3, mesh.visible ? 1 : 0);
-  }
+  static_cast<test::CullingLevel&>(level) = test::arenaCullingLevel();
   return level;
 }
 

@@ -17,6 +17,7 @@
 
 #include "octree_fps/culling/frustum.h"
 #include "octree_fps/culling/grid_cull.h"
+#include "support/grid_churn.h"
 
 namespace ofps::test {
 namespace {
@@ -486,29 +487,15 @@ TEST(GridWork, FarFewerChecksThanBruteForce) {
 // listener attached: culling/cell_groups_test.cpp.)
 TEST(GridBatchMove, MoveCentersEqualsMovesOneByOne) {
   {
-    std::mt19937 rng(42);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    HashGrid one(1.0f), batch(1.0f);
-    const uint32_t n = 3000;
-    std::vector<glm::vec3> pos(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      pos[i] = glm::vec3(u(rng) * 12.0f, u(rng) * 3.0f, u(rng) * 12.0f);
-      one.insertSphere(i, pos[i], 0.2f);
-      batch.insertSphere(i, pos[i], 0.2f);
-    }
+    test::GridChurn churn(42);
+    HashGrid& one = churn.one;
+    HashGrid& batch = churn.batch;
+    const std::vector<glm::vec3>& pos = churn.pos;
+    const uint32_t n = test::GridChurn::kCount;
     uint64_t changes = 0;
     for (int frame = 0; frame < 40; ++frame) {
       // Some ids leave (and come back a few frames later), as props removed and thrown again.
-      for (uint32_t i = static_cast<uint32_t>(frame) % 11; i < n; i += 11) {
-        if (frame % 3 == 0 && one.contains(i)) {
-          one.remove(i);
-          batch.remove(i);
-        } else if (frame % 3 == 1 && !one.contains(i)) {
-          one.insertSphere(i, pos[i], 0.2f);
-          batch.insertSphere(i, pos[i], 0.2f);
-        }
-      }
-      for (glm::vec3& p : pos) p += glm::vec3(u(rng), u(rng) * 0.3f, u(rng)) * 0.7f;
+      churn.nextFrame(frame);
       // Every fifth frame moves only the first half (the span ends before the last ids).
       const size_t count = frame % 5 == 4 ? n / 2 : n;
       uint32_t want = 0;

@@ -19,21 +19,12 @@
 #include "octree_fps/spatial/brute_force.h"
 #include "octree_fps/spatial/octree.h"
 #include "support/random_soup.h"
+#include "support/simd_scope.h"
 
 namespace ofps {
 namespace {
 
-// Restores the kernel choice the process started with.
-class SimdScope {
- public:
-  SimdScope() : saved_(octreeSimd()) {}
-  ~SimdScope() { octreeUseSimd(saved_); }
-  SimdScope(const SimdScope&) = delete;
-  SimdScope& operator=(const SimdScope&) = delete;
-
- private:
-  OctreeSimd saved_;
-};
+using test::SimdScope;
 
 struct RayAnswer {
   bool hit = false;
