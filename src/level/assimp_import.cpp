@@ -72,6 +72,7 @@ class OverlayIOSystem final : public Assimp::DefaultIOSystem {
 };
 
 ImportedScene failed(ImportedScene r, std::string message) {
+  r.ok = false;
   r.scene = nullptr;
   r.error = std::move(message);
   return r;
@@ -174,6 +175,7 @@ ImportedScene importScene(const std::string& path, const Preflight& pre,
     return failed(std::move(out), path + ": the file has no scene (no root node)");
   }
   out.scene = scene;
+  out.ok = true;
   return out;
 }
 

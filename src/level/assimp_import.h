@@ -16,8 +16,9 @@ namespace ofps::loader {
 
 struct ImportedScene {
   std::unique_ptr<Assimp::Importer> importer;  // owns `scene`
-  const aiScene* scene = nullptr;              // non-null with a root node on success
-  std::string error;                           // non-empty: nothing was imported
+  bool ok = false;                             // false: nothing was imported, see `error`
+  const aiScene* scene = nullptr;              // non-null with a root node when ok
+  std::string error;                           // the message when !ok
 };
 
 // Reports progress in [0, 0.7] through options.onProgress.

@@ -700,6 +700,7 @@ GltfPrepared prepareGltf(const std::string& path, bool isGlb, uint64_t memoryBud
     refused += "'" + e + "'" + hintFor(e);
   }
   if (!refused.empty()) {
+    result.ok = false;
     result.error = path + ": the glTF requires extension" +
                    (refused.find(';') != std::string::npos ? "s " : " ") + refused +
                    ", which this loader does not support";
@@ -723,12 +724,14 @@ GltfPrepared prepareGltf(const std::string& path, bool isGlb, uint64_t memoryBud
     if (rw.decodedMeshopt()) result.decoded.push_back(kMeshopt);
   } catch (const Refuse& r) {
     result.glb.clear();
+    result.ok = false;
     result.error = path + ": cannot decode its glTF " +
                    std::string(meshopt ? "EXT_meshopt_compression/KHR_mesh_quantization"
                                        : "KHR_mesh_quantization") +
                    " data: " + r.why;
   } catch (const std::exception& e) {
     result.glb.clear();
+    result.ok = false;
     result.error = path + ": malformed glTF: " + e.what();
   }
   return result;

@@ -29,8 +29,9 @@
 namespace ofps {
 
 struct GltfPrepared {
-  // Non-empty: refuse the file with this message (it names the file and, for an unsupported
-  // extension, the extension).
+  // False: refuse the file with `error` (it names the file and, for an unsupported extension,
+  // the extension).
+  bool ok = true;
   std::string error;
   // Non-empty: a rewritten GLB (no quantization, no meshopt compression, one buffer) for Assimp
   // to read instead of the file; relative image URIs still resolve beside the original file.

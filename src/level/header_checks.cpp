@@ -103,6 +103,7 @@ HeaderCounts checkOff(const std::string& path, const std::string& head, uint64_t
   // last number may end the file without a separator: one byte of slack.
   const uint64_t need = satAdd(satMul(nv, 6), satMul(nf, 2));
   if (need > rest + 1) {
+    h.ok = false;
     h.error =
         refuse(path, "OFF", std::to_string(nv) + " vertices and " + std::to_string(nf) + " faces",
                satAdd(need, headerEnd), fileSize);
@@ -179,6 +180,7 @@ HeaderCounts checkPly(const std::string& path, const std::string& head, uint64_t
   if (dataStart == std::string::npos) {
     // Found by the fuzzer: Assimp 5.2.5's PLY importer never returns on a header without an
     // end_header line (a cut file). A NUL byte ends its text parsing the same way.
+    h.ok = false;
     h.error = path + ": damaged PLY file: no 'end_header' line" +
               (head.size() < fileSize ? " in its first " + std::to_string(head.size()) + " bytes"
                                       : std::string()) +
@@ -200,6 +202,7 @@ HeaderCounts checkPly(const std::string& path, const std::string& head, uint64_t
   }
   const uint64_t rest = fileSize > dataStart ? fileSize - dataStart : 0;
   if (need > rest + (binary ? 0 : 1)) {
+    h.ok = false;
     h.error = refuse(path, h.format, claim.empty() ? "no elements" : claim, satAdd(need, dataStart),
                      fileSize);
   }
@@ -226,6 +229,7 @@ HeaderCounts checkStl(const std::string& path, const std::string& head, uint64_t
   }
   h.format = "binary STL";
   if (fileSize < 84) {
+    h.ok = false;
     h.error = path + ": not a valid STL file: " + std::to_string(fileSize) +
               " bytes is smaller than a binary STL's 84-byte header, and it does not start with"
               " 'solid' (ASCII STL)";
@@ -234,6 +238,7 @@ HeaderCounts checkStl(const std::string& path, const std::string& head, uint64_t
   h.faces = facets;
   h.vertices = satMul(facets, 3);
   if (need > fileSize) {
+    h.ok = false;
     h.error = refuse(path, "binary STL", std::to_string(facets) + " facets", need, fileSize);
   }
   return h;

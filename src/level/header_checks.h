@@ -27,7 +27,8 @@
 namespace ofps {
 
 struct HeaderCounts {
-  // Non-empty: the file must be refused; names the file, the claim and the file size.
+  // False: the file must be refused; `error` names the file, the claim and the file size.
+  bool ok = true;
   std::string error;
   // The format recognised, for messages ("OFF", "PLY ascii", "PLY binary", "binary STL"), or
   // empty when none of the formats above was recognised (nothing was checked).

@@ -65,12 +65,12 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
 
   // 1. Checks before Assimp.
   const Preflight pre = preflightChecks(path, options);
-  if (!pre.error.empty()) return failLoad(std::move(result), pre.error);
+  if (!pre.ok) return failLoad(std::move(result), pre.error);
   const std::optional<char> optUp = pre.up;
 
   // 2. Assimp.
   const ImportedScene imported = importScene(path, pre, options);
-  if (!imported.error.empty()) return failLoad(std::move(result), imported.error);
+  if (!imported.ok) return failLoad(std::move(result), imported.error);
   const aiScene* scene = imported.scene;
   const bool incomplete = (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0;
 

@@ -56,6 +56,7 @@ std::string checkGlbHeader(const std::string& path, uintmax_t size) {
 }
 
 Preflight refuse(Preflight pre, std::string message) {
+  pre.ok = false;
   pre.error = std::move(message);
   return pre;
 }
@@ -103,7 +104,7 @@ Preflight preflightChecks(const std::string& path, const LevelLoadOptions& optio
   // Header counts against the file size, then the memory budget: both before Assimp, which
   // trusts the counts and reserves memory for them.
   const HeaderCounts counts = checkHeaderCounts(path, ext, size);
-  if (!counts.error.empty()) return refuse(std::move(pre), counts.error);
+  if (!counts.ok) return refuse(std::move(pre), counts.error);
   if (std::string why = checkKnownImporterHangs(path, ext); !why.empty()) {
     return refuse(std::move(pre), why);
   }
@@ -126,7 +127,7 @@ Preflight preflightChecks(const std::string& path, const LevelLoadOptions& optio
   GltfPrepared& gltf = pre.gltf;
   if (ext == "glb" || ext == "gltf") {
     gltf = prepareGltf(path, ext == "glb", budget);
-    if (!gltf.error.empty()) return refuse(std::move(pre), gltf.error);
+    if (!gltf.ok) return refuse(std::move(pre), gltf.error);
   }
   // Assimp 5.2.5's Quake 3 importer never loads a map: with validation (always on here) every
   // real .pk3 fails ("mIndices[0] is out of range": it never fills in face indices), and a .pk3

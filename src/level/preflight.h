@@ -14,7 +14,8 @@
 namespace ofps::loader {
 
 struct Preflight {
-  std::string error;       // non-empty: refuse the file with this message
+  bool ok = true;          // false: refuse the file with `error`
+  std::string error;       // the message when !ok
   std::string ext;         // lower-case extension without the dot
   uint64_t size = 0;       // file size, bytes
   std::optional<char> up;  // options.upAxis, checked and lower-cased

@@ -218,6 +218,7 @@ struct GltfWalk {
   std::vector<MeshBuild> meshes;
   uint64_t pointsDropped = 0;
   uint64_t linesDropped = 0;
+  bool ok = true;  // false: a mesh could not be read, see `error`
   std::string error;
   int spawnPriority = 0;
   glm::mat4 spawnMatrix{1.0f};
@@ -380,6 +381,7 @@ void walkGltf(const tinygltf::Model& model, const std::string& path, bool allSol
         b.mesh.visible = !meshCollider;
         b.mesh.layers = (meshNoCollide && !allSolid && !meshCollider) ? 0u : kLayerSolid;
         if (std::string e = addPrimitive(model, prim, world, &b, out); !e.empty()) {
+          out->ok = false;
           out->error = path + ": mesh '" + b.meshName + "': " + e;
           return;
         }
@@ -530,7 +532,7 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     }
     progress(0.5f, "building meshes");
     walkGltf(model, path, options.allSolid, &walk);
-    if (!walk.error.empty()) return failLoad(std::move(result), walk.error);
+    if (!walk.ok) return failLoad(std::move(result), walk.error);
   } else {
     ObjReadResult obj = readObj(path);
     if (!obj.ok) return failLoad(std::move(result), obj.error);

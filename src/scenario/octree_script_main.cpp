@@ -18,6 +18,7 @@
 #include <fstream>
 #include <string>
 
+#include "octree_fps/geometry/scalar_inl.h"
 #include "octree_fps/io/obj_reader.h"
 #include "octree_fps/spatial/octree.h"
 #include "scenario/param_table.h"
@@ -102,10 +103,9 @@ int main(int argc, char** argv) {
   const float killPlaneY = octree.bounds().min.y - 50.0f;
   ofps::PropsParams propsParams;
   propsParams.killPlaneY = killPlaneY;
-  constexpr float kDegToRad = 3.14159265358979323846f / 180.0f;
   std::string trace, props, propsTrace;
   ofps::runScriptWithProps(parsed.script, params.controller, params.throwing, octree,
-                           glm::vec3(spawn[0], spawn[1], spawn[2]), spawnYawDeg * kDegToRad,
+                           glm::vec3(spawn[0], spawn[1], spawn[2]), spawnYawDeg * ofps::kDegToRad,
                            killPlaneY, propsParams, tracePath.empty() ? nullptr : &trace,
                            propsPath.empty() ? nullptr : &props,
                            propsTracePath.empty() ? nullptr : &propsTrace);

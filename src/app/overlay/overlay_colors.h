@@ -1,7 +1,7 @@
 #pragma once
 // Colours and default ranges shared by the view's overlays (octree_overlay.cpp, grid_overlay.cpp)
 // and their legends (overlay_panel.cpp, hud_overlay.cpp), so a legend always shows the colour
-// its overlay draws. GL-free: tested headless (tests/app/overlay_colors_test.cpp).
+// its overlay draws. GL-free: tested headless (tests/app/overlay/overlay_colors_test.cpp).
 #include <cstdint>
 #include <glm/vec4.hpp>
 #include <span>

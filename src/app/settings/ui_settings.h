@@ -7,7 +7,7 @@
 // not kept: it belongs to a level and is reset on every load.
 //
 // This file is GL-free (the JSON and the file); ui_settings_apply.cpp moves the values in and
-// out of the running demo. Tested headless: tests/app/ui_settings_test.cpp.
+// out of the running demo. Tested headless: tests/app/settings/ui_settings_test.cpp.
 #include <optional>
 #include <string>
 

@@ -427,13 +427,13 @@ struct Octree::BuildSource {
   }
   // at(t), or false with the message naming the first bad vertex (an index out of range or a
   // non-finite coordinate; for indexed input each vertex's index is checked before its value).
-  bool checkedAt(size_t t, Triangle& out, std::string& error) const {
+  bool checkedAt(size_t t, Triangle& out, std::string* outError) const {
     if (!indexed) {
       out = triangles[t];
       if (!validate) return true;
       for (const glm::vec3* v : {&out.v0, &out.v1, &out.v2}) {
         if (!finite3(*v)) {
-          error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v);
+          *outError = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v);
           return false;
         }
       }
@@ -443,13 +443,14 @@ struct Octree::BuildSource {
     for (size_t k = 0; k < 3; ++k) {
       const uint32_t idx = indices[3 * t + k];
       if (idx >= positions.size()) {
-        error = "triangle " + std::to_string(t) + " has vertex index " + std::to_string(idx) +
-                " out of range (" + std::to_string(positions.size()) + " vertices)";
+        *outError = "triangle " + std::to_string(t) + " has vertex index " + std::to_string(idx) +
+                    " out of range (" + std::to_string(positions.size()) + " vertices)";
         return false;
       }
       *v[k] = positions[idx];
       if (!finite3(*v[k])) {
-        error = "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v[k]);
+        *outError =
+            "triangle " + std::to_string(t) + " has a non-finite vertex " + formatVec(*v[k]);
         return false;
       }
     }
@@ -565,7 +566,7 @@ OctreeBuildReport Octree::buildFrom(const BuildSource& source, uint32_t inputTri
     std::string error;
     for (size_t t = 0; t < count; ++t) {
       Triangle tri;
-      if (!source.checkedAt(t, tri, error)) {
+      if (!source.checkedAt(t, tri, &error)) {
         clearStorage();  // under the id the caller took: an empty tree
         OctreeBuildReport fail;
         fail.inputTriangles = inputTriangles;
