@@ -477,7 +477,8 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
   if (size == 0) return failLoad(std::move(result), path + ": the file is empty");
   // Any other format reaches the loader converted: the page runs Assimp (assimpjs) on a dropped
   // FBX, DAE, STL, ... and hands over its GLB under the original name, so the level keeps its
-  // name. Assimp's glTF export keeps the file's own axes and units, so its frame is guessed.
+  // name. Whether Assimp brought the file into Y-up metres depends on the format (COLLADA's
+  // up_axis and unit are applied, an STL's raw coordinates are not), so the frame is guessed.
   bool converted = false;
   if (ext != "gltf" && ext != "glb" && ext != "obj") {
     converted = startsWithGlbMagic(path);
@@ -606,8 +607,11 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
     frame.guessed = true;
   }
   if (frame.guessed && guess) {
-    const std::string format = converted ? "the converted file" : "OBJ";
-    result.warnings.push_back(path + ": " + format + " says nothing about its frame; guessed " +
+    const std::string format =
+        converted ? "Assimp's GLB carries no frame the page can trust (Assimp applies the up axis "
+                    "and units of some formats, such as COLLADA's, itself)"
+                  : "OBJ says nothing about its frame";
+    result.warnings.push_back(path + ": " + format + "; guessed " +
                               std::string(1, frame.upAxis) + "-up, " +
                               loader::fmtFloat(frame.scale) + " m per unit (" + guess->why +
                               "); the Level section's up axis, units and Reload change it");

@@ -133,6 +133,8 @@ async function pixelFigures(page, pngPath) {
 try {
   // 1. Loads and draws.
   const { page, log } = await openPage();
+  const keysAtStart = await page.$eval('#keys', (e) => getComputedStyle(e).display !== 'none');
+  check(keysAtStart, 'the one-line key help shows when the demo starts');
   await waitFrames(page, 5);
   const s0 = await stats(page);
   check(s0.level.triangles === 1060, `the bundled arena loaded (${s0.level.triangles} triangles)`);
@@ -174,6 +176,8 @@ try {
 
   // 2. A real key press moves the character.
   await page.click('canvas');  // focus; the click also captures the mouse (pointer lock)
+  const keysAfterClick = await page.$eval('#keys', (e) => getComputedStyle(e).display === 'none');
+  check(keysAfterClick, 'the key help went away at the first click (it covers the panel\'s foot)');
   await waitFrames(page, 2);
   const before = (await stats(page)).controller;
   await page.keyboard.down('w');
@@ -206,7 +210,7 @@ try {
   check(crouched === true && (await stats(page)).controller.crouched === false,
     'Z crouches while held, and the character stands up after');
   const keysHidden = await page.$eval('#keys', (e) => getComputedStyle(e).display === 'none');
-  check(keysHidden, 'the one-line key help went away at the first key');
+  check(keysHidden, 'the key help stays away');
 
   // WebGL2 has no polygon mode: T draws the level's edges as lines, so the floor's two big
   // triangles turn into a few lines over the clear colour.
@@ -369,6 +373,27 @@ try {
       `trace equals the native one (${shortExpected.split('\n').length} lines)`);
     if (pickedStatus !== 0) console.log(plog.join('\n'));
     await pp.close();
+
+    // 6. A picked script with an error: the page says what is wrong (naming the picked file) and
+    // offers the buttons again, instead of a loading bar that never ends.
+    const badScript = path.join(tmp, 'typo.script');
+    fs.writeFileSync(badScript, 'spawn 0 0 0\nat 0 hold forwrd\nend 1\n');
+    const { page: bp } = await openPage();
+    const reloadedBad = bp.waitForNavigation({ timeout: 120000 });
+    await (await bp.$('#script-file')).uploadFile(badScript);
+    await reloadedBad;
+    await bp.waitForFunction('window.ofps && window.ofps.ended !== null', { timeout: 120000 });
+    const bad = await bp.evaluate(() => ({
+      ended: window.ofps.ended, started: window.ofps.started,
+      message: document.getElementById('message').textContent,
+      loading: getComputedStyle(document.getElementById('loading')).display,
+      buttons: getComputedStyle(document.getElementById('bar-top')).display,
+    }));
+    check(bad.ended === 2 && !bad.started && bad.message.includes('typo.script:2') &&
+      bad.message.includes('forwrd') && bad.loading === 'none' && bad.buttons !== 'none',
+    `a picked script with an error shows it, naming the file, and the buttons: ` +
+      `"${bad.message.split('\n')[0]}"`);
+    await bp.close();
   } else {
     console.log(`skip ?script= trace check: no native demo at ${nativeDemo} (scripts/build.sh)`);
   }

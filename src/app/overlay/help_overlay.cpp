@@ -14,14 +14,26 @@ struct KeyRow {
   const char* action;
 };
 
+// The page (WebAssembly) differs where a browser does: a page cannot quit, Ctrl with W, S or D
+// is the browser's (so Z crouches and sinks), and screenshots are downloads.
+#ifdef __EMSCRIPTEN__
+constexpr bool kPage = true;
+#else
+constexpr bool kPage = false;
+#endif
+
 constexpr KeyRow kKeys[] = {
     {"Left click", "capture the mouse for mouse look; once captured, click throws a ball"},
-    {"Tab / Esc", "release the mouse (Tab toggles); Esc with the mouse released quits"},
+    {"Tab / Esc", kPage ? "release the mouse (Tab toggles)"
+                        : "release the mouse (Tab toggles); Esc with the mouse released quits"},
     {"W A S D", "walk"},
     {"Space", "jump"},
     {"Left Shift", "sprint"},
-    {"Left Ctrl", "crouch (standing up waits for headroom)"},
-    {"F", "fly / noclip on and off (Space rises, Ctrl sinks)"},
+    {kPage ? "Z" : "Left Ctrl",
+     kPage ? "crouch (standing up waits for headroom; Ctrl too, but Ctrl+W closes the tab)"
+           : "crouch (standing up waits for headroom)"},
+    {"F", kPage ? "fly / noclip on and off (Space rises, Z sinks)"
+                : "fly / noclip on and off (Space rises, Ctrl sinks)"},
     {"R", "respawn at the spawn point (clears the props)"},
     {"O", "octree boxes on and off (the legend names the depths)"},
     {"[ and ]", "move the range of octree depths drawn"},
@@ -37,7 +49,8 @@ constexpr KeyRow kKeys[] = {
     {"T", "wireframe"},
     {"H", "hide / show the panel"},
     {"F1", "this list"},
-    {"F12", "screenshot into screenshots/"},
+    {"F12",
+     kPage ? "screenshot, handed to the browser as a download" : "screenshot into screenshots/"},
 };
 
 }  // namespace

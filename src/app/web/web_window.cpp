@@ -64,7 +64,15 @@ int runWindowed(const DemoOptions& options) {
   g_run = new WebRun();
   DemoState& s = g_run->state;
   g_run->status = openDemo(s, options);
-  if (g_run->status != 0) return g_run->status;
+  if (g_run->status != 0) {
+    // It never started (a bad script, a level it cannot read): the page shows why (the error
+    // lines on stderr) instead of its loading bar.
+    g_run->ended = true;
+    const std::string call =
+        "if (Module.ofpsRunEnded) Module.ofpsRunEnded(" + std::to_string(g_run->status) + ")";
+    emscripten_run_script(call.c_str());
+    return g_run->status;
+  }
   g_run->last = std::chrono::steady_clock::now();
   emscripten_run_script("if (Module.ofpsStarted) Module.ofpsStarted()");
   // 0 fps: the browser's animation frames (vsync); simulate_infinite_loop: main does not return,
