@@ -611,9 +611,9 @@ LevelLoadResult loadLevelImpl(const std::string& path, const LevelLoadOptions& o
         converted ? "Assimp's GLB carries no frame the page can trust (Assimp applies the up axis "
                     "and units of some formats, such as COLLADA's, itself)"
                   : "OBJ says nothing about its frame";
-    result.warnings.push_back(path + ": " + format + "; guessed " +
-                              std::string(1, frame.upAxis) + "-up, " +
-                              loader::fmtFloat(frame.scale) + " m per unit (" + guess->why +
+    result.warnings.push_back(path + ": " + format + "; guessed " + std::string(1, frame.upAxis) +
+                              "-up, " + loader::fmtFloat(frame.scale) + " m per unit (" +
+                              guess->why +
                               "); the Level section's up axis, units and Reload change it");
   }
 

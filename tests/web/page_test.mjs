@@ -307,6 +307,8 @@ try {
     'the level before it stays after the broken file');
   const other = await pick(fbx);
   const s3 = await stats(page);
+  check(s3.level.load_error.includes('level.fbx') && s3.level.load_error.includes('import_error'),
+    'the Assimp failure is the demo\'s failed load too (the Level section, the toast, stats)');
   check(!other.result.ok && other.message.includes('level.fbx') && other.message.includes('Assimp') &&
     other.message.includes('glTF') && other.message.includes('OBJ') && s3.level.path === s1.level.path,
   `a broken .fbx shows Assimp's error and names what the page reads, the level stays: ` +

@@ -94,8 +94,9 @@ list(FILTER demo_sources EXCLUDE REGEX "/window/demo_window\\.cpp$")
 set_target_properties(octree_demo PROPERTIES SOURCES "${demo_sources}")
 target_sources(octree_demo PRIVATE ${web_dir}/web_window.cpp ${web_dir}/web_hooks.cpp)
 set_target_properties(octree_demo PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${site_dir} SUFFIX ".js")
-set(web_exports
-    _main,_ofps_stats_json,_ofps_load_level,_ofps_run_status,_ofps_multi_draw,_ofps_use_multi_draw)
+# One comma-separated value (a CMake list would put ';' between parts, which em++ refuses).
+set(web_exports "_main,_ofps_stats_json,_ofps_load_level,_ofps_run_status,_ofps_multi_draw")
+string(APPEND web_exports ",_ofps_use_multi_draw,_ofps_report_load_error")
 target_link_options(octree_demo PRIVATE
   # The cross toolchain's flags are for Node.js programs; a page has no raw file system and keeps
   # running after main returns.

@@ -34,6 +34,13 @@ EMSCRIPTEN_KEEPALIVE int ofps_load_level(const char* path) {
   return 0;
 }
 
+// A level the page could not hand to the loader (Assimp could not convert it): reported as a
+// failed load is (the Level section's error, a toast, stats' level.load_error), the level kept.
+EMSCRIPTEN_KEEPALIVE void ofps_report_load_error(const char* error) {
+  if (webRun() == nullptr || webRun()->ended) return;
+  ofps::app::reportLoadFailure(webRun()->state, error);
+}
+
 // -1 while the demo runs, else its exit status (a run that ended by itself).
 EMSCRIPTEN_KEEPALIVE int ofps_run_status() {
   if (webRun() == nullptr) return -1;

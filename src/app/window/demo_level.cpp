@@ -98,21 +98,25 @@ void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useO
   if (useOptionCamera && l.level.frame.guessed) showLoadedToast(s);
 }
 
+void reportLoadFailure(DemoState& s, const std::string& error, std::vector<std::string> warnings) {
+  // A failed load keeps the current level and its warnings; the error stays beside the Load
+  // button and on the view until the next successful load.
+  s.level.loadError = error;
+  ++s.automation.loadsFailed;
+  s.level.failedLoadWarnings = std::move(warnings);
+  s.level.revealSection = true;
+  const std::string kept = s.level.session ? s.level.session->level.path : "nothing";
+  std::fprintf(stderr, "error: %s (kept %s)\n", error.c_str(), kept.c_str());
+  showToast(s.ui.toast, Toast::Kind::Error,
+            "Load failed, kept " + std::filesystem::path(kept).filename().string(), error,
+            ImGui::GetTime());
+}
+
 void pollLoader(DemoState& s) {
   auto result = s.level.loader.take();
   if (!result) return;
   if (!result->ok) {
-    // A failed load keeps the current level and its warnings; the error stays beside the Load
-    // button and on the view until the next successful load.
-    s.level.loadError = result->error;
-    ++s.automation.loadsFailed;
-    s.level.failedLoadWarnings = std::move(result->warnings);
-    s.level.revealSection = true;
-    const std::string kept = s.level.session ? s.level.session->level.path : "nothing";
-    std::fprintf(stderr, "error: %s (kept %s)\n", result->error.c_str(), kept.c_str());
-    showToast(s.ui.toast, Toast::Kind::Error,
-              "Load failed, kept " + std::filesystem::path(kept).filename().string(), result->error,
-              ImGui::GetTime());
+    reportLoadFailure(s, result->error, std::move(result->warnings));
     return;
   }
   s.level.loadError.clear();

@@ -6,6 +6,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/window/demo_state.h"
 
@@ -30,6 +31,10 @@ void placeCharacter(DemoState& s, bool useOptionCamera);
 void adoptSession(DemoState& s, std::unique_ptr<LevelSession> session, bool useOptionCamera);
 // Takes a finished background load: adopts it, or keeps the level and shows the error.
 void pollLoader(DemoState& s);
+// A load that failed: the error beside the Load button, on the view and in a toast, the level
+// kept (also for a failure found before the loader ran: the page's Assimp conversion).
+void reportLoadFailure(DemoState& s, const std::string& error,
+                       std::vector<std::string> warnings = {});
 // Starts loading `path` in the background with params.octree (busy: says so, loads nothing);
 // `reimport` is the Level section's Reload with its up axis and scale.
 void requestLevelLoad(DemoState& s, const std::string& path,
