@@ -13,16 +13,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
+import { takeOption } from './cli_options.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = argv.indexOf(name);
-  if (i < 0) return fallback;
-  const v = argv[i + 1];
-  argv.splice(i, 2);
-  return v;
-};
+const option = (name, fallback) => takeOption(argv, name, fallback);
 const wasmDir = path.resolve(option('--wasm', 'build-wasm-page'));
 const outDir = option('--out', null);
 const refFile = option('--ref', null);

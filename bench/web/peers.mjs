@@ -10,15 +10,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { engineNames, parseObj, parseQueries, parseResults, run, resultText, compare } from './peers_core.mjs';
+import { takeOption } from './cli_options.mjs';
 
 const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = argv.indexOf(name);
-  if (i < 0) return fallback;
-  const v = argv[i + 1];
-  argv.splice(i, 2);
-  return v;
-};
+const option = (name, fallback) => takeOption(argv, name, fallback);
 const outDir = option('--out', null);
 const refFile = option('--ref', null);
 const rounds = Number(option('--rounds', '5'));
