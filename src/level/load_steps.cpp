@@ -9,6 +9,7 @@
 
 #include "level/level_frame.h"
 #include "level/level_origin.h"
+#include "octree_fps/geometry/scalar_inl.h"
 
 namespace ofps::loader {
 
@@ -97,10 +98,7 @@ void applySpawnNode(const glm::vec3& origin, const glm::vec3& forward, const std
   const LevelImportFrame& frame = level->frame;
   const glm::vec3 pos = toYUp(origin, frame.upAxis) * frame.scale;
   const glm::vec3 fwd = toYUp(forward, frame.upAxis);
-  const auto finite = [](const glm::vec3& v) {
-    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-  };
-  if (!finite(pos) || !finite(fwd)) {
+  if (!finite3(pos) || !finite3(fwd)) {
     warnings->push_back(path + ": spawn node '" + nodeName +
                         "' has a non-finite transform; ignored");
     return;
