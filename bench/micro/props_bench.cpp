@@ -74,7 +74,7 @@ void BM_PropsStep10k(benchmark::State& state) {
   const ofps::Aabb area =
       mode == 2 ? ofps::Aabb{{-10, 1, -10}, {10, 40, 10}} : ofps::Aabb{{-40, 1, -40}, {40, 15, 40}};
   const int warmSteps = mode == 0 ? 0 : (mode == 1 ? 120 : 60);
-  double awake = 0, contacts = 0, candidates = 0, brute = 0, octreeQueries = 0, steps = 0;
+  double awake = 0, contacts = 0, candidates = 0, gridHits = 0, brute = 0, octreeQueries = 0, steps = 0, cells = 0;
   uint64_t seed = 1;
   for (auto _ : state) {
     state.PauseTiming();
@@ -90,6 +90,8 @@ void BM_PropsStep10k(benchmark::State& state) {
       awake += st.awake;
       contacts += st.contacts;
       candidates += static_cast<double>(st.grid.candidates);
+      gridHits += static_cast<double>(st.grid.hits);
+      cells += static_cast<double>(st.grid.cellsVisited);
       brute += static_cast<double>(st.grid.bruteForceChecks);
       octreeQueries += st.octreeQueries;
       steps += 1;
@@ -98,6 +100,8 @@ void BM_PropsStep10k(benchmark::State& state) {
   state.counters["awake"] = awake / steps;
   state.counters["contacts"] = contacts / steps;
   state.counters["gridCandidates"] = candidates / steps;
+  state.counters["gridHits"] = gridHits / steps;
+  state.counters["gridCells"] = cells / steps;
   state.counters["bruteChecks"] = brute / steps;
   state.counters["octreeQueries"] = octreeQueries / steps;
   state.SetLabel(mode == 0   ? "1st second, falling"

@@ -603,6 +603,9 @@ void PropsWorld::findContacts() {
     dLow = glm::min(dLow, d);
     dHigh = glm::max(dHigh, d);
   }
+  // Every awake prop queries the grid once, after all the moves: the grid's query cache lets the
+  // queries stream the objects' centres in cell order instead of gathering them by id.
+  grid_.refreshQueryCache();
   for (const uint32_t i : awake_) {
     if (removed_[i]) continue;
     const glm::vec3 di = position_[i] - start_[i];
