@@ -150,7 +150,7 @@ struct PropsParams {
   float slop = 0.005f;            // prop-prop overlap left uncorrected, x the smaller size
                                   // (the depth bound of the guarantees below)
   uint32_t solverIterations = 4;  // prop-prop contact passes per step
-  float cellSize = 1.0f;          // m; grid cell edge (about the largest prop diameter)
+  float cellSize = 2.0f;          // m; grid cell edge (see below)
   float killPlaneY = -std::numeric_limits<float>::infinity();  // m; below: removed
   uint32_t layerMask = kOctreeAllLayers;                       // level layers props collide with
 };
@@ -310,6 +310,7 @@ class PropsWorld {
   std::vector<uint8_t> supportAge_;  // steps since the last support (saturates at 255)
   std::vector<uint8_t> touched_;     // scratch: moved by the solver this step
   std::vector<uint8_t> levelHeld_;   // scratch: pushed back by the level after the solver
+  std::vector<uint64_t> moveStamp_;  // solver clock of the prop's last correction
   std::vector<float> invMass_;
   std::vector<float> sleepTimer_;
   std::vector<glm::vec3> start_;    // centre at the end of the last step (before any move now)
@@ -317,6 +318,15 @@ class PropsWorld {
   std::vector<float> anchorTimer_;  // seconds within anchorTolerance of anchor_
   std::vector<uint32_t> awake_;     // scratch: awake ids this step, increasing
   std::vector<Contact> contacts_;   // scratch
+  // contactGeometry's answer for contacts_[i], computed at solver clock `stamp` (solveContacts).
+  struct ContactGeometry {
+    glm::vec3 n{0.0f};
+    float pen = 0.0f;
+    uint64_t stamp = 0;
+    bool touching = false;
+  };
+  std::vector<ContactGeometry> geometryCache_;  // scratch, parallel to contacts_
+  uint64_t solverClock_ = 0;                    // counts solves and corrections
   std::vector<uint32_t> activeContacts_;  // scratch: contacts touching in the last velocity pass
   std::vector<uint32_t> neighbors_;       // scratch
   std::vector<uint32_t> wakeStack_;       // scratch of wakeAround

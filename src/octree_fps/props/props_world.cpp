@@ -301,6 +301,7 @@ uint32_t PropsWorld::add(PropShape shape, const glm::vec3& center, const glm::ve
   supportAge_.push_back(255);
   touched_.push_back(0);
   levelHeld_.push_back(0);
+  moveStamp_.push_back(0);
   sleepTimer_.push_back(0.0f);
   start_.push_back(center);
   anchor_.push_back(center);
@@ -337,6 +338,7 @@ void PropsWorld::clear() {
   supportAge_.clear();
   touched_.clear();
   levelHeld_.clear();
+  moveStamp_.clear();
   invMass_.clear();
   sleepTimer_.clear();
   start_.clear();
@@ -705,17 +707,35 @@ void PropsWorld::solveContacts() {
   // The position passes visit the pairs in contact during the last velocity pass (activeContacts_).
   const uint32_t passes = params_.solverIterations + kPropPositionPasses;
   activeContacts_.clear();
+  // A pair's geometry is a function of its two centres (and of the step's start, fixed here), so
+  // it is computed again only when the solver has moved one of the two since it was last
+  // computed: the solver clock stamps every correction, and a cached geometry older than either
+  // prop's last correction is stale. The answers are the ones a fresh computation gives.
+  geometryCache_.resize(contacts_.size());
+  const uint64_t solveStart = ++solverClock_;
+  auto geometry = [&](size_t ci, glm::vec3& outN, float& outPen) {
+    ContactGeometry& g = geometryCache_[ci];
+    const Contact& c = contacts_[ci];
+    if (g.stamp < solveStart || g.stamp < moveStamp_[c.a] || g.stamp < moveStamp_[c.b]) {
+      g.touching = contactGeometry(c, g.n, g.pen);
+      g.stamp = solverClock_;
+    }
+    outN = g.n;
+    outPen = g.pen;
+    return g.touching;
+  };
   for (uint32_t it = 0; it < passes; ++it) {
     const bool velocityPass = it < params_.solverIterations;
     const bool lastVelocityPass = it + 1 == params_.solverIterations;
     bool corrected = false;
     const size_t count = velocityPass ? contacts_.size() : activeContacts_.size();
-    for (size_t ci = 0; ci < count; ++ci) {
-      const Contact& c = velocityPass ? contacts_[ci] : contacts_[activeContacts_[ci]];
+    for (size_t pos = 0; pos < count; ++pos) {
+      const size_t ci = velocityPass ? pos : activeContacts_[pos];
+      const Contact& c = contacts_[ci];
       const uint32_t a = c.a, b = c.b;
       glm::vec3 n;
       float pen;
-      const bool touching = contactGeometry(c, n, pen);
+      const bool touching = geometry(ci, n, pen);
       if (!touching) continue;
       if (lastVelocityPass) activeContacts_.push_back(static_cast<uint32_t>(ci));
       if (!velocityPass && !(pen > params_.slop * std::min(size(a), size(b)))) continue;
@@ -742,6 +762,7 @@ void PropsWorld::solveContacts() {
       if (corr > 0.0f) {
         position_[a] -= n * (corr * ima / im);
         position_[b] += n * (corr * imb / im);
+        moveStamp_[a] = moveStamp_[b] = ++solverClock_;
         corrected = true;
         for (const uint32_t k : {a, b}) {
           if (!touched_[k] && !resting_[k]) {
@@ -972,7 +993,7 @@ bool PropsWorld::validate(std::string* outError) const {
   if (velocity_.size() != n || half_.size() != n || shape_.size() != n || resting_.size() != n ||
       removed_.size() != n || invMass_.size() != n || sleepTimer_.size() != n ||
       start_.size() != n || anchor_.size() != n || anchorTimer_.size() != n ||
-      levelHeld_.size() != n) {
+      levelHeld_.size() != n || moveStamp_.size() != n) {
     return fail("state arrays differ in size");
   }
   uint32_t resting = 0, live = 0;
