@@ -329,6 +329,7 @@ class PropsWorld {
   uint64_t solverClock_ = 0;                    // counts solves and corrections
   std::vector<uint32_t> activeContacts_;  // scratch: contacts touching in the last velocity pass
   std::vector<uint32_t> neighbors_;       // scratch
+  std::vector<float> sweepReach_;         // scratch of findContacts: |displacement|inf, -1 resting
   std::vector<uint32_t> wakeStack_;       // scratch of wakeAround
   std::vector<uint32_t> touchedList_;     // scratch: props the solver moved
   uint32_t restingCount_ = 0;

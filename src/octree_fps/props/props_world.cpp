@@ -599,39 +599,41 @@ void PropsWorld::findContacts() {
   // discrete broad phase used (by the emitting id, then the other).
   contacts_.clear();
   glm::vec3 dLow(0.0f), dHigh(0.0f);  // extremes of the awake props' displacements, per axis
+  // sweepReach_[j]: g_j for an awake prop, -1 for a resting one (one load per candidate).
+  sweepReach_.assign(size(), -1.0f);
   for (const uint32_t i : awake_) {
     if (removed_[i]) continue;
     const glm::vec3 d = position_[i] - start_[i];
     dLow = glm::min(dLow, d);
     dHigh = glm::max(dHigh, d);
+    sweepReach_[i] = maxComp(glm::abs(d));
   }
   // Every awake prop queries the grid once, after all the moves: the grid's query cache lets the
   // queries stream the objects' centres in cell order instead of gathering them by id.
   grid_.refreshQueryCache();
   for (const uint32_t i : awake_) {
     if (removed_[i]) continue;
-    const glm::vec3 di = position_[i] - start_[i];
-    const float gi = maxComp(glm::abs(di));
+    const float gi = sweepReach_[i];
     Aabb query = Aabb::fromCenterHalfExtents(position_[i], half_[i]);
     if (gi > 0.0f) {
       query.grow(Aabb::fromCenterHalfExtents(start_[i], half_[i]));
       query.min += glm::max(dLow, glm::vec3(-gi));
       query.max += glm::min(dHigh, glm::vec3(gi));
     }
-    neighbors_.clear();
+    // Candidates in the grid's order: the sort below fixes the solve order.
     grid_.queryAabb(
-        query, [&](uint32_t j) { neighbors_.push_back(j); }, &stats_.grid);
-    std::sort(neighbors_.begin(), neighbors_.end());
-    for (const uint32_t j : neighbors_) {
-      if (j == i) continue;
-      if (resting_[j]) {
-        addCandidate(i, i, j);
-        continue;
-      }
-      const float gj = maxComp(glm::abs(position_[j] - start_[j]));
-      if (gj > gi || (gj == gi && j < i)) continue;  // j's query emits it
-      addCandidate(std::min(i, j), i, j);
-    }
+        query,
+        [&](uint32_t j) {
+          if (j == i) return;
+          const float gj = sweepReach_[j];
+          if (gj < 0.0f) {  // resting
+            addCandidate(i, i, j);
+            return;
+          }
+          if (gj > gi || (gj == gi && j < i)) return;  // j's query emits it
+          addCandidate(std::min(i, j), i, j);
+        },
+        &stats_.grid);
   }
   std::sort(contacts_.begin(), contacts_.end(),
             [](const Contact& x, const Contact& y) { return x.order < y.order; });
