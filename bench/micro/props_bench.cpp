@@ -74,7 +74,8 @@ void BM_PropsStep10k(benchmark::State& state) {
   const ofps::Aabb area =
       mode == 2 ? ofps::Aabb{{-10, 1, -10}, {10, 40, 10}} : ofps::Aabb{{-40, 1, -40}, {40, 15, 40}};
   const int warmSteps = mode == 0 ? 0 : (mode == 1 ? 120 : 60);
-  double awake = 0, contacts = 0, candidates = 0, gridHits = 0, brute = 0, octreeQueries = 0, steps = 0, cells = 0;
+  double awake = 0, contacts = 0, candidates = 0, gridHits = 0, brute = 0, octreeQueries = 0,
+         steps = 0, cells = 0;
   uint64_t seed = 1;
   for (auto _ : state) {
     state.PauseTiming();

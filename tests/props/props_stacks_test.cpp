@@ -35,7 +35,8 @@ constexpr float kSinkTolerance = 0.1f;
 constexpr float kRestSlack = 1e-5f;
 
 // Column of n boxes (sizes drawn so neighbouring masses differ up to 100:1) centred on the cell
-// corner (0, 0) of the default 1 m grid, placed touching (gap 0) or dropped (gaps of 0.1-0.6 m).
+// corner (0, 0) of the grid (a corner at any cell size), placed touching (gap 0) or dropped (gaps
+// of 0.1-0.6 m).
 std::vector<BoxSpec> column(SplitMix64& rng, int n, bool dropped, float& outMaxRatio) {
   std::vector<BoxSpec> out;
   float y = 0.0f;
