@@ -172,14 +172,23 @@ FrameGuess guessFrame(const std::vector<MeshBuild>& meshes) {
   // In words a user can check: which axis more of the surface faces (floors and ceilings face
   // up), and how far the level reaches along each candidate up axis (levels are flat).
   const bool moreZ = e.areaZ >= e.areaY;
-  const double ratio =
-      moreZ ? e.areaZ / std::max(e.areaY, 1e-30) : e.areaY / std::max(e.areaZ, 1e-30);
-  char ratioText[32];
-  std::snprintf(ratioText, sizeof ratioText, "%.1f", ratio);
-  std::string evidence = (ratio < 1.1 ? std::string("about as much surface faces along Z as Y")
-                                      : std::string(ratioText) + "x more surface faces along " +
-                                            (moreZ ? "Z than Y" : "Y than Z")) +
-                         "; the level spans " + fmtRounded(ext.y) + " units along Y and " +
+  const double more = moreZ ? e.areaZ : e.areaY, less = moreZ ? e.areaY : e.areaZ;
+  const double ratio = more / std::max(less, 1e-30);
+  const char* towards = moreZ ? "Z than Y" : "Y than Z";
+  std::string faces;
+  if (ratio < 1.1) {
+    faces = "about as much surface faces along Z as Y";
+  } else if (!(less > 0.0)) {  // a flat floor: no ratio to print
+    faces =
+        std::string("the surface faces along ") + (moreZ ? "Z, none along Y" : "Y, none along Z");
+  } else if (ratio >= 1000.0) {
+    faces = std::string("over 1000x more surface faces along ") + towards;
+  } else {
+    char ratioText[32];
+    std::snprintf(ratioText, sizeof ratioText, "%.1f", ratio);
+    faces = std::string(ratioText) + "x more surface faces along " + towards;
+  }
+  std::string evidence = faces + "; the level spans " + fmtRounded(ext.y) + " units along Y and " +
                          fmtRounded(ext.z) + " along Z";
   if (byArea != 0) {
     g.up = byArea;

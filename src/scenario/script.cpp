@@ -111,6 +111,40 @@ class Parser {
     return true;
   }
 
+  // Values a 32-bit float holds, and positions no farther from the origin than a level's
+  // coordinates may be (level loader: 1e7 m); out:
+  // "prop 0 1 1e39 0.1: '1e39' is out of range (...)".
+  bool inFloatRange(const std::vector<std::string_view>& t, size_t first, size_t count,
+                    const double* v, uint32_t line) {
+    for (size_t i = 0; i < count; ++i) {
+      if (!std::isfinite(static_cast<float>(v[i]))) {
+        return fail(line, quoted(t[first + i]) + " is out of range (32-bit floats: up to 3.4e38)");
+      }
+    }
+    return true;
+  }
+  bool positionInRange(const std::vector<std::string_view>& t, size_t first, const double* v,
+                       uint32_t line) {
+    for (size_t i = 0; i < 3; ++i) {
+      if (std::abs(v[i]) > kMaxScriptCoordinate) {
+        return fail(line, "coordinate " + quoted(t[first + i]) +
+                              " is farther than 1e7 m from the origin (the levels' limit)");
+      }
+    }
+    return true;
+  }
+  // A prop's radius or half-extent: kMinPropSize..kMaxPropSize metres.
+  bool propSizeInRange(const std::vector<std::string_view>& t, size_t first, size_t count,
+                       const double* v, uint32_t line) {
+    for (size_t i = 0; i < count; ++i) {
+      if (!(v[i] >= kMinPropSize && v[i] <= kMaxPropSize)) {
+        return fail(line, std::string(count == 1 ? "sphere radius " : "box half-extent ") +
+                              quoted(t[first + i]) + " is out of range (0.001 to 1000 m)");
+      }
+    }
+    return true;
+  }
+
   bool beforeRun(std::string_view cmd, uint32_t line) {
     if (firstAtLine_ != 0) {
       return fail(line, quoted(cmd) + " must come before the first 'at' (line " +
@@ -160,7 +194,10 @@ class Parser {
     }
     if (t.size() < 4 || t.size() > 6) return fail(line, "expected 'spawn X Y Z [YAW [PITCH]]'");
     double v[5] = {};
-    if (!numbers(t, 1, t.size() - 1, v, line)) return false;
+    if (!numbers(t, 1, t.size() - 1, v, line) || !inFloatRange(t, 1, t.size() - 1, v, line) ||
+        !positionInRange(t, 1, v, line)) {
+      return false;
+    }
     ScriptSpawn s;
     s.feet =
         glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2]));
@@ -182,6 +219,10 @@ class Parser {
         return fail(line, "expected 'prop sphere X Y Z R [VX VY VZ]'");
       if (!numbers(t, 2, t.size() - 2, v, line)) return false;
       if (!(v[3] > 0.0)) return fail(line, "sphere radius must be > 0");
+      if (!inFloatRange(t, 2, t.size() - 2, v, line) || !positionInRange(t, 2, v, line) ||
+          !propSizeInRange(t, 5, 1, v + 3, line)) {
+        return false;
+      }
       p.shape = ScriptProp::Shape::Sphere;
       p.halfExtents = glm::vec3(static_cast<float>(v[3]));
       if (t.size() == 9) p.velocity = glm::vec3(glm::dvec3(v[4], v[5], v[6]));
@@ -192,6 +233,10 @@ class Parser {
       if (!numbers(t, 2, t.size() - 2, v, line)) return false;
       if (!(v[3] > 0.0 && v[4] > 0.0 && v[5] > 0.0))
         return fail(line, "box half-extents must be > 0");
+      if (!inFloatRange(t, 2, t.size() - 2, v, line) || !positionInRange(t, 2, v, line) ||
+          !propSizeInRange(t, 5, 3, v + 3, line)) {
+        return false;
+      }
       p.shape = ScriptProp::Shape::Box;
       p.halfExtents = glm::vec3(glm::dvec3(v[3], v[4], v[5]));
       if (t.size() == 11) p.velocity = glm::vec3(glm::dvec3(v[6], v[7], v[8]));

@@ -67,6 +67,14 @@ struct ScriptSpawn {
   uint32_t line = 0;
 };
 
+// Limits of `spawn` and `prop` lines (docs/script-format.md): every number must fit a 32-bit
+// float; positions within kMaxScriptCoordinate of the origin (the level loader's limit, far
+// beyond where float spacing stays useful); a prop's radius or half-extents within
+// [kMinPropSize, kMaxPropSize].
+inline constexpr double kMaxScriptCoordinate = 1.0e7;  // m
+inline constexpr double kMinPropSize = 0.001;          // m (throw_radius's lower bound)
+inline constexpr double kMaxPropSize = 1000.0;         // m
+
 struct ScriptProp {
   enum class Shape : uint8_t { Sphere, Box };
   Shape shape = Shape::Sphere;

@@ -25,6 +25,13 @@ CharacterCapsule characterCapsule(const CharacterController& controller) {
   return c;
 }
 
+void followControllerGravity(PropsWorld& ioWorld, const ControllerParams& params) {
+  if (ioWorld.params().gravity == params.gravity) return;
+  PropsParams p = ioWorld.params();
+  p.gravity = params.gravity;
+  ioWorld.setParams(p);
+}
+
 ScriptProps::ScriptProps(const Script& script, PropsWorld& world, float killPlaneY)
     : world_(&world) {
   PropsParams p = world.params();
@@ -43,6 +50,7 @@ void ScriptProps::afterRunnerStep(const ScriptRunner& runner, const Octree& octr
   }
   const CharacterCapsule c = characterCapsule(runner.controller());
   const float dt = static_cast<float>(runner.stepSeconds());
+  followControllerGravity(*world_, runner.controller().params());
   world_->step(octree, dt, runner.controller().flying() ? nullptr : &c);
   if (ioTrace) {
     appendPropsTraceCsv(*ioTrace, row.t, *world_, origin);

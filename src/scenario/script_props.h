@@ -30,6 +30,10 @@ void addScriptProps(PropsWorld& ioWorld, const Script& script);
 // The character's capsule as the props see it (segment, radius, velocity) after its last step.
 CharacterCapsule characterCapsule(const CharacterController& controller);
 
+// One gravity for the world: the props take the controller's (a script's `set gravity`, the
+// panel's slider). Call before each PropsWorld::step; a no-op while they agree.
+void followControllerGravity(PropsWorld& ioWorld, const ControllerParams& params);
+
 class ScriptProps {
  public:
   // Adds the script's placed props to `world` (which the caller owns and must outlive this).

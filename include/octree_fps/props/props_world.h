@@ -94,6 +94,10 @@
 //   geometry/triangle_tests.h): PropsObstacles (props_obstacles.h) hands them to the character
 //   controller, which sweeps against the props as well as the level, so a character landing on
 //   a prop from above stands on it (the repository's tests/props/character_on_props_test.cpp).
+//   The push is discrete, at the start of each step: a prop much faster than the capsule's width
+//   per step can pass through the character (the character is not a swept obstacle for props).
+//   A thrown sphere starts at the eye, inside the thrower: it is neither pushed nor seen by the
+//   character until a step starts with it clear of the capsule (throwSphere).
 //
 // ---- Determinism, threads, allocation ----------------------------------------------------------
 // Same inputs (props added in the same order, same dt sequence, same octree and character) give
@@ -207,10 +211,11 @@ class PropsWorld {
   uint32_t addBox(const glm::vec3& center, const glm::vec3& halfExtents,
                   const glm::vec3& velocity = glm::vec3(0.0f));
   // A sphere thrown from origin (the eye) with velocity (view direction x speed + the
-  // character's velocity): the ThrowRecord of script_runner.h, or a click in the demo.
-  uint32_t throwSphere(const glm::vec3& origin, const glm::vec3& velocity, float radius) {
-    return addSphere(origin, radius, velocity);
-  }
+  // character's velocity): the ThrowRecord of script_runner.h, or a click in the demo. The eye
+  // is inside the thrower's capsule, so until the first step that starts with the sphere clear of
+  // the character's capsule, the character neither pushes it (step) nor sees it (sweepCapsule,
+  // overlapCapsule): a projectile passes out through its owner. leavingThrower()[id] says which.
+  uint32_t throwSphere(const glm::vec3& origin, const glm::vec3& velocity, float radius);
   // count (<= kPropMaxSpawn) props at random over bounds (x and z uniform; y in the upper 70 %
   // of the box), 70 % spheres of radius 0.1, 0.15, 0.25 or 0.4 m and 30 % boxes with
   // half-extents in [0.1, 0.4] m, at rest. A position is redrawn when the shape would overlap the
@@ -230,11 +235,13 @@ class PropsWorld {
 
   // ---- Queries against the props (const) ------------------------------------------------------
   // Earliest contact of the capsule (segment a-b, radius) moved by displacement with any prop
-  // not removed; ties: lower id. Exact. Returns false when the motion is free.
+  // not removed and not leaving its thrower (throwSphere); ties: lower id. Exact. Returns false
+  // when the motion is free.
   bool sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                     const glm::vec3& displacement, PropSweepHit& outHit,
                     GridQueryStats* ioStats = nullptr) const;
-  // Props the closed capsule touches: writes up to out.size() ids (increasing), returns the total.
+  // Props the closed capsule touches (not those leaving their thrower): writes up to out.size()
+  // ids (increasing), returns the total.
   uint32_t overlapCapsule(const glm::vec3& a, const glm::vec3& b, float radius,
                           std::span<uint32_t> out, GridQueryStats* ioStats = nullptr) const;
   // Visible props (not removed) for instanced drawing: the grid's linear frustum pass (every
@@ -257,6 +264,8 @@ class PropsWorld {
   std::span<const PropShape> shapes() const { return shape_; }
   std::span<const uint8_t> resting() const { return resting_; }  // 1 = asleep
   std::span<const uint8_t> removed() const { return removed_; }  // 1 = below kill plane
+  // 1 = thrown and still inside the character's capsule (see throwSphere).
+  std::span<const uint8_t> leavingThrower() const { return leavingThrower_; }
   const HashGrid& grid() const { return grid_; }
   // The grid itself, for a cell listener to attach to (the props cull, culling/frame_cull.h).
   // Moving or removing objects through it would leave the props' own arrays behind: don't.
@@ -311,11 +320,13 @@ class PropsWorld {
   std::vector<PropShape> shape_;
   std::vector<uint8_t> resting_;
   std::vector<uint8_t> removed_;
-  std::vector<uint8_t> supported_;   // scratch: supported this step
-  std::vector<uint8_t> supportAge_;  // steps since the last support (saturates at 255)
-  std::vector<uint8_t> touched_;     // scratch: moved by the solver this step
-  std::vector<uint8_t> levelHeld_;   // scratch: pushed back by the level after the solver
-  std::vector<uint64_t> moveStamp_;  // solver clock of the prop's last correction
+  std::vector<uint8_t> supported_;       // scratch: supported this step
+  std::vector<uint8_t> supportAge_;      // steps since the last support (saturates at 255)
+  std::vector<uint8_t> touched_;         // scratch: moved by the solver this step
+  std::vector<uint8_t> levelHeld_;       // scratch: pushed back by the level after the solver
+  std::vector<uint8_t> leavingThrower_;  // thrown, still inside the character (throwSphere)
+  std::vector<uint32_t> leavingList_;    // the ids with leavingThrower_ set, in throw order
+  std::vector<uint64_t> moveStamp_;      // solver clock of the prop's last correction
   std::vector<float> invMass_;
   std::vector<float> sleepTimer_;
   std::vector<glm::vec3> start_;    // centre at the end of the last step (before any move now)

@@ -55,6 +55,10 @@ int runHeadless(const DemoOptions& options) {
   if (script) {
     sim.attachScript(*session, *script, params, !options.tracePath.empty(),
                      !options.propsTracePath.empty());
+    // After the script's placed props (ids 0..), as the windowed demo does.
+    if (options.spawnProps > 0) {
+      sim.props().spawnRandom(options.spawnProps, session->octree, session->octree.bounds(), 1);
+    }
     while (!sim.scriptFinished()) sim.step(*session, {});
     if ((!options.tracePath.empty() && !writeTextFile(options.tracePath, sim.traceCsv(), &error)) ||
         (!options.propsTracePath.empty() &&

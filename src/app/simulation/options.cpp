@@ -194,7 +194,8 @@ std::optional<DemoOptions> parseOptions(int argc, char** argv, int* exitCode) {
       "--script", o.scriptPath,
       "Drive the character with an input script (docs/script-format.md); quits at its end");
   cli.add_option("--trace", o.tracePath, "Write the character's state after every step (CSV)");
-  cli.add_option("--spawn-props", o.spawnProps, "Spawn N random props over the level at start")
+  cli.add_option("--spawn-props", o.spawnProps,
+                 "Spawn N random props over the level at start (after a script's placed props)")
       ->check(wholeNumberIn(0, 100000));
   cli.add_flag("--teams", o.teams,
                "Start the two-teams mode (enemies within R: grid vs brute force)");

@@ -86,6 +86,7 @@ void Simulation::step(const LevelSession& session, const CharacterInput& liveInp
     const PropsObstacles obstacles(props_);
     controller_.step(session.octree, lastInput_, dt, &obstacles);
     const CharacterCapsule capsule = characterCapsule(controller_);
+    followControllerGravity(props_, controller_.params());
     props_.step(session.octree, dt, &capsule);
   }
   // A take-off: the vertical speed crosses half the jump speed upward in one step (gravity

@@ -110,14 +110,16 @@ int startDemo(DemoState& s, std::unique_ptr<LevelSession> first, const Script* s
         findLevelFiles(std::filesystem::path(defaultLevelPath()).parent_path().string());
     adoptSession(s, std::move(first), true);
     s.props.teamsMode = options.teams;
+    // The script first: attaching it starts a new props world (its placed props are ids 0..),
+    // and --spawn-props adds to that world.
+    if (script != nullptr) {
+      s.sim.attachScript(*s.level.session, *script, s.params, !options.tracePath.empty(),
+                         !options.propsTracePath.empty());
+    }
     if (options.spawnProps > 0) {
       s.props.spawnCount = static_cast<int>(options.spawnProps);
       const Octree& octree = s.level.session->octree;
       s.sim.props().spawnRandom(options.spawnProps, octree, octree.bounds(), s.props.spawnSeed++);
-    }
-    if (script != nullptr) {
-      s.sim.attachScript(*s.level.session, *script, s.params, !options.tracePath.empty(),
-                         !options.propsTracePath.empty());
     }
   }
 

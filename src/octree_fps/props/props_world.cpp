@@ -301,6 +301,7 @@ uint32_t PropsWorld::add(PropShape shape, const glm::vec3& center, const glm::ve
   supportAge_.push_back(255);
   touched_.push_back(0);
   levelHeld_.push_back(0);
+  leavingThrower_.push_back(0);
   moveStamp_.push_back(0);
   sleepTimer_.push_back(0.0f);
   start_.push_back(center);
@@ -321,6 +322,13 @@ uint32_t PropsWorld::addSphere(const glm::vec3& center, float radius, const glm:
   return add(PropShape::Sphere, center, glm::vec3(radius), velocity);
 }
 
+uint32_t PropsWorld::throwSphere(const glm::vec3& origin, const glm::vec3& velocity, float radius) {
+  const uint32_t id = addSphere(origin, radius, velocity);
+  leavingThrower_[id] = 1;
+  leavingList_.push_back(id);
+  return id;
+}
+
 uint32_t PropsWorld::addBox(const glm::vec3& center, const glm::vec3& halfExtents,
                             const glm::vec3& velocity) {
   return add(PropShape::Box, center, halfExtents, velocity);
@@ -338,6 +346,8 @@ void PropsWorld::clear() {
   supportAge_.clear();
   touched_.clear();
   levelHeld_.clear();
+  leavingThrower_.clear();
+  leavingList_.clear();
   moveStamp_.clear();
   invMass_.clear();
   sleepTimer_.clear();
@@ -480,8 +490,14 @@ void PropsWorld::integrateAndCollideLevel(const Octree& octree, uint32_t i, floa
   glm::vec3& v = velocity_[i];
   glm::vec3& p = position_[i];
   v.y -= params_.gravity * dt;
-  const float speed2 = len2(v);
-  if (speed2 > params_.maxSpeed * params_.maxSpeed) v *= params_.maxSpeed / std::sqrt(speed2);
+  float speed2 = len2(v);
+  if (speed2 > params_.maxSpeed * params_.maxSpeed) {
+    if (std::isinf(speed2)) {  // beyond ~1.8e19 m/s the square overflows: scale first
+      v *= 1.0f / maxComp(glm::abs(v));
+      speed2 = len2(v);
+    }
+    v *= params_.maxSpeed / std::sqrt(speed2);
+  }
   // Spheres sweep themselves; boxes their inscribed sphere (then the box is pushed out below).
   const float r = shape_[i] == PropShape::Sphere ? half_[i].x : minComp(half_[i]);
   const float skin = params_.skin * size(i);
@@ -517,12 +533,24 @@ void PropsWorld::integrateAndCollideLevel(const Octree& octree, uint32_t i, floa
 // ---- Character ----------------------------------------------------------------------------------
 
 void PropsWorld::pushByCharacter(const CharacterCapsule& c) {
+  // Thrown spheres clear of the capsule at the start of this step have left their thrower: from
+  // now on the character pushes them like any prop.
+  size_t kept = 0;
+  for (const uint32_t i : leavingList_) {
+    if (!removed_[i] && capsuleTouchesSphere(c.a, c.b, c.radius, position_[i], half_[i].x)) {
+      leavingList_[kept++] = i;
+    } else {
+      leavingThrower_[i] = 0;
+    }
+  }
+  leavingList_.resize(kept);
   const glm::vec3 lo = glm::min(c.a, c.b) - glm::vec3(c.radius);
   const glm::vec3 hi = glm::max(c.a, c.b) + glm::vec3(c.radius);
   neighbors_.clear();
   grid_.queryAabb(Aabb{lo, hi}, [&](uint32_t id) { neighbors_.push_back(id); });
   std::sort(neighbors_.begin(), neighbors_.end());
   for (const uint32_t i : neighbors_) {
+    if (leavingThrower_[i]) continue;
     glm::vec3& p = position_[i];
     glm::vec3 n;
     float pen;
@@ -913,6 +941,7 @@ uint32_t PropsWorld::overlapCapsule(const glm::vec3& a, const glm::vec3& b, floa
   grid_.queryAabb(
       box,
       [&](uint32_t i) {
+        if (leavingThrower_[i]) return;
         const bool touch = shape_[i] == PropShape::Sphere
                                ? capsuleTouchesSphere(a, b, radius, position_[i], half_[i].x)
                                : capsuleTouchesBox(a, b, radius, position_[i], half_[i]);
@@ -943,6 +972,7 @@ bool PropsWorld::sweepCapsule(const glm::vec3& a, const glm::vec3& b, float radi
   grid_.queryAabb(
       box,
       [&](uint32_t i) {
+        if (leavingThrower_[i]) return;
         SweepContact sc;
         bool hit = false;
         if (shape_[i] == PropShape::Sphere) {
@@ -995,7 +1025,7 @@ bool PropsWorld::validate(std::string* outError) const {
   if (velocity_.size() != n || half_.size() != n || shape_.size() != n || resting_.size() != n ||
       removed_.size() != n || invMass_.size() != n || sleepTimer_.size() != n ||
       start_.size() != n || anchor_.size() != n || anchorTimer_.size() != n ||
-      levelHeld_.size() != n || moveStamp_.size() != n) {
+      levelHeld_.size() != n || moveStamp_.size() != n || leavingThrower_.size() != n) {
     return fail("state arrays differ in size");
   }
   uint32_t resting = 0, live = 0;
