@@ -212,6 +212,19 @@ elif case == "props_files":
         trows = open(ptrace).read().splitlines()
         expect(trows[0] == "t,id,x,y,z", "props trace header", trows[0])
         expect(len(trows) > 1 + 120 * 2, f"a row per prop per step, got {len(trows) - 1}")
+        # --spawn-props with a script: the spawned props join the script's (they used to be
+        # dropped without a word when the script started its props world): placed, spawned,
+        # thrown, in id order.
+        code, text = run("--headless", "--script", script, "--props", props, "--spawn-props", "25")
+        expect(code == 0, f"props run with --spawn-props exits 0 (got {code})", text)
+        rows = open(props).read().splitlines()[1:]
+        expect(len(rows) >= 2 + 20 + 1, f"placed + spawned + thrown props, got {len(rows)}",
+               "\n".join(rows))
+        expect([r.split(",")[1] for r in rows[:2]] == ["sphere", "box"], "placed props first",
+               "\n".join(rows))
+        thrown = rows[-1].split(",")
+        expect(thrown[1] == "sphere" and abs(float(thrown[8]) - 0.15) < 1e-6,
+               "the thrown sphere (default radius 0.15) last", rows[-1])
 elif case == "occlusion_flag":
     # --no-occlusion is a plain switch: a value it cannot take, or a misspelt positive form,
     # is a command-line error (exit 2) that names the flag.

@@ -108,6 +108,23 @@ TEST(FrameGuess, CubeIsAmbiguousAndSaysSo) {
   EXPECT_TRUE(warned);
 }
 
+// A bare floor (the first thing a user tries): every face points up, none along Z. The reason
+// given says so in words; it printed a ratio of 1e31 before ("1599999999999999912920369579268x").
+TEST(FrameGuess, FlatFloorIsYUpAndSaysWhyInWords) {
+  TempDir dir;
+  Soup soup;
+  addQuad(soup, {-200, 0, -200}, {-200, 0, 200}, {200, 0, 200}, {200, 0, -200});
+  const LevelLoadResult r = loadSoup(dir, soup);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.level->frame.upAxis, 'y') << r.level->frame.upSource;
+  EXPECT_NE(r.level->frame.upSource.find("the surface faces along Y, none along Z"),
+            std::string::npos)
+      << r.level->frame.upSource;
+  for (const std::string& w : r.warnings) {
+    EXPECT_EQ(w.find("99999"), std::string::npos) << w;
+  }
+}
+
 // Y-up and boxy like a compiled brush map, 5,000 units square and 300 high: a box-built hall
 // 5 km across and 300 m high is not plausible; 5,000 inches (127 m) and 7.6 m high is.
 TEST(FrameGuess, ThousandsWideBoxyYUpLevelIsInches) {

@@ -72,6 +72,17 @@ TEST(ControllerScript, ErrorsNameTheLine) {
       // crouch heights follow it).
       {"set height 0.5\nset radius 0.3\nend 1\n", "s:2: parameters do not fit together"},
       {"set triangles_per_leaf 2.5\nend 1\n", "s:1: triangles_per_leaf must be an integer"},
+      // Numbers a float cannot hold, sizes and positions out of range (they used to reach the
+      // props' asserts, or fling a 1e30 m sphere away).
+      {"prop sphere 0 1 -5 0.1 1e39 0 0\nend 1\n", "s:1: '1e39' is out of range"},
+      {"prop sphere 0 1e39 0 0.1\nend 1\n", "s:1: '1e39' is out of range"},
+      {"prop sphere 0 1 0 1e-50\nend 1\n", "s:1: sphere radius '1e-50' is out of range"},
+      {"prop sphere 0 1 0 1e30\nend 1\n", "s:1: sphere radius '1e30' is out of range"},
+      {"prop box 0 1 0 0.5 1e39 0.5\nend 1\n", "s:1: '1e39' is out of range"},
+      {"prop box 0 1 0 0.5 2000 0.5\nend 1\n", "s:1: box half-extent '2000' is out of range"},
+      {"prop box 1e30 1 0 0.5 0.5 0.5\nend 1\n", "s:1: coordinate '1e30' is farther than"},
+      {"spawn 0 0 2e7\nend 1\n", "s:1: coordinate '2e7' is farther than"},
+      {"spawn 0 0 0 1e40\nend 1\n", "s:1: '1e40' is out of range"},
   };
   for (const Case& c : cases) {
     const ScriptParseResult r = parseScript(c.text, "s");
