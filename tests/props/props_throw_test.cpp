@@ -167,15 +167,15 @@ TEST(PropsThrow, HugeVelocitiesAreClampedNotStopped) {
 TEST(PropsThrow, PropsFallWithTheScriptsGravity) {
   const Octree floor = makeFloor();
   for (const float g : {5.0f, 20.0f, 40.0f}) {
-    const std::string text = "set gravity " + std::to_string(g) +
-                             "\nset tick_hz 100\nprop sphere 5 30 5 0.1\nend 1\n";
+    const std::string text =
+        "set gravity " + std::to_string(g) + "\nset tick_hz 100\nprop sphere 5 30 5 0.1\nend 1\n";
     ScriptParseResult parsed = parseScript(text, "g.script");
     ASSERT_TRUE(parsed.ok) << parsed.error;
     ScenarioParams all;
     ASSERT_TRUE(parsed.script.applyParams(all));
     PropsWorld world;
-    runScriptWithProps(parsed.script, all.controller, all.throwing, floor, {0.0f, 0.0f, 0.0f},
-                       0.0f, -100.0f, PropsParams{}, nullptr, nullptr, nullptr, &world);
+    runScriptWithProps(parsed.script, all.controller, all.throwing, floor, {0.0f, 0.0f, 0.0f}, 0.0f,
+                       -100.0f, PropsParams{}, nullptr, nullptr, nullptr, &world);
     // 100 steps of semi-implicit Euler: y = 30 - g dt^2 n (n + 1) / 2.
     const double dt = 0.01, n = 100.0;
     const double expect = 30.0 - static_cast<double>(g) * dt * dt * n * (n + 1.0) / 2.0;
