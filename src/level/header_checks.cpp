@@ -248,8 +248,13 @@ HeaderCounts checkStl(const std::string& path, const std::string& head, uint64_t
 
 HeaderCounts checkHeaderCountsOfBytes(const std::string& path, const std::string& ext,
                                       const std::string& head, uint64_t fileSize) {
-  if (head.compare(0, 3, "ply") == 0 && head.size() > 3 &&
-      (head[3] == '\n' || head[3] == '\r' || head[3] == ' ')) {
+  // Assimp 5.2.5's PLY importer takes any file whose first three bytes are "ply" in any case
+  // ("PLY", "plyt"), so the header check applies to the same files: a .ply, or any file whose
+  // first line is a PLY magic line (Assimp also finds the importer by content).
+  if (head.size() > 3 && std::tolower(static_cast<unsigned char>(head[0])) == 'p' &&
+      std::tolower(static_cast<unsigned char>(head[1])) == 'l' &&
+      std::tolower(static_cast<unsigned char>(head[2])) == 'y' &&
+      (ext == "ply" || head[3] == '\n' || head[3] == '\r' || head[3] == ' ')) {
     return checkPly(path, head, fileSize);
   }
   {

@@ -127,7 +127,13 @@ Preflight preflightChecks(const std::string& path, const LevelLoadOptions& optio
   GltfPrepared& gltf = pre.gltf;
   if (ext == "glb" || ext == "gltf") {
     gltf = prepareGltf(path, ext == "glb", budget);
-    if (!gltf.ok) return refuse(std::move(pre), gltf.error);
+    if (!gltf.ok) {
+      // gltf is a part of pre: the message is taken out before pre is moved, since the order in
+      // which a call's arguments are built is unspecified (clang builds pre's copy first and
+      // left an empty message; found by the fuzzer).
+      std::string why = std::move(gltf.error);
+      return refuse(std::move(pre), std::move(why));
+    }
   }
   // Assimp 5.2.5's Quake 3 importer never loads a map: with validation (always on here) every
   // real .pk3 fails ("mIndices[0] is out of range": it never fills in face indices), and a .pk3

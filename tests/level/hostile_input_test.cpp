@@ -287,6 +287,11 @@ TEST(HostileInput, PlyHeaderWithoutEnd) {
   expectRefused(dir.file("cut.ply"), {"no 'end_header' line"});
   writeFile(dir.file("nul.ply"), std::string("ply\nformat ascii 1.0\n\0\nend_header\n", 34));
   expectRefused(dir.file("nul.ply"), {"no 'end_header' line"});
+  // Assimp's PLY importer checks only the first three letters, in any case: so does the check.
+  writeFile(dir.file("upper.ply"), "PLY\nformat ascii 1.0\nelement vertex 1\nproperty float x\n");
+  expectRefused(dir.file("upper.ply"), {"no 'end_header' line"});
+  writeFile(dir.file("letter.ply"), "plyt\nformat ascii 1.0\nelement vertex 1\n");
+  expectRefused(dir.file("letter.ply"), {"no 'end_header' line"});
 }
 
 // Found by the fuzzer: Assimp 5.2.5's SMD importer never returns when the `nodes` section is not
