@@ -8,6 +8,8 @@
 #include <limits>
 #include <vector>
 
+#include "level/load_text.h"
+
 namespace ofps {
 namespace {
 
@@ -251,9 +253,7 @@ HeaderCounts checkHeaderCountsOfBytes(const std::string& path, const std::string
   // Assimp 5.2.5's PLY importer takes any file whose first three bytes are "ply" in any case
   // ("PLY", "plyt"), so the header check applies to the same files: a .ply, or any file whose
   // first line is a PLY magic line (Assimp also finds the importer by content).
-  if (head.size() > 3 && std::tolower(static_cast<unsigned char>(head[0])) == 'p' &&
-      std::tolower(static_cast<unsigned char>(head[1])) == 'l' &&
-      std::tolower(static_cast<unsigned char>(head[2])) == 'y' &&
+  if (head.size() > 3 && loader::lower(head.substr(0, 3)) == "ply" &&
       (ext == "ply" || head[3] == '\n' || head[3] == '\r' || head[3] == ' ')) {
     return checkPly(path, head, fileSize);
   }

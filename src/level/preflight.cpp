@@ -55,10 +55,14 @@ std::string checkGlbHeader(const std::string& path, uintmax_t size) {
   return {};
 }
 
-Preflight refuse(Preflight pre, std::string message) {
+// pre by reference: nothing is moved out of it until message is built, so a message taken from a
+// part of pre (pre.gltf.error) survives whatever order the compiler builds the arguments in
+// (clang builds them left to right; a by-value pre emptied the message first: found by the
+// fuzzer).
+Preflight refuse(Preflight&& pre, std::string message) {
   pre.ok = false;
   pre.error = std::move(message);
-  return pre;
+  return std::move(pre);
 }
 
 }  // namespace
@@ -127,13 +131,7 @@ Preflight preflightChecks(const std::string& path, const LevelLoadOptions& optio
   GltfPrepared& gltf = pre.gltf;
   if (ext == "glb" || ext == "gltf") {
     gltf = prepareGltf(path, ext == "glb", budget);
-    if (!gltf.ok) {
-      // gltf is a part of pre: the message is taken out before pre is moved, since the order in
-      // which a call's arguments are built is unspecified (clang builds pre's copy first and
-      // left an empty message; found by the fuzzer).
-      std::string why = std::move(gltf.error);
-      return refuse(std::move(pre), std::move(why));
-    }
+    if (!gltf.ok) return refuse(std::move(pre), gltf.error);
   }
   // Assimp 5.2.5's Quake 3 importer never loads a map: with validation (always on here) every
   // real .pk3 fails ("mIndices[0] is out of range": it never fills in face indices), and a .pk3
